@@ -1,0 +1,27 @@
+// Bundles the extension (vscode external) and the CLI with esbuild.
+// The CLI bundle is what the agent hook and the MCP server run, so it must
+// start fast: one file, no runtime module resolution.
+import { build } from 'esbuild';
+import { existsSync } from 'node:fs';
+
+const watch = process.argv.includes('--watch');
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: true,
+  minify: process.argv.includes('--minify'),
+  logLevel: 'warning',
+};
+
+const entries = [
+  { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+];
+if (existsSync('src/vscode/extension.ts')) {
+  entries.push({ entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] });
+}
+for (const e of entries) {
+  await build({ ...common, ...e });
+}
+if (watch) console.log('watch mode is not implemented; rerun npm run build');
