@@ -1,0 +1,55 @@
+/**
+ * Crash-safe file writes: a reader never sees a half-written file.
+ * Write to a temp file beside the target, fsync it, rename over the target,
+ * fsync the directory so the rename itself survives a power cut.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+export function writeFileAtomic(file: string, data: string): void {
+  const dir = path.dirname(file);
+  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const fd = fs.openSync(tmp, 'w');
+  try {
+    fs.writeSync(fd, data);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  try {
+    fs.renameSync(tmp, file);
+  } catch (err) {
+    try {
+      fs.unlinkSync(tmp);
+    } catch {
+      /* nothing to clean */
+    }
+    throw err;
+  }
+  fsyncDir(dir);
+}
+
+function fsyncDir(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(dir, 'r');
+    fs.fsyncSync(fd);
+  } catch {
+    // Some file systems refuse fsync on a directory; the rename is still atomic.
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+/** Append lines and fsync. Callers hold the run's lock, so appends never interleave. */
+export function appendLinesDurable(file: string, lines: readonly string[]): void {
+  if (lines.length === 0) return;
+  const fd = fs.openSync(file, 'a');
+  try {
+    fs.writeSync(fd, lines.map((l) => `${l}\n`).join(''));
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
