@@ -1,0 +1,14 @@
+/** The table of CLI commands; each lives in its own module. */
+import type { ExitCode, Output } from './io';
+import { validateCommand } from './validate-command';
+import { exportCommand } from './export-command';
+
+export interface Command {
+  readonly name: string;
+  readonly summary: string;
+  run(args: readonly string[], out: Output): Promise<ExitCode>;
+  /** Whether an error should also be printed as a JSON object on stdout. */
+  answersInJson(args: readonly string[]): boolean;
+}
+
+export const COMMANDS: readonly Command[] = [validateCommand, exportCommand];
