@@ -122,6 +122,11 @@ export interface Branch {
   readonly target: NameRef;
   readonly guards: readonly NameRef[];
   readonly loc: SourceLoc;
+  /**
+   * Where `requires_approval: true` was written on this branch. Approvals are
+   * not supported inside branched arrays; the validator reports it here.
+   */
+  readonly requiresApprovalLoc?: SourceLoc;
 }
 
 /** `"EVENT": [{"target", "guard"}, ..., {"target"}]`: the first branch whose guards pass wins. */
@@ -187,6 +192,12 @@ export interface StateNode {
   readonly keyLoc: SourceLoc;
   /** Location of the state's object. */
   readonly loc: SourceLoc;
+  /**
+   * Location of each field's value, keyed by the field name as written
+   * (`max_iterations`, `deny_env`, ...), so diagnostics and hovers can point at
+   * a rule's value. Optional: loaders of other formats may leave it out.
+   */
+  readonly fieldLocs?: Readonly<Record<string, SourceLoc>>;
 }
 
 export interface InterruptDef {
@@ -237,6 +248,13 @@ export interface Workflow {
   readonly interrupts: readonly InterruptDef[];
   /** Where the workflow object sits in the file (the `definition` of a gateway wrapper). */
   readonly loc: SourceLoc;
+  /**
+   * Names of states / guards that are written in the file but were left out of
+   * the IR because their definition was malformed (the loader reported why).
+   * The validator does not report references to them as undefined.
+   */
+  readonly skippedStates?: ReadonlySet<string>;
+  readonly skippedGuards?: ReadonlySet<string>;
 }
 
 export type Severity = 'error' | 'warning' | 'info';

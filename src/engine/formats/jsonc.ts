@@ -1,0 +1,129 @@
+/**
+ * jsonc-parser helpers shared by the loaders and the schema mapping: parsing
+ * with diagnostics, JSON pointers and exact source locations of tree nodes.
+ */
+import { getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import type { Diagnostic, JsonValue, SourceLoc } from '../model.js';
+
+export type { Node as JsonNode } from 'jsonc-parser';
+
+export interface ParsedJsonc {
+  readonly root?: Node;
+  readonly diagnostics: Diagnostic[];
+}
+
+const SYNTAX_MESSAGES: Record<string, string> = {
+  InvalidSymbol: 'Unexpected character.',
+  InvalidNumberFormat: 'Invalid number.',
+  PropertyNameExpected: 'A property name in double quotes is expected here.',
+  ValueExpected: 'A value is expected here.',
+  ColonExpected: 'A colon (:) is expected after the property name.',
+  CommaExpected: 'A comma is expected here.',
+  CloseBraceExpected: 'A closing brace (}) is expected here.',
+  CloseBracketExpected: 'A closing bracket (]) is expected here.',
+  EndOfFileExpected: 'Unexpected content after the end of the JSON value.',
+  InvalidCommentToken: 'Invalid comment.',
+  UnexpectedEndOfComment: 'Unterminated comment: close it with */.',
+  UnexpectedEndOfString: 'Unterminated string: close it with a double quote.',
+  UnexpectedEndOfNumber: 'Unexpected end of number.',
+  InvalidUnicode: 'Invalid unicode escape sequence.',
+  InvalidEscapeCharacter: 'Invalid escape character in string.',
+  InvalidCharacter: 'Invalid character in string (control characters must be escaped).',
+};
+
+/** Parses JSON with comments and trailing commas; syntax errors become `json-syntax` diagnostics. */
+export function parseJsonc(text: string): ParsedJsonc {
+  const errors: ParseError[] = [];
+  const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true });
+  const diagnostics: Diagnostic[] = errors.map((e) => {
+    const name = printParseErrorCode(e.error);
+    return {
+      severity: 'error',
+      code: 'json-syntax',
+      message: `JSON syntax error: ${SYNTAX_MESSAGES[name] ?? name}`,
+      loc: { pointer: '', start: e.offset, end: e.offset + e.length },
+    };
+  });
+  if (!root && diagnostics.length === 0) {
+    diagnostics.push({
+      severity: 'error',
+      code: 'json-syntax',
+      message: 'The file is empty: a workflow is a JSON object with `id`, `initial` and `states`.',
+      loc: { pointer: '', start: 0, end: 0 },
+    });
+  }
+  return root ? { root, diagnostics } : { diagnostics };
+}
+
+/** RFC 6901: `~` -> `~0`, `/` -> `~1`. */
+export function childPointer(parent: string, segment: string | number): string {
+  return `${parent}/${String(segment).replace(/~/g, '~0').replace(/\//g, '~1')}`;
+}
+
+export function pointerSegments(pointer: string): string[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/** The node's range; a string literal's range excludes its quotes. */
+export function nodeLoc(node: Node, pointer: string): SourceLoc {
+  if (node.type === 'string' && node.length >= 2) {
+    return { pointer, start: node.offset + 1, end: node.offset + node.length - 1 };
+  }
+  return { pointer, start: node.offset, end: node.offset + node.length };
+}
+
+/**
+ * Where to report something about a whole object (e.g. a missing field): the
+ * key that owns it, or its opening brace at the top level, rather than a range
+ * spanning the entire object.
+ */
+export function ownerLoc(node: Node, pointer: string): SourceLoc {
+  const key = node.parent?.type === 'property' ? node.parent.children?.[0] : undefined;
+  if (key) return nodeLoc(key, pointer);
+  return { pointer, start: node.offset, end: node.offset + Math.min(1, node.length) };
+}
+
+/** Follows a JSON pointer through the tree (the last duplicate key wins, as in JSON.parse). */
+export function nodeAtPointer(root: Node, pointer: string): Node | undefined {
+  let node: Node | undefined = root;
+  for (const segment of pointerSegments(pointer)) {
+    if (!node) return undefined;
+    if (node.type === 'object') {
+      const prop: Node | undefined = [...(node.children ?? [])]
+        .reverse()
+        .find((p) => p.children?.[0]?.value === segment);
+      node = prop?.children?.[1];
+    } else if (node.type === 'array') {
+      node = /^\d+$/.test(segment) ? node.children?.[Number(segment)] : undefined;
+    } else {
+      return undefined;
+    }
+  }
+  return node;
+}
+
+export function nodeValue(node: Node): JsonValue {
+  return getNodeValue(node) as JsonValue;
+}
+
+/** "a string", "an array", ... for messages. */
+export function describeNode(node: Node): string {
+  switch (node.type) {
+    case 'object':
+      return 'an object';
+    case 'array':
+      return 'an array';
+    case 'string':
+      return 'a string';
+    case 'number':
+      return 'a number';
+    case 'boolean':
+      return 'a boolean';
+    default:
+      return 'null';
+  }
+}

@@ -1,0 +1,325 @@
+/**
+ * Statewright workflow JSON (comments and trailing commas tolerated, gateway
+ * wrapper `{"definition": {...}}` unwrapped) -> the IR, with a source location
+ * on every node. Bad input never throws: problems become diagnostics and the
+ * malformed part is skipped, so editors still get an IR for the rest.
+ */
+import type {
+  Diagnostic,
+  GuardDef,
+  GuardOp,
+  InterruptDef,
+  JsonObject,
+  ModelRung,
+  NameRef,
+  SourceLoc,
+  StateKind,
+  StateNode,
+  StateRules,
+  Transition,
+  Workflow,
+  WorkflowMeta,
+} from '../model.js';
+import { GUARD_OPS } from '../model.js';
+import { childPointer, nodeLoc, nodeValue, ownerLoc, parseJsonc, type JsonNode } from './jsonc.js';
+import { Reader, type Entry, type Fields } from './reader.js';
+import {
+  APPROVAL_MODES,
+  DANGER_LEVELS,
+  GUARD_FIELDS,
+  INTERRUPT_FIELDS,
+  MODEL_RUNG_FIELDS,
+  STATE_FIELDS,
+  STATE_TYPES,
+  TRIGGER_FIELDS,
+  WORKFLOW_FIELDS,
+} from './statewright-fields.js';
+import { readTransition } from './statewright-transitions.js';
+
+export interface LoadResult {
+  readonly workflow?: Workflow;
+  readonly diagnostics: Diagnostic[];
+}
+
+export interface LoadOptions {
+  /** The file's path, for messages; not read. */
+  readonly file?: string;
+}
+
+export function loadStatewright(text: string, _opts: LoadOptions = {}): LoadResult {
+  const parsed = parseJsonc(text);
+  const r = new Reader();
+  r.diagnostics.push(...parsed.diagnostics);
+  const root = parsed.root;
+  if (!root) return { diagnostics: r.diagnostics };
+  if (root.type !== 'object') {
+    r.report('error', 'invalid-type', 'A workflow file must be a JSON object with `id`, `initial` and `states`.', nodeLoc(root, ''));
+    return { diagnostics: r.diagnostics };
+  }
+  const { node, pointer } = unwrap(root);
+  if (!node) {
+    const def = nodeLoc(root, '/definition');
+    r.report('error', 'invalid-type', '`definition` must be the workflow object.', def);
+    return { diagnostics: r.diagnostics };
+  }
+  const workflow = readWorkflow(r, node, pointer);
+  return workflow ? { workflow, diagnostics: r.diagnostics } : { diagnostics: r.diagnostics };
+}
+
+/**
+ * Gateway config files wrap the workflow: `{"definition": {...}, "upstream_servers": [...]}`.
+ * The wrapper's other keys belong to the gateway, so they are not checked here.
+ */
+function unwrap(root: JsonNode): { node?: JsonNode; pointer: string } {
+  const keys = (root.children ?? []).map((p) => p.children?.[0]?.value);
+  if (!keys.includes('definition') || keys.includes('states')) return { node: root, pointer: '' };
+  const def = [...(root.children ?? [])].reverse().find((p) => p.children?.[0]?.value === 'definition')?.children?.[1];
+  return def?.type === 'object' ? { node: def, pointer: '/definition' } : { pointer: '/definition' };
+}
+
+function readWorkflow(r: Reader, node: JsonNode, pointer: string): Workflow | undefined {
+  const f = r.fields(node, pointer, 'the workflow', WORKFLOW_FIELDS);
+  const statesEntry = f.get('states');
+  if (!statesEntry) {
+    r.missing(node, pointer, 'states', 'The workflow', ' Add `"states": { ... }` with at least one state.');
+    return undefined;
+  }
+  if (!r.isObject(statesEntry.node, statesEntry.pointer, '`states`')) return undefined;
+
+  const idEntry = f.get('id');
+  const id = r.string(idEntry);
+  if (!idEntry) r.missing(node, pointer, 'id', 'The workflow', ' Add `"id": "<workflow-id>"`; invoke and resume find workflows by it.');
+  const initial = r.ref(f.get('initial'));
+  if (!f.has('initial')) r.missing(node, pointer, 'initial', 'The workflow', ' Add `"initial": "<state>"`.');
+  const name = r.string(f.get('name'));
+  const description = r.string(f.get('description'));
+  const version = readVersion(r, f.get('version'));
+  const skippedStates = new Set<string>();
+  const skippedGuards = new Set<string>();
+  const states = readStates(r, statesEntry, skippedStates);
+
+  return {
+    format: 'statewright',
+    id: id ?? '',
+    ...(idEntry && id !== undefined ? { idLoc: nodeLoc(idEntry.node, idEntry.pointer) } : {}),
+    ...(name !== undefined ? { name } : {}),
+    ...(description !== undefined ? { description } : {}),
+    ...(version !== undefined ? { version } : {}),
+    // An empty name marks a missing/invalid `initial` (already reported); it points at the workflow's owner.
+    initial: initial ?? { name: '', loc: ownerLoc(node, pointer) },
+    context: r.jsonObject(f.get('context')) ?? {},
+    meta: readMeta(r, f.get('meta')),
+    states,
+    topLevel: [...states.keys()],
+    guards: readGuards(r, f.get('guards'), skippedGuards),
+    interrupts: readInterrupts(r, f.get('interrupts')),
+    loc: nodeLoc(node, pointer),
+    skippedStates,
+    skippedGuards,
+  };
+}
+
+function readVersion(r: Reader, e: Entry | undefined): string | number | undefined {
+  if (!e) return undefined;
+  if (e.node.type === 'number' || e.node.type === 'string') return e.node.value as string | number;
+  r.report('error', 'invalid-type', '`version` must be a string or a number.', nodeLoc(e.node, e.pointer));
+  return undefined;
+}
+
+function readStates(r: Reader, statesEntry: Entry, skipped: Set<string>): Map<string, StateNode> {
+  const states = new Map<string, StateNode>();
+  for (const e of r.entries(statesEntry.node, statesEntry.pointer, '`states`', 'duplicate-state')) {
+    if (!r.isObject(e.node, e.pointer, `State \`${e.key}\``)) {
+      skipped.add(e.key);
+      continue;
+    }
+    states.set(e.key, readState(r, e));
+  }
+  return states;
+}
+
+function readState(r: Reader, e: Entry): StateNode {
+  const what = `state \`${e.key}\``;
+  const f = r.fields(e.node, e.pointer, what, STATE_FIELDS);
+  const safeNext = r.ref(f.get('safe_next'));
+  const completionTool = r.string(f.get('completion_tool'));
+  const completionSchema = r.jsonObject(f.get('completion_schema'));
+  const turnCap = r.number(f.get('turn_cap'));
+  const fieldLocs: Record<string, SourceLoc> = {};
+  for (const [key, entry] of f) fieldLocs[key] = nodeLoc(entry.node, entry.pointer);
+  return {
+    key: e.key,
+    id: e.key,
+    kind: readKind(r, f.get('type')),
+    children: [],
+    rules: readRules(r, f),
+    on: readOn(r, f.get('on'), e.key),
+    ...(safeNext ? { safeNext } : {}),
+    ...(completionTool !== undefined ? { completionTool } : {}),
+    ...(completionSchema ? { completionSchema } : {}),
+    ...(turnCap !== undefined ? { turnCap } : {}),
+    keyLoc: e.keyLoc,
+    loc: nodeLoc(e.node, e.pointer),
+    fieldLocs,
+  };
+}
+
+function readKind(r: Reader, e: Entry | undefined): StateKind {
+  const type = r.oneOf(e, STATE_TYPES);
+  if (type === 'final') return 'final';
+  if (type === 'parallel' && e) {
+    r.report(
+      'error',
+      'unsupported-state-type',
+      '`"type": "parallel"` is reserved for statecharts; a Statewright state runs parallel work with a `fork` transition. The state is read as a normal state.',
+      nodeLoc(e.node, e.pointer),
+    );
+  }
+  return 'atomic'; // "normal", "atomic", absent, or invalid (reported)
+}
+
+function readRules(r: Reader, f: Fields): StateRules {
+  const rules: { -readonly [K in keyof StateRules]: StateRules[K] } = {
+    disallowedTools: r.stringArray(f.get('disallowed_tools')) ?? [],
+    // `deny_env` / `env` are the reference's aliases; when both spellings are written the canonical one wins.
+    blockedEnv: r.stringArray(f.get('blocked_env') ?? f.get('deny_env')) ?? [],
+    envOverrides: r.stringRecord(f.get('env_overrides') ?? f.get('env')) ?? {},
+  };
+  const optional: Array<[keyof StateRules, unknown]> = [
+    ['instructions', r.string(f.get('instructions'))],
+    ['allowedTools', r.stringArray(f.get('allowed_tools'))],
+    ['allowedCommands', r.stringArray(f.get('allowed_commands'))],
+    ['allowedCommandsTool', r.string(f.get('allowed_commands_tool'))],
+    ['maxIterations', r.number(f.get('max_iterations'))],
+    ['maxEditLines', r.number(f.get('max_edit_lines'))],
+    ['maxFilesPerState', r.number(f.get('max_files_per_state'))],
+    ['contextBudgetBytes', r.number(f.get('context_budget_bytes'))],
+    ['model', r.string(f.get('model'))],
+    ['thinkingLevel', r.string(f.get('thinking_level'))],
+    ['modelLadder', readModelLadder(r, f.get('model_ladder'))],
+  ];
+  for (const [key, value] of optional) if (value !== undefined) (rules as Record<string, unknown>)[key] = value;
+  return rules;
+}
+
+function readModelLadder(r: Reader, e: Entry | undefined): ModelRung[] | undefined {
+  if (!e) return undefined;
+  if (e.node.type !== 'array') {
+    r.report('error', 'invalid-type', '`model_ladder` must be an array of `{"model": ...}` objects.', nodeLoc(e.node, e.pointer));
+    return undefined;
+  }
+  const rungs: ModelRung[] = [];
+  (e.node.children ?? []).forEach((item, i) => {
+    const pointer = childPointer(e.pointer, i);
+    if (!r.isObject(item, pointer, 'Each `model_ladder` item')) return;
+    const f = r.fields(item, pointer, `\`model_ladder\` item ${i + 1}`, MODEL_RUNG_FIELDS);
+    const model = r.string(f.get('model'));
+    if (!f.has('model')) r.missing(item, pointer, 'model', `\`model_ladder\` item ${i + 1}`);
+    if (model === undefined) return;
+    const thinkingLevel = r.string(f.get('thinking_level'));
+    const healthUrl = r.string(f.get('health_url'));
+    const requiresProviderSwitch = r.boolean(f.get('requires_provider_switch'));
+    rungs.push({
+      model,
+      ...(thinkingLevel !== undefined ? { thinkingLevel } : {}),
+      ...(healthUrl !== undefined ? { healthUrl } : {}),
+      ...(requiresProviderSwitch !== undefined ? { requiresProviderSwitch } : {}),
+    });
+  });
+  return rungs;
+}
+
+function readOn(r: Reader, e: Entry | undefined, stateName: string): Transition[] {
+  if (!e || !r.isObject(e.node, e.pointer, `\`on\` of state \`${stateName}\``)) return [];
+  const out: Transition[] = [];
+  for (const event of r.entries(e.node, e.pointer, `\`on\` of state \`${stateName}\``)) {
+    const t = readTransition(r, event, stateName);
+    if (t) out.push(t);
+  }
+  return out;
+}
+
+function readGuards(r: Reader, e: Entry | undefined, skipped: Set<string>): Map<string, GuardDef> {
+  const guards = new Map<string, GuardDef>();
+  if (!e || !r.isObject(e.node, e.pointer, '`guards`')) return guards;
+  for (const g of r.entries(e.node, e.pointer, '`guards`')) {
+    const guard = readGuard(r, g);
+    if (guard) guards.set(g.key, guard);
+    else skipped.add(g.key);
+  }
+  return guards;
+}
+
+function readGuard(r: Reader, e: Entry): GuardDef | undefined {
+  const what = `guard \`${e.key}\``;
+  if (!r.isObject(e.node, e.pointer, `Guard \`${e.key}\``)) return undefined;
+  const f = r.fields(e.node, e.pointer, what, GUARD_FIELDS);
+  const field = r.string(f.get('field'));
+  if (!f.has('field')) r.missing(e.node, e.pointer, 'field', what, ' Name the context field to test, e.g. `"field": "tests_passed"`.');
+  const op = r.oneOf<GuardOp>(f.get('op'), GUARD_OPS);
+  if (!f.has('op')) r.missing(e.node, e.pointer, 'op', what, ` Use one of ${GUARD_OPS.join(', ')}.`);
+  const valueEntry = f.get('value');
+  if (field === undefined || op === undefined) return undefined;
+  return {
+    name: e.key,
+    field,
+    op,
+    ...(valueEntry ? { value: nodeValue(valueEntry.node) } : {}),
+    keyLoc: e.keyLoc,
+    loc: nodeLoc(e.node, e.pointer),
+  };
+}
+
+function readInterrupts(r: Reader, e: Entry | undefined): InterruptDef[] {
+  if (!e || !r.isObject(e.node, e.pointer, '`interrupts`')) return [];
+  const out: InterruptDef[] = [];
+  for (const i of r.entries(e.node, e.pointer, '`interrupts`')) {
+    const what = `interrupt \`${i.key}\``;
+    if (!r.isObject(i.node, i.pointer, `Interrupt \`${i.key}\``)) continue;
+    const f = r.fields(i.node, i.pointer, what, INTERRUPT_FIELDS);
+    const target = r.ref(f.get('target'));
+    if (!f.has('target')) r.missing(i.node, i.pointer, 'target', what, ' Name the state that handles it.');
+    const pattern = readTrigger(r, f.get('trigger'), i, what);
+    if (!target || !pattern) continue;
+    out.push({ name: i.key, nameLoc: i.keyLoc, filePattern: pattern.name, filePatternLoc: pattern.loc, target, loc: nodeLoc(i.node, i.pointer) });
+  }
+  return out;
+}
+
+function readTrigger(r: Reader, e: Entry | undefined, owner: Entry, what: string): NameRef | undefined {
+  if (!e) {
+    r.missing(owner.node, owner.pointer, 'trigger', what, ' Add `"trigger": {"file_pattern": "<glob>"}`.');
+    return undefined;
+  }
+  if (!r.isObject(e.node, e.pointer, `\`trigger\` of ${what}`)) return undefined;
+  const f = r.fields(e.node, e.pointer, `the trigger of ${what}`, TRIGGER_FIELDS);
+  if (!f.has('file_pattern')) r.missing(e.node, e.pointer, 'file_pattern', `The trigger of ${what}`, ' Add a glob such as `"**/*.env*"`.');
+  return r.ref(f.get('file_pattern'));
+}
+
+/** Known meta keys are type-checked; every key, known or not, is kept in `raw`. */
+function readMeta(r: Reader, e: Entry | undefined): WorkflowMeta {
+  const defaults: WorkflowMeta = { approvalMode: 'ask', captureOutput: false, debug: false, raw: {} };
+  if (!e || !r.isObject(e.node, e.pointer, '`meta`')) return defaults;
+  const f: Fields = new Map(r.entries(e.node, e.pointer, '`meta`').map((m) => [m.key, m]));
+  const meta: { -readonly [K in keyof WorkflowMeta]: WorkflowMeta[K] } = {
+    ...defaults,
+    approvalMode: r.oneOf(f.get('approval_mode'), APPROVAL_MODES) ?? 'ask',
+    captureOutput: r.boolean(f.get('capture_output')) ?? false,
+    debug: r.boolean(f.get('debug')) ?? false,
+    raw: nodeValue(e.node) as JsonObject,
+  };
+  const taskType = r.string(f.get('task_type'));
+  const estimatedSteps = r.number(f.get('estimated_steps'));
+  const dangerLevel = r.oneOf(f.get('danger_level'), DANGER_LEVELS);
+  const requiresHumanApproval = r.boolean(f.get('requires_human_approval'));
+  const failureStates = r.stringArray(f.get('failure_states'));
+  const defaultModel = r.string(f.get('default_model'));
+  if (taskType !== undefined) meta.taskType = taskType;
+  if (estimatedSteps !== undefined) meta.estimatedSteps = estimatedSteps;
+  if (dangerLevel !== undefined) meta.dangerLevel = dangerLevel;
+  if (requiresHumanApproval !== undefined) meta.requiresHumanApproval = requiresHumanApproval;
+  if (failureStates !== undefined) meta.failureStates = failureStates;
+  if (defaultModel !== undefined) meta.defaultModel = defaultModel;
+  return meta;
+}

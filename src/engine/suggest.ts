@@ -1,0 +1,41 @@
+/** "Did you mean ...?" support shared by the loader and the validator. */
+
+/** Levenshtein distance (insert, delete, substitute each cost 1). */
+export function editDistance(a: string, b: string): number {
+  if (a === b) return 0;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      cur.push(Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + cost));
+    }
+    prev = cur;
+  }
+  return prev[b.length] ?? 0;
+}
+
+/**
+ * The candidate closest to `name`, if it is close enough to be a plausible typo:
+ * at most a third of the name's length (minimum 1, so one-letter slips on short
+ * names still count). Case differences alone always count.
+ */
+export function closestName(name: string, candidates: Iterable<string>): string | undefined {
+  const limit = Math.max(1, Math.floor(name.length / 3));
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of candidates) {
+    if (candidate === name) continue;
+    const d = candidate.toLowerCase() === name.toLowerCase() ? 0.5 : editDistance(name, candidate);
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return bestDistance <= limit ? best : undefined;
+}
+
+/** " Did you mean `x`?" or "" — appended to messages. */
+export function didYouMean(closest: string | undefined): string {
+  return closest === undefined ? '' : ` Did you mean \`${closest}\`?`;
+}
