@@ -3,7 +3,9 @@
  * diagnostics sorted by position. The CLI's `validate` and the editor use it.
  */
 import { loadWorkflowText } from './formats/index.js';
-import type { Diagnostic, Workflow, WorkflowFormat } from './model.js';
+import type { Diagnostic, InvokeResolver, Workflow, WorkflowFormat } from './model.js';
+import { WorkflowRegistry } from './registry.js';
+import { validateWorkflow } from './validate.js';
 
 export interface CheckResult {
   readonly format: WorkflowFormat;
@@ -11,10 +13,26 @@ export interface CheckResult {
   readonly diagnostics: Diagnostic[];
 }
 
-export function checkWorkflowFile(text: string, file: string): CheckResult {
+export interface CheckOptions {
+  /**
+   * How invokes are resolved. Default: the workflows beside `file` and in
+   * `.stategate/workflows/` (read from disk). `false`: invokes are not checked.
+   */
+  readonly resolveInvoke?: InvokeResolver | false;
+}
+
+/** Shared so repeated checks (an editor on every keystroke) reuse parsed sibling files. */
+const defaultRegistry = new WorkflowRegistry();
+
+export function checkWorkflowFile(text: string, file: string, opts: CheckOptions = {}): CheckResult {
   const loaded = loadWorkflowText(text, file);
-  const diagnostics = sortDiagnostics([...loaded.diagnostics]);
-  return loaded.workflow ? { format: loaded.format, workflow: loaded.workflow, diagnostics } : { format: loaded.format, diagnostics };
+  const diagnostics = [...loaded.diagnostics];
+  if (loaded.workflow) {
+    const resolveInvoke = opts.resolveInvoke === undefined ? defaultRegistry.resolverFor(file) : opts.resolveInvoke;
+    diagnostics.push(...validateWorkflow(loaded.workflow, { file, ...(resolveInvoke ? { resolveInvoke } : {}) }));
+  }
+  const sorted = sortDiagnostics(diagnostics);
+  return loaded.workflow ? { format: loaded.format, workflow: loaded.workflow, diagnostics: sorted } : { format: loaded.format, diagnostics: sorted };
 }
 
 export function sortDiagnostics(diagnostics: Diagnostic[]): Diagnostic[] {

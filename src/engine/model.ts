@@ -255,7 +255,21 @@ export interface Workflow {
    */
   readonly skippedStates?: ReadonlySet<string>;
   readonly skippedGuards?: ReadonlySet<string>;
+  /** Location of the `states` key (for diagnostics about the states as a whole). */
+  readonly statesLoc?: SourceLoc;
 }
+
+/** A workflow found for an `invoke` (by id or by a registered name), and the file it came from. */
+export interface ResolvedWorkflow {
+  readonly workflow: Workflow;
+  readonly file?: string;
+}
+
+/**
+ * Finds the workflow an `invoke` names. `fromFile` is the file whose invoke is
+ * being resolved (names resolve beside it); absent means the file being checked.
+ */
+export type InvokeResolver = (name: string, fromFile?: string) => ResolvedWorkflow | undefined;
 
 export type Severity = 'error' | 'warning' | 'info';
 

@@ -116,6 +116,7 @@ function readWorkflow(r: Reader, node: JsonNode, pointer: string): Workflow | un
     loc: nodeLoc(node, pointer),
     skippedStates,
     skippedGuards,
+    statesLoc: statesEntry.keyLoc,
   };
 }
 

@@ -1,0 +1,72 @@
+/**
+ * Invoke rules that look beyond this file: the named workflow must be found
+ * (by id or registered name), and invoking must never lead back to this
+ * workflow (a child would start its parent again, forever).
+ */
+import type { Diagnostic, InvokeResolver, InvokeTransition, ResolvedWorkflow, Workflow } from './model.js';
+
+export function invokeRules(wf: Workflow, resolve: InvokeResolver, file?: string): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const state of wf.states.values()) {
+    for (const t of state.on) {
+      if (t.kind !== 'invoke') continue;
+      const child = resolve(t.workflow.name);
+      if (!child) {
+        out.push({
+          severity: 'warning',
+          code: 'unknown-workflow',
+          message:
+            `No workflow with id or registered name \`${t.workflow.name}\` was found beside this file or in .stategate/workflows/. ` +
+            'Check the name, or register the file in a manifest.json (`{"workflows": [{"name", "file"}]}`).',
+          loc: t.workflow.loc,
+          data: { workflow: t.workflow.name },
+        });
+        continue;
+      }
+      const cycle = findCycle(wf, file, child, t, resolve);
+      if (cycle) out.push(cycle);
+    }
+  }
+  return out;
+}
+
+function isSelf(wf: Workflow, file: string | undefined, candidate: ResolvedWorkflow): boolean {
+  if (file !== undefined && candidate.file !== undefined) return candidate.file === file;
+  return wf.id !== '' && candidate.workflow.id === wf.id;
+}
+
+/** Depth-first through the children's invokes; reports the first path back to `wf`. */
+function findCycle(
+  wf: Workflow,
+  file: string | undefined,
+  child: ResolvedWorkflow,
+  t: InvokeTransition,
+  resolve: InvokeResolver,
+): Diagnostic | undefined {
+  const visited = new Set<string>();
+  const search = (node: ResolvedWorkflow, path: string[]): string[] | undefined => {
+    if (isSelf(wf, file, node)) return path;
+    const key = node.file ?? `id:${node.workflow.id}`;
+    if (visited.has(key)) return undefined; // a cycle not through `wf` is reported in its own file
+    visited.add(key);
+    for (const s of node.workflow.states.values()) {
+      for (const next of s.on) {
+        if (next.kind !== 'invoke') continue;
+        const grandchild = resolve(next.workflow.name, node.file);
+        const found = grandchild && search(grandchild, [...path, next.workflow.name]);
+        if (found) return found;
+      }
+    }
+    return undefined;
+  };
+  const path = search(child, [t.workflow.name]);
+  if (!path) return undefined;
+  const chain = [wf.id || 'this workflow', ...path].map((n) => `\`${n}\``).join(' → ');
+  return {
+    severity: 'error',
+    code: 'invoke-cycle',
+    message: `Invoking \`${t.workflow.name}\` leads back to this workflow (${chain}), so runs would nest forever. Break the cycle by invoking a different workflow.`,
+    loc: t.workflow.loc,
+    data: { cycle: path },
+  };
+}
