@@ -5,6 +5,7 @@
 import { loadWorkflowText } from './formats/index.js';
 import type { Diagnostic, InvokeResolver, Workflow, WorkflowFormat } from './model.js';
 import { WorkflowRegistry } from './registry.js';
+import { schemaDiagnostics } from './schema/index.js';
 import { validateWorkflow } from './validate.js';
 
 export interface CheckResult {
@@ -31,9 +32,25 @@ export function checkWorkflowFile(text: string, file: string, opts: CheckOptions
     const resolveInvoke = opts.resolveInvoke === undefined ? defaultRegistry.resolverFor(file) : opts.resolveInvoke;
     diagnostics.push(...validateWorkflow(loaded.workflow, { file, ...(resolveInvoke ? { resolveInvoke } : {}) }));
   }
+  diagnostics.push(...schemaFindings(loaded.format, loaded.root, diagnostics));
   const sorted = sortDiagnostics(diagnostics);
   return loaded.workflow ? { format: loaded.format, workflow: loaded.workflow, diagnostics: sorted } : { format: loaded.format, diagnostics: sorted };
 }
+
+/**
+ * Schema findings the loader and the rules have not already reported. They
+ * report most type and shape problems themselves (with better messages), at the
+ * same JSON pointer, so a schema finding at a pointer already diagnosed is a
+ * duplicate. With syntax errors the tree is partial and the schema would only
+ * add noise about values that are not there.
+ */
+function schemaFindings(format: WorkflowFormat, root: CheckRoot, others: readonly Diagnostic[]): Diagnostic[] {
+  if (format !== 'statewright' || !root || others.some((d) => d.code === 'json-syntax')) return [];
+  const diagnosed = new Set(others.map((d) => d.loc.pointer));
+  return schemaDiagnostics(root).filter((d) => !diagnosed.has(d.loc.pointer));
+}
+
+type CheckRoot = Parameters<typeof schemaDiagnostics>[0] | undefined;
 
 export function sortDiagnostics(diagnostics: Diagnostic[]): Diagnostic[] {
   return diagnostics.sort((a, b) => a.loc.start - b.loc.start || a.loc.end - b.loc.end || a.code.localeCompare(b.code));

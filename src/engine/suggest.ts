@@ -1,15 +1,23 @@
 /** "Did you mean ...?" support shared by the loader and the validator. */
 
-/** Levenshtein distance (insert, delete, substitute each cost 1). */
+/**
+ * Edit distance where insert, delete, substitute and swapping two adjacent
+ * characters each cost 1 (optimal string alignment), since swapped letters
+ * (`fianl`) are among the commonest typos.
+ */
 export function editDistance(a: string, b: string): number {
   if (a === b) return 0;
+  let before: number[] = [];
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      cur.push(Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + cost));
+      let d = Math.min((prev[j] ?? 0) + 1, (cur[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, (before[j - 2] ?? 0) + 1);
+      cur.push(d);
     }
+    before = prev;
     prev = cur;
   }
   return prev[b.length] ?? 0;
@@ -21,6 +29,7 @@ export function editDistance(a: string, b: string): number {
  * names still count). Case differences alone always count.
  */
 export function closestName(name: string, candidates: Iterable<string>): string | undefined {
+  if (name === '') return undefined; // nothing was typed: any suggestion would be a guess
   const limit = Math.max(1, Math.floor(name.length / 3));
   let best: string | undefined;
   let bestDistance = Infinity;

@@ -75,6 +75,9 @@ function targetRule(wf: Workflow, site: TargetSite): Diagnostic[] {
     ];
   }
   if (wf.states.has(ref.name) || wf.skippedStates?.has(ref.name)) return [];
+  if (ref.name === '') {
+    return [{ severity: 'error', code: 'unknown-target', message: `The target of ${site.label} is empty; name a state defined under \`states\`.`, loc: ref.loc }];
+  }
   const closest = closestName(ref.name, stateNames(wf));
   return [
     {

@@ -4,12 +4,15 @@
  * they are not supported yet rather than shown JSON errors.
  */
 import type { Diagnostic, Workflow, WorkflowFormat } from '../model.js';
+import type { JsonNode } from './jsonc.js';
 import { loadStatewright } from './statewright.js';
 
 export interface LoadedText {
   readonly format: WorkflowFormat;
   readonly workflow?: Workflow;
   readonly diagnostics: Diagnostic[];
+  /** The parsed JSON tree, for JSON formats. */
+  readonly root?: JsonNode;
 }
 
 /** The format a file is in, from its name first and then (for JSON) its top-level key. */

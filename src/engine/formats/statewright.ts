@@ -39,6 +39,8 @@ import { readTransition } from './statewright-transitions.js';
 export interface LoadResult {
   readonly workflow?: Workflow;
   readonly diagnostics: Diagnostic[];
+  /** The parsed tree (for schema validation and editor features); absent for empty input. */
+  readonly root?: JsonNode;
 }
 
 export interface LoadOptions {
@@ -54,16 +56,20 @@ export function loadStatewright(text: string, _opts: LoadOptions = {}): LoadResu
   if (!root) return { diagnostics: r.diagnostics };
   if (root.type !== 'object') {
     r.report('error', 'invalid-type', 'A workflow file must be a JSON object with `id`, `initial` and `states`.', nodeLoc(root, ''));
-    return { diagnostics: r.diagnostics };
+    return { diagnostics: r.diagnostics, root };
   }
   const { node, pointer } = unwrap(root);
   if (!node) {
-    const def = nodeLoc(root, '/definition');
-    r.report('error', 'invalid-type', '`definition` must be the workflow object.', def);
-    return { diagnostics: r.diagnostics };
+    r.report('error', 'invalid-type', '`definition` must be the workflow object.', definitionLoc(root));
+    return { diagnostics: r.diagnostics, root };
   }
   const workflow = readWorkflow(r, node, pointer);
-  return workflow ? { workflow, diagnostics: r.diagnostics } : { diagnostics: r.diagnostics };
+  return workflow ? { workflow, diagnostics: r.diagnostics, root } : { diagnostics: r.diagnostics, root };
+}
+
+function definitionLoc(root: JsonNode): SourceLoc {
+  const value = [...(root.children ?? [])].reverse().find((p) => p.children?.[0]?.value === 'definition')?.children?.[1];
+  return value ? nodeLoc(value, '/definition') : nodeLoc(root, '');
 }
 
 /**
