@@ -1,0 +1,99 @@
+/**
+ * Names to complete where the cursor is: states, guards, context fields,
+ * tools, events and workflow ids, each from this file (or the options). The
+ * JSON schema's own completion (field names, snippets) comes from VS Code's
+ * JSON service; this adds what only the workflow's contents can know.
+ */
+import { RETURN_TARGET, type JsonObject, type Workflow } from '../model.js';
+import { cursorAt } from './cursor.js';
+import { occurrences } from './occurrences.js';
+import { interruptReachable } from './reach.js';
+import { expectedAt, type Expected } from './slots.js';
+import { stateSummaryLine } from './describe.js';
+import { jsonStringContents } from './edits.js';
+
+export type CompletionKind = 'state' | 'keyword' | 'guard' | 'tool' | 'context-field' | 'event' | 'workflow';
+
+export interface CompletionItem {
+  readonly label: string;
+  readonly kind: CompletionKind;
+  readonly detail?: string;
+  /** The text range the item replaces (the string's contents when the cursor is in one). */
+  readonly range: { readonly start: number; readonly end: number };
+  readonly insertText: string;
+}
+
+export interface ToolName {
+  readonly name: string;
+  /** E.g. "alias of Edit (Copilot)". */
+  readonly detail?: string;
+}
+
+export interface CompletionOptions {
+  /** Canonical tool names and known aliases, for `allowed_tools` / `disallowed_tools`. */
+  readonly tools?: readonly ToolName[];
+  /** Workflow ids known in the workspace, for `invoke`. */
+  readonly workflowIds?: readonly string[];
+}
+
+export function completionsAt(text: string, wf: Workflow | undefined, offset: number, options: CompletionOptions = {}): CompletionItem[] {
+  const cursor = cursorAt(text, offset, wf?.loc.pointer === '/definition');
+  const expected = expectedAt(cursor);
+  if (!expected) return [];
+  const str = cursor.string;
+  const make = (label: string, kind: CompletionKind, detail?: string): CompletionItem => ({
+    label,
+    kind,
+    ...(detail ? { detail } : {}),
+    // In a string: replace its contents (and close it if the quote is not typed yet); elsewhere insert a whole literal.
+    range: str ? { start: str.start, end: str.end } : { start: offset, end: offset },
+    insertText: str ? jsonStringContents(label) + (str.closed ? '' : '"') : JSON.stringify(label),
+  });
+  return candidates(wf, expected, options).map((c) => make(c.label, c.kind, c.detail));
+}
+
+interface Candidate {
+  readonly label: string;
+  readonly kind: CompletionKind;
+  readonly detail?: string;
+}
+
+function candidates(wf: Workflow | undefined, expected: Expected, options: CompletionOptions): Candidate[] {
+  switch (expected.kind) {
+    case 'state': {
+      if (!wf) return [];
+      const states: Candidate[] = [...wf.states.values()].map((s) => ({ label: s.id, kind: 'state', detail: stateSummaryLine(s) }));
+      // `$return` is a target only: a state reached from an interrupt goes back to where the interrupt fired.
+      const returnable = (expected.slot === 'target' || expected.slot === 'branch-target') && expected.owner !== undefined && interruptReachable(wf).has(expected.owner);
+      return returnable ? [...states, { label: RETURN_TARGET, kind: 'keyword', detail: 'return to the state the interrupt fired in' }] : states;
+    }
+    case 'guard':
+      return wf ? [...wf.guards.values()].map((g) => ({ label: g.name, kind: 'guard', detail: `${g.field} ${g.op}${g.value === undefined ? '' : ` ${JSON.stringify(g.value)}`}` })) : [];
+    case 'context-field':
+      return wf ? contextPaths(wf.context).map((p) => ({ label: p, kind: 'context-field', detail: 'context field' })) : [];
+    case 'tool':
+      return (options.tools ?? []).map((t) => ({ label: t.name, kind: 'tool', ...(t.detail ? { detail: t.detail } : {}) }));
+    case 'workflow':
+      return [...new Set(options.workflowIds ?? [])].filter((id) => id !== wf?.id).map((id) => ({ label: id, kind: 'workflow', detail: 'workflow' }));
+    case 'event':
+      return wf ? eventNames(wf, expected.owner) : [];
+  }
+}
+
+/** Events used anywhere in the file that the owner state does not define yet. */
+function eventNames(wf: Workflow, owner: string): Candidate[] {
+  const own = new Set(wf.states.get(owner)?.on.map((t) => t.event) ?? []);
+  const used = new Set(occurrences(wf).filter((o) => o.kind === 'event').map((o) => o.name));
+  return [...used].filter((e) => !own.has(e)).sort().map((e) => ({ label: e, kind: 'event', detail: 'event used in this file' }));
+}
+
+/** Top-level context keys and the dotted paths into nested objects (guards may address either). */
+function contextPaths(context: JsonObject, prefix = ''): string[] {
+  const out: string[] = [];
+  for (const [key, value] of Object.entries(context)) {
+    const path = prefix + key;
+    out.push(path);
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) out.push(...contextPaths(value, `${path}.`));
+  }
+  return out;
+}

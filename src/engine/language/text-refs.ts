@@ -1,0 +1,22 @@
+/**
+ * Names the IR keeps without a source location, found in the text itself.
+ * `meta` is free-form in the IR (only its values are kept), but
+ * `meta.failure_states` lists state names that a rename must update.
+ */
+import { parseTree } from 'jsonc-parser';
+import type { NameRef, Workflow } from '../model.js';
+import { childPointer, nodeAtPointer, nodeLoc } from '../formats/jsonc.js';
+
+export function failureStateRefs(text: string, wf: Workflow): NameRef[] {
+  if (!wf.meta.failureStates?.length) return []; // nothing to find: skip the parse
+  const root = parseTree(text, [], { allowTrailingComma: true, disallowComments: false });
+  if (!root) return [];
+  const pointer = `${wf.loc.pointer}/meta/failure_states`;
+  const list = nodeAtPointer(root, pointer);
+  if (list?.type !== 'array') return [];
+  const out: NameRef[] = [];
+  (list.children ?? []).forEach((item, i) => {
+    if (item.type === 'string') out.push({ name: item.value as string, loc: nodeLoc(item, childPointer(pointer, i)) });
+  });
+  return out;
+}
