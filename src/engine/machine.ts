@@ -189,6 +189,8 @@ export function sendEvent(
   const env1 = op.env;
   const gate = runningGate(op);
   if (gate) return refuse(run, env1, event, run.state, gate);
+  // BRANCH_DONE addresses the fork itself, so it needs no branch option even in parallel mode.
+  if (event.startsWith(BRANCH_DONE_PREFIX)) return sendBranchDone(op, run, event, data, opt);
   const loc = activeLoc(op, opt);
   if (isError(loc)) return refuse(run, env1, event, run.state, loc);
   const wf = loadAt(op, loc);
@@ -208,13 +210,6 @@ export function sendEvent(
     const fired = fireInterrupt(op, loc, wf, def);
     if (!fired.fired) return scoped(notFired(fired));
     return finishSend(op, event, from, opt, { ...branchTag, interrupted: interruptOutcome(fired) });
-  }
-
-  if (event.startsWith(BRANCH_DONE_PREFIX)) {
-    if (!op.frame(loc.frame).fork) return scoped({ code: 'unknown_branch', message: 'no fork is active' });
-    const err = branchDone(op, loc.frame, event.slice(BRANCH_DONE_PREFIX.length), data);
-    if (err) return scoped(err);
-    return finishSend(op, event, from, opt, branchTag);
   }
 
   if (pos.pendingApproval) {
@@ -266,6 +261,18 @@ export function sendEvent(
       return finishSend(op, event, from, opt, { child_started: { workflow: child.workflow.id, state: child.state } });
     }
   }
+}
+
+function sendBranchDone(op: Op, run: RunSnapshot, event: string, data: JsonValue | undefined, opt: BranchOption): MachineResult<SendOutcome> {
+  const frame = op.frames().length - 1;
+  const name = event.slice(BRANCH_DONE_PREFIX.length);
+  const from = reportedState(op, { branch: name });
+  if (!op.frame(frame).fork) {
+    return refuse(run, op.env, event, from, { code: 'unknown_branch', message: `no fork is active, so there is no branch "${name}" to finish` }, scopeOf({ frame }));
+  }
+  const err = branchDone(op, frame, name, data);
+  if (err) return refuse(run, op.env, event, from, err, scopeOf({ frame, branch: name }));
+  return finishSend(op, event, from, opt, { branch: name });
 }
 
 function notFired(r: Extract<FireResult, { fired: false }>): MachineError {
