@@ -24,6 +24,11 @@ function edgeMap(wf: Workflow, sites: readonly TargetSite[]): Map<string, string
   };
   for (const s of sites) if (s.from !== undefined && !isReturn(s.ref)) add(s.from, s.ref.name);
   for (const e of implicitFailEdges(wf)) add(e.from, e.to);
+  // Hierarchy (statecharts): entering a compound state enters its initial child, a parallel state all its children.
+  for (const state of wf.states.values()) {
+    if (state.kind === 'compound' && state.initial) add(state.id, state.initial.name);
+    if (state.kind === 'parallel') for (const child of state.children) add(state.id, child);
+  }
   return edges;
 }
 
