@@ -13,6 +13,8 @@ const common = {
   sourcemap: true,
   minify: process.argv.includes('--minify'),
   logLevel: 'warning',
+  // jsonc-parser's UMD build hides its requires from bundlers; its ESM build bundles.
+  mainFields: ['module', 'main'],
 };
 
 const entries = [

@@ -1,6 +1,6 @@
 /** Argument parsing on node's own parseArgs, with usage errors as CliErrors. */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { CliError } from './io';
+import { CliError } from './io.js';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 

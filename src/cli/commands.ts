@@ -1,7 +1,8 @@
 /** The table of CLI commands; each lives in its own module. */
-import type { ExitCode, Output } from './io';
-import { validateCommand } from './validate-command';
-import { exportCommand } from './export-command';
+import type { ExitCode, Output } from './io.js';
+import { validateCommand } from './validate-command.js';
+import { exportCommand } from './export-command.js';
+import { runCommand } from './run-command.js';
 
 export interface Command {
   readonly name: string;
@@ -11,4 +12,4 @@ export interface Command {
   answersInJson(args: readonly string[]): boolean;
 }
 
-export const COMMANDS: readonly Command[] = [validateCommand, exportCommand];
+export const COMMANDS: readonly Command[] = [validateCommand, runCommand, exportCommand];

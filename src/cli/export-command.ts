@@ -1,10 +1,10 @@
 /** `stategate export FILE --format mermaid|dot|plantuml [--out FILE]` */
 import * as fs from 'node:fs';
-import { checkWorkflowFile } from '../engine/check';
-import { EXPORT_FORMATS, exportWorkflow, type ExportFormat } from '../engine/export';
-import { parse, stringOption } from './args';
-import { CliError, type ExitCode, type Output } from './io';
-import type { Command } from './commands';
+import { checkWorkflowFile } from '../engine/check.js';
+import { EXPORT_FORMATS, exportWorkflow, type ExportFormat } from '../engine/export.js';
+import { parse, stringOption } from './args.js';
+import { CliError, type ExitCode, type Output } from './io.js';
+import type { Command } from './commands.js';
 
 const USAGE = `stategate export FILE --format ${EXPORT_FORMATS.join('|')} [--out FILE]`;
 

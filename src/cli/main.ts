@@ -3,8 +3,8 @@
  * arguments, calls the engine, prints the answer. Every command answers
  * --help; every failure is a one-line message and a non-zero exit.
  */
-import { COMMANDS, type Command } from './commands';
-import { CliError, processOutput, reportError, type ExitCode, type Output } from './io';
+import { COMMANDS, type Command } from './commands.js';
+import { CliError, processOutput, reportError, type ExitCode, type Output } from './io.js';
 
 const VERSION = '0.1.0';
 

@@ -3,12 +3,12 @@
  * 1 when one has, 2 on usage or I/O errors. Prints nothing for clean files.
  */
 import * as fs from 'node:fs';
-import { checkWorkflowFile } from '../engine/check';
-import { LineIndex } from '../engine/text';
-import type { Diagnostic } from '../engine/model';
-import { parse } from './args';
-import { CliError, printJson, type ExitCode, type Output } from './io';
-import type { Command } from './commands';
+import { checkWorkflowFile } from '../engine/check.js';
+import { LineIndex } from '../engine/text.js';
+import type { Diagnostic } from '../engine/model.js';
+import { parse } from './args.js';
+import { CliError, printJson, type ExitCode, type Output } from './io.js';
+import type { Command } from './commands.js';
 
 const USAGE = 'stategate validate FILE... [--json]';
 

@@ -2,8 +2,8 @@
  * Text exports of a workflow diagram: Mermaid, Graphviz DOT and PlantUML.
  * (SVG comes from the panel's renderer, which lays the graph out.)
  */
-import { workflowGraph, type GraphEdge } from './graph';
-import type { Workflow } from './model';
+import { workflowGraph, type GraphEdge } from './graph.js';
+import type { Workflow } from './model.js';
 
 export type ExportFormat = 'mermaid' | 'dot' | 'plantuml';
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['mermaid', 'dot', 'plantuml'];

@@ -3,7 +3,7 @@
  * diagram draw. One place decides how each transition pattern looks as edges,
  * so every renderer agrees.
  */
-import { RETURN_TARGET, type Workflow } from './model';
+import { RETURN_TARGET, type Workflow } from './model.js';
 
 export type EdgeKind = 'event' | 'branch' | 'invoke-complete' | 'invoke-fail' | 'fork-complete' | 'fork-fail' | 'fork-branch' | 'safe-next' | 'interrupt';
 

@@ -20,8 +20,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { appendLinesDurable, writeFileAtomic } from './atomic-file';
-import { LockBusyError, withFileLock } from './lock';
+import { appendLinesDurable, writeFileAtomic } from './atomic-file.js';
+import { LockBusyError, withFileLock } from './lock.js';
 
 export const RUN_FORMAT = 'stategate-run';
 export const RUN_FORMAT_VERSION = 1;

@@ -1,0 +1,172 @@
+/**
+ * `stategate run [--dir DIR] <subcommand> ...`: drive the active run. Each
+ * subcommand prints exactly one JSON object. A refusal by the machine (an
+ * unknown event, a failing guard...) is still one object, with an `error`
+ * member, a one-line message on stderr and exit 1.
+ */
+import * as path from 'node:path';
+import { Runner, RunnerError } from '../engine/runner.js';
+import type { JsonObject, JsonValue } from '../engine/model.js';
+import { parse, stringOption, type Parsed } from './args.js';
+import { CliError, parseJsonObjectOption, parseJsonOption, printJson, type ExitCode, type Output } from './io.js';
+import type { Command } from './commands.js';
+import { RUN_TOOL_SUBCOMMANDS } from './run-tool-command.js';
+
+interface Sub {
+  readonly usage: string;
+  readonly help: string;
+  readonly options?: Parameters<typeof parse>[1];
+  readonly positionals: number;
+  exec(runner: Runner, parsed: Parsed): unknown;
+}
+
+const dataOption = { data: { type: 'string' as const } };
+const branchOption = { branch: { type: 'string' as const } };
+
+function branch(parsed: Parsed): string | undefined {
+  return stringOption(parsed, 'branch');
+}
+
+export const RUN_SUBCOMMANDS: Record<string, Sub> = {
+  start: {
+    usage: 'start WORKFLOW_FILE [--context JSON]',
+    help: 'Validate WORKFLOW_FILE and start it as the active run (a running active run is stopped first).',
+    options: { context: { type: 'string' } },
+    positionals: 1,
+    exec(runner, parsed) {
+      const context = parseJsonObjectOption('context', stringOption(parsed, 'context')) as JsonObject | undefined;
+      const { run, replaced } = runner.start(parsed.positionals[0]!, context);
+      return { run_id: run.runId, workflow: run.workflow.id, file: run.workflow.file, state: run.state, status: run.status, ...(replaced ? { replaced } : {}) };
+    },
+  },
+  send: {
+    usage: 'send EVENT [--data JSON] [--branch NAME]',
+    help: 'Fire EVENT at the active run; --data merges into the context if the transition happens.',
+    options: { ...dataOption, ...branchOption },
+    positionals: 1,
+    exec: (runner, parsed) => runner.send(parsed.positionals[0]!, parseJsonOption('data', stringOption(parsed, 'data')) as JsonValue | undefined, branch(parsed)),
+  },
+  state: {
+    usage: 'state [--branch NAME]',
+    help: 'Where the run stands: state, status, allowed tools, events with their guard results, context, limits.',
+    options: branchOption,
+    positionals: 0,
+    exec: (runner, parsed) => runner.state(branch(parsed)),
+  },
+  'file-changed': {
+    usage: 'file-changed PATH [--branch NAME]',
+    help: 'Report that PATH was written or saved: fires the first interrupt whose file_pattern matches.',
+    options: branchOption,
+    positionals: 1,
+    exec: (runner, parsed) => runner.fileChanged(parsed.positionals[0]!, branch(parsed)),
+  },
+  approve: {
+    usage: 'approve [--branch NAME]',
+    help: 'Approve the parked transition (a person\'s decision; agents cannot approve).',
+    options: branchOption,
+    positionals: 0,
+    exec: (runner, parsed) => runner.approve(branch(parsed)),
+  },
+  reject: {
+    usage: 'reject [--branch NAME]',
+    help: 'Reject the parked transition; the run stays where it is.',
+    options: branchOption,
+    positionals: 0,
+    exec: (runner, parsed) => runner.reject(branch(parsed)),
+  },
+  pause: { usage: 'pause', help: 'Pause the run: state and context are kept, enforcement is off.', positionals: 0, exec: (runner) => runner.pause() },
+  stop: { usage: 'stop', help: 'Stop the run for good (enforcement is off).', positionals: 0, exec: (runner) => runner.stop() },
+  resume: {
+    usage: 'resume WORKFLOW_FILE',
+    help: 'Resume the newest paused run of that workflow (iterations reset); with none paused, start it fresh.',
+    positionals: 1,
+    exec(runner, parsed) {
+      const { run, resumed } = runner.resume(parsed.positionals[0]!);
+      return { run_id: run.runId, workflow: run.workflow.id, state: run.state, status: run.status, resumed };
+    },
+  },
+  force: {
+    usage: 'force STATE [--context JSON]',
+    help: 'Jump to STATE (only in workflows with meta.debug): bypasses guards, patches the context, clears approvals, interrupts, forks and child runs.',
+    options: { context: { type: 'string' } },
+    positionals: 1,
+    exec: (runner, parsed) => runner.force(parsed.positionals[0]!, parseJsonObjectOption('context', stringOption(parsed, 'context')) as JsonObject | undefined),
+  },
+  reload: {
+    usage: 'reload',
+    help: 'Apply the current text of the workflow file to the run (validated; the current state must still exist).',
+    positionals: 0,
+    exec: (runner) => runner.reload(),
+  },
+  ...RUN_TOOL_SUBCOMMANDS,
+};
+
+const USAGE = `stategate run [--dir DIR] <${Object.keys(RUN_SUBCOMMANDS).join('|')}> ...`;
+
+function helpText(): string {
+  return [
+    `usage: ${USAGE}`,
+    '',
+    'Drives the active run under DIR (default: ./.stategate). Every subcommand prints one JSON object.',
+    '',
+    ...Object.values(RUN_SUBCOMMANDS).map((s) => `  ${s.usage}\n      ${s.help}`),
+  ].join('\n');
+}
+
+/** Split `[--dir DIR] SUB ...` so --dir may come before or after the subcommand. */
+function splitArgs(args: readonly string[]): { dir?: string; sub?: string; rest: string[] } {
+  const rest: string[] = [];
+  let dir: string | undefined;
+  let sub: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--dir') {
+      dir = args[++i];
+      if (dir === undefined) throw new CliError('usage', `--dir needs a directory\nusage: ${USAGE}`);
+    } else if (a.startsWith('--dir=')) dir = a.slice('--dir='.length);
+    else if (sub === undefined && !a.startsWith('-')) sub = a;
+    else rest.push(a);
+  }
+  return { ...(dir === undefined ? {} : { dir }), ...(sub === undefined ? {} : { sub }), rest };
+}
+
+export const runCommand: Command = {
+  name: 'run',
+  summary: 'drive the active run: start, send, state, tool, result, approve, pause, ...',
+  answersInJson: (args) => !args.includes('--help') && !args.includes('-h'),
+  async run(args: readonly string[], out: Output): Promise<ExitCode> {
+    const { dir, sub, rest } = splitArgs(args);
+    if (sub === undefined) {
+      if (rest.includes('--help') || rest.includes('-h')) {
+        out.stdout(`${helpText()}\n`);
+        return 0;
+      }
+      throw new CliError('usage', `no subcommand\nusage: ${USAGE}`);
+    }
+    const spec = RUN_SUBCOMMANDS[sub];
+    if (!spec) throw new CliError('usage', `unknown run subcommand '${sub}'\nusage: ${USAGE}`);
+    const parsed = parse(rest, spec.options ?? {}, `stategate run ${spec.usage}`);
+    if (parsed.values.help) {
+      out.stdout(`usage: stategate run [--dir DIR] ${spec.usage}\n\n${spec.help}\n`);
+      return 0;
+    }
+    if (parsed.positionals.length !== spec.positionals) {
+      throw new CliError('usage', `expected ${spec.positionals} argument(s), got ${parsed.positionals.length}\nusage: stategate run ${spec.usage}`);
+    }
+    const runner = new Runner({ dir: path.resolve(dir ?? '.stategate') });
+    let answer: unknown;
+    try {
+      answer = spec.exec(runner, parsed);
+    } catch (err) {
+      if (err instanceof RunnerError) throw new CliError(err.code, err.message, err.code === 'run_unreadable' ? 3 : 1);
+      throw err;
+    }
+    printJson(out, answer);
+    const refusal = (answer as { error?: { code: string; message: string } }).error;
+    if (refusal) {
+      out.stderr(`stategate: ${refusal.message.replace(/\s*\n\s*/g, ' ')}\n`);
+      return 1;
+    }
+    return 0;
+  },
+};
