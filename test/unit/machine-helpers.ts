@@ -13,7 +13,7 @@ import * as m from '../../src/engine/machine.js';
 import type { JournalEntry, RunSnapshot } from '../../src/engine/run.js';
 import { hashText } from '../../src/engine/run.js';
 
-export const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'workflows');
+export const FIXTURES = join(__dirname, '..', 'fixtures', 'workflows');
 
 export function fixtureText(name: string): string {
   return readFileSync(join(FIXTURES, name), 'utf8');
