@@ -2,7 +2,7 @@
  * Field reference docs from the workflow JSON Schema's descriptions, so hover
  * text is written once (in the schema) and shows the same in VS Code's JSON
  * service and in our hovers. Walks `properties`, `patternProperties`,
- * `additionalProperties`, `items`, local `$ref`s and `oneOf`/`anyOf`/`allOf`.
+ * `additionalProperties`, `items`, local `$ref`s, `oneOf`/`anyOf`/`allOf` and `then`/`else`.
  */
 
 type Schema = { readonly [key: string]: unknown };
@@ -23,7 +23,11 @@ export function fieldDoc(schema: unknown, path: readonly (string | number)[]): s
 function schemasAt(root: Schema, node: Schema, path: readonly (string | number)[], depth: number): Schema[] {
   if (depth > 64) return []; // a $ref cycle
   const s = deref(root, node);
-  const alternatives = ['allOf', 'oneOf', 'anyOf'].flatMap((k) => (Array.isArray(s[k]) ? (s[k] as unknown[]).filter(isSchema) : []));
+  const alternatives = [
+    ...['allOf', 'oneOf', 'anyOf'].flatMap((k) => (Array.isArray(s[k]) ? (s[k] as unknown[]).filter(isSchema) : [])),
+    // if/then/else picks the plain workflow or the gateway wrapper; paths here are below the workflow, so `else` first.
+    ...['else', 'then'].map((k) => s[k]).filter(isSchema),
+  ];
   const fromAlternatives = alternatives.flatMap((a) => schemasAt(root, a, path, depth + 1));
   if (path.length === 0) return [s, ...fromAlternatives];
   const [head, ...rest] = path;
