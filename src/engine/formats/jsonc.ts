@@ -106,8 +106,15 @@ export function nodeAtPointer(root: Node, pointer: string): Node | undefined {
   return node;
 }
 
+/**
+ * The node's value as plain JSON. jsonc-parser builds objects without a
+ * prototype; a JSON round trip gives ordinary objects (so equality checks and
+ * spreading behave as usual) while keys such as `__proto__` stay own data
+ * properties, as JSON.parse makes them.
+ */
 export function nodeValue(node: Node): JsonValue {
-  return getNodeValue(node) as JsonValue;
+  const value: unknown = getNodeValue(node);
+  return value !== null && typeof value === 'object' ? (JSON.parse(JSON.stringify(value)) as JsonValue) : (value as JsonValue);
 }
 
 /** "a string", "an array", ... for messages. */
