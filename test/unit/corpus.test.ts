@@ -1,0 +1,52 @@
+/**
+ * Every real workflow in ../shared/corpus (beside this repository) checks with
+ * zero errors and zero warnings: loader, schema and semantic rules together,
+ * with invokes resolved through the files and manifests beside each workflow.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { checkWorkflowFile } from '../../src/engine/check.js';
+import { WorkflowRegistry } from '../../src/engine/registry.js';
+
+const repoRoot = path.resolve(__dirname, '..', '..');
+const corpus = path.resolve(repoRoot, '../shared/corpus');
+
+function jsonFiles(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? jsonFiles(path.join(dir, e.name)) : e.name.endsWith('.json') && e.name !== 'manifest.json' ? [path.join(dir, e.name)] : []))
+    .sort();
+}
+
+describe('corpus', () => {
+  it('is present beside the repository', () => {
+    assert.ok(fs.existsSync(corpus), `the workflow corpus is missing: expected it at ${corpus} (../shared/corpus from the repository root)`);
+  });
+
+  const files = fs.existsSync(corpus) ? jsonFiles(corpus) : [];
+
+  it('holds workflow files, including the stitch folder', () => {
+    assert.ok(files.length >= 17, `found only ${files.length} workflow files under ${corpus}`);
+    assert.ok(files.some((f) => f.includes(`${path.sep}stitch${path.sep}`)));
+  });
+
+  for (const file of files) {
+    const name = path.relative(corpus, file);
+    it(`${name} checks with no errors and no warnings`, () => {
+      const result = checkWorkflowFile(fs.readFileSync(file, 'utf8'), file);
+      const found = result.diagnostics.map((d) => `${d.severity} ${d.code} at ${d.loc.pointer}: ${d.message}`);
+      assert.deepEqual(found, []);
+      assert.ok(result.workflow && result.workflow.states.size > 0);
+      assert.ok([...result.workflow.states.values()].some((s) => s.kind === 'final'));
+    });
+  }
+
+  it('resolves the stitch feature DAG invokes by their registered manifest names', () => {
+    const dag = path.join(corpus, 'stitch', 'feature-dag.json');
+    const found = new WorkflowRegistry().resolve('[stitch] intake-localize v1', dag);
+    assert.equal(found?.file, path.join(corpus, 'stitch', 'intake-localize.json'));
+    assert.equal(found?.workflow.id, 'stitch-intake-localize-v1');
+  });
+});
