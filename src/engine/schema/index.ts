@@ -27,11 +27,11 @@ export function schemaDiagnostics(root: JsonNode): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const error of validate.errors ?? []) {
     if (SILENT.has(error.keyword)) continue;
-    const d = toDiagnostic(root, error);
-    const key = `${d.loc.pointer}\u0000${d.message}`;
-    if (seen.has(key)) continue; // if/else chains can report one problem twice
+    // if/else chains can report one problem twice (e.g. a transition's union type, then the object branch's type).
+    const key = `${error.instancePath}\u0000${error.keyword}\u0000${String((error.params as { missingProperty?: unknown }).missingProperty)}`;
+    if (seen.has(key)) continue;
     seen.add(key);
-    out.push(d);
+    out.push(toDiagnostic(root, error));
   }
   return out;
 }
