@@ -1,0 +1,2 @@
+// Every in-host suite, bundled into the runner. Add a suite file and import it here.
+import './smoke';
