@@ -3,6 +3,7 @@ import type { ExitCode, Output } from './io.js';
 import { validateCommand } from './validate-command.js';
 import { exportCommand } from './export-command.js';
 import { runCommand } from './run-command.js';
+import { mcpCommand } from './mcp-command.js';
 
 export interface Command {
   readonly name: string;
@@ -12,4 +13,4 @@ export interface Command {
   answersInJson(args: readonly string[]): boolean;
 }
 
-export const COMMANDS: readonly Command[] = [validateCommand, runCommand, exportCommand];
+export const COMMANDS: readonly Command[] = [validateCommand, runCommand, mcpCommand, exportCommand];

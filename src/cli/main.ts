@@ -6,7 +6,7 @@
 import { COMMANDS, type Command } from './commands.js';
 import { CliError, processOutput, reportError, type ExitCode, type Output } from './io.js';
 
-const VERSION = '0.1.0';
+import { VERSION } from './version.js';
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

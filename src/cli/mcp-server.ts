@@ -1,0 +1,47 @@
+/**
+ * `stategate mcp`: a stdio MCP server exposing stategate's agent tools
+ * (statewright_*), so any MCP client (VS Code's agents, Claude Code, ...) can
+ * read the workflow state and move it on. A thin adapter over agent-tools.ts;
+ * the run lives in `.stategate/` of the working directory (or STATEGATE_DIR).
+ *
+ * The low-level Server is used because the tools' input schemas are plain
+ * JSON Schema (shared with VS Code's languageModelTools), not zod shapes.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { activeIsDebug, AGENT_TOOLS, invokeAgentTool, type AgentSession } from '../engine/agent-tools.js';
+import { Runner } from '../engine/runner.js';
+
+export const MCP_SERVER_NAME = 'stategate';
+
+export function createMcpServer(runner: Runner, version: string): Server {
+  const server = new Server({ name: MCP_SERVER_NAME, version }, { capabilities: { tools: { listChanged: true } } });
+  // One session per server process: a client bound to a fork branch stays bound.
+  const session: AgentSession = {};
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: AGENT_TOOLS.filter((t) => !t.debugOnly || activeIsDebug(runner)).map((t) => ({
+      name: t.name,
+      description: t.description,
+      inputSchema: t.inputSchema as { type: 'object'; properties?: Record<string, object> },
+      annotations: { readOnlyHint: t.readOnly, destructiveHint: false, openWorldHint: false },
+    })),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const result = invokeAgentTool(runner, request.params.name, request.params.arguments ?? {}, session);
+    return { content: [{ type: 'text' as const, text: result.text }], isError: result.isError };
+  });
+  return server;
+}
+
+export async function serveMcp(runner: Runner, version: string): Promise<void> {
+  const server = createMcpServer(runner, version);
+  const transport = new StdioServerTransport();
+  await server.connect(transport);
+  // Keep serving until the client closes stdin.
+  await new Promise<void>((resolve) => {
+    process.stdin.on('end', resolve);
+    process.stdin.on('close', resolve);
+  });
+  await server.close();
+}
