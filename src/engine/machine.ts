@@ -14,7 +14,7 @@ import { cloneJson, mergeShallow } from './jsonvalue.js';
 import { activeLoc, isError, Op, scopeOf } from './cursor.js';
 import type { BranchOption, Loc, MachineEnv } from './cursor.js';
 import { resolveEvent } from './resolve.js';
-import { applyMove, afterMove, enterState, isFailureState, isFinalState } from './progress.js';
+import { applyMove, afterMove, enterState, isFailureState, isFinalState, settle } from './progress.js';
 import { fireInterrupt, matchInterrupt } from './interrupts.js';
 import type { FireResult } from './interrupts.js';
 import { BRANCH_DONE_PREFIX, branchDone, startFork } from './fork.js';
@@ -78,7 +78,7 @@ export function startRun(
   opts: StartOptions,
   env: MachineEnv,
 ): { run?: RunSnapshot; journal: JournalEntry[]; outcome: StartOutcome } {
-  const initial = wf.initial.name;
+  const initial = settle(wf, wf.initial.name);
   if (!wf.states.has(initial)) {
     return { journal: [], outcome: { started: false, error: { code: 'unknown_state', message: `initial state "${initial}" is not defined` } } };
   }
@@ -226,6 +226,7 @@ export function sendEvent(
       return scoped(res.error);
     case 'move': {
       if (!wf.states.has(res.to)) return scoped({ code: 'unknown_state', message: `target state "${res.to}" is not defined` });
+      res.to = settle(wf, res.to);
       const move = { event: res.event, from: res.from, to: res.to, ...(res.data === undefined ? {} : { data: res.data }) };
       const approval = res.approval ? { event, target: res.to, ...(res.approval.message === undefined ? {} : { message: res.approval.message }) } : undefined;
       if (approval && wf.meta.approvalMode === 'ask') {

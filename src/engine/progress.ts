@@ -27,6 +27,20 @@ export function isFinalState(wf: Workflow, state: string): boolean {
   return wf.states.get(state)?.kind === 'final';
 }
 
+/**
+ * The leaf a target stands for: a compound state (statecharts) is entered
+ * through its `initial` child, repeatedly. Flat workflows return `state` as is.
+ */
+export function settle(wf: Workflow, state: string): string {
+  let cur = state;
+  for (let depth = 0; depth < 64; depth++) {
+    const node = wf.states.get(cur);
+    if (node?.kind !== 'compound' || !node.initial) return cur;
+    cur = node.initial.name;
+  }
+  return cur;
+}
+
 /** The parent's fallback when a child or fork fails without `on_fail`. */
 export function failedStateOf(wf: Workflow): string | undefined {
   return wf.states.has('failed') ? 'failed' : undefined;

@@ -415,3 +415,19 @@ test('describe never throws on a definition that no longer loads', () => {
   assert.equal(v.error?.code, 'invalid_definition');
   d.refused('CANCEL', 'invalid_definition');
 });
+
+// --- hierarchy in the IR ------------------------------------------------------
+
+test('an IR with a nested state processing.validating runs: ids are paths, a compound is entered through its initial child', async () => {
+  const { nestedWorkflow } = await import('./machine-nested-ir.js');
+  const env = testEnv();
+  const wf = nestedWorkflow();
+  assert.equal(wf.states.get('processing')?.kind, 'compound');
+  assert.deepEqual(wf.states.get('processing')?.children, ['processing.validating']);
+  assert.equal(wf.states.get('processing.validating')?.parent, 'processing');
+  const r = m.startRun(wf, '{}', { runId: 'n', hash: 'h' }, { ...env, load: () => wf });
+  assert.equal(r.run?.state, 'processing.validating');
+  const s = m.sendEvent(r.run!, 'VALID', undefined, { ...env, load: () => wf });
+  assert.equal(s.outcome.to, 'done');
+  assert.equal(s.run.status, 'completed');
+});
