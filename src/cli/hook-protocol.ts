@@ -1,0 +1,101 @@
+/**
+ * The agent-hook protocol family shared by VS Code's agent hooks and Claude
+ * Code: JSON on stdin, JSON on stdout, exit code 2 blocks and shows stderr to
+ * the model. This module only translates: raw input -> `HookInput`, and
+ * decisions -> each client's output shape.
+ *
+ * Input shapes (sources: VS Code's hooks reference and DESIGN.md's reading of
+ * it; Claude Code's hooks documentation):
+ * - VS Code: `hookEventName`, `sessionId`, `cwd`, `timestamp`, `transcript_path`,
+ *   and for tool events `tool_name`, `tool_input`, `tool_use_id`
+ *   (PostToolUse also `tool_response`).
+ * - Claude Code: `hook_event_name`, `session_id`, `cwd`, `transcript_path`,
+ *   `tool_name`, `tool_input`, PostToolUse `tool_response`.
+ */
+
+export type HookClient = 'vscode' | 'claude';
+
+export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PreCompact', 'SubagentStart', 'SubagentStop', 'Stop'] as const;
+export type HookEventName = (typeof HOOK_EVENTS)[number];
+
+export interface HookInput {
+  readonly client: HookClient;
+  readonly event: HookEventName;
+  readonly cwd?: string;
+  readonly sessionId?: string;
+  readonly toolName?: string;
+  readonly toolInput?: unknown;
+  readonly toolResponse?: unknown;
+  /** Stop: Claude Code sets this when a Stop hook already blocked once. */
+  readonly stopHookActive: boolean;
+}
+
+export class HookInputError extends Error {}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+/** Parse stdin. Throws HookInputError with a message that says what is wrong. */
+export function parseHookInput(text: string, clientHint?: HookClient): HookInput {
+  if (text.trim() === '') throw new HookInputError('empty hook input: expected a JSON object on stdin');
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    throw new HookInputError(`hook input is not JSON (${(err as Error).message})`);
+  }
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new HookInputError('hook input must be a JSON object');
+  const o = raw as Record<string, unknown>;
+  const eventRaw = str(o.hookEventName) ?? str(o.hook_event_name);
+  if (!eventRaw) throw new HookInputError('hook input has no hookEventName / hook_event_name');
+  const event = HOOK_EVENTS.find((e) => e.toLowerCase() === eventRaw.toLowerCase());
+  if (!event) throw new HookInputError(`unknown hook event "${eventRaw}"`);
+  const client: HookClient = clientHint ?? ('hookEventName' in o || 'sessionId' in o ? 'vscode' : 'claude');
+  const toolName = str(o.tool_name) ?? str(o.toolName);
+  if ((event === 'PreToolUse' || event === 'PostToolUse') && !toolName) throw new HookInputError(`${event} hook input has no tool_name`);
+  const toolResponse = o.tool_response ?? o.tool_result ?? o.toolResponse;
+  const cwd = str(o.cwd);
+  const sessionId = str(o.sessionId) ?? str(o.session_id);
+  return {
+    client,
+    event,
+    stopHookActive: o.stop_hook_active === true,
+    ...(cwd ? { cwd } : {}),
+    ...(sessionId ? { sessionId } : {}),
+    ...(toolName ? { toolName } : {}),
+    ...(o.tool_input !== undefined ? { toolInput: o.tool_input } : o.toolInput !== undefined ? { toolInput: o.toolInput } : {}),
+    ...(toolResponse !== undefined ? { toolResponse } : {}),
+  };
+}
+
+export type PreToolAnswer =
+  | { readonly decision: 'allow' }
+  | { readonly decision: 'deny'; readonly reason: string }
+  | { readonly decision: 'ask'; readonly reason: string; readonly updatedInput?: unknown };
+
+/** The PreToolUse answer. An allow says nothing, so the client's own permission rules still apply. */
+export function preToolOutput(answer: PreToolAnswer, context?: string): object | undefined {
+  if (answer.decision === 'allow') {
+    return context ? { hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: context } } : undefined;
+  }
+  return {
+    hookSpecificOutput: {
+      hookEventName: 'PreToolUse',
+      permissionDecision: answer.decision,
+      permissionDecisionReason: answer.reason,
+      ...(answer.decision === 'ask' && answer.updatedInput !== undefined ? { updatedInput: answer.updatedInput } : {}),
+      ...(context ? { additionalContext: context } : {}),
+    },
+  };
+}
+
+/** Context injected into the conversation (SessionStart, UserPromptSubmit, PostToolUse). */
+export function contextOutput(event: HookEventName, context: string): object {
+  return { hookSpecificOutput: { hookEventName: event, additionalContext: context } };
+}
+
+/** Stop: block (the agent must go on) or just remind. */
+export function stopOutput(reason: string, block: boolean): object {
+  return block ? { decision: 'block', reason } : { systemMessage: reason };
+}
