@@ -64,6 +64,7 @@ export const BASE_SETTINGS: Readonly<Record<string, unknown>> = {
   'workbench.startupEditor': 'none',
   'workbench.welcomePage.walkthroughs.openOnInstall': false,
   'workbench.tips.enabled': false,
+  'workbench.reduceMotion': 'on',
   'workbench.enableExperiments': false,
   'workbench.secondarySideBar.defaultVisibility': 'hidden',
   'extensions.autoUpdate': false,
