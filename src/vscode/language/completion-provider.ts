@@ -1,0 +1,40 @@
+/** Completion of workflow names (states, guards, tools, events, ids) on top of the JSON schema's own. */
+import * as vscode from 'vscode';
+import { completionsAt, type CompletionKind, type ToolName } from '../../engine/language/completion.js';
+import { toRange, type WorkflowDocuments } from './documents.js';
+import type { WorkspaceWorkflows } from './workspace-index.js';
+
+const KIND: Record<CompletionKind, vscode.CompletionItemKind> = {
+  state: vscode.CompletionItemKind.Class,
+  keyword: vscode.CompletionItemKind.Keyword,
+  guard: vscode.CompletionItemKind.Function,
+  tool: vscode.CompletionItemKind.Method,
+  'context-field': vscode.CompletionItemKind.Field,
+  event: vscode.CompletionItemKind.Event,
+  workflow: vscode.CompletionItemKind.Module,
+};
+
+export class WorkflowCompletionProvider implements vscode.CompletionItemProvider {
+  constructor(
+    private readonly docs: WorkflowDocuments,
+    private readonly workspace: WorkspaceWorkflows,
+    private readonly tools: () => readonly ToolName[],
+  ) {}
+
+  async provideCompletionItems(doc: vscode.TextDocument, position: vscode.Position): Promise<vscode.CompletionItem[] | undefined> {
+    const analysis = this.docs.analyze(doc);
+    if (!analysis) return undefined;
+    await this.workspace.ready();
+    const items = completionsAt(analysis.text, analysis.workflow, doc.offsetAt(position), { tools: this.tools(), workflowIds: this.workspace.ids() });
+    return items.map((c, i) => {
+      const item = new vscode.CompletionItem(c.label, KIND[c.kind]);
+      item.range = toRange(doc, c.range);
+      item.insertText = c.insertText;
+      // VS Code filters against the text in the range, which includes the opening quote when there is no string yet.
+      item.filterText = c.insertText;
+      if (c.detail) item.detail = c.detail;
+      item.sortText = String(i).padStart(5, '0'); // keep the file's order (states as written)
+      return item;
+    });
+  }
+}

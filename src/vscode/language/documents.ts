@@ -1,0 +1,95 @@
+/**
+ * Which open documents are workflows, and their analysis (parse + schema +
+ * semantic rules) cached per document version, so every provider asking about
+ * the same keystroke shares one check.
+ */
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import { LineIndex } from '../../engine/text.js';
+import { checkWorkflowFile, type CheckResult } from '../../engine/check.js';
+import type { SourceLoc } from '../../engine/model.js';
+
+/**
+ * Providers register for all JSON; each first asks `isWorkflowDocument`, since
+ * a `$schema`-named workflow can have any file name (a glob cannot see it).
+ */
+export const WORKFLOW_SELECTOR: vscode.DocumentSelector = [{ language: 'json' }, { language: 'jsonc' }];
+
+const SCHEMA_REF = /"\$schema"\s*:\s*"[^"]*workflow-schema\.json"/;
+
+/** `*.workflow.json`, `.stategate/workflows/*.json` (not the manifest), or JSON naming the workflow schema. */
+export function isWorkflowPath(path: string): boolean {
+  const p = path.replace(/\\/g, '/');
+  return /\.workflow\.json$/i.test(p) || (/\/\.stategate\/workflows\/[^/]+\.json$/i.test(p) && !/\/manifest\.json$/i.test(p));
+}
+
+export function isWorkflowDocument(doc: vscode.TextDocument): boolean {
+  if (doc.languageId !== 'json' && doc.languageId !== 'jsonc') return false;
+  // `$schema` sits at the top of a file by convention; reading the head keeps this cheap on big files.
+  return isWorkflowPath(doc.uri.path) || SCHEMA_REF.test(doc.getText(new vscode.Range(0, 0, 40, 0)));
+}
+
+export interface Analysis extends CheckResult {
+  readonly text: string;
+  readonly file: string;
+  readonly version: number;
+}
+
+/** The path the engine sees: the file system path, or the URI's path for untitled and remote documents. */
+export function documentPath(doc: vscode.TextDocument): string {
+  return doc.uri.scheme === 'file' ? doc.uri.fsPath : doc.uri.path;
+}
+
+export class WorkflowDocuments {
+  private readonly cache = new Map<string, Analysis>();
+
+  /** The analysis of a workflow document at its current version; undefined for other documents. */
+  analyze(doc: vscode.TextDocument): Analysis | undefined {
+    if (!isWorkflowDocument(doc)) return undefined;
+    const key = doc.uri.toString();
+    const hit = this.cache.get(key);
+    if (hit?.version === doc.version) return hit;
+    const text = doc.getText();
+    const file = documentPath(doc);
+    let result: CheckResult;
+    try {
+      result = checkWorkflowFile(text, file);
+    } catch (e) {
+      // The engine promises not to throw; if it ever does, say so in Problems instead of breaking every provider.
+      result = { format: 'statewright', diagnostics: [{ severity: 'error', code: 'internal-error', message: `stategate could not check this file: ${String(e)}`, loc: { pointer: '', start: 0, end: 0 } }] };
+    }
+    const analysis: Analysis = { ...result, text, file, version: doc.version };
+    this.cache.set(key, analysis);
+    return analysis;
+  }
+
+  forget(doc: vscode.TextDocument): void {
+    this.cache.delete(doc.uri.toString());
+  }
+}
+
+export function toRange(doc: vscode.TextDocument, loc: Pick<SourceLoc, 'start' | 'end'>): vscode.Range {
+  return new vscode.Range(doc.positionAt(loc.start), doc.positionAt(loc.end));
+}
+
+/**
+ * A place given as offsets, in `doc` (no `file`) or in another file: an open
+ * document converts its own offsets; a closed file is read from disk.
+ */
+export function locationOf(doc: vscode.TextDocument, target: { readonly file?: string; readonly loc: Pick<SourceLoc, 'start' | 'end'> }): vscode.Location {
+  const file = target.file;
+  if (file === undefined || file === documentPath(doc)) return new vscode.Location(doc.uri, toRange(doc, target.loc));
+  const open = vscode.workspace.textDocuments.find((d) => documentPath(d) === file);
+  if (open) return new vscode.Location(open.uri, toRange(open, target.loc));
+  let index: LineIndex | undefined;
+  try {
+    index = new LineIndex(fs.readFileSync(file, 'utf8'));
+  } catch {
+    index = undefined; // gone since it was resolved: point at its start
+  }
+  const pos = (o: number): vscode.Position => {
+    const p = index?.positionAt(o) ?? { line: 0, character: 0 };
+    return new vscode.Position(p.line, p.character);
+  };
+  return new vscode.Location(vscode.Uri.file(file), new vscode.Range(pos(target.loc.start), pos(target.loc.end)));
+}

@@ -1,0 +1,42 @@
+/**
+ * Code lenses: "▶ Start run" (command `stategate.startRun` with the file's
+ * URI), "◈ Show diagram" when a `stategate.showPanel` command exists, and per
+ * state "↘ n in · m out", which opens the state's references.
+ */
+import * as vscode from 'vscode';
+import { codeLenses, type Lens } from '../../engine/language/lenses.js';
+import { referencesAt } from '../../engine/language/navigation.js';
+import { locationOf, toRange, type Analysis, type WorkflowDocuments } from './documents.js';
+
+export const START_RUN_COMMAND = 'stategate.startRun';
+export const SHOW_PANEL_COMMAND = 'stategate.showPanel';
+
+export class WorkflowLensProvider implements vscode.CodeLensProvider {
+  constructor(private readonly docs: WorkflowDocuments) {}
+
+  async provideCodeLenses(doc: vscode.TextDocument): Promise<vscode.CodeLens[] | undefined> {
+    const analysis = this.docs.analyze(doc);
+    if (!analysis?.workflow) return undefined;
+    // The panel may be registered by another part of the extension, later than us: ask each time.
+    const diagram = (await vscode.commands.getCommands(true)).includes(SHOW_PANEL_COMMAND);
+    return codeLenses(analysis.workflow, { diagram }).map((l) => new vscode.CodeLens(toRange(doc, l.loc), this.command(doc, analysis, l)));
+  }
+
+  private command(doc: vscode.TextDocument, analysis: Analysis, lens: Lens): vscode.Command {
+    switch (lens.action.kind) {
+      case 'start-run':
+        return { title: lens.title, command: START_RUN_COMMAND, arguments: [doc.uri] };
+      case 'show-diagram':
+        return { title: lens.title, command: SHOW_PANEL_COMMAND, arguments: [doc.uri] };
+      case 'references': {
+        const wf = analysis.workflow;
+        const refs = wf ? referencesAt(wf, lens.loc.start, false, { text: analysis.text }) : [];
+        return {
+          title: lens.title,
+          command: 'editor.action.showReferences',
+          arguments: [doc.uri, doc.positionAt(lens.loc.start), refs.map((t) => locationOf(doc, t))],
+        };
+      }
+    }
+  }
+}

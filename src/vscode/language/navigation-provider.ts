@@ -1,0 +1,30 @@
+/** Go to definition and find references, in the file and (for workflow ids) across the workspace. */
+import * as vscode from 'vscode';
+import { definitionAt, referencesAt, type NavigationOptions } from '../../engine/language/navigation.js';
+import { locationOf, type Analysis, type WorkflowDocuments } from './documents.js';
+import type { WorkspaceWorkflows } from './workspace-index.js';
+
+export class WorkflowNavigationProvider implements vscode.DefinitionProvider, vscode.ReferenceProvider {
+  constructor(
+    private readonly docs: WorkflowDocuments,
+    private readonly workspace: WorkspaceWorkflows,
+  ) {}
+
+  async provideDefinition(doc: vscode.TextDocument, position: vscode.Position): Promise<vscode.Location[] | undefined> {
+    const analysis = this.docs.analyze(doc);
+    if (!analysis?.workflow) return undefined;
+    await this.workspace.ready();
+    return definitionAt(analysis.workflow, doc.offsetAt(position), this.options(analysis)).map((t) => locationOf(doc, t));
+  }
+
+  async provideReferences(doc: vscode.TextDocument, position: vscode.Position, context: vscode.ReferenceContext): Promise<vscode.Location[] | undefined> {
+    const analysis = this.docs.analyze(doc);
+    if (!analysis?.workflow) return undefined;
+    await this.workspace.ready();
+    return referencesAt(analysis.workflow, doc.offsetAt(position), context.includeDeclaration, this.options(analysis)).map((t) => locationOf(doc, t));
+  }
+
+  private options(analysis: Analysis): NavigationOptions {
+    return { text: analysis.text, file: analysis.file, resolve: this.workspace.resolve, invocations: (id) => this.workspace.invocations(id) };
+  }
+}

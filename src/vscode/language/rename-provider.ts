@@ -1,0 +1,27 @@
+/** Rename a state or guard and every reference to it in the file. */
+import * as vscode from 'vscode';
+import { prepareRename, renameAt } from '../../engine/language/rename.js';
+import { toRange, type WorkflowDocuments } from './documents.js';
+
+export class WorkflowRenameProvider implements vscode.RenameProvider {
+  constructor(private readonly docs: WorkflowDocuments) {}
+
+  prepareRename(doc: vscode.TextDocument, position: vscode.Position): { range: vscode.Range; placeholder: string } | undefined {
+    const analysis = this.docs.analyze(doc);
+    if (!analysis?.workflow) return undefined;
+    const r = prepareRename(analysis.text, analysis.workflow, doc.offsetAt(position));
+    // Throwing is how a rename provider tells VS Code why it cannot rename here (shown to the person).
+    if ('error' in r) throw new Error(r.error);
+    return { range: toRange(doc, r.loc), placeholder: r.placeholder };
+  }
+
+  provideRenameEdits(doc: vscode.TextDocument, position: vscode.Position, newName: string): vscode.WorkspaceEdit | undefined {
+    const analysis = this.docs.analyze(doc);
+    if (!analysis?.workflow) return undefined;
+    const r = renameAt(analysis.text, analysis.workflow, doc.offsetAt(position), newName);
+    if ('error' in r) throw new Error(r.error);
+    const edit = new vscode.WorkspaceEdit();
+    for (const e of r.edits) edit.replace(doc.uri, toRange(doc, e), e.newText);
+    return edit;
+  }
+}

@@ -1,0 +1,27 @@
+/** The outline: states with their events, guards, interrupts. */
+import * as vscode from 'vscode';
+import { documentSymbols, type OutlineKind, type OutlineSymbol } from '../../engine/language/outline.js';
+import { toRange, type WorkflowDocuments } from './documents.js';
+
+const KIND: Record<OutlineKind, vscode.SymbolKind> = {
+  state: vscode.SymbolKind.Class,
+  'final-state': vscode.SymbolKind.Struct,
+  event: vscode.SymbolKind.Event,
+  guard: vscode.SymbolKind.Boolean,
+  interrupt: vscode.SymbolKind.Interface,
+};
+
+export class WorkflowSymbolProvider implements vscode.DocumentSymbolProvider {
+  constructor(private readonly docs: WorkflowDocuments) {}
+
+  provideDocumentSymbols(doc: vscode.TextDocument): vscode.DocumentSymbol[] | undefined {
+    const wf = this.docs.analyze(doc)?.workflow;
+    if (!wf) return undefined;
+    const convert = (s: OutlineSymbol): vscode.DocumentSymbol => {
+      const symbol = new vscode.DocumentSymbol(s.name, s.detail, KIND[s.kind], toRange(doc, s.range), toRange(doc, s.selection));
+      symbol.children = s.children.map(convert);
+      return symbol;
+    };
+    return documentSymbols(wf).map(convert);
+  }
+}
