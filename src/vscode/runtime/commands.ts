@@ -1,0 +1,105 @@
+/**
+ * The run commands, so everything works from the keyboard: start, send event,
+ * approve, reject, pause, resume, force state (debug workflows), reload the
+ * definition, stop, export the diagram. Each goes through the RunService.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { exportWorkflow, EXPORT_FORMATS, type ExportFormat } from '../../engine/export.js';
+import { RunnerError } from '../../engine/runner.js';
+import { findWorkflows } from '../../engine/workspace-workflows.js';
+import type { RunService } from './run-service.js';
+
+type Outcome = { error?: { code: string; message: string } };
+
+/** Show a machine refusal or a runner error; returns true when the operation went through. */
+function report(outcome: Outcome | undefined, done?: string): boolean {
+  if (outcome?.error) {
+    void vscode.window.showWarningMessage(`stategate: ${outcome.error.message}`);
+    return false;
+  }
+  if (done) void vscode.window.setStatusBarMessage(`stategate: ${done}`, 4000);
+  return true;
+}
+
+async function guarded<T>(fn: () => T | Promise<T>): Promise<T | undefined> {
+  try {
+    return await fn();
+  } catch (err) {
+    const message = err instanceof RunnerError ? err.message : (err as Error)?.message ?? String(err);
+    void vscode.window.showErrorMessage(`stategate: ${message}`);
+    return undefined;
+  }
+}
+
+function uriArg(arg: unknown): vscode.Uri | undefined {
+  if (arg instanceof vscode.Uri) return arg;
+  if (typeof arg === 'string' && arg !== '') return vscode.Uri.file(arg);
+  return undefined;
+}
+
+async function pickWorkflowFile(service: RunService, title: string): Promise<string | undefined> {
+  const root = service.folder.uri.fsPath;
+  const items = findWorkflows(root).map((w) => ({ label: w.id, description: path.relative(root, w.file), detail: `${w.states} states`, file: w.file }));
+  if (items.length === 0) {
+    void vscode.window.showInformationMessage('stategate: no workflow files in this workspace (*.workflow.json or .stategate/workflows/*.json).');
+    return undefined;
+  }
+  return (await vscode.window.showQuickPick(items, { title, placeHolder: 'Workflow to run' }))?.file;
+}
+
+export function registerRunCommands(service: RunService): vscode.Disposable[] {
+  const cmd = (id: string, fn: (...args: unknown[]) => unknown) => vscode.commands.registerCommand(id, (...args: unknown[]) => guarded(() => fn(...args)));
+  return [
+    cmd('stategate.startRun', async (arg) => {
+      const file = uriArg(arg)?.fsPath ?? (await pickWorkflowFile(service, 'stategate: Start Workflow Run'));
+      if (!file) return undefined;
+      const { run } = service.act((r) => r.start(file));
+      void vscode.window.setStatusBarMessage(`stategate: started ${run.workflow.id} in ${run.state}`, 4000);
+      return run.runId;
+    }),
+    cmd('stategate.sendEvent', async (arg, data) => {
+      const situation = service.refresh();
+      if (situation.kind !== 'active') throw new RunnerError('no_active_run', situation.kind === 'none' ? 'no active run: start one first' : situation.reason);
+      let event = typeof arg === 'string' ? arg : undefined;
+      if (!event) {
+        const items = situation.view.transitions.map((t) => ({
+          label: t.event,
+          description: `→ ${t.target}${t.requires_approval ? ' (needs approval)' : ''}`,
+          detail: t.guards.length ? t.guards.map((g) => `${g.passes ? '✓' : '✗'} ${g.name}`).join('  ') : undefined,
+        }));
+        event = (await vscode.window.showQuickPick(items, { title: `stategate: Send Event (${situation.view.state})`, placeHolder: 'Event to send' }))?.label;
+      }
+      if (!event) return undefined;
+      const outcome = service.act((r) => r.send(event!, data as never));
+      report(outcome, outcome.transitioned ? `${outcome.from} → ${outcome.to}` : undefined);
+      return outcome;
+    }),
+    cmd('stategate.approve', () => report(service.act((r) => r.approve()), 'approved')),
+    cmd('stategate.reject', () => report(service.act((r) => r.reject()), 'rejected')),
+    cmd('stategate.pauseRun', () => report(service.act((r) => r.pause()), 'paused')),
+    cmd('stategate.stopRun', () => report(service.act((r) => r.stop()), 'stopped')),
+    cmd('stategate.reloadDefinition', () => report(service.act((r) => r.reload()), 'definition reloaded')),
+    cmd('stategate.resumeRun', async (arg) => {
+      const file = uriArg(arg)?.fsPath ?? (await pickWorkflowFile(service, 'stategate: Resume Workflow Run'));
+      if (!file) return undefined;
+      return service.act((r) => r.resume(file)).resumed;
+    }),
+    cmd('stategate.forceState', async (arg) => {
+      const situation = service.refresh();
+      if (situation.kind !== 'active' || !situation.workflow) throw new RunnerError('no_active_run', 'no active run');
+      const state = typeof arg === 'string' ? arg : (await vscode.window.showQuickPick([...situation.workflow.states.keys()], { title: 'stategate: Force State (debug workflows only)' }));
+      if (!state) return undefined;
+      return report(service.act((r) => r.force(state)), `forced to ${state}`);
+    }),
+    cmd('stategate.exportDiagram', async (arg) => {
+      const situation = service.refresh();
+      if (situation.kind !== 'active' || !situation.workflow) throw new RunnerError('no_active_run', 'no active run to export');
+      const format = (typeof arg === 'string' ? arg : await vscode.window.showQuickPick([...EXPORT_FORMATS], { title: 'stategate: Export Diagram' })) as ExportFormat | undefined;
+      if (!format || !(EXPORT_FORMATS as readonly string[]).includes(format)) return undefined;
+      const doc = await vscode.workspace.openTextDocument({ content: exportWorkflow(situation.workflow, format), language: format === 'dot' ? 'dot' : format === 'mermaid' ? 'mermaid' : 'plaintext' });
+      await vscode.window.showTextDocument(doc);
+      return doc.getText();
+    }),
+  ];
+}

@@ -1,0 +1,132 @@
+/**
+ * The extension's one reader and writer of runs: it wraps the engine's
+ * Runner (store + machine) for the workspace folder, and tells the status
+ * bar, the panel and the commands when the run changed, whoever changed it
+ * (this window, the CLI in a terminal, a hook process, the MCP server,
+ * another window). `.stategate/` is the only source of truth, so "changed" is
+ * decided by re-reading it: on a file-system event, and on a slow poll as a
+ * backstop for file systems whose events are unreliable.
+ */
+import * as path from 'node:path';
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import { Runner, RunnerError } from '../../engine/runner.js';
+import type { StateView } from '../../engine/describe.js';
+import type { RunSnapshot } from '../../engine/run.js';
+import type { StoredEntry } from '../../engine/store.js';
+import type { Workflow } from '../../engine/model.js';
+
+export type RunSituation =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'unreadable'; readonly reason: string }
+  | {
+      readonly kind: 'active';
+      readonly run: RunSnapshot;
+      readonly view: StateView;
+      readonly workflow: Workflow | undefined;
+      /** The workflow file changed (or vanished) since the run started. */
+      readonly definitionChanged: boolean;
+    };
+
+const POLL_MS = 1000;
+
+export class RunService implements vscode.Disposable {
+  readonly runner: Runner;
+  private readonly changed = new vscode.EventEmitter<RunSituation>();
+  /** Fires whenever the run (or its absence) changed. */
+  readonly onDidChange = this.changed.event;
+  private readonly disposables: vscode.Disposable[] = [this.changed];
+  private situation: RunSituation = { kind: 'none' };
+  private stamp = '';
+  private timer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(readonly folder: vscode.WorkspaceFolder) {
+    const dir = path.join(folder.uri.fsPath, '.stategate');
+    this.runner = new Runner({ dir, workspaceRoot: folder.uri.fsPath });
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '.stategate/**'));
+    const poke = () => this.refresh();
+    this.disposables.push(watcher, watcher.onDidChange(poke), watcher.onDidCreate(poke), watcher.onDidDelete(poke));
+    this.timer = setInterval(poke, POLL_MS);
+    this.refresh();
+  }
+
+  get current(): RunSituation {
+    return this.situation;
+  }
+
+  /** Re-read `.stategate/` and fire onDidChange if anything changed. Cheap when nothing did. */
+  refresh(force = false): RunSituation {
+    const stamp = this.readStamp();
+    if (!force && stamp === this.stamp) return this.situation;
+    this.stamp = stamp;
+    this.situation = this.read();
+    this.changed.fire(this.situation);
+    return this.situation;
+  }
+
+  /** The journal of the active run (for the panel's history). */
+  journal(): StoredEntry[] {
+    return this.situation.kind === 'active' ? this.runner.store.readJournal(this.situation.run.runId) : [];
+  }
+
+  /** Run an engine operation, then refresh so every view follows at once. */
+  act<T>(fn: (runner: Runner) => T): T {
+    try {
+      return fn(this.runner);
+    } finally {
+      this.refresh(true);
+    }
+  }
+
+  dispose(): void {
+    if (this.timer) clearInterval(this.timer);
+    for (const d of this.disposables) d.dispose();
+  }
+
+  private read(): RunSituation {
+    const active = this.runner.active();
+    if (active.kind === 'none') return { kind: 'none' };
+    if (active.kind === 'unreadable') return { kind: 'unreadable', reason: active.reason };
+    try {
+      const view = this.runner.state();
+      return {
+        kind: 'active',
+        run: active.run,
+        view,
+        workflow: this.runner.env.load(active.run.workflow.definitionText),
+        definitionChanged: view.definition_changed,
+      };
+    } catch (err) {
+      return { kind: 'unreadable', reason: err instanceof RunnerError ? err.message : String(err) };
+    }
+  }
+
+  /** What identifies the current on-disk state: the active id and run.json's size and mtime. */
+  private readStamp(): string {
+    const store = this.runner.store;
+    let id = '';
+    try {
+      id = store.activeRunId() ?? '';
+    } catch {
+      id = '?';
+    }
+    if (!id) return 'none';
+    try {
+      const st = fs.statSync(store.runFile(id));
+      const wf = this.situation.kind === 'active' ? this.situation.run.workflow.file : undefined;
+      const wfStamp = wf ? statStamp(wf) : '';
+      return `${id}:${st.size}:${st.mtimeMs}:${wfStamp}`;
+    } catch {
+      return `${id}:missing`;
+    }
+  }
+}
+
+function statStamp(file: string): string {
+  try {
+    const st = fs.statSync(file);
+    return `${st.size}:${st.mtimeMs}`;
+  } catch {
+    return 'gone';
+  }
+}

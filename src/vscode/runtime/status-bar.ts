@@ -1,0 +1,75 @@
+/**
+ * The status bar: `<workflow id> › <state>` while a run is active, the
+ * iteration count against max_iterations beside it, a warning style while an
+ * approval or interrupt is pending, and a tooltip with what is allowed now.
+ * Nothing when there is no run.
+ */
+import * as vscode from 'vscode';
+import type { RunService, RunSituation } from './run-service.js';
+
+export class RunStatusBar implements vscode.Disposable {
+  private readonly main = vscode.window.createStatusBarItem('stategate.run', vscode.StatusBarAlignment.Left, 100);
+  private readonly usage = vscode.window.createStatusBarItem('stategate.usage', vscode.StatusBarAlignment.Left, 99);
+  private readonly subscription: vscode.Disposable;
+
+  constructor(service: RunService) {
+    this.main.name = 'stategate run';
+    this.usage.name = 'stategate iterations';
+    this.main.command = 'stategate.sendEvent';
+    this.usage.command = 'stategate.showPanel';
+    this.subscription = service.onDidChange((s) => this.render(s));
+    this.render(service.current);
+  }
+
+  private render(s: RunSituation): void {
+    if (s.kind === 'none') {
+      this.main.hide();
+      this.usage.hide();
+      return;
+    }
+    if (s.kind === 'unreadable') {
+      this.main.text = 'stategate: run unreadable';
+      this.main.tooltip = `${s.reason}\n\nEnforcement denies every tool call until this is fixed.`;
+      this.main.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
+      this.main.show();
+      this.usage.hide();
+      return;
+    }
+    const v = s.view;
+    const state = v.branch ? `${v.state} [${v.branch}]` : v.state;
+    this.main.text = `${v.workflow.id} › ${state}`;
+    this.main.accessibilityInformation = { label: `stategate: workflow ${v.workflow.id}, state ${state}, ${v.status}` };
+    const pending = v.pending_approval !== undefined || v.interrupt !== undefined;
+    this.main.backgroundColor = pending ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    this.main.tooltip = tooltip(s);
+    this.main.show();
+    if (v.max_iterations !== null && v.status === 'running') {
+      this.usage.text = `$(pulse) ${v.iteration}/${v.max_iterations}`;
+      this.usage.tooltip = `Tool calls in "${v.state}": ${v.iteration} of ${v.max_iterations}`;
+      this.usage.show();
+    } else {
+      this.usage.hide();
+    }
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.main.dispose();
+    this.usage.dispose();
+  }
+}
+
+function tooltip(s: Extract<RunSituation, { kind: 'active' }>): vscode.MarkdownString {
+  const v = s.view;
+  const md = new vscode.MarkdownString(undefined, true);
+  md.appendMarkdown(`**${v.workflow.id}** › **${v.state}** (${v.status})\n\n`);
+  if (v.pending_approval) md.appendMarkdown(`$(warning) Waiting for approval: ${v.pending_approval.event} → ${v.pending_approval.target}\n\n`);
+  if (v.interrupt) md.appendMarkdown(`$(zap) Interrupt **${v.interrupt.name}** active; \`$return\` goes back to ${v.interrupt.returnTo}\n\n`);
+  md.appendMarkdown(`Allowed tools: ${v.allowed_tools === null ? 'all' : v.allowed_tools.length ? v.allowed_tools.join(', ') : 'none'}\n\n`);
+  if (v.transitions.length) {
+    md.appendMarkdown(`Events: ${v.transitions.map((t) => `${t.event} → ${t.target}${t.available ? '' : ' (blocked)'}`).join(', ')}\n\n`);
+  }
+  if (s.definitionChanged) md.appendMarkdown('$(info) The workflow file changed since the run started.\n\n');
+  md.appendMarkdown('Click to send an event.');
+  return md;
+}
