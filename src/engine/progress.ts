@@ -148,6 +148,8 @@ export function resumeFrame(
   const loc: Loc = { frame: frameIdx };
   const from = frame.state;
   if (to !== undefined) {
+    // A handler that forked or invoked ends its interrupt when the resumption leaves the handler.
+    if (frame.interrupt && wf && !handlerRegion(wf).has(to)) delete frame.interrupt;
     enterState(op, loc, from, entry.kind === 'join' ? `join:${entry.outcome}` : `child:${entry.outcome}`, to);
   }
   op.countTransition(loc);
