@@ -15,7 +15,7 @@
  * what each started branch changed is merged into the frame's context, in
  * branch name order (a later branch wins a key both changed).
  */
-import type { ForkTransition, JsonObject, JsonValue, Workflow } from './model.js';
+import type { ForkTransition, JsonObject, JsonValue } from './model.js';
 import { cloneJson, mergeShallow, shallowDiff } from './jsonvalue.js';
 import type { Loc, Op, StartedBranch } from './cursor.js';
 import { failedStateOf, resumeFrame } from './progress.js';
@@ -94,7 +94,7 @@ export function branchDone(op: Op, frameIdx: number, name: string, data: JsonVal
 }
 
 /** A branch reached a final state: its terminal waits for BRANCH_DONE, any other fails the fork. */
-export function branchReachedFinal(op: Op, loc: Loc, _wf: Workflow): void {
+export function branchReachedFinal(op: Op, loc: Loc): void {
   const b = op.branch(loc);
   if (!b || b.state === b.terminal) return;
   markBranch(op, loc.frame, b, 'failed');

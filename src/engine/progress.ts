@@ -97,7 +97,7 @@ export function afterMove(op: Op, loc: Loc, wf: Workflow): void {
   const pos = op.position(loc);
   if (!isFinalState(wf, pos.state)) return;
   if (loc.branch !== undefined) {
-    branchReachedFinal(op, loc, wf);
+    branchReachedFinal(op, loc);
     return;
   }
   finishFrame(op, loc.frame, wf);
