@@ -267,6 +267,11 @@ describe('loadStatewright: problems become diagnostics', () => {
     assert.match(d?.message ?? '', /"eq", "neq", "gt"/);
   });
 
+  it('reports an `in` guard whose value is not an array', () => {
+    const text = doc({ start: { on: { GO: 'done' } }, ...DONE }, { guards: { g: { field: 'env', op: 'in', value: 'dev' } } });
+    assert.deepEqual(withCode(loadStatewright(text).diagnostics, 'invalid-value'), [{ code: 'invalid-value', ...lit(text, 'dev') }]);
+  });
+
   it('reports a missing required field at the key that owns the object', () => {
     const text = doc({ start: { on: { GO: { guard: 'g' } } }, ...DONE });
     const d = loadStatewright(text).diagnostics;

@@ -46,7 +46,8 @@ export const STATE_FIELDS = [
 /** Numeric per-state limits that must be at least 1. */
 export const LIMIT_FIELDS = ['max_iterations', 'max_edit_lines', 'max_files_per_state', 'context_budget_bytes', 'turn_cap'] as const;
 
-export const STATE_TYPES = ['final', 'normal', 'atomic', 'parallel'] as const;
+/** `parallel` is recognised separately: reserved for statecharts, reported with its own message. */
+export const STATE_TYPES = ['final', 'normal', 'atomic'] as const;
 
 export const GUARDED_TRANSITION_FIELDS = ['target', 'guard', 'guards', 'requires_approval', 'approval_message'] as const;
 /** `requires_approval` is known here only so the validator can say it is unsupported in branches. */

@@ -172,17 +172,16 @@ function readState(r: Reader, e: Entry): StateNode {
 }
 
 function readKind(r: Reader, e: Entry | undefined): StateKind {
-  const type = r.oneOf(e, STATE_TYPES);
-  if (type === 'final') return 'final';
-  if (type === 'parallel' && e) {
+  if (e?.node.value === 'parallel') {
     r.report(
       'error',
       'unsupported-state-type',
       '`"type": "parallel"` is reserved for statecharts; a Statewright state runs parallel work with a `fork` transition. The state is read as a normal state.',
       nodeLoc(e.node, e.pointer),
     );
+    return 'atomic';
   }
-  return 'atomic'; // "normal", "atomic", absent, or invalid (reported)
+  return r.oneOf(e, STATE_TYPES) === 'final' ? 'final' : 'atomic'; // "normal", "atomic", absent, or invalid (reported)
 }
 
 function readRules(r: Reader, f: Fields): StateRules {
@@ -266,6 +265,9 @@ function readGuard(r: Reader, e: Entry): GuardDef | undefined {
   const op = r.oneOf<GuardOp>(f.get('op'), GUARD_OPS);
   if (!f.has('op')) r.missing(e.node, e.pointer, 'op', what, ` Use one of ${GUARD_OPS.join(', ')}.`);
   const valueEntry = f.get('value');
+  if (op === 'in' && valueEntry && valueEntry.node.type !== 'array') {
+    r.report('error', 'invalid-value', 'The `in` operator needs an array `value`: the values the field may take, e.g. `["dev", "staging"]`.', nodeLoc(valueEntry.node, valueEntry.pointer));
+  }
   if (field === undefined || op === undefined) return undefined;
   return {
     name: e.key,
