@@ -104,3 +104,15 @@ test('invoke: child transitions count on the run', () => {
   d.go('FIXED', 'verifying');
   assert.equal(d.run.counters.transitions, 3, 'FOUND, FIXED, and the return to the parent');
 });
+
+test('locate (for the policy) finds the innermost position: the child\'s workflow and state', async () => {
+  const { locate } = await import('../../src/engine/machine.js');
+  const d = new Driver('invoke-parent.workflow.json');
+  d.go('DEBUG', 'reproducing');
+  const at = locate(d.run, d.env);
+  assert.ok(!('code' in at));
+  assert.equal(at.workflow.id, 'debug_machine');
+  assert.equal(at.node.id, 'reproducing');
+  assert.equal(at.scope, 'child');
+  assert.equal(at.position, d.run.child, 'a reference into the given snapshot');
+});
