@@ -1,0 +1,95 @@
+/**
+ * How many lines an edit changes, computed from the edit's own shape (the
+ * policy checks `max_edit_lines` before the edit runs, so it cannot diff the
+ * file). One rule for every shape: a change block counts max(lines removed,
+ * lines added), so replacing one line with one line is 1, inserting 3 is 3,
+ * deleting 2 is 2. Unchanged context an agent includes in old/new text (common
+ * leading and trailing lines) is not counted, so quoting context is free and
+ * cannot be used to dilute a count either.
+ */
+
+export type EditShape =
+  | { readonly kind: 'replace'; readonly oldText: string; readonly newText: string }
+  | { readonly kind: 'multi'; readonly edits: readonly { readonly oldText: string; readonly newText: string }[] }
+  | { readonly kind: 'patch'; readonly patch: string }
+  | { readonly kind: 'write'; readonly content: string }
+  | { readonly kind: 'insert'; readonly code: string };
+
+/** Lines of a text; a final newline does not start another line. */
+export function textLines(text: string): string[] {
+  if (typeof text !== 'string' || text === '') return [];
+  const lines = text.split(/\r?\n/);
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+/** max(removed, added) after dropping the common leading and trailing lines. */
+function replaceLines(oldText: string, newText: string): number {
+  const a = textLines(oldText);
+  const b = textLines(newText);
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let end = 0;
+  while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++;
+  return Math.max(a.length - start - end, b.length - start - end);
+}
+
+/**
+ * Unified diffs and VS Code's `*** Begin Patch` format: each run of
+ * consecutive -/+ lines is one change block. File headers (`---`, `+++`,
+ * `***`) are not content.
+ */
+function patchLines(patch: string): number {
+  let total = 0;
+  let removed = 0;
+  let added = 0;
+  const flush = (): void => {
+    total += Math.max(removed, added);
+    removed = 0;
+    added = 0;
+  };
+  const lines = textLines(patch);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    // A `--- `/`+++ ` pair is a file header; alone, each is a changed line starting with `-- `/`++ `.
+    const header =
+      line.startsWith('***') ||
+      (line.startsWith('--- ') && (lines[i + 1] ?? '').startsWith('+++ ')) ||
+      (line.startsWith('+++ ') && (lines[i - 1] ?? '').startsWith('--- '));
+    if (header) flush();
+    else if (line.startsWith('+')) added++;
+    else if (line.startsWith('-')) removed++;
+    else flush();
+  }
+  flush();
+  return total;
+}
+
+/** `insert_edit_into_file` code elides unchanged parts with `...existing code...` lines. */
+const EXISTING_CODE = /^\s*(?:\/\/|#|--|\/\*|<!--|;)?\s*\.\.\.\s*existing code\s*\.\.\.\s*(?:\*\/|-->)?\s*$/i;
+
+export function editLineCount(shape: EditShape): number {
+  switch (shape.kind) {
+    case 'replace':
+      return replaceLines(shape.oldText, shape.newText);
+    case 'multi':
+      return shape.edits.reduce((n, ed) => n + replaceLines(ed.oldText, ed.newText), 0);
+    case 'patch':
+      return patchLines(shape.patch);
+    case 'write':
+      return textLines(shape.content).length;
+    case 'insert':
+      return textLines(shape.code).filter((l) => !EXISTING_CODE.test(l)).length;
+  }
+}
+
+/** Files a patch touches: `*** Add/Update/Delete File: p`, `*** Move to: p`, `+++ b/p`. */
+export function patchPaths(patch: string): string[] {
+  const out: string[] = [];
+  for (const line of textLines(patch)) {
+    const m = /^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$/.exec(line) ?? /^\+\+\+ (?:b\/)?(.+?)(?:\t.*)?$/.exec(line);
+    const p = m?.[1]?.trim();
+    if (p && p !== '/dev/null' && !out.includes(p)) out.push(p);
+  }
+  return out;
+}

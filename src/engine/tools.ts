@@ -1,0 +1,283 @@
+/**
+ * The one tool-name table: every client's tool ids mapped onto the canonical
+ * Statewright names workflows use (Read, Edit, Write, Bash, ...), with what
+ * kind of tool each is and where its input keeps paths, edit text, commands.
+ *
+ * Sources, per entry (never 'captured': nothing here was captured from a live
+ * agent session):
+ * - 'vscode-source': the ids and input keys as they appear in the VS Code
+ *   1.139.1 sources shipped in code-server 4.139.1 (the built-in Copilot
+ *   extension's `package.json` languageModelTools and its ToolName enum).
+ * - 'vscode-docs': VS Code's agent hooks documentation.
+ * - 'claude-docs': Claude Code's tools reference (names map to themselves).
+ * - 'assumed': our reading, not checked against a source.
+ *
+ * Edit-size arithmetic lives in edit-lines.ts; this file only locates things.
+ */
+import { editLineCount, patchPaths, type EditShape } from './edit-lines';
+
+export { editLineCount, type EditShape } from './edit-lines';
+
+export type ToolKind = 'read' | 'edit' | 'write' | 'shell' | 'search' | 'fetch' | 'other';
+export type ToolSource = 'vscode-source' | 'vscode-docs' | 'claude-docs' | 'assumed';
+/** How a tool's input carries its edit (decides which keys are read). */
+export type EditLayout = 'replace' | 'multi' | 'patch' | 'write' | 'insert' | 'notebook';
+
+export interface ToolEntry {
+  /** The canonical name workflows write (or the id itself when there is none). */
+  readonly canonical: string;
+  readonly kind: ToolKind;
+  readonly edit?: EditLayout;
+  readonly source: ToolSource;
+}
+
+const e = (canonical: string, kind: ToolKind, source: ToolSource, edit?: EditLayout): ToolEntry =>
+  edit ? { canonical, kind, source, edit } : { canonical, kind, source };
+
+/** Canonical names: Claude Code's tools (Task was renamed Agent; both kept). */
+const CANONICAL: Readonly<Record<string, ToolEntry>> = {
+  Read: e('Read', 'read', 'claude-docs'),
+  NotebookRead: e('NotebookRead', 'read', 'claude-docs'),
+  Edit: e('Edit', 'edit', 'claude-docs', 'replace'),
+  MultiEdit: e('MultiEdit', 'edit', 'claude-docs', 'multi'),
+  Write: e('Write', 'write', 'claude-docs', 'write'),
+  NotebookEdit: e('NotebookEdit', 'edit', 'claude-docs', 'notebook'),
+  Bash: e('Bash', 'shell', 'claude-docs'),
+  BashOutput: e('BashOutput', 'other', 'claude-docs'),
+  KillShell: e('KillShell', 'other', 'claude-docs'),
+  Grep: e('Grep', 'search', 'claude-docs'),
+  Glob: e('Glob', 'search', 'claude-docs'),
+  LS: e('LS', 'search', 'claude-docs'),
+  WebFetch: e('WebFetch', 'fetch', 'claude-docs'),
+  WebSearch: e('WebSearch', 'fetch', 'claude-docs'),
+  Task: e('Task', 'other', 'claude-docs'),
+  TodoWrite: e('TodoWrite', 'other', 'claude-docs'),
+  ExitPlanMode: e('ExitPlanMode', 'other', 'claude-docs'),
+};
+
+/** Client aliases -> canonical entry (the entry's kind/edit layout apply to the alias). */
+const ALIASES: Readonly<Record<string, { to: string; source: ToolSource; edit?: EditLayout }>> = {
+  Agent: { to: 'Task', source: 'claude-docs' },
+  // VS Code's built-in agent tool ids as hooks report them (ToolName enum).
+  run_in_terminal: { to: 'Bash', source: 'vscode-source' },
+  get_terminal_output: { to: 'BashOutput', source: 'assumed' },
+  kill_terminal: { to: 'KillShell', source: 'assumed' },
+  create_file: { to: 'Write', source: 'vscode-docs' },
+  create_directory: { to: 'Write', source: 'assumed' },
+  replace_string_in_file: { to: 'Edit', source: 'vscode-docs' },
+  multi_replace_string_in_file: { to: 'Edit', source: 'vscode-source', edit: 'multi' },
+  apply_patch: { to: 'Edit', source: 'vscode-source', edit: 'patch' },
+  insert_edit_into_file: { to: 'Edit', source: 'vscode-source', edit: 'insert' },
+  read_file: { to: 'Read', source: 'vscode-source' },
+  view_image: { to: 'Read', source: 'assumed' },
+  list_dir: { to: 'LS', source: 'vscode-source' },
+  file_search: { to: 'Glob', source: 'vscode-source' },
+  grep_search: { to: 'Grep', source: 'vscode-source' },
+  semantic_search: { to: 'Grep', source: 'assumed' },
+  fetch_webpage: { to: 'WebFetch', source: 'vscode-source' },
+  edit_notebook_file: { to: 'NotebookEdit', source: 'vscode-source' },
+  runSubagent: { to: 'Task', source: 'vscode-source' },
+  manage_todo_list: { to: 'TodoWrite', source: 'assumed' },
+  // The Copilot extension's contributed ids (package.json languageModelTools).
+  copilot_readFile: { to: 'Read', source: 'vscode-source' },
+  copilot_viewImage: { to: 'Read', source: 'assumed' },
+  copilot_replaceString: { to: 'Edit', source: 'vscode-source' },
+  copilot_multiReplaceString: { to: 'Edit', source: 'vscode-source', edit: 'multi' },
+  copilot_applyPatch: { to: 'Edit', source: 'vscode-source', edit: 'patch' },
+  copilot_insertEdit: { to: 'Edit', source: 'vscode-source', edit: 'insert' },
+  copilot_createFile: { to: 'Write', source: 'vscode-source' },
+  copilot_createDirectory: { to: 'Write', source: 'assumed' },
+  copilot_findTextInFiles: { to: 'Grep', source: 'vscode-source' },
+  copilot_searchCodebase: { to: 'Grep', source: 'assumed' },
+  copilot_findFiles: { to: 'Glob', source: 'vscode-source' },
+  copilot_listDirectory: { to: 'LS', source: 'vscode-source' },
+  copilot_fetchWebPage: { to: 'WebFetch', source: 'vscode-source' },
+  copilot_editNotebook: { to: 'NotebookEdit', source: 'vscode-source' },
+};
+
+/**
+ * Ids known to exist but with no canonical counterpart: they keep their own
+ * name (a workflow must list them literally) but get a kind, so the policy
+ * knows e.g. that running a notebook cell executes code.
+ */
+const OWN_NAMED: Readonly<Record<string, ToolEntry>> = {
+  run_notebook_cell: e('run_notebook_cell', 'other', 'vscode-source'),
+  copilot_runNotebookCell: e('copilot_runNotebookCell', 'other', 'vscode-source'),
+  send_to_terminal: e('send_to_terminal', 'other', 'vscode-source'),
+  get_errors: e('get_errors', 'read', 'vscode-source'),
+  copilot_getErrors: e('copilot_getErrors', 'read', 'vscode-source'),
+};
+
+/** stategate's own agent tools (always allowed, never counted). */
+export const OWN_TOOLS: readonly string[] = [
+  'statewright_get_state',
+  'statewright_transition',
+  'statewright_load_workflow',
+  'statewright_pause',
+  'statewright_list_workflows',
+  'statewright_force_state',
+];
+
+export type ExtraAliases = Readonly<Record<string, string>>;
+
+/** The table entry for an id, or undefined when the id is unknown. */
+export function toolEntry(id: string, extra?: ExtraAliases): ToolEntry | undefined {
+  if (typeof id !== 'string') return undefined;
+  const own = Object.hasOwn(CANONICAL, id) ? CANONICAL[id] : Object.hasOwn(OWN_NAMED, id) ? OWN_NAMED[id] : undefined;
+  if (own) return own;
+  const alias = Object.hasOwn(ALIASES, id) ? ALIASES[id] : undefined;
+  if (alias) {
+    const base = CANONICAL[alias.to];
+    if (base) return { ...base, source: alias.source, ...(alias.edit ? { edit: alias.edit } : {}) };
+  }
+  // User aliases come last so they can add ids but never silently re-map built-ins.
+  const target = extra && Object.hasOwn(extra, id) ? extra[id] : undefined;
+  if (typeof target === 'string' && target !== id) {
+    const base = toolEntry(target);
+    return base ? { ...base, source: 'assumed' } : { canonical: target, kind: 'other', source: 'assumed' };
+  }
+  return undefined;
+}
+
+/** The canonical name of a tool id; unknown ids are returned as they are. */
+export function canonicalTool(id: string, extra?: ExtraAliases): string {
+  return toolEntry(id, extra)?.canonical ?? String(id);
+}
+
+/** `mcp__server__tool` (Claude Code) and `server/tool` (VS Code) -> parts. */
+export function mcpParts(id: string): { server: string; tool: string } | undefined {
+  const claude = /^mcp__(.+?)__(.+)$/.exec(id);
+  if (claude) return { server: claude[1] ?? '', tool: claude[2] ?? '' };
+  const slash = /^([^/\s]+)\/([^/\s]+)$/.exec(id);
+  if (slash) return { server: slash[1] ?? '', tool: slash[2] ?? '' };
+  return undefined;
+}
+
+/**
+ * stategate's own tools in every spelling: bare, `mcp__<server>__name`,
+ * `<server>/name`. Only the six known names: another server's
+ * `statewright_anything` gets no bypass.
+ */
+export function isOwnTool(id: string): boolean {
+  if (typeof id !== 'string') return false;
+  if (OWN_TOOLS.includes(id)) return true;
+  const parts = mcpParts(id);
+  return parts !== undefined && OWN_TOOLS.includes(parts.tool);
+}
+
+/** Names that stand for every alias: the canonical table, plus Agent (Task's newer name). */
+function isCanonicalRule(rule: string): boolean {
+  return Object.hasOwn(CANONICAL, rule) || rule === 'Agent';
+}
+
+/**
+ * Does a workflow's tool name (from allowed_tools / disallowed_tools) cover
+ * this call? A rule may be a canonical name (covers every alias), an exact
+ * id, an MCP tool in either spelling (`mcp__gh__issue` covers `gh/issue`), or
+ * a whole MCP server (`mcp__gh`, `mcp__gh__*`, `gh/*`).
+ */
+export function toolMatches(rule: string, callId: string, extra?: ExtraAliases): boolean {
+  if (typeof rule !== 'string' || typeof callId !== 'string') return false;
+  if (rule === callId) return true;
+  // Only a canonical name covers its aliases; an exact client id covers itself.
+  if (isCanonicalRule(rule) && canonicalTool(rule) === canonicalTool(callId, extra)) return true;
+  const call = mcpParts(callId);
+  if (!call) return false;
+  const server = /^mcp__(.+?)(?:__\*)?$/.exec(rule)?.[1] ?? /^([^/\s]+)\/\*$/.exec(rule)?.[1];
+  if (server !== undefined && !server.includes('__') && server === call.server) return true;
+  const want = mcpParts(rule);
+  return want !== undefined && want.server === call.server && want.tool === call.tool;
+}
+
+export interface ExtractedCall {
+  readonly canonical: string;
+  readonly kind: ToolKind;
+  /** Every file path the call names (edit targets, read targets, search roots). */
+  readonly paths: string[];
+  readonly command?: string;
+  readonly cwd?: string;
+  readonly editShape?: EditShape;
+}
+
+type Input = Record<string, unknown>;
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+/** First string among the given keys (clients disagree on camelCase vs snake_case). */
+const pick = (input: Input, ...keys: string[]): string | undefined => {
+  for (const k of keys) {
+    const v = str(input[k]);
+    if (v !== undefined) return v;
+  }
+  return undefined;
+};
+
+const PATH_KEYS = ['file_path', 'filePath', 'notebook_path', 'notebookPath', 'path', 'dirPath', 'dir_path'];
+const OLD_KEYS = ['old_string', 'oldString', 'old_str'];
+const NEW_KEYS = ['new_string', 'newString', 'new_str'];
+
+function editShape(layout: EditLayout | undefined, input: Input): EditShape | undefined {
+  switch (layout) {
+    case 'replace':
+      return { kind: 'replace', oldText: pick(input, ...OLD_KEYS) ?? '', newText: pick(input, ...NEW_KEYS) ?? '' };
+    case 'multi': {
+      const list = Array.isArray(input['edits']) ? input['edits'] : Array.isArray(input['replacements']) ? input['replacements'] : [];
+      const edits = list
+        .filter((x): x is Input => typeof x === 'object' && x !== null)
+        .map((x) => ({ oldText: pick(x, ...OLD_KEYS) ?? '', newText: pick(x, ...NEW_KEYS) ?? '' }));
+      return { kind: 'multi', edits };
+    }
+    case 'patch':
+      return { kind: 'patch', patch: pick(input, 'input', 'patch') ?? '' };
+    case 'write':
+      return { kind: 'write', content: pick(input, 'content', 'file_text') ?? '' };
+    case 'insert':
+      return { kind: 'insert', code: pick(input, 'code') ?? '' };
+    case 'notebook':
+      return { kind: 'write', content: pick(input, 'new_source', 'newCode', 'new_code') ?? '' };
+    default:
+      return undefined;
+  }
+}
+
+function callPaths(input: Input, shape: EditShape | undefined): string[] {
+  const out: string[] = [];
+  const add = (p: unknown): void => {
+    if (typeof p === 'string' && p !== '' && !out.includes(p)) out.push(p);
+  };
+  for (const k of PATH_KEYS) add(input[k]);
+  for (const k of ['filePaths', 'file_paths', 'paths']) if (Array.isArray(input[k])) (input[k] as unknown[]).forEach(add);
+  for (const k of ['edits', 'replacements']) {
+    const list = input[k];
+    if (Array.isArray(list)) for (const x of list) if (typeof x === 'object' && x !== null) add(pick(x as Input, ...PATH_KEYS));
+  }
+  if (shape?.kind === 'patch') patchPaths(shape.patch).forEach(add);
+  return out;
+}
+
+/**
+ * What a call does, read off its input. Never throws: garbage input yields a
+ * call with no paths and no command (the policy then fails closed where it
+ * needs them).
+ */
+export function extractCall(id: string, input: unknown, extra?: ExtraAliases): ExtractedCall {
+  const entry = toolEntry(id, extra);
+  const obj: Input = typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Input) : {};
+  const kind = entry?.kind ?? 'other';
+  const shape = editShape(entry?.edit, obj);
+  const command = kind === 'shell' ? pick(obj, 'command', 'cmd') : undefined;
+  const cwd = pick(obj, 'cwd', 'working_directory', 'workingDirectory');
+  return {
+    canonical: entry?.canonical ?? String(id),
+    kind,
+    paths: callPaths(obj, shape),
+    ...(command !== undefined ? { command } : {}),
+    ...(cwd !== undefined ? { cwd } : {}),
+    ...(shape ? { editShape: shape } : {}),
+  };
+}
+
+/** Lines an edit call changes (0 for calls that do not edit). */
+export function callEditLines(id: string, input: unknown, extra?: ExtraAliases): number {
+  const shape = extractCall(id, input, extra).editShape;
+  return shape ? editLineCount(shape) : 0;
+}
