@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { definitionAt, referencesAt } from '../../src/engine/language/navigation.js';
 import { symbolAt } from '../../src/engine/language/symbols.js';
-import { occurrences } from '../../src/engine/language/occurrences.js';
+import { occurrences, symbolOccurrences } from '../../src/engine/language/occurrences.js';
 import { load, offsetOf } from '../e2e/fixtures/authoring/fixtures.js';
 
 const { text, wf } = load('full.workflow.json');
@@ -20,6 +20,7 @@ test('symbolAt names what is under the cursor', () => {
     ['"full"', 0, 'workflow', 'full', 'definition'],
     ['"env_changed"', 0, 'interrupt', 'env_changed'],
     ['"docs":', 0, 'fork-branch', 'docs'],
+    ['"failed"]', 0, 'state', 'failed', 'reference'],
     ['"allowed_tools"', 0, 'field', 'allowed_tools'],
   ];
   for (const [needle, nth, kind, name, role] of cases) {
@@ -36,11 +37,12 @@ test('symbolAt: nothing on punctuation or inside instructions', () => {
 });
 
 test('occurrences cover every reference kind of a state', () => {
-  const slots = occurrences(wf, text).filter((o) => o.kind === 'state' && o.role === 'reference').map((o) => o.slot);
+  const slots = [...wf.states.keys()].flatMap((name) => symbolOccurrences(wf, { kind: 'state', name }, text)).filter((o) => o.role === 'reference').map((o) => o.slot);
   for (const slot of ['initial', 'target', 'branch-target', 'safe_next', 'on_complete', 'on_fail', 'fork-initial', 'fork-terminal', 'interrupt-target', 'failure_states']) {
     assert.ok(slots.includes(slot as never), slot);
   }
-  assert.ok(!occurrences(wf, text).some((o) => o.name === '$return'), '$return is not a state');
+  assert.ok(!occurrences(wf).some((o) => o.name === '$return'), '$return is not a state');
+  assert.equal(symbolOccurrences(wf, { kind: 'state', name: 'failed' }).length, 3, 'without the text, failure_states is not searched');
 });
 
 test('definitionAt jumps from a reference to the definition', () => {

@@ -3,7 +3,7 @@
  * a state's summary, a transition on one line, a guard's predicate.
  */
 import type { GuardDef, JsonValue, StateNode, Transition, Workflow } from '../model.js';
-import { occurrences, type Occurrence, type Slot } from './occurrences.js';
+import { occurrences, symbolOccurrences, type Occurrence, type Slot } from './occurrences.js';
 
 const code = (s: string): string => `\`${s.replace(/`/g, "'")}\``;
 const json = (v: JsonValue | undefined): string => code(JSON.stringify(v ?? null));
@@ -101,7 +101,7 @@ export function stateSummary(wf: Workflow, id: string, text?: string): string {
   if (rules.length) lines.push('', ...rules.map((r) => `- ${r}`));
   const out = [...s.on.map(transitionLine), ...(s.safeNext ? [`any other event → ${code(s.safeNext.name)} (safe_next)`] : [])];
   if (out.length) lines.push('', '**Out**', ...out.map((l) => `- ${l}`));
-  const incoming = occurrences(wf, text).filter((o) => o.kind === 'state' && o.name === id && o.role === 'reference');
+  const incoming = symbolOccurrences(wf, { kind: 'state', name: id }, text).filter((o) => o.role === 'reference');
   if (incoming.length) lines.push('', '**In**', ...incoming.map((o) => `- ${incomingLine(o, wf)}`));
   return lines.join('\n');
 }

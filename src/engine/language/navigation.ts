@@ -4,7 +4,7 @@
  * service stays pure (the editor adapter scans the workspace).
  */
 import type { SourceLoc, Workflow } from '../model.js';
-import { occurrences, sameSymbol } from './occurrences.js';
+import { symbolOccurrences } from './occurrences.js';
 import { symbolAt } from './symbols.js';
 
 /** A place in this file (no `file`) or in another one. */
@@ -39,7 +39,7 @@ export function definitionAt(wf: Workflow, offset: number, options: NavigationOp
     // A workflow resolved to this very file has no `file` of its own to jump to.
     return [found.file !== undefined && found.file !== options.file ? { file: found.file, loc } : { loc }];
   }
-  return sameSymbol(occurrences(wf, options.text), sym)
+  return symbolOccurrences(wf, sym)
     .filter((o) => o.role === 'definition' && o.kind !== 'event')
     .map((o) => ({ loc: o.loc }));
 }
@@ -47,7 +47,7 @@ export function definitionAt(wf: Workflow, offset: number, options: NavigationOp
 export function referencesAt(wf: Workflow, offset: number, includeDeclaration: boolean, options: NavigationOptions = {}): Target[] {
   const sym = symbolAt(wf, offset, options.text);
   if (!sym || sym.kind === 'field') return [];
-  const local: Target[] = sameSymbol(occurrences(wf, options.text), sym)
+  const local: Target[] = symbolOccurrences(wf, sym, options.text)
     // Every `on` key of an event is a use of it, so events have no separate declaration.
     .filter((o) => includeDeclaration || o.role === 'reference' || o.kind === 'event')
     .map((o) => ({ loc: o.loc }));

@@ -40,22 +40,33 @@ export interface Occurrence {
 }
 
 /**
- * All occurrences, in no particular order. `text` is the file the workflow was
- * loaded from; with it, names the IR keeps without locations (`meta.failure_states`)
- * are found too, so a rename leaves nothing behind.
+ * All occurrences the IR knows the location of, in no particular order.
+ * (`meta.failure_states` entries are not among them: see `symbolOccurrences`.)
  */
-export function occurrences(wf: Workflow, text?: string): readonly Occurrence[] {
-  // Hover, lenses and completion ask for the same IR many times per edit: compute once per IR (and text).
+export function occurrences(wf: Workflow): readonly Occurrence[] {
+  // Hover, lenses and completion ask for the same IR many times per edit: compute once per IR.
   const hit = cache.get(wf);
-  if (hit && hit.text === text) return hit.list;
-  const list = collect(wf, text);
-  cache.set(wf, { text, list });
+  if (hit) return hit;
+  const list = collect(wf);
+  cache.set(wf, list);
   return list;
 }
 
-const cache = new WeakMap<Workflow, { text: string | undefined; list: readonly Occurrence[] }>();
+const cache = new WeakMap<Workflow, readonly Occurrence[]>();
 
-function collect(wf: Workflow, text: string | undefined): Occurrence[] {
+/**
+ * Every occurrence of one symbol. With `text` (the file the workflow was loaded
+ * from), a state's entries in `meta.failure_states` are included, so a rename
+ * leaves nothing behind; the text is searched only for states listed there.
+ */
+export function symbolOccurrences(wf: Workflow, sym: Pick<Occurrence, 'kind' | 'name'>, text?: string): Occurrence[] {
+  const found = sameSymbol(occurrences(wf), sym);
+  if (text === undefined || sym.kind !== 'state' || !wf.meta.failureStates?.includes(sym.name)) return found;
+  const listed = failureStateRefs(text, wf).filter((r) => r.name === sym.name);
+  return [...found, ...listed.map((r): Occurrence => ({ kind: 'state', name: r.name, loc: r.loc, role: 'reference', slot: 'failure_states' }))];
+}
+
+function collect(wf: Workflow): Occurrence[] {
   const out: Occurrence[] = [];
   const ref = (kind: SymbolKind, r: NameRef, slot: Slot, owner?: string, event?: string): void => {
     // `$return` is a keyword, not a state; an empty name marks a missing field the loader reported.
@@ -108,7 +119,6 @@ function collect(wf: Workflow, text: string | undefined): Occurrence[] {
     def('interrupt', i.name, i.nameLoc);
     ref('state', i.target, 'interrupt-target');
   }
-  if (text !== undefined) for (const r of failureStateRefs(text, wf)) ref('state', r, 'failure_states');
   return out;
 }
 

@@ -93,7 +93,7 @@ function addFinalState(text: string, wf: Workflow): CodeFix {
 
 function removeState(text: string, wf: Workflow, name: string): CodeFix | undefined {
   if (!wf.states.has(name)) return undefined;
-  const refs = occurrences(wf, text).filter((o) => o.kind === 'state' && o.name === name && o.role === 'reference');
+  const refs = occurrences(wf).filter((o) => o.kind === 'state' && o.name === name && o.role === 'reference');
   // References from other states would turn into `unknown-target` errors: removing is then not a fix.
   if (refs.some((o) => o.owner !== undefined && o.owner !== name)) return undefined;
   const listed = (wf.meta.failureStates ?? []).map((s, i) => [s, i] as const).filter(([s]) => s === name);

@@ -6,7 +6,8 @@
  */
 import { RETURN_TARGET, type SourceLoc, type Workflow } from '../model.js';
 import { jsonStringContents, type TextEdit } from './edits.js';
-import { occurrenceAt, occurrences, sameSymbol, type Occurrence } from './occurrences.js';
+import { symbolOccurrences, type Occurrence } from './occurrences.js';
+import { symbolAt } from './symbols.js';
 
 export type RenameResult = { readonly edits: TextEdit[] } | { readonly error: string };
 export type PrepareResult = { readonly loc: SourceLoc; readonly placeholder: string } | { readonly error: string };
@@ -24,12 +25,12 @@ export function renameAt(text: string, wf: Workflow, offset: number, newName: st
   const problem = invalidName(wf, found.kind, newName);
   if (problem) return { error: problem };
   const replacement = jsonStringContents(newName);
-  const edits = sameSymbol(occurrences(wf, text), found).map((o) => ({ start: o.loc.start, end: o.loc.end, newText: replacement }));
+  const edits = symbolOccurrences(wf, found, text).map((o) => ({ start: o.loc.start, end: o.loc.end, newText: replacement }));
   return { edits };
 }
 
 function renameable(text: string, wf: Workflow, offset: number): (Occurrence & { kind: 'state' | 'guard' }) | { error: string } {
-  const hit = occurrenceAt(occurrences(wf, text), offset);
+  const hit = symbolAt(wf, offset, text);
   if (!hit || (hit.kind !== 'state' && hit.kind !== 'guard')) return { error: 'Only states and guards can be renamed here.' };
   // A name with no definition is a broken reference: renaming "all of them" would only move the error.
   const defined = hit.kind === 'state' ? wf.states.has(hit.name) : wf.guards.has(hit.name);
