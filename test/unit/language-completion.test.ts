@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { completionsAt } from '../../src/engine/language/completion.js';
+import { toolCompletions } from '../../src/engine/language/tool-names.js';
 import { loadStatewright } from '../../src/engine/formats/statewright.js';
 import { applyEdits } from '../../src/engine/language/edits.js';
 import { load, offsetOf } from '../e2e/fixtures/authoring/fixtures.js';
@@ -85,4 +86,12 @@ test('workflow ids for invoke; nothing where no name belongs; no throw on broken
   for (const broken of ['', '{', '{"states": {"a": {"on": {"GO": "', '[1,2', '{"initial": 3}']) {
     for (let i = 0; i <= broken.length; i++) assert.doesNotThrow(() => labels(broken, i));
   }
+});
+
+test('offered tool names: canonical ones first, aliases described by the tool table', () => {
+  const tools = toolCompletions();
+  assert.deepEqual(tools.slice(0, 3).map((t) => t.name), ['Read', 'Edit', 'MultiEdit']);
+  assert.equal(tools.find((t) => t.name === 'copilot_replaceString')?.detail, 'alias of Edit');
+  assert.equal(tools.find((t) => t.name === 'run_in_terminal')?.detail, 'alias of Bash');
+  assert.equal(new Set(tools.map((t) => t.name)).size, tools.length);
 });
