@@ -202,7 +202,7 @@ export type JournalEntry =
     })
   | (EntryBase & { kind: 'reload'; previousHash: string; hash: string; state: string })
   | (EntryBase & { kind: 'tool_denied'; tool: string; reason: string; state: string; input?: JsonValue })
-  | (EntryBase & { kind: 'tool_result'; tool: string; state: string; bytes?: number; file?: string; editLines?: number });
+  | (EntryBase & { kind: 'tool_result'; tool: string; state: string; bytes?: number; file?: string; editLines?: number; output?: string });
 
 export type JournalKind = JournalEntry['kind'];
 
