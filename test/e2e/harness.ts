@@ -76,6 +76,13 @@ export const BASE_SETTINGS: Readonly<Record<string, unknown>> = {
   'files.autoSave': 'off',
   'editor.accessibilitySupport': 'off',
   'window.commandCenter': false,
+  // The DOM renderer, so tests can read the terminal's text.
+  'terminal.integrated.gpuAcceleration': 'off',
+  'terminal.integrated.enablePersistentSessions': false,
+  // A plain bash without rc files: the PATH a test gives (LaunchOptions.env) reaches the shell as it is.
+  'terminal.integrated.profiles.linux': { 'e2e-bash': { path: '/bin/bash', args: ['--noprofile', '--norc'] } },
+  'terminal.integrated.defaultProfile.linux': 'e2e-bash',
+  'terminal.integrated.shellIntegration.enabled': false,
   'chat.commandCenter.enabled': false,
 };
 
@@ -88,8 +95,8 @@ export interface LaunchOptions {
   readonly settings?: Readonly<Record<string, unknown>>;
   /** VSIX files to install; default: stategate.vsix and the host runner. */
   readonly extensions?: readonly string[];
-  /** Extra environment for code-server, its extension host and terminals. */
-  readonly env?: Readonly<Record<string, string>>;
+  /** Extra environment for code-server, its extension host and terminals (a function gets the run's folders). */
+  readonly env?: Readonly<Record<string, string>> | ((vsc: VsCode) => Readonly<Record<string, string>>);
   /** Browser viewport. Default 1400x900. */
   readonly viewport?: { readonly width: number; readonly height: number };
 }
@@ -197,6 +204,11 @@ export class VsCode {
     private _url = '',
   ) {}
 
+  /** A folder on the integrated terminal's PATH, for commands a test provides. */
+  get binDir(): string {
+    return path.join(this.root, 'bin');
+  }
+
   get page(): Page {
     if (!this._page) throw new Error('VS Code page is not open');
     return this._page;
@@ -217,10 +229,19 @@ export class VsCode {
     const vsc = new VsCode(root, workspaceDir, path.join(root, 'user-data'), path.join(root, 'extensions'), path.join(root, 'ipc'));
     live.add(vsc);
     try {
+      const extraEnv = typeof opts.env === 'function' ? opts.env(vsc) : opts.env;
       fs.mkdirSync(path.join(vsc.userDataDir, 'User'), { recursive: true });
       fs.mkdirSync(vsc.extensionsDir);
       fs.mkdirSync(vsc.ipcDir);
-      const settings = { ...BASE_SETTINGS, ...(opts.restricted ? { 'security.workspace.trust.enabled': true } : {}), ...opts.settings };
+      fs.mkdirSync(vsc.binDir);
+      const settings = {
+        ...BASE_SETTINGS,
+        // Commands a test puts in binDir are on the terminal's PATH (VS Code's server
+        // resolves the shell's environment itself, so a PATH given to code-server alone is lost).
+        'terminal.integrated.env.linux': { PATH: `${vsc.binDir}:\${env:PATH}` },
+        ...(opts.restricted ? { 'security.workspace.trust.enabled': true } : {}),
+        ...opts.settings,
+      };
       fs.writeFileSync(path.join(vsc.userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
       // An explicit config file keeps code-server from reading or writing ~/.config/code-server.
       const config = path.join(root, 'code-server.yaml');
@@ -231,7 +252,7 @@ export class VsCode {
       for (const v of vsixes) if (!fs.existsSync(v)) throw new Error(`${v} does not exist (npm run package builds stategate.vsix)`);
       if (vsixes.length > 0) {
         await run(env.node, [env.codeServer, ...common, ...vsixes.flatMap((v) => ['--install-extension', v])], {
-          env: vsc.childEnv(opts.env),
+          env: vsc.childEnv(extraEnv),
           timeout: 120_000,
         });
       }
@@ -251,7 +272,7 @@ export class VsCode {
         '--ignore-last-opened',
         workspaceDir,
       ];
-      const server = spawn(env.node, args, { env: vsc.childEnv(opts.env), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      const server = spawn(env.node, args, { env: vsc.childEnv(extraEnv), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
       vsc.server = server;
       const onData = (d: Buffer): void => {
         vsc.serverLog += d.toString();
@@ -397,6 +418,15 @@ export class VsCode {
     await this.page.keyboard.press('Enter');
   }
 
+  /** In an open quick pick, filters by `label` and accepts the first row whose label starts with it. */
+  async pickQuickItem(label: string): Promise<void> {
+    const input = this.page.locator('.quick-input-widget .quick-input-box input');
+    await input.fill(label);
+    const row = this.page.locator('.quick-input-widget .quick-input-list .monaco-list-row').first();
+    await waitUntil(`quick pick row "${label}"`, async () => ((await row.getAttribute('aria-label')) ?? '').startsWith(label), 10_000);
+    await this.page.keyboard.press('Enter');
+  }
+
   /** Opens a workspace file through quick open (Go to File). */
   async openFile(relPath: string): Promise<void> {
     const input = await this.quickInput();
@@ -451,6 +481,39 @@ export class VsCode {
       async () => (await this.statusBarItems()).find((i) => i.id.includes(idPart) && match(i.text)),
       timeoutMs,
     );
+  }
+
+  /** Opens a new integrated terminal and waits until its shell has printed something (its prompt). */
+  async newTerminal(): Promise<void> {
+    const before = await this.page.locator('.terminal-wrapper').count();
+    await this.runCommand('Terminal: Create New Terminal');
+    await waitUntil('a new terminal', async () => (await this.page.locator('.terminal-wrapper').count()) > before, 15_000);
+    await waitUntil('the shell prompt', async () => (await this.terminalText()).trim().length > 0, 15_000);
+  }
+
+  /** Types a command line into the active terminal and presses Enter. */
+  async runInTerminal(commandLine: string): Promise<void> {
+    const term = this.page.locator('.terminal-wrapper.active .xterm');
+    await term.click();
+    await this.page.keyboard.type(commandLine);
+    await this.page.keyboard.press('Enter');
+  }
+
+  /** The visible text of the active terminal (needs the DOM renderer: BASE_SETTINGS sets it). */
+  async terminalText(): Promise<string> {
+    const rows = this.page.locator('.terminal-wrapper.active .xterm-rows');
+    if ((await rows.count()) === 0) return '';
+    return (await rows.first().allInnerTexts()).join('\n');
+  }
+
+  /** Reloads the window (Developer: Reload Window) and waits for the workbench and a new extension host. */
+  async reloadWindow(): Promise<void> {
+    fs.rmSync(path.join(this.ipcDir, 'ready.json'), { force: true });
+    const loaded = this.page.waitForEvent('load', { timeout: 60_000 });
+    await this.runCommand('Developer: Reload Window');
+    await loaded;
+    await this.waitForWorkbench();
+    await this.hostReady();
   }
 
   /** Texts of the notification toasts now shown. */

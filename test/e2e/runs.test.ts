@@ -1,0 +1,53 @@
+// A run seen from VS Code: started from the palette, changed by the CLI in a
+// terminal, still there after a reload (issue 4's "done when").
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { withVsCode, type VsCode } from './harness';
+
+const RUN_ITEM = 'stategate.run';
+
+/** The installed extension's own CLI bundle, as a `stategate` command on the terminal's PATH. */
+function installCliShim(vsc: VsCode): void {
+  const ext = fs.readdirSync(vsc.extensionsDir).find((d) => d.startsWith('stategate.stategate-'));
+  assert.ok(ext, 'stategate is installed');
+  const cli = path.join(vsc.extensionsDir, ext, 'dist', 'cli.js');
+  fs.writeFileSync(path.join(vsc.binDir, 'stategate'), `#!/bin/sh\nexec node '${cli}' "$@"\n`, { mode: 0o755 });
+}
+
+test('a run started from the palette shows in the status bar, follows the CLI, survives a reload', { timeout: 300_000 }, async (t) => {
+  await withVsCode(t, { workspace: 'test/e2e/fixtures/runs' }, async (vsc) => {
+    await vsc.hostReady();
+    installCliShim(vsc);
+    const none = (await vsc.statusBarItems()).filter((i) => i.id.includes(RUN_ITEM));
+    assert.deepEqual(none, [], 'no run, no run item');
+
+    await vsc.runCommand('stategate: Start Workflow Run…');
+    const picks = await vsc.quickPickItems();
+    assert.ok(picks.some((p) => p.startsWith('review')), `the picker lists the workflow: ${picks.join(' | ')}`);
+    await vsc.pickQuickItem('review');
+    const started = await vsc.waitForStatusBar(RUN_ITEM, (text) => text === 'review › reading');
+    assert.equal(started.text, 'review › reading');
+    await vsc.screenshot('runs-started');
+
+    // The CLI in VS Code's terminal changes the run; the status bar follows with no action.
+    await vsc.newTerminal();
+    await vsc.runInTerminal('stategate run send READ');
+    const sentAt = Date.now();
+    await vsc.waitForStatusBar(RUN_ITEM, (text) => text === 'review › commenting', 30_000);
+    const seenAt = Date.now();
+    const runFile = fs
+      .readdirSync(path.join(vsc.workspaceDir, '.stategate', 'runs'))
+      .map((id) => path.join(vsc.workspaceDir, '.stategate', 'runs', id, 'run.json'))[0]!;
+    const committedAt = fs.statSync(runFile).mtimeMs;
+    t.diagnostic(`status bar followed the CLI: ${seenAt - sentAt} ms after Enter, ${Math.round(seenAt - committedAt)} ms after run.json was committed`);
+    assert.match(await vsc.terminalText(), /"to": "commenting"/);
+
+    // A reload starts a new extension host; the run is read back from .stategate/.
+    await vsc.reloadWindow();
+    const after = await vsc.waitForStatusBar(RUN_ITEM, (text) => text.length > 0, 30_000);
+    assert.equal(after.text, 'review › commenting');
+    await vsc.screenshot('runs-after-reload');
+  });
+});
