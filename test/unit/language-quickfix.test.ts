@@ -43,6 +43,10 @@ test('add a final state to a workflow without one, reachable from a dead end', (
   const looped = JSON.stringify({ id: 'w', initial: 'a', states: { a: { on: { DONE: 'a' } }, done: 'x' } }, null, 2);
   const fixedLoop = fix(looped, 'no-final-state', /^Add final state `done_2` \(reached from `a` on `DONE_2`\)$/);
   assert.ok(!check(fixedLoop).diagnostics.some((d) => d.code === 'no-final-state' || d.code === 'unreachable-state'));
+  // An unreachable dead end is passed over: the new state would be unreachable too.
+  const orphaned = JSON.stringify({ id: 'w', initial: 'a', states: { a: { on: { GO: 'b' } }, b: { on: { BACK: 'a' } }, orphan: {} } }, null, 2);
+  const fixedOrphan = fix(orphaned, 'no-final-state', /reached from `b` on `DONE`/);
+  assert.deepEqual(check(fixedOrphan).diagnostics.map((d) => d.code), ['unreachable-state']);
 });
 
 test('remove an unreachable state (and its failure_states entry)', () => {

@@ -10,6 +10,7 @@
 import type { Diagnostic, JsonValue, Workflow } from '../model.js';
 import { applyEdits, jsonStringContents, setValue, type TextEdit } from './edits.js';
 import { occurrences } from './occurrences.js';
+import { runReachable } from './reach.js';
 import { invalidName } from './rename.js';
 
 export interface CodeFix {
@@ -77,10 +78,11 @@ function defineGuard(text: string, wf: Workflow, name: string): CodeFix {
 
 function addFinalState(text: string, wf: Workflow): CodeFix {
   const name = unique('done', (n) => wf.states.has(n) || !!wf.skippedStates?.has(n));
-  const states = [...wf.states.values()];
-  // Lead to it from a dead end (a state with nowhere to go) if there is one, else from the last state,
-  // so the new state is reachable and no `unreachable-state` error replaces the one fixed.
-  const from = [...states].reverse().find((s) => s.on.length === 0 && !s.safeNext) ?? states[states.length - 1];
+  // Lead to it from a reachable dead end (a state with nowhere to go) if there is one, else from the
+  // last reachable state, so no `unreachable-state` error replaces the one fixed.
+  const reachable = runReachable(wf);
+  const states = [...wf.states.values()].filter((s) => reachable.has(s.id)).reverse();
+  const from = states.find((s) => s.on.length === 0 && !s.safeNext) ?? states[0];
   const steps: Step[] = [[['states', name], { type: 'final' }]];
   let title = `Add final state \`${name}\``;
   if (from) {
