@@ -5,7 +5,8 @@
  * member, a one-line message on stderr and exit 1.
  */
 import * as path from 'node:path';
-import { Runner, RunnerError } from '../engine/runner.js';
+import { RunnerError, type Runner } from '../engine/runner.js';
+import { createRunner } from './runner-factory.js';
 import type { JsonObject, JsonValue } from '../engine/model.js';
 import { parse, stringOption, type Parsed } from './args.js';
 import { CliError, parseJsonObjectOption, parseJsonOption, printJson, type ExitCode, type Output } from './io.js';
@@ -17,7 +18,7 @@ interface Sub {
   readonly help: string;
   readonly options?: Parameters<typeof parse>[1];
   readonly positionals: number;
-  exec(runner: Runner, parsed: Parsed): unknown;
+  exec(runner: Runner, parsed: Parsed): unknown | Promise<unknown>;
 }
 
 const dataOption = { data: { type: 'string' as const } };
@@ -153,10 +154,10 @@ export const runCommand: Command = {
     if (parsed.positionals.length !== spec.positionals) {
       throw new CliError('usage', `expected ${spec.positionals} argument(s), got ${parsed.positionals.length}\nusage: stategate run ${spec.usage}`);
     }
-    const runner = new Runner({ dir: path.resolve(dir ?? '.stategate') });
+    const runner = createRunner(path.resolve(dir ?? '.stategate'));
     let answer: unknown;
     try {
-      answer = spec.exec(runner, parsed);
+      answer = await spec.exec(runner, parsed);
     } catch (err) {
       if (err instanceof RunnerError) throw new CliError(err.code, err.message, err.code === 'run_unreadable' ? 3 : 1);
       throw err;
@@ -166,6 +167,11 @@ export const runCommand: Command = {
     if (refusal) {
       out.stderr(`stategate: ${refusal.message.replace(/\s*\n\s*/g, ' ')}\n`);
       return 1;
+    }
+    const denial = answer as { decision?: string; reason?: string };
+    if (denial.decision === 'deny') {
+      // A denial is an answer, not an error: exit 0, but say it on stderr for people reading a terminal.
+      out.stderr(`stategate: denied: ${String(denial.reason).replace(/\s*\n\s*/g, ' ')}\n`);
     }
     return 0;
   },

@@ -17,6 +17,26 @@ import type { JsonObject, JsonValue } from './model.js';
 import { WorkflowRegistry } from './registry.js';
 import { hashText, RUN_SNAPSHOT_VERSION, type RunSnapshot } from './run.js';
 import { RunStore, StoreError, type ActiveRun } from './store.js';
+import { decide, record, shellRulesFor, type Decision, type PolicyOptions, type RecordOutcome, type ShellRules, type ShellVerdict, type ToolCall, type ToolResult } from './policy.js';
+import { extractCall, type ExtraAliases } from './tools.js';
+
+/** Analyses a shell command under a state's rules (shell.ts; async because the parser loads lazily). */
+export type ShellAnalyser = (command: string, rules: ShellRules) => Promise<ShellVerdict>;
+/** Rewrites a shell command to run with blocked variables unset and overrides applied. */
+export type ShellRewriter = (command: string, blockedEnv: readonly string[], overrides: Readonly<Record<string, string>>) => string;
+
+/** A decision with the enforcement-table row that produced it. */
+export interface ToolAnswer extends Omit<Decision, 'state' | 'counted'> {
+  readonly state?: string;
+  readonly counted: boolean;
+  /** `off`: nothing to enforce (no run, paused, stopped, final); `on`: the state's rules decided. */
+  readonly enforcement: 'on' | 'off';
+}
+
+export interface ToolOptions {
+  readonly branch?: string;
+  readonly aliases?: ExtraAliases;
+}
 
 export interface RunnerOptions {
   /** The `.stategate` directory. */
@@ -26,6 +46,9 @@ export interface RunnerOptions {
   readonly now?: () => string;
   /** How long a writer waits for the lock before answering "busy". */
   readonly lockTimeoutMs?: number;
+  /** Shell analysis for shell tools; without it, commands in restricted states are denied (fail closed). */
+  readonly analyseShell?: ShellAnalyser;
+  readonly rewriteShell?: ShellRewriter;
 }
 
 export class RunnerError extends Error {
@@ -56,12 +79,16 @@ export class Runner {
   readonly env: MachineEnv;
   readonly workspaceRoot: string;
   private readonly registry = new WorkflowRegistry();
+  private readonly analyseShell: ShellAnalyser | undefined;
+  private readonly rewriteShell: ShellRewriter | undefined;
 
   constructor(options: RunnerOptions) {
     this.store = new RunStore<RunSnapshot>(options.dir, {
       checkRun: checkRunSnapshot,
       ...(options.lockTimeoutMs === undefined ? {} : { lockTimeoutMs: options.lockTimeoutMs }),
     });
+    this.analyseShell = options.analyseShell;
+    this.rewriteShell = options.rewriteShell;
     this.workspaceRoot = path.resolve(options.workspaceRoot ?? path.dirname(path.resolve(options.dir)));
     this.env = createMachineEnv({
       ...(options.now ? { now: options.now } : {}),
@@ -174,6 +201,65 @@ export class Runner {
     } catch {
       return true;
     }
+  }
+
+  /**
+   * Decide a tool call before it runs (DESIGN.md's enforcement table, then the
+   * state's rules). An allowed call is counted. Never throws: anything that
+   * goes wrong while a run is active is a denial that says why.
+   */
+  async tool(call: ToolCall, opts: ToolOptions = {}): Promise<ToolAnswer> {
+    const off = (reason: string): ToolAnswer => ({ decision: 'allow', reason, notices: [], counted: false, enforcement: 'off' });
+    const denied = (reason: string, state?: string): ToolAnswer => ({ decision: 'deny', reason, notices: [], counted: false, enforcement: 'on', ...(state ? { state } : {}) });
+    try {
+      const active = this.active();
+      if (active.kind === 'none') return off(`nothing to enforce: ${active.why}`);
+      if (active.kind === 'unreadable') return denied(`stategate cannot read the active run, so it denies every tool call: ${active.reason}`);
+      const run = active.run;
+      if (run.status !== 'running') return { ...off(`the run is ${run.status}: enforcement is off`), state: run.state };
+      const here = machine.locate(run, this.env, branchOpt(opts.branch));
+      if ('code' in here) return denied(`stategate cannot tell which state applies: ${here.message}`, run.state);
+      if (here.node.kind === 'final') return { ...off(`the run is in final state '${here.node.id}': enforcement is off`), state: here.node.id };
+      const policy: PolicyOptions = { ...branchOpt(opts.branch), workspaceRoot: this.workspaceRoot, ...(opts.aliases ? { aliases: opts.aliases } : {}), ...(await this.shellInputs(here.node, call, opts.aliases)) };
+      return this.apply((r) => {
+        // The run may have moved while the command was analysed: decide only on the state analysed.
+        if (r.status !== 'running') return { run: r, journal: [], outcome: { ...off(`the run is ${r.status}: enforcement is off`), state: r.state } };
+        const now = machine.locate(r, this.env, branchOpt(opts.branch));
+        if ('code' in now || now.node.id !== here.node.id) {
+          return { run: r, journal: [], outcome: denied(`the workflow moved to another state while this call was being decided; call again`, r.state) };
+        }
+        const d = decide(r, call, this.env, policy);
+        return { ...d, outcome: { ...d.outcome, enforcement: 'on' as const } };
+      });
+    } catch (err) {
+      const message = err instanceof RunnerError ? err.message : `internal error: ${(err as Error)?.message ?? String(err)}`;
+      return denied(`stategate could not decide, so it denies: ${message}`);
+    }
+  }
+
+  /** Record what a call did after it ran: result bytes, the edited file, the interrupt it fires. */
+  result(call: ToolCall, result: ToolResult, opts: ToolOptions = {}): RecordOutcome & { enforcement: 'on' | 'off' } {
+    const active = this.active();
+    if (active.kind === 'unreadable') throw new RunnerError('run_unreadable', active.reason);
+    if (active.kind === 'none' || active.run.status !== 'running') {
+      return { notices: [], interrupted: false, state: active.kind === 'ok' ? active.run.state : '', enforcement: 'off' };
+    }
+    const out = this.apply((r) => record(r, call, result, this.env, { ...branchOpt(opts.branch), workspaceRoot: this.workspaceRoot, ...(opts.aliases ? { aliases: opts.aliases } : {}) }));
+    return { ...out, enforcement: 'on' };
+  }
+
+  /** The shell verdict (and rewrite) for a shell call, computed before taking the lock. */
+  private async shellInputs(node: import('./model.js').StateNode, call: ToolCall, aliases?: ExtraAliases): Promise<Pick<PolicyOptions, 'shell' | 'rewrite'>> {
+    const extracted = extractCall(call.tool, call.input, aliases);
+    if (extracted.kind !== 'shell' || extracted.command === undefined) return {};
+    const rules = shellRulesFor(node, extracted, call.tool, aliases);
+    const out: { shell?: ShellVerdict; rewrite?: unknown } = {};
+    if (rules) out.shell = this.analyseShell ? await this.analyseShell(extracted.command, rules) : { ok: false, reason: 'no shell analyser is available' };
+    const overrides = node.rules.envOverrides;
+    if (this.rewriteShell && (node.rules.blockedEnv.length || Object.keys(overrides).length) && call.input && typeof call.input === 'object') {
+      out.rewrite = { ...(call.input as object), command: this.rewriteShell(extracted.command, node.rules.blockedEnv, overrides) };
+    }
+    return out;
   }
 
   /** Workspace-relative `/`-separated path, or undefined when outside the workspace. */
