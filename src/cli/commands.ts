@@ -4,6 +4,7 @@ import { validateCommand } from './validate-command.js';
 import { exportCommand } from './export-command.js';
 import { runCommand } from './run-command.js';
 import { mcpCommand } from './mcp-command.js';
+import { hookCommand } from './hook-command.js';
 
 export interface Command {
   readonly name: string;
@@ -13,4 +14,4 @@ export interface Command {
   answersInJson(args: readonly string[]): boolean;
 }
 
-export const COMMANDS: readonly Command[] = [validateCommand, runCommand, mcpCommand, exportCommand];
+export const COMMANDS: readonly Command[] = [validateCommand, runCommand, hookCommand, mcpCommand, exportCommand];
