@@ -23,6 +23,10 @@ const entries = [
 if (existsSync('src/vscode/extension.ts')) {
   entries.push({ entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] });
 }
+if (existsSync('webview/main.ts')) {
+  // The state panel's webview: lit components for the browser, one classic script (CSP: nonce'd, no modules needed).
+  entries.push({ entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'es2022', mainFields: ['browser', 'module', 'main'] });
+}
 for (const e of entries) {
   await build({ ...common, ...e });
 }

@@ -1,0 +1,115 @@
+/**
+ * The messages between the state panel's host (src/vscode/panel/) and its
+ * webview (webview/). Both sides import these types, so a renamed field is a
+ * compile error on both ends instead of a silently blank panel. Only types
+ * and one constant: the webview bundle must not pull engine code in through
+ * this module (engine imports are `import type`).
+ */
+import type { StateView } from './engine/describe.js';
+import type { EdgeKind } from './engine/graph.js';
+import type { JsonObject, JsonValue } from './engine/model.js';
+import type { JournalEntry, RunStatus, TakenEdge } from './engine/run.js';
+
+/** A state in the diagram, with the size the layout reserves for its label. */
+export interface DiagramNode {
+  readonly id: string;
+  readonly width: number;
+  readonly height: number;
+  readonly final: boolean;
+  readonly initial: boolean;
+  readonly interruptHandler: boolean;
+}
+
+export interface DiagramEdge {
+  /** Unique within the graph (`e0`, `e1`, ...). */
+  readonly id: string;
+  readonly from: string;
+  readonly to: string;
+  /** The event name alone, to match against the run's taken transitions. */
+  readonly event: string;
+  readonly label: string;
+  readonly labelWidth: number;
+  readonly kind: EdgeKind;
+  readonly guarded: boolean;
+  readonly approval: boolean;
+}
+
+/** A box drawn around related states: an interrupt's handlers, or one fork branch. */
+export interface DiagramGroup {
+  readonly id: string;
+  readonly label: string;
+  readonly kind: 'interrupts' | 'fork-branch';
+  readonly members: readonly string[];
+}
+
+export interface DiagramModel {
+  readonly nodes: readonly DiagramNode[];
+  readonly edges: readonly DiagramEdge[];
+  readonly groups: readonly DiagramGroup[];
+}
+
+/** A journal line as the panel's history shows it. */
+export type HistoryEntry = JournalEntry & { readonly seq: number };
+
+export interface WorkflowSummary {
+  readonly id: string;
+  readonly name?: string;
+  readonly file?: string;
+  readonly taskType?: string;
+  readonly dangerLevel?: string;
+  readonly estimatedSteps?: number;
+  readonly debug: boolean;
+}
+
+export type RenderModel =
+  | { readonly kind: 'none'; readonly reason?: string }
+  | { readonly kind: 'unreadable'; readonly reason: string }
+  | {
+      readonly kind: 'active';
+      readonly runId: string;
+      readonly status: RunStatus;
+      readonly workflow: WorkflowSummary;
+      readonly view: StateView;
+      /** The state to highlight in the diagram: the current branch's state during a fork. */
+      readonly current: string;
+      readonly diagram: DiagramModel;
+      readonly visited: readonly string[];
+      readonly taken: readonly TakenEdge[];
+      readonly history: readonly HistoryEntry[];
+      readonly definitionChanged: boolean;
+    };
+
+/** What the run looked like right after a history entry (replay of the journal's prefix). */
+export interface HistoryPoint {
+  readonly seq: number;
+  readonly state: string;
+  readonly context: JsonObject;
+  readonly status: RunStatus;
+  readonly transitions: number;
+}
+
+export type HostMessage =
+  | { readonly type: 'render'; readonly model: RenderModel }
+  | { readonly type: 'historyPoint'; readonly point: HistoryPoint | null }
+  /** The host wants the diagram as a standalone SVG document (export). */
+  | { readonly type: 'requestSvg'; readonly requestId: number };
+
+export type WebviewMessage =
+  | { readonly type: 'ready' }
+  | { readonly type: 'sendEvent'; readonly event: string; readonly data?: JsonValue }
+  | { readonly type: 'approve' }
+  | { readonly type: 'reject' }
+  | { readonly type: 'pause' }
+  | { readonly type: 'resume' }
+  | { readonly type: 'stop' }
+  | { readonly type: 'reloadDefinition' }
+  | { readonly type: 'openState'; readonly state: string }
+  /** Debug workflows only: replace one top-level context key (the host applies it as a forced patch). */
+  | { readonly type: 'editContext'; readonly key: string; readonly value: JsonValue }
+  /** `null` goes back to the live run. */
+  | { readonly type: 'selectHistory'; readonly seq: number | null }
+  | { readonly type: 'svg'; readonly requestId: number; readonly svg: string | null };
+
+export const WEBVIEW_MESSAGE_TYPES: ReadonlySet<WebviewMessage['type']> = new Set<WebviewMessage['type']>([
+  'ready', 'sendEvent', 'approve', 'reject', 'pause', 'resume', 'stop', 'reloadDefinition', 'openState', 'editContext', 'selectHistory', 'svg',
+]);

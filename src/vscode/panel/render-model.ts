@@ -1,0 +1,49 @@
+/**
+ * What the panel shows, computed from the RunService's situation and the
+ * journal: one plain, serialisable object posted to the webview whole, so the
+ * webview never has to merge partial updates. Pure (type-only imports of the
+ * 'vscode' side), so it is unit-tested without VS Code.
+ */
+import type { StoredEntry } from '../../engine/store.js';
+import type { HistoryEntry, RenderModel } from '../../protocol.js';
+import type { RunSituation } from '../runtime/run-service.js';
+import { diagramModel } from './diagram-model.js';
+
+/** The newest entries the history shows; older ones stay in journal.jsonl. */
+export const HISTORY_LIMIT = 500;
+
+/** The store's journal lines are the engine's entries plus `seq` (the store writes them). */
+export function historyOf(journal: readonly StoredEntry[]): HistoryEntry[] {
+  return journal as unknown as HistoryEntry[];
+}
+
+const EMPTY_DIAGRAM = { nodes: [], edges: [], groups: [] } as const;
+
+export function renderModel(situation: RunSituation, journal: readonly StoredEntry[]): RenderModel {
+  if (situation.kind === 'none') return { kind: 'none' };
+  if (situation.kind === 'unreadable') return { kind: 'unreadable', reason: situation.reason };
+  const { run, view, workflow: wf } = situation;
+  const meta = wf?.meta;
+  return {
+    kind: 'active',
+    runId: run.runId,
+    status: run.status,
+    workflow: {
+      id: run.workflow.id,
+      ...(wf?.name === undefined ? {} : { name: wf.name }),
+      ...(run.workflow.file === undefined ? {} : { file: run.workflow.file }),
+      ...(meta?.taskType === undefined ? {} : { taskType: meta.taskType }),
+      ...(meta?.dangerLevel === undefined ? {} : { dangerLevel: meta.dangerLevel }),
+      ...(meta?.estimatedSteps === undefined ? {} : { estimatedSteps: meta.estimatedSteps }),
+      debug: meta?.debug ?? false,
+    },
+    view,
+    // While a child workflow runs, the parent's diagram shows the state that waits for it.
+    current: view.child ? view.child.parent_state : view.state,
+    diagram: wf ? diagramModel(wf) : EMPTY_DIAGRAM,
+    visited: run.visited,
+    taken: run.taken,
+    history: historyOf(journal.slice(-HISTORY_LIMIT)),
+    definitionChanged: situation.definitionChanged,
+  };
+}

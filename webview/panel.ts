@@ -1,0 +1,150 @@
+/**
+ * <sg-panel>: the state panel. It holds the last render model from the host
+ * and lays the sections out: run header and controls, banners (definition
+ * changed, interrupt), the pending approval card, the diagram, then the
+ * current state, events, context and history.
+ */
+import { LitElement, css, html, nothing } from 'lit';
+import type { HistoryPoint, HostMessage, RenderModel } from '../src/protocol.js';
+import { post } from './api.js';
+import { time } from './format.js';
+import { sectionStyles } from './styles.js';
+import type { SgDiagram } from './diagram.js';
+import './diagram.js';
+import './state-details.js';
+import './events.js';
+import './context-tree.js';
+import './history.js';
+
+type Active = Extract<RenderModel, { kind: 'active' }>;
+
+export class SgPanel extends LitElement {
+  static override properties = { model: { state: true }, point: { state: true } };
+  declare model: RenderModel | undefined;
+  declare point: HistoryPoint | null;
+
+  static override styles = [
+    sectionStyles,
+    css`
+      :host { padding: 6px 8px 16px; }
+      header { display: flex; flex-wrap: wrap; align-items: center; gap: 6px; margin-bottom: 6px; }
+      header .state { font-weight: 600; font-size: 1.1em; }
+      header .controls { margin-left: auto; display: flex; gap: 4px; }
+      .banner { padding: 6px 8px; margin: 6px 0; border-radius: 3px; display: flex; flex-wrap: wrap; gap: 6px; align-items: center; }
+      .banner.changed { background: var(--vscode-inputValidation-warningBackground); border: 1px solid var(--vscode-inputValidation-warningBorder); }
+      .banner.interrupt { background: var(--vscode-inputValidation-infoBackground); border: 1px solid var(--vscode-inputValidation-infoBorder); }
+      .approval { border: 1px solid var(--vscode-charts-orange, orange); border-radius: 4px; padding: 8px; margin: 6px 0; }
+      .approval .msg { margin: 4px 0 8px; }
+      .approval .actions { display: flex; gap: 6px; }
+      sg-diagram { border: 1px solid var(--vscode-panel-border, rgba(128,128,128,0.35)); border-radius: 3px; margin: 6px 0; }
+      vscode-collapsible { margin-top: 4px; }
+      .body { padding: 4px 6px; }
+    `,
+  ];
+
+  constructor() {
+    super();
+    this.point = null;
+    window.addEventListener('message', (e: MessageEvent<HostMessage>) => this.receive(e.data));
+  }
+
+  private receive(msg: HostMessage): void {
+    switch (msg.type) {
+      case 'render':
+        this.model = msg.model;
+        // A history point belongs to the run it came from.
+        if (msg.model.kind !== 'active') this.point = null;
+        return;
+      case 'historyPoint':
+        this.point = msg.point;
+        return;
+      case 'requestSvg': {
+        const diagram = this.renderRoot.querySelector<SgDiagram>('sg-diagram');
+        post({ type: 'svg', requestId: msg.requestId, svg: diagram?.exportSvg() ?? null });
+        return;
+      }
+    }
+  }
+
+  private header(m: Active) {
+    const v = m.view;
+    const running = m.status === 'running';
+    return html`<header>
+      <span class="state" data-testid="current-state">${v.state}</span>
+      ${v.scope ? html`<span class="muted">(${v.scope})</span>` : nothing}
+      <vscode-badge data-testid="run-status">${m.status}</vscode-badge>
+      <span class="muted">${m.workflow.id}</span>
+      <span class="controls">
+        ${running
+          ? html`<vscode-button secondary data-testid="pause" @click=${() => post({ type: 'pause' })}>Pause</vscode-button>`
+          : m.status === 'paused'
+            ? html`<vscode-button secondary data-testid="resume" @click=${() => post({ type: 'resume' })}>Resume</vscode-button>`
+            : nothing}
+        ${running || m.status === 'paused' ? html`<vscode-button secondary data-testid="stop" @click=${() => post({ type: 'stop' })}>Stop</vscode-button>` : nothing}
+      </span>
+    </header>`;
+  }
+
+  private banners(m: Active) {
+    const v = m.view;
+    return html`
+      ${m.definitionChanged
+        ? html`<div class="banner changed" data-testid="definition-changed" role="status">
+            <span>The workflow file changed since the run started; the run still uses the definition it started with.</span>
+            <vscode-button data-testid="reload-definition" @click=${() => post({ type: 'reloadDefinition' })}>Reload definition</vscode-button></div>`
+        : nothing}
+      ${v.interrupt
+        ? html`<div class="banner interrupt" data-testid="interrupt-banner" role="status">
+            <span>Interrupt <strong>${v.interrupt.name}</strong>${v.interrupt.file ? html` fired by <code data-testid="interrupt-file">${v.interrupt.file}</code>` : nothing}
+            at ${time(v.interrupt.firedAt)}; <code>$return</code> goes back to <code data-testid="interrupt-return">${v.interrupt.returnTo}</code>.</span></div>`
+        : nothing}
+      ${v.fork
+        ? html`<div class="banner interrupt" data-testid="fork-banner">Fork ${v.fork.event} (join ${v.fork.join}, ${v.fork.mode}):
+            ${v.fork.branches.map((b) => html`<span class="chip">${b.name}: ${b.status}${b.state ? ` in ${b.state}` : ''}</span>`)}</div>`
+        : nothing}
+      ${v.child
+        ? html`<div class="banner interrupt" data-testid="child-banner">${v.child.parent_state} waits for sub-workflow <code>${v.child.workflow}</code>
+            (now in ${v.child.state}, ${v.child.status}).</div>`
+        : nothing}
+      ${v.error ? html`<div class="banner changed error" data-testid="view-error">${v.error.message}</div>` : nothing}`;
+  }
+
+  private approval(m: Active) {
+    const p = m.view.pending_approval;
+    if (!p) return nothing;
+    return html`<div class="approval" data-testid="approval-card" role="alert">
+      <div><strong>Approval needed:</strong> <code>${p.event}</code> ${p.from} → <code>${p.target}</code></div>
+      <div class="msg" data-testid="approval-message">${p.message ?? 'This transition waits for a person.'}</div>
+      <div class="actions">
+        <vscode-button data-testid="approve" @click=${() => post({ type: 'approve' })}>Approve</vscode-button>
+        <vscode-button secondary data-testid="reject" @click=${() => post({ type: 'reject' })}>Reject</vscode-button>
+        <span class="muted">asked ${time(p.requestedAt)}</span>
+      </div></div>`;
+  }
+
+  override render() {
+    const m = this.model;
+    if (!m) return html`<div class="muted" data-testid="loading">Loading…</div>`;
+    if (m.kind === 'none') {
+      return html`<div data-testid="no-run"><p>No active run.</p><p class="muted">${m.reason ?? 'Start one with “stategate: Start Workflow Run…”, or `stategate run start FILE` in a terminal.'}</p></div>`;
+    }
+    if (m.kind === 'unreadable') {
+      return html`<div class="banner changed error" data-testid="run-unreadable">The active run cannot be read: ${m.reason}</div>`;
+    }
+    const v = m.view;
+    return html`<div data-testid="run" data-run-id=${m.runId} data-state=${v.state} data-status=${m.status}>
+      ${this.header(m)} ${this.banners(m)} ${this.approval(m)}
+      <sg-diagram .model=${m.diagram} .current=${m.current} .visited=${m.visited} .taken=${m.taken} .pinned=${this.point?.state}></sg-diagram>
+      <vscode-collapsible title="Events" open><div class="body">
+        <sg-events data-testid="events" .transitions=${v.transitions} ?running=${m.status === 'running' && !v.pending_approval}></sg-events></div></vscode-collapsible>
+      <vscode-collapsible title="Current state" open><div class="body">
+        <sg-state data-testid="state-details" .view=${v} .workflow=${m.workflow}></sg-state></div></vscode-collapsible>
+      <vscode-collapsible title="Context" open><div class="body">
+        <sg-context data-testid="context" .context=${v.context} ?editable=${m.workflow.debug}></sg-context></div></vscode-collapsible>
+      <vscode-collapsible title="History" open><div class="body">
+        <sg-history .entries=${m.history} .point=${this.point}></sg-history></div></vscode-collapsible>
+    </div>`;
+  }
+}
+
+customElements.define('sg-panel', SgPanel);
