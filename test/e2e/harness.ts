@@ -351,14 +351,29 @@ export class VsCode {
 
   /** Runs an in-host suite (test/e2e/host-runner/suites) and returns its result. */
   async host(suite: string, only?: readonly string[], timeoutMs = 60_000): Promise<HostSuiteResult> {
+    return (await this.request({ suite, ...(only ? { only } : {}) }, `in-host suite ${suite}`, timeoutMs)) as HostSuiteResult;
+  }
+
+  /**
+   * Runs a command by id in the extension host (vscode.commands.executeCommand)
+   * and returns its JSON result; throws when the command throws. For steps a test
+   * does not check through the UI; `runCommand` goes through the palette.
+   */
+  async executeCommand(command: string, ...args: unknown[]): Promise<unknown> {
+    const r = (await this.request({ command, args }, `command ${command}`, 60_000)) as { ok: boolean; value?: unknown; error?: string };
+    if (!r.ok) throw new Error(`${command} failed in the extension host: ${r.error}`);
+    return r.value;
+  }
+
+  private async request(body: object, what: string, timeoutMs: number): Promise<unknown> {
     await this.hostReady(timeoutMs);
     const id = randomUUID();
     const req = path.join(this.ipcDir, `${id}.request.json`);
-    fs.writeFileSync(`${req}.tmp`, JSON.stringify({ suite, ...(only ? { only } : {}) }));
+    fs.writeFileSync(`${req}.tmp`, JSON.stringify(body));
     fs.renameSync(`${req}.tmp`, req);
     const res = path.join(this.ipcDir, `${id}.result.json`);
-    await waitUntil(`in-host suite ${suite}`, () => fs.existsSync(res), timeoutMs);
-    const result = JSON.parse(fs.readFileSync(res, 'utf8')) as HostSuiteResult;
+    await waitUntil(what, () => fs.existsSync(res), timeoutMs);
+    const result = JSON.parse(fs.readFileSync(res, 'utf8')) as unknown;
     fs.rmSync(res, { force: true });
     return result;
   }

@@ -15,9 +15,13 @@ test('the workbench loads with stategate installed and activatable', { timeout: 
     const activation = result.tests.find((r) => r.name.startsWith('stategate is installed'))!.data as {
       activeBefore: boolean;
       activateMs: number;
+      activateCallMs?: number;
     };
     assert.equal(activation.activeBefore, false, 'nothing in the smoke workspace should activate stategate');
-    t.diagnostic(`VS Code ${ready.vscodeVersion}; stategate activate(): ${activation.activateMs.toFixed(1)} ms`);
+    t.diagnostic(
+      `VS Code ${ready.vscodeVersion}; stategate activation: ${activation.activateMs.toFixed(1)} ms to load and activate ` +
+        `(activate() itself: ${activation.activateCallMs?.toFixed(1) ?? '?'} ms)`,
+    );
     t.diagnostic(`launch timings (ms): ${JSON.stringify(vsc.timings)}`);
 
     // Through the UI, as a person would.

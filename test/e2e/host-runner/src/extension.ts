@@ -2,7 +2,9 @@
 // On activation (onStartupFinished) it serves requests from the outer test
 // through files in the folder named by STATEGATE_E2E_IPC:
 //   <id>.request.json  {"suite": "smoke", "only"?: ["test name"]}
-//   <id>.result.json   the HostSuiteResult, written atomically (tmp + rename)
+//                      or {"command": "workbench.action.closePanel", "args"?: [...]}
+//   <id>.result.json   the HostSuiteResult, or {"ok", "value"?, "error"?} for a
+//                      command; written atomically (tmp + rename)
 // and writes `ready.json` ({"vscodeVersion", ...}) once it listens.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -38,8 +40,16 @@ export function activate(context: vscode.ExtensionContext): void {
       queue = queue.then(async () => {
         let result: unknown;
         try {
-          const req = JSON.parse(fs.readFileSync(request, 'utf8')) as { suite: string; only?: string[] };
-          result = await runSuite(req.suite, req.only);
+          const req = JSON.parse(fs.readFileSync(request, 'utf8')) as { suite?: string; only?: string[]; command?: string; args?: unknown[] };
+          if (req.command) {
+            try {
+              result = { ok: true, value: await vscode.commands.executeCommand(req.command, ...(req.args ?? [])) };
+            } catch (e) {
+              result = { ok: false, error: String(e) };
+            }
+          } else {
+            result = await runSuite(req.suite ?? '', req.only);
+          }
         } catch (e) {
           result = { suite: '?', ok: false, tests: [], error: String(e) };
         }
