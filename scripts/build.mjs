@@ -1,6 +1,7 @@
-// Bundles the extension (vscode external) and the CLI with esbuild.
-// The CLI bundle is what the agent hook and the MCP server run, so it must
-// start fast: one file, no runtime module resolution.
+// Bundles the extension (vscode external), the CLI and the webview with esbuild.
+// The CLI is what the agent hook runs once per tool call, so it must start
+// fast: dist/cli.js is a tiny dispatcher and each command is its own minified
+// bundle (dist/cli/<name>.js), so a hook never loads the MCP SDK.
 import { build } from 'esbuild';
 import { existsSync } from 'node:fs';
 
@@ -17,8 +18,10 @@ const common = {
   mainFields: ['module', 'main'],
 };
 
+const cliCommon = { minify: true, define: { 'process.env.STATEGATE_BUNDLED': '"1"' } };
 const entries = [
-  { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  { ...cliCommon, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  ...['validate', 'run', 'hook', 'mcp', 'export'].map((name) => ({ ...cliCommon, entryPoints: [`src/cli/${name}-command.ts`], outfile: `dist/cli/${name}.js` })),
 ];
 if (existsSync('src/vscode/extension.ts')) {
   entries.push({ entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] });

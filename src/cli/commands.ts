@@ -1,10 +1,11 @@
-/** The table of CLI commands; each lives in its own module. */
+/**
+ * Loading a command's module. Bundled, each command is its own file
+ * (dist/cli/<name>.js) so a process loads only the code it runs; from source
+ * (tests under tsx) the modules are imported directly.
+ */
+import * as path from 'node:path';
 import type { ExitCode, Output } from './io.js';
-import { validateCommand } from './validate-command.js';
-import { exportCommand } from './export-command.js';
-import { runCommand } from './run-command.js';
-import { mcpCommand } from './mcp-command.js';
-import { hookCommand } from './hook-command.js';
+import type { CommandName } from './command-table.js';
 
 export interface Command {
   readonly name: string;
@@ -14,4 +15,9 @@ export interface Command {
   answersInJson(args: readonly string[]): boolean;
 }
 
-export const COMMANDS: readonly Command[] = [validateCommand, runCommand, hookCommand, mcpCommand, exportCommand];
+export async function loadCommand(name: CommandName): Promise<Command> {
+  // Computed paths, so the bundler leaves them to run time. The bundler defines
+  // STATEGATE_BUNDLED as "1"; from source (tsx), the command modules load directly.
+  const file = process.env.STATEGATE_BUNDLED === '1' ? path.join(__dirname, 'cli', `${name}.js`) : path.join(__dirname, `${name}-command`);
+  return (require(file) as { command: Command }).command;
+}

@@ -8,7 +8,7 @@ import type { Command } from './commands.js';
 
 const USAGE = `stategate export FILE --format ${EXPORT_FORMATS.join('|')} [--out FILE]`;
 
-export const exportCommand: Command = {
+export const command: Command = {
   name: 'export',
   summary: 'print a workflow diagram as Mermaid, DOT or PlantUML',
   answersInJson: () => false,

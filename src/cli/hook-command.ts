@@ -125,7 +125,7 @@ async function handle(input: HookInput, runner: Runner, out: Output): Promise<Ex
   }
 }
 
-export const hookCommand: Command = {
+export const command: Command = {
   name: 'hook',
   summary: 'answer a VS Code / Claude Code agent hook (JSON on stdin)',
   answersInJson: () => false,

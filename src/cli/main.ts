@@ -3,20 +3,22 @@
  * arguments, calls the engine, prints the answer. Every command answers
  * --help; every failure is a one-line message and a non-zero exit.
  */
-import { COMMANDS, type Command } from './commands.js';
+import { loadCommand } from './commands.js';
+import { COMMAND_SUMMARIES, isCommandName } from './command-table.js';
 import { CliError, processOutput, reportError, type ExitCode, type Output } from './io.js';
 
 import { VERSION } from './version.js';
 
 function usage(): string {
-  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  const names = Object.keys(COMMAND_SUMMARIES) as (keyof typeof COMMAND_SUMMARIES)[];
+  const width = Math.max(...names.map((n) => n.length));
   return [
     'stategate: run agent workflows as state machines and enforce them',
     '',
     'Usage: stategate <command> [options]',
     '',
     'Commands:',
-    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    ...names.map((n) => `  ${n.padEnd(width)}  ${COMMAND_SUMMARIES[n]}`),
     '',
     'Run `stategate <command> --help` for a command\'s options.',
   ].join('\n');
@@ -32,10 +34,10 @@ export async function main(argv: readonly string[], out: Output = processOutput)
     out.stdout(`${VERSION}\n`);
     return 0;
   }
-  const command: Command | undefined = COMMANDS.find((c) => c.name === name);
-  if (!command) {
+  if (!isCommandName(name)) {
     return reportError(out, new CliError('usage', `unknown command '${name}'; run \`stategate --help\``), false);
   }
+  const command = await loadCommand(name);
   try {
     return await command.run(rest, out);
   } catch (err) {
@@ -46,6 +48,8 @@ export async function main(argv: readonly string[], out: Output = processOutput)
 }
 
 if (require.main === module) {
+  // Node 22+: cache compiled code on disk, so a hook process (one per tool call) starts fast.
+  (require('node:module') as { enableCompileCache?: () => unknown }).enableCompileCache?.();
   main(process.argv.slice(2)).then(
     (code) => {
       // Exit at once: a lazily loaded WASM parser must not keep the process alive.

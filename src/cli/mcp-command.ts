@@ -9,7 +9,7 @@ import { VERSION } from './version.js';
 
 const USAGE = 'stategate mcp [--dir DIR]';
 
-export const mcpCommand: Command = {
+export const command: Command = {
   name: 'mcp',
   summary: 'serve the statewright_* agent tools over MCP (stdio)',
   answersInJson: () => false,

@@ -131,7 +131,7 @@ function splitArgs(args: readonly string[]): { dir?: string; sub?: string; rest:
   return { ...(dir === undefined ? {} : { dir }), ...(sub === undefined ? {} : { sub }), rest };
 }
 
-export const runCommand: Command = {
+export const command: Command = {
   name: 'run',
   summary: 'drive the active run: start, send, state, tool, result, approve, pause, ...',
   answersInJson: (args) => !args.includes('--help') && !args.includes('-h'),

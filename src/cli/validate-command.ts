@@ -28,7 +28,7 @@ function toJson(d: Diagnostic, lines: LineIndex) {
   };
 }
 
-export const validateCommand: Command = {
+export const command: Command = {
   name: 'validate',
   summary: 'check workflow files (schema and semantic rules)',
   answersInJson: (args) => args.includes('--json'),

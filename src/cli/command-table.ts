@@ -1,0 +1,19 @@
+/**
+ * The CLI's commands, by name, with a one-line summary each. The table is
+ * data only, so `stategate --help` and the dispatcher load nothing else;
+ * each command's code is loaded when it runs (a hook process must not pay
+ * for the MCP server or the schema validator).
+ */
+export const COMMAND_SUMMARIES = {
+  validate: 'check workflow files (schema and semantic rules)',
+  run: 'drive the active run: start, send, state, tool, result, approve, pause, ...',
+  hook: 'answer a VS Code / Claude Code agent hook (JSON on stdin)',
+  mcp: 'serve the statewright_* agent tools over MCP (stdio)',
+  export: 'print a workflow diagram as Mermaid, DOT or PlantUML',
+} as const;
+
+export type CommandName = keyof typeof COMMAND_SUMMARIES;
+
+export function isCommandName(name: string): name is CommandName {
+  return Object.prototype.hasOwnProperty.call(COMMAND_SUMMARIES, name);
+}
