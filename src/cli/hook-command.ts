@@ -158,7 +158,7 @@ export const command: Command = {
       const message = (err as Error)?.message ?? String(err);
       if (input.event === 'PreToolUse') return failClosed(out, `stategate could not decide, so it denies: ${message}`);
       out.stderr(`stategate: ${message}\n`);
-      if (err instanceof CliError) return err.exitCode;
+      if (isCliError(err)) return err.exitCode;
       return 1;
     }
   },

@@ -6,6 +6,8 @@
 export type ExitCode = 0 | 1 | 2 | 3;
 
 export class CliError extends Error {
+  /** Each command is its own bundle with its own copy of this class, so the dispatcher recognises it by this mark, not instanceof. */
+  readonly cliError = true;
   constructor(
     readonly code: string,
     message: string,
@@ -14,6 +16,10 @@ export class CliError extends Error {
   ) {
     super(message);
   }
+}
+
+export function isCliError(err: unknown): err is CliError {
+  return typeof err === 'object' && err !== null && (err as { cliError?: unknown }).cliError === true;
 }
 
 export interface Output {

@@ -5,7 +5,7 @@
  */
 import { loadCommand } from './commands.js';
 import { COMMAND_SUMMARIES, isCommandName } from './command-table.js';
-import { CliError, processOutput, reportError, type ExitCode, type Output } from './io.js';
+import { CliError, isCliError, processOutput, reportError, type ExitCode, type Output } from './io.js';
 
 import { VERSION } from './version.js';
 
@@ -42,7 +42,7 @@ export async function main(argv: readonly string[], out: Output = processOutput)
     return await command.run(rest, out);
   } catch (err) {
     const cliError =
-      err instanceof CliError ? err : new CliError('internal', `internal error in '${name}': ${(err as Error)?.message ?? String(err)}`, 2);
+      isCliError(err) ? err : new CliError('internal', `internal error in '${name}': ${(err as Error)?.message ?? String(err)}`, 2);
     return reportError(out, cliError, command.answersInJson(rest));
   }
 }
