@@ -18,7 +18,7 @@ import * as path from 'node:path';
 import { briefing, INTERRUPT_MARKER } from '../engine/briefing.js';
 import type { Runner } from '../engine/runner.js';
 import { parse, stringOption } from './args.js';
-import { CliError, type ExitCode, type Output } from './io.js';
+import { isCliError, type ExitCode, type Output } from './io.js';
 import type { Command } from './commands.js';
 import { contextOutput, HookInputError, parseHookInput, preToolOutput, stopOutput, type HookClient, type HookInput } from './hook-protocol.js';
 import { createRunner } from './runner-factory.js';
