@@ -1,0 +1,86 @@
+/**
+ * Lazy access to the bash parser (web-tree-sitter + tree-sitter-bash, both
+ * WASM). Nothing loads until a shell command is actually decided: most tool
+ * calls never pay for it. `loadShellParser()` is the one async step; parsing
+ * itself is synchronous.
+ *
+ * Measured (bench/shell-parsers.mjs, docs/enforcement.md): load + first parse
+ * is ~25 ms, but V8's background tier-up of the WASM keeps a short-lived
+ * process alive ~0.5-1 s at exit. `configureShellParser({liftoffOnly: true})`
+ * (for the CLI/hook process only; never in the extension host, where it would
+ * slow every other extension's WASM) makes the process exit at once.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import * as v8 from 'node:v8';
+import type { Node as TsNode, Parser as TsParser } from 'web-tree-sitter';
+
+export type SyntaxNode = TsNode;
+
+export interface ShellParser {
+  /**
+   * Parses `source` and hands the root to `use` (undefined if the parser gave
+   * up). The tree is freed when `use` returns, so nested calls (a `bash -c`
+   * body parsed while walking its parent) are safe.
+   */
+  withTree<T>(source: string, use: (root: SyntaxNode | undefined) => T): T;
+}
+
+interface ParserOptions {
+  /** Compile the WASM with Liftoff only: no background tier-up holding the process at exit. */
+  readonly liftoffOnly?: boolean;
+  /** Where `tree-sitter.wasm` and `tree-sitter-bash.wasm` sit (e.g. next to a bundle). */
+  readonly wasmDir?: string;
+}
+
+let options: ParserOptions = {};
+let loading: Promise<ShellParser> | undefined;
+
+/** Call before the first load; later calls have no effect on an already loaded parser. */
+export function configureShellParser(opts: ParserOptions): void {
+  options = { ...options, ...opts };
+}
+
+/** First existing candidate: the configured dir, next to this file/bundle, then node_modules. */
+function wasmPath(file: string, pkgSubpath: string): string {
+  const dirs = [options.wasmDir, typeof __dirname === 'string' ? __dirname : undefined].filter((d): d is string => !!d);
+  for (const dir of dirs) {
+    const p = join(dir, file);
+    if (existsSync(p)) return p;
+  }
+  return require.resolve(pkgSubpath);
+}
+
+async function load(): Promise<ShellParser> {
+  if (options.liftoffOnly) v8.setFlagsFromString('--liftoff-only');
+  const { Parser, Language } = await import('web-tree-sitter');
+  const core = wasmPath('tree-sitter.wasm', 'web-tree-sitter/tree-sitter.wasm');
+  await Parser.init({ locateFile: () => core } as unknown as Parameters<typeof Parser.init>[0]);
+  const bash = await Language.load(wasmPath('tree-sitter-bash.wasm', 'tree-sitter-bash/tree-sitter-bash.wasm'));
+  const parser: TsParser = new Parser();
+  parser.setLanguage(bash);
+  return {
+    withTree<T>(source: string, use: (root: SyntaxNode | undefined) => T): T {
+      let tree: ReturnType<TsParser['parse']> = null;
+      try {
+        tree = parser.parse(source);
+      } catch {
+        tree = null;
+      }
+      try {
+        return use(tree?.rootNode);
+      } finally {
+        tree?.delete();
+      }
+    },
+  };
+}
+
+/** The shared parser, loaded on first use. A failed load is retried next time. */
+export function loadShellParser(): Promise<ShellParser> {
+  loading ??= load().catch((err: unknown) => {
+    loading = undefined;
+    throw err;
+  });
+  return loading;
+}

@@ -1,0 +1,442 @@
+/**
+ * Shell command analysis for `allowed_commands`, `blocked_env` and shell
+ * writes (DESIGN.md, "Shell commands"), on a real bash parser.
+ *
+ * The walk finds every simple command wherever bash would run one (lists,
+ * pipelines, subshells, groups, substitutions, function bodies, control flow,
+ * here-docs, `eval`, `sh -c` bodies, wrappers such as `env`/`xargs`/`timeout`,
+ * `find -exec`) and checks each. It fails closed: a node type it does not
+ * know, a parse error, a command name computed at run time, a sourced file or
+ * a shell reading its script from stdin is a denial with a reason, never a
+ * pass. The first problem found (in source order) is the one reported.
+ */
+import { matchCommand } from './command-match';
+import { envReadReason, findExecs, isCodeLoadingVar, SHELLS, shellRun, unwrap, WRAPPERS, writesFiles, xargsReplace } from './shell-commands';
+import { loadShellParser, type ShellParser, type SyntaxNode } from './shell-parser';
+import { evalWord, type Word } from './shell-words';
+
+export { rewriteCommand } from './shell-rewrite';
+
+export interface ShellRules {
+  /** undefined: any command (the other rules still apply). */
+  readonly allowedCommands?: readonly string[];
+  readonly blockedEnv: readonly string[];
+  /** Whether the state allows Write or Edit: shell writes to files need it. */
+  readonly writeAllowed: boolean;
+}
+
+export type ShellVerdict = { readonly ok: true } | { readonly ok: false; readonly reason: string; readonly offending?: string };
+
+/** Longer commands are denied rather than analysed (a hook has a time budget). */
+const MAX_COMMAND_LENGTH = 64 * 1024;
+/** `bash -c "eval 'sh -c ...'"` nesting deeper than this is denied. */
+const MAX_DEPTH = 8;
+
+/** Thrown inside the walk to stop at the first problem. */
+class Denial {
+  constructor(
+    readonly reason: string,
+    readonly offending?: string,
+  ) {}
+}
+
+const deny = (reason: string, offending?: string): never => {
+  throw new Denial(reason, offending);
+};
+
+/** Whether any rule needs the command looked at (else it passes unparsed). */
+export function shellRulesInForce(rules: ShellRules): boolean {
+  return rules.allowedCommands !== undefined || rules.blockedEnv.length > 0 || !rules.writeAllowed;
+}
+
+/** Loads the parser on first use, then analyses. Never rejects. */
+export async function analyseCommand(command: unknown, rules: ShellRules): Promise<ShellVerdict> {
+  if (!shellRulesInForce(rules)) return { ok: true };
+  let parser: ShellParser;
+  try {
+    parser = await loadShellParser();
+  } catch (err) {
+    return { ok: false, reason: `the shell parser could not be loaded (${String(err)}), so no command can be checked` };
+  }
+  return analyseWithParser(parser, command, rules);
+}
+
+/** The synchronous analysis, for callers that already hold a loaded parser. */
+export function analyseWithParser(parser: ShellParser, command: unknown, rules: ShellRules): ShellVerdict {
+  if (!shellRulesInForce(rules)) return { ok: true };
+  if (typeof command !== 'string') return { ok: false, reason: 'the command is not text' };
+  if (command.length > MAX_COMMAND_LENGTH) return { ok: false, reason: `the command is longer than ${MAX_COMMAND_LENGTH} characters` };
+  try {
+    new Walk(parser, rules).source(command, 0);
+    return { ok: true };
+  } catch (err) {
+    if (err instanceof Denial) return err.offending === undefined ? { ok: false, reason: err.reason } : { ok: false, reason: err.reason, offending: err.offending };
+    return { ok: false, reason: `the command could not be analysed (${String(err)})` };
+  }
+}
+
+const quote = (s: string): string => `\`${s.length > 120 ? `${s.slice(0, 117)}...` : s}\``;
+const textOf = (words: readonly Word[]): string => words.map((w) => w.text).join(' ');
+const named = (node: SyntaxNode): SyntaxNode[] => node.namedChildren.filter((c): c is SyntaxNode => c !== null);
+
+/** Nodes whose named children are simply more statements or words to walk. */
+const STRUCTURE = new Set([
+  'program', 'list', 'pipeline', 'subshell', 'do_group', 'negated_command', 'if_statement', 'elif_clause', 'else_clause',
+  'while_statement', 'for_statement', 'case_statement', 'case_item', 'redirected_statement', 'command_substitution', 'process_substitution',
+]);
+/** Word-like nodes (arguments, values, patterns): checked for expansions. */
+const WORDISH = new Set([
+  'word', 'string', 'raw_string', 'concatenation', 'number', 'simple_expansion', 'expansion', 'arithmetic_expansion', 'ansi_c_string',
+  'translated_string', 'array', 'extglob_pattern', 'regex', 'brace_expression', 'string_content', 'special_variable_name', 'test_operator',
+  'binary_expression', 'unary_expression', 'parenthesized_expression', 'ternary_expression', 'postfix_expression', 'heredoc_body', 'heredoc_content',
+]);
+const OUTPUT_OPS = new Set(['>', '>>', '>|', '&>', '&>>', '>&']);
+const HARMLESS_TARGETS = new Set(['/dev/null', '/dev/stdout', '/dev/stderr']);
+const ARITH_TEST_OPS = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge']);
+/** Paths a glob could reach the environment through (`/pro?/sel?/env*`). */
+const ENVIRON_PATHS = ['/proc/self/environ', '/proc/1/environ', 'proc/self/environ', 'self/environ', 'environ', '../../proc/self/environ'];
+
+function globRegex(glob: string): RegExp {
+  let re = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i] ?? '';
+    if (c === '*') re += '.*';
+    else if (c === '?') re += '.';
+    else if (c === '[') {
+      const close = glob.indexOf(']', i + 2);
+      if (close < 0) re += '\\[';
+      else {
+        re += `[${glob.slice(i + 1, close).replace(/^!/, '^').replace(/\\/g, '\\\\')}]`;
+        i = close;
+      }
+    } else re += c.replace(/[.+^${}()|\\/]/g, '\\$&');
+  }
+  return new RegExp(`^${re}$`);
+}
+
+class Walk {
+  constructor(
+    private readonly parser: ShellParser,
+    private readonly rules: ShellRules,
+  ) {}
+
+  private get blocked(): readonly string[] {
+    return this.rules.blockedEnv;
+  }
+
+  /** Parse and walk one piece of shell text (the command, or an eval / sh -c body). */
+  source(text: string, depth: number): void {
+    if (depth > MAX_DEPTH) deny(`commands nested more than ${MAX_DEPTH} levels deep (eval / sh -c) are not analysed`, text);
+    this.parser.withTree(text, (root) => {
+      if (!root) return deny('the command could not be parsed', text);
+      if (root.hasError) {
+        const bad = this.firstError(root);
+        return deny(`the command does not parse as shell${bad ? ` near ${quote(bad.text || bad.type)}` : ''}`, bad?.text ?? text);
+      }
+      this.walk(root, depth);
+    });
+  }
+
+  private firstError(node: SyntaxNode): SyntaxNode | undefined {
+    if (node.type === 'ERROR' || node.isMissing) return node;
+    for (const c of node.children) {
+      if (c?.hasError || c?.isMissing) return this.firstError(c);
+    }
+    return undefined;
+  }
+
+  private walk(node: SyntaxNode, depth: number): void {
+    if (node.type === 'ERROR' || node.isMissing) deny('the command does not parse as shell', node.text);
+    if (STRUCTURE.has(node.type)) {
+      for (const c of named(node)) this.walk(c, depth);
+      return;
+    }
+    switch (node.type) {
+      case 'comment':
+      case 'variable_name': // a for loop's variable
+        return;
+      case 'command':
+        return this.command(node, depth);
+      case 'declaration_command':
+      case 'unset_command':
+        return this.declaration(node, depth);
+      case 'test_command':
+        return this.test(node, depth);
+      case 'variable_assignment':
+        return this.assignment(node, depth);
+      case 'variable_assignments':
+        for (const c of named(node)) this.assignment(c, depth);
+        return;
+      case 'file_redirect':
+      case 'herestring_redirect':
+      case 'heredoc_redirect':
+        return this.redirect(node, depth);
+      case 'function_definition': {
+        // The body is checked where it is defined: whatever calls it, it runs only commands that pass.
+        const body = node.childForFieldName('body');
+        if (body) this.walk(body, depth);
+        for (const c of named(node)) if (c.type.endsWith('redirect')) this.redirect(c, depth);
+        return;
+      }
+      case 'compound_statement':
+        if (node.child(0)?.type === '((') return this.arithmetic(node, depth);
+        for (const c of named(node)) this.walk(c, depth);
+        return;
+      case 'c_style_for_statement':
+        for (const c of named(node)) {
+          if (c.type === 'do_group' || c.type === 'compound_statement') this.walk(c, depth);
+          else this.arithmetic(c, depth);
+        }
+        return;
+      default:
+        if (WORDISH.has(node.type)) return this.scan(node, depth);
+        return deny(`the shell construct \`${node.type}\` is not analysed`, node.text);
+    }
+  }
+
+  /** Look inside a word for expansions and substitutions. */
+  private scan(node: SyntaxNode, depth: number): void {
+    switch (node.type) {
+      case 'command_substitution':
+      case 'process_substitution':
+        for (const c of named(node)) this.walk(c, depth);
+        return;
+      case 'simple_expansion':
+        for (const c of named(node)) this.variable(c.text);
+        return;
+      case 'expansion':
+        if (node.child(1)?.type === '!' && this.blocked.length > 0) deny('indirect expansion (`${!name}`, `${!prefix*}`) can read a blocked variable', node.text);
+        for (const c of named(node)) {
+          if (c.type === 'variable_name' || c.type === 'special_variable_name') this.variable(c.text);
+          else if (c.type === 'subscript') this.subscript(c, depth);
+          else this.scan(c, depth);
+        }
+        return;
+      case 'arithmetic_expansion':
+        return this.arithmetic(node, depth);
+      case 'subscript':
+        return this.subscript(node, depth);
+      case 'heredoc_body':
+      default:
+        for (const c of named(node)) {
+          if (c.type === 'command' || STRUCTURE.has(c.type)) this.walk(c, depth);
+          else this.scan(c, depth);
+        }
+    }
+  }
+
+  private variable(name: string): void {
+    if (this.blocked.includes(name)) deny(`it expands the blocked variable ${name}`, name);
+  }
+
+  private subscript(node: SyntaxNode, depth: number): void {
+    const name = node.childForFieldName('name');
+    if (name) this.variable(name.text);
+    const index = node.childForFieldName('index');
+    if (index && !/^[0-9@*]+$/.test(index.text)) this.arithmetic(index, depth);
+  }
+
+  /**
+   * Bash evaluates a variable's value inside arithmetic as an expression, and
+   * `a[$(cmd)]` in that value runs cmd: arithmetic that reads any variable can
+   * run commands the analysis cannot see, so only literal arithmetic passes.
+   */
+  private arithmetic(node: SyntaxNode, depth: number): void {
+    const visit = (n: SyntaxNode): void => {
+      if (n.type === 'command_substitution' || n.type === 'process_substitution') return this.scan(n, depth);
+      const isName = n.type === 'variable_name' || (n.type === 'word' && /^[A-Za-z_]/.test(n.text));
+      if (isName || n.type === 'simple_expansion' || n.type === 'expansion') {
+        const name = n.type === 'variable_name' || n.type === 'word' ? n.text : (named(n)[0]?.text ?? n.text);
+        this.variable(name);
+        deny(`arithmetic on a variable (${name}) can run commands hidden in its value`, n.text);
+      }
+      for (const c of named(n)) visit(c);
+    };
+    visit(node);
+  }
+
+  /** A word as a command sees it: value, plus the checks every word gets. */
+  private word(node: SyntaxNode, depth: number): Word {
+    const w = evalWord(node);
+    this.scan(node, depth);
+    if (this.blocked.length > 0) {
+      const hit = /\/proc(\/|$)/.test(w.value) || w.value.includes('environ') || (w.dynamic && ENVIRON_PATHS.some((p) => globRegex(w.value).test(p)));
+      if (hit) deny('it reads process information under /proc, where the environment can be read', w.text);
+    }
+    return w;
+  }
+
+  private command(node: SyntaxNode, depth: number): void {
+    const words: Word[] = [];
+    const assignments: SyntaxNode[] = [];
+    for (const c of named(node)) {
+      if (c.type === 'variable_assignment') assignments.push(c);
+      else if (c.type.endsWith('redirect')) this.redirect(c, depth);
+      else if (c.type === 'command_name') {
+        const inner = named(c)[0];
+        if (!inner) deny('a command with an empty name', node.text);
+        else words.push(this.word(inner, depth));
+      } else if (WORDISH.has(c.type)) words.push(this.word(c, depth));
+      else this.walk(c, depth);
+    }
+    for (const a of assignments) this.assignment(a, depth);
+    this.run(words, depth);
+  }
+
+  /** `NAME=value` (before a command, alone, or in export/declare). */
+  private assignment(node: SyntaxNode, depth: number): void {
+    const nameNode = node.childForFieldName('name');
+    const name = nameNode?.type === 'subscript' ? (nameNode.childForFieldName('name')?.text ?? '') : (nameNode?.text ?? '');
+    if (nameNode?.type === 'subscript') this.subscript(nameNode, depth);
+    this.checkAssignedName(name, node.text);
+    for (const c of named(node)) if (c !== nameNode && c.id !== nameNode?.id) this.word(c, depth);
+  }
+
+  private checkAssignedName(name: string, text: string): void {
+    if (this.rules.allowedCommands !== undefined && isCodeLoadingVar(name)) {
+      deny(`it sets ${name}, which changes what the allowed command runs or loads`, text);
+    }
+  }
+
+  /** `declare/typeset/local/readonly/export ...` and `unset ...`. */
+  private declaration(node: SyntaxNode, depth: number): void {
+    const keyword = node.child(0)?.text ?? '';
+    const words: Word[] = [{ value: keyword, dynamic: false, text: keyword }];
+    for (const c of named(node)) {
+      if (c.type === 'variable_assignment') {
+        this.assignment(c, depth);
+        const name = c.childForFieldName('name')?.text ?? '';
+        words.push({ value: `${name}=`, dynamic: false, text: c.text });
+      } else if (c.type === 'variable_name') words.push({ value: c.text, dynamic: false, text: c.text });
+      else words.push(this.word(c, depth));
+    }
+    this.regular(words, depth);
+  }
+
+  /** `[ ... ]` and `[[ ... ]]`: a command named `[` / `[[` whose operands are words. */
+  private test(node: SyntaxNode, depth: number): void {
+    const open = node.child(0)?.text ?? '[';
+    const arithmetic = (n: SyntaxNode): boolean => n.type === 'test_operator' && ARITH_TEST_OPS.has(n.text);
+    const visit = (n: SyntaxNode): void => {
+      // Inside [[ ]], -eq and friends evaluate their operands as arithmetic.
+      if (open === '[[' && n.type === 'binary_expression' && named(n).some(arithmetic)) {
+        for (const side of named(n)) if (!arithmetic(side) && !/^-?[0-9]+$/.test(side.text)) this.arithmetic(side, depth);
+      }
+      for (const c of named(n)) visit(c);
+    };
+    visit(node);
+    this.scan(node, depth);
+    this.mustMatch([{ value: open, dynamic: false, text: open }], node.text);
+  }
+
+  private redirect(node: SyntaxNode, depth: number): void {
+    if (node.type === 'heredoc_redirect') {
+      // A quoted delimiter (<<'EOF', <<"EOF", <<\EOF) makes the body literal.
+      const start = named(node).find((c) => c.type === 'heredoc_start')?.text ?? '';
+      const literal = /['"\\]/.test(start);
+      for (const c of named(node)) {
+        if (c.type === 'heredoc_start' || c.type === 'heredoc_end') continue;
+        if (c.type === 'heredoc_body') {
+          if (!literal) this.scan(c, depth);
+        } else this.walk(c, depth);
+      }
+      return;
+    }
+    if (node.type === 'herestring_redirect') {
+      for (const c of named(node)) this.word(c, depth);
+      return;
+    }
+    const op = node.children.find((c) => c !== null && !c.isNamed)?.text ?? '';
+    for (const dest of named(node)) {
+      if (dest.type === 'file_descriptor') continue;
+      if (dest.type === 'process_substitution') {
+        this.scan(dest, depth);
+        continue;
+      }
+      const w = this.word(dest, depth);
+      if (!OUTPUT_OPS.has(op)) continue; // input, duplication (<&, >&-), closing
+      if (op === '>&' && !w.dynamic && /^([0-9]+|-)$/.test(w.value)) continue;
+      if (!w.dynamic && HARMLESS_TARGETS.has(w.value)) continue;
+      if (!this.rules.writeAllowed) deny(`it writes to a file (${op} ${w.text}), and this state allows no Write or Edit`, `${op} ${w.text}`);
+    }
+  }
+
+  /** A simple command's words (after assignments): unwrap, recurse into bodies, check. */
+  private run(words: readonly Word[], depth: number): void {
+    const name = words[0];
+    if (!name) return;
+    const text = textOf(words);
+    if (name.dynamic) deny(`the command name ${quote(name.text)} is only known when it runs`, text);
+    const n = name.value;
+    const args = words.slice(1);
+    if (n === 'eval') {
+      const dyn = args.find((w) => w.dynamic);
+      if (dyn) deny('eval of text only known when it runs cannot be analysed', text);
+      return this.source(args.map((w) => w.value).join(' '), depth + 1);
+    }
+    if (SHELLS.has(n)) {
+      const how = shellRun(words);
+      if (how.kind === 'opaque') deny(`the shell's arguments cannot be analysed`, how.offending);
+      if (how.kind === 'stdin') deny(`${n} reading commands from its input cannot be analysed`, text);
+      if (how.kind === 'body') {
+        if (how.body.dynamic) deny(`${n} -c with a body only known when it runs cannot be analysed`, text);
+        return this.source(how.body.value, depth + 1);
+      }
+    }
+    if (n === 'source' || n === '.') {
+      this.mustMatch(words, text, `sourcing a file runs commands that cannot be analysed`);
+      return;
+    }
+    if (n === 'alias' && args.some((w) => w.value.includes('='))) deny('defining aliases is not allowed: an alias hides what a command runs', text);
+    if (n === 'trap') {
+      const body = args.find((w) => !w.value.startsWith('-'));
+      if (body?.dynamic) deny('trap with a command only known when it runs cannot be analysed', text);
+      if (body && args.length > 1) this.source(body.value, depth + 1);
+    }
+    const spec = Object.hasOwn(WRAPPERS, n) ? WRAPPERS[n] : undefined;
+    if (spec) {
+      const u = unwrap(words, spec);
+      if (u.kind === 'opaque') deny(`${n} with ${quote(u.offending)} runs something that cannot be analysed`, text);
+      if (u.kind === 'wrapped') {
+        for (const a of u.assignments) this.checkAssignedName(a.value.slice(0, a.value.indexOf('=')), a.text);
+        const rep = n === 'xargs' ? xargsReplace(words) : undefined;
+        const inner = rep ? u.words.map((w) => (w.value.includes(rep) ? { ...w, dynamic: true } : w)) : u.words;
+        // sudo/doas: the author must allow the elevated command itself, not just what it wraps.
+        if (u.privileged) this.mustMatch(words, text);
+        return this.run(inner, depth);
+      }
+    }
+    this.regular(words, depth);
+  }
+
+  /** Checks for a command that runs as itself. */
+  private regular(words: readonly Word[], depth: number): void {
+    const text = textOf(words);
+    if (this.blocked.length > 0) {
+      const why = envReadReason(words, this.blocked);
+      if (why) deny(`${quote(text)} is not allowed while variables are blocked: ${why}`, text);
+    }
+    if (!this.rules.writeAllowed && writesFiles(words)) deny(`${quote(text)} writes files, and this state allows no Write or Edit`, text);
+    if (words[0]?.value === 'find') {
+      for (const exec of findExecs(words)) {
+        if (exec.length === 0) deny('find -exec without a command', text);
+        this.run(exec, depth);
+      }
+    }
+    this.mustMatch(words, text);
+  }
+
+  private mustMatch(words: readonly Word[], text: string, why?: string): void {
+    const allowed = this.rules.allowedCommands;
+    if (allowed === undefined) {
+      if (why) deny(why, text);
+      return;
+    }
+    const m = matchCommand(words, allowed);
+    if (m.ok) return;
+    if (why) deny(why, text);
+    const list = allowed.length > 0 ? allowed.join(', ') : 'none';
+    if (m.dynamic) deny(`${quote(text)} has a word only known when it runs where an allowed command needs a literal one (allowed: ${list})`, text);
+    deny(`${quote(text)} is not an allowed command here (allowed: ${list})`, text);
+  }
+}
