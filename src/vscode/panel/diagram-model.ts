@@ -70,8 +70,9 @@ function groups(wf: Workflow, edges: readonly DiagramEdge[]): DiagramGroup[] {
       }
     }
   }
-  const handlers = wf.interrupts.map((i) => i.target.name);
-  add({ id: 'group:interrupts', label: 'interrupt handlers', kind: 'interrupts' }, new Set(handlers));
+  // The interrupt edges come from every state, so instead of drawing them the group names the triggers.
+  const triggers = wf.interrupts.map((i) => `${i.name} (${i.filePattern})`).join(', ');
+  add({ id: 'group:interrupts', label: `interrupts: ${triggers}`, kind: 'interrupts' }, new Set(wf.interrupts.map((i) => i.target.name)));
   return result;
 }
 
