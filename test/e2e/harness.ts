@@ -75,6 +75,18 @@ export const BASE_SETTINGS: Readonly<Record<string, unknown>> = {
   'git.openRepositoryInParentFolders': 'never',
   'files.autoSave': 'off',
   'editor.accessibilitySupport': 'off',
+  // typeInEditor types literally: no auto-closing, auto-indent or suggestions accepted by Enter.
+  // (A test of completion turns suggestions back on through LaunchOptions.settings.)
+  'editor.autoClosingBrackets': 'never',
+  'editor.autoClosingQuotes': 'never',
+  'editor.autoClosingComments': 'never',
+  'editor.autoSurround': 'never',
+  'editor.autoIndent': 'none',
+  'editor.formatOnType': false,
+  'editor.quickSuggestions': { other: 'off', comments: 'off', strings: 'off' },
+  'editor.suggestOnTriggerCharacters': false,
+  'editor.acceptSuggestionOnEnter': 'off',
+  'editor.parameterHints.enabled': false,
   'window.commandCenter': false,
   // The DOM renderer, so tests can read the terminal's text.
   'terminal.integrated.gpuAcceleration': 'off',
@@ -456,11 +468,16 @@ export class VsCode {
       .waitFor({ state: 'visible', timeout: 10_000 });
   }
 
-  /** Types into the active editor at its cursor. */
-  async typeInEditor(text: string): Promise<void> {
+  /**
+   * Types into the active editor: at the end of the document, or over all of it
+   * with `replaceAll`. BASE_SETTINGS turns off auto-closing and suggestions, so
+   * the text lands as typed.
+   */
+  async typeInEditor(text: string, opts: { replaceAll?: boolean } = {}): Promise<void> {
     const editor = this.page.locator('.editor-group-container.active .monaco-editor').first();
     await editor.waitFor({ state: 'visible', timeout: 10_000 });
     await editor.locator('.view-lines').click();
+    await this.page.keyboard.press(opts.replaceAll ? 'Control+A' : 'Control+End');
     await this.page.keyboard.type(text, { delay: 5 });
   }
 
