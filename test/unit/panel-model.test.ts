@@ -1,0 +1,124 @@
+/** The state panel's pure parts: the diagram model, the render model and history points (time travel). */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Runner } from '../../src/engine/runner';
+import { diagramModel, labelWidth, nodeWidth } from '../../src/vscode/panel/diagram-model';
+import { historyOf, renderModel } from '../../src/vscode/panel/render-model';
+import { historyPoint } from '../../src/vscode/panel/history-point';
+import type { RunSituation } from '../../src/vscode/runtime/run-service';
+
+const REPO = path.resolve(__dirname, '..', '..');
+const FEATURE = path.join(REPO, 'test', 'e2e', 'fixtures', 'panel', 'feature.workflow.json');
+const CHECKS = path.join(REPO, 'examples', 'checks.workflow.json');
+
+/** A workspace with the panel's fixture workflow and a runner on it. */
+function workspace(file = FEATURE): { runner: Runner; file: string } {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-panel-'));
+  const copy = path.join(root, path.basename(file));
+  fs.copyFileSync(file, copy);
+  return { runner: new Runner({ dir: path.join(root, '.stategate'), workspaceRoot: root }), file: copy };
+}
+
+/** What RunService.read() builds, without VS Code. */
+function situation(runner: Runner): RunSituation {
+  const active = runner.active();
+  if (active.kind !== 'ok') return active.kind === 'none' ? { kind: 'none' } : { kind: 'unreadable', reason: active.reason };
+  const view = runner.state();
+  return { kind: 'active', run: active.run, view, workflow: runner.env.load(active.run.workflow.definitionText), definitionChanged: view.definition_changed };
+}
+
+function load(file: string) {
+  const { runner } = workspace(file);
+  const wf = runner.env.load(fs.readFileSync(file, 'utf8'));
+  assert.ok(wf);
+  return wf;
+}
+
+test('diagram: every state a node sized for its name, every edge with its event, approval and guard marks', () => {
+  const d = diagramModel(load(FEATURE));
+  assert.deepEqual(d.nodes.map((n) => n.id).sort(), ['implement', 'leaked', 'plan', 'review', 'secret_review', 'shipped']);
+  const review = d.nodes.find((n) => n.id === 'secret_review')!;
+  assert.equal(review.width, nodeWidth('secret_review'));
+  assert.ok(nodeWidth('a') >= 80 && nodeWidth('a'.repeat(40)) > nodeWidth('a'.repeat(10)));
+  assert.equal(d.nodes.find((n) => n.id === 'shipped')!.final, true);
+  assert.equal(d.nodes.find((n) => n.id === 'plan')!.initial, true);
+  const ship = d.edges.find((e) => e.from === 'review' && e.to === 'shipped')!;
+  assert.equal(ship.event, 'SHIP');
+  assert.equal(ship.approval, true);
+  assert.match(ship.label, /approval/);
+  assert.equal(ship.labelWidth, labelWidth(ship.label));
+  const tested = d.edges.find((e) => e.event === 'TESTED')!;
+  assert.equal(tested.guarded, true);
+  assert.equal(tested.label, 'TESTED [tests_green]');
+  assert.equal(new Set(d.edges.map((e) => e.id)).size, d.edges.length, 'edge ids are unique');
+  // `$return` has no fixed target: no edge is drawn for RESUME.
+  assert.equal(d.edges.some((e) => e.event === 'RESUME'), false);
+});
+
+test('diagram: interrupt handlers form one group naming the triggers', () => {
+  const d = diagramModel(load(FEATURE));
+  assert.equal(d.groups.length, 1);
+  assert.equal(d.groups[0]!.kind, 'interrupts');
+  assert.deepEqual(d.groups[0]!.members, ['secret_review']);
+  assert.match(d.groups[0]!.label, /env_file \(\*\*\/\*\.env\*\)/);
+});
+
+test('diagram: each fork branch groups the states between its initial and terminal state', () => {
+  const d = diagramModel(load(CHECKS));
+  const groups = new Map(d.groups.map((g) => [g.label, g]));
+  assert.deepEqual([...groups.keys()].sort(), ['CHECK ⑂ lint', 'CHECK ⑂ test']);
+  assert.deepEqual([...groups.get('CHECK ⑂ lint')!.members].sort(), ['lint_done', 'lint_running']);
+  assert.deepEqual([...groups.get('CHECK ⑂ test')!.members].sort(), ['test_done', 'test_running']);
+  // A state outside the branch's paths (the shared `failed`) is not pulled in.
+  assert.ok(d.groups.every((g) => !g.members.includes('failed')));
+  const members = d.groups.flatMap((g) => g.members);
+  assert.equal(new Set(members).size, members.length, 'a state sits in one group at most');
+});
+
+test('render model: none, unreadable, and an active run with view, meta, path and history', () => {
+  const { runner, file } = workspace();
+  assert.deepEqual(renderModel({ kind: 'none' }, []), { kind: 'none' });
+  assert.deepEqual(renderModel({ kind: 'unreadable', reason: 'corrupt' }, []), { kind: 'unreadable', reason: 'corrupt' });
+  runner.start(file);
+  runner.send('READY');
+  const s = situation(runner);
+  assert.equal(s.kind, 'active');
+  const m = renderModel(s, s.kind === 'active' ? runner.store.readJournal(s.run.runId) : []);
+  assert.equal(m.kind, 'active');
+  if (m.kind !== 'active') return;
+  assert.equal(m.current, 'implement');
+  assert.equal(m.view.state, 'implement');
+  assert.deepEqual(m.visited, ['plan', 'implement']);
+  assert.deepEqual(m.taken, [{ from: 'plan', event: 'READY', to: 'implement' }]);
+  assert.deepEqual(m.workflow, { id: 'feature', name: 'Feature with review', file, taskType: 'feature', dangerLevel: 'moderate', estimatedSteps: 6, debug: false });
+  assert.deepEqual(m.history.map((e) => e.kind), ['start', 'transition']);
+  assert.equal(m.definitionChanged, false);
+  assert.equal(m.diagram.nodes.length, 6);
+  // The model crosses postMessage: it must survive JSON.
+  assert.deepEqual(JSON.parse(JSON.stringify(m)), m);
+  // The file changed since the run started: the panel says so.
+  fs.appendFileSync(file, '\n');
+  const changed = renderModel(situation(runner), []);
+  assert.equal(changed.kind === 'active' && changed.definitionChanged, true);
+});
+
+test('history point: the run right after an entry, replayed from the journal prefix', () => {
+  const { runner, file } = workspace();
+  const { run } = runner.start(file);
+  runner.send('READY', { note: 'go' });
+  runner.send('SUBMIT');
+  const journal = historyOf(runner.store.readJournal(run.runId));
+  const [start, ready, submit] = journal;
+  assert.deepEqual(historyPoint(journal, start!.seq), { seq: start!.seq, state: 'plan', context: { tests_pass: false, ticket: 'SG-42' }, status: 'running', transitions: 0 });
+  const p = historyPoint(journal, ready!.seq)!;
+  assert.equal(p.state, 'implement');
+  assert.deepEqual(p.context, { tests_pass: false, ticket: 'SG-42', note: 'go' });
+  assert.equal(p.transitions, 1);
+  assert.equal(historyPoint(journal, submit!.seq)!.state, 'review');
+  assert.equal(historyPoint(journal, 9999), null);
+  // Read-only: the live run is untouched.
+  assert.equal(runner.state().state, 'review');
+});
