@@ -26,9 +26,9 @@ export function requireBuiltCli(): void {
   if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first (npm test does)`);
 }
 
-export function cli(args: readonly string[], opts: { cwd: string; input?: string } ): CliResult {
+export function cli(args: readonly string[], opts: { cwd: string; input?: string; env?: Record<string, string> }): CliResult {
   requireBuiltCli();
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: opts.cwd, input: opts.input ?? '', encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: opts.cwd, input: opts.input ?? '', encoding: 'utf8', env: { ...process.env, ...opts.env } });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, json: parseJson(r.stdout) };
 }
 
