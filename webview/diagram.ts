@@ -14,6 +14,8 @@ import { standaloneSvg } from './svg-export.js';
 
 const MIN_ZOOM = 0.2;
 const MAX_ZOOM = 3;
+const MIN_HEIGHT_PX = 160;
+const MAX_HEIGHT_PX = 520;
 /** A pointer that moved less than this between down and up clicked rather than dragged. */
 const CLICK_SLOP_PX = 4;
 
@@ -38,6 +40,11 @@ export class SgDiagram extends LitElement {
   declare view: { x: number; y: number; k: number };
 
   private layoutKey = '';
+  /** Once a person zooms or pans, resizes stop re-fitting the diagram (until "Fit"). */
+  private userMoved = false;
+  private readonly resizes = new ResizeObserver(() => {
+    if (!this.userMoved) this.fit();
+  });
   private drag: { x: number; y: number; vx: number; vy: number; moved: boolean } | undefined;
 
   constructor() {
@@ -80,6 +87,16 @@ export class SgDiagram extends LitElement {
     .empty { padding: 12px; color: var(--vscode-descriptionForeground); }
   `;
 
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.resizes.observe(this);
+  }
+
+  override disconnectedCallback(): void {
+    this.resizes.disconnect();
+    super.disconnectedCallback();
+  }
+
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('model')) void this.relayout();
   }
@@ -100,13 +117,17 @@ export class SgDiagram extends LitElement {
     if (first) this.fit();
   }
 
-  /** Fits the whole diagram in the visible width (never enlarging past 1:1). */
+  /**
+   * Fits the whole diagram (never enlarging past 1:1). The box grows with the
+   * diagram up to a cap, so a narrow side bar shows a tall workflow readably.
+   */
   fit(): void {
     const l = this.layout;
-    const el = this.renderRoot.querySelector('svg');
-    const w = el?.clientWidth || this.clientWidth || 300;
-    const h = el?.clientHeight || 320;
     if (!l) return;
+    const w = this.clientWidth || 300;
+    const h = Math.round(Math.min(MAX_HEIGHT_PX, Math.max(MIN_HEIGHT_PX, l.height * Math.min(1, w / l.width))));
+    this.style.setProperty('--sg-diagram-height', `${h}px`);
+    this.userMoved = false;
     const k = Math.max(MIN_ZOOM, Math.min(1, w / l.width, h / l.height));
     this.view = { k, x: (w - l.width * k) / 2, y: Math.max(0, (h - l.height * k) / 2) };
   }
@@ -125,6 +146,7 @@ export class SgDiagram extends LitElement {
     const r = svgEl.getBoundingClientRect();
     const px = e.clientX - r.left;
     const py = e.clientY - r.top;
+    this.userMoved = true;
     const { x, y, k } = this.view;
     const k2 = Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, k * Math.exp(-e.deltaY * 0.0015)));
     // Keep the point under the pointer where it is.
@@ -144,6 +166,7 @@ export class SgDiagram extends LitElement {
     if (!d.moved && Math.hypot(dx, dy) < CLICK_SLOP_PX) return;
     if (!d.moved) (e.currentTarget as Element).setPointerCapture(e.pointerId);
     d.moved = true;
+    this.userMoved = true;
     this.view = { ...this.view, x: d.vx + dx, y: d.vy + dy };
   }
 
@@ -163,6 +186,7 @@ export class SgDiagram extends LitElement {
   }
 
   private zoom(factor: number): void {
+    this.userMoved = true;
     const el = this.renderRoot.querySelector('svg');
     const cx = (el?.clientWidth ?? 300) / 2;
     const cy = (el?.clientHeight ?? 320) / 2;

@@ -41,6 +41,32 @@ async function waitForCurrent(vsc: VsCode, state: string, timeoutMs = 20_000, ev
   throw new Error(`the diagram did not highlight ${state} within ${timeoutMs} ms (it shows ${last})`);
 }
 
+/** How many webviews show the panel now (the side-bar view, the editor tab). */
+async function panelCount(vsc: VsCode): Promise<number> {
+  let n = 0;
+  for (const f of vsc.page.frames()) if (f !== vsc.page.mainFrame() && (await f.$('[data-testid="run"]').catch(() => null))) n++;
+  return n;
+}
+
+async function waitForPanels(vsc: VsCode, count: number, timeoutMs = 60_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while ((await panelCount(vsc)) !== count) {
+    if (Date.now() > end) throw new Error(`expected ${count} panels, found ${await panelCount(vsc)}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** Widens the side bar by dragging its edge, so the screenshots show the panel at a readable size. */
+async function widenSideBar(vsc: VsCode, width: number): Promise<void> {
+  const box = await vsc.page.locator('#workbench\\.parts\\.sidebar').boundingBox();
+  if (!box) return;
+  const y = box.y + box.height / 2;
+  await vsc.page.mouse.move(box.x + box.width + 1, y);
+  await vsc.page.mouse.down();
+  await vsc.page.mouse.move(box.x + width, y, { steps: 8 });
+  await vsc.page.mouse.up();
+}
+
 async function clickEvent(vsc: VsCode, event: string): Promise<void> {
   await (await panel(vsc)).locator(`[data-testid="event-button"][data-event="${event}"]`).click();
 }
@@ -59,6 +85,7 @@ test('the state panel follows a run and lets a person step in', { timeout: 420_0
     // The view in its own activity-bar container, before any run.
     await vsc.page.locator('.activitybar .action-item a[aria-label^="stategate"]').click();
     await (await panel(vsc)).locator('[data-testid="no-run"]').waitFor({ timeout: 30_000 });
+    await widenSideBar(vsc, 560);
 
     // A run started from the CLI shows with no action in VS Code.
     const startedAt = Date.now();
@@ -158,5 +185,11 @@ test('the state panel follows a run and lets a person step in', { timeout: 420_0
     const restored = await waitForCurrent(vsc, 'implement', 60_000);
     t.diagnostic(`after a window reload the panel showed implement in ${restored} ms`);
     await (await panel(vsc)).locator('[data-testid="history-entry"]').first().waitFor({ timeout: 10_000 });
+
+    // The same panel as an editor tab, also restored by a reload.
+    await vsc.runCommand('stategate: Show State Panel');
+    await waitForPanels(vsc, 2);
+    await vsc.reloadWindow();
+    await waitForPanels(vsc, 2);
   });
 });
