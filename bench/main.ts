@@ -1,0 +1,110 @@
+/**
+ * `npm run bench`: every measure of issue 8, each against a baseline measured
+ * in the same run, printed as a Markdown table (or `--json`). Run through
+ * bench/run.mjs, which packages the extension and bundles this file first.
+ *
+ * Options: --json, --quick (fewer runs, for trying things), --only=a,b
+ * (hook, decide, validate, transitions, interrupts, sizes, activation),
+ * --launches=N (VS Code launches for activation, default 3).
+ */
+import { spawnSync } from 'node:child_process';
+import { cpus, loadavg } from 'node:os';
+import { resolve } from 'node:path';
+import { measureDecide } from './measures/decide.js';
+import { measureHook } from './measures/hook.js';
+import { measureInterrupts } from './measures/interrupts.js';
+import { measureSizes } from './measures/sizes.js';
+import { measureTransitions } from './measures/transitions.js';
+import { measureValidate } from './measures/validate.js';
+import { pendingRow, type Row } from './row.js';
+import { summarise } from './stats.js';
+import { renderTable } from './table.js';
+
+const ROOT = process.env.STATEGATE_BENCH_ROOT ?? resolve(__dirname, '..');
+
+interface Options {
+  readonly json: boolean;
+  readonly quick: boolean;
+  readonly only?: ReadonlySet<string>;
+  readonly launches: number;
+}
+
+function options(argv: readonly string[]): Options {
+  const only = argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+  const launches = Number(argv.find((a) => a.startsWith('--launches='))?.slice('--launches='.length) ?? 3);
+  return { json: argv.includes('--json'), quick: argv.includes('--quick'), ...(only ? { only: new Set(only.split(',')) } : {}), launches };
+}
+
+function activation(launches: number): Row[] {
+  const measure = 'activation in VS Code (extension.activate(): load bundle + activate())';
+  const target = '≤ 30 ms';
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'bench/activation.ts', String(launches)], { cwd: ROOT, encoding: 'utf8', timeout: 600_000 });
+  let out: { ok: boolean; samples: number[]; vscode?: string; error?: string };
+  try {
+    out = JSON.parse(r.stdout.trim().split('\n').pop() ?? '') as typeof out;
+  } catch {
+    return [pendingRow(measure, target, `the e2e harness did not answer (exit ${r.status}): ${(r.stderr || r.stdout).trim().split('\n')[0] ?? ''}; run bash test/e2e/setup.sh`)];
+  }
+  if (!out.ok || out.samples.length === 0) return [pendingRow(measure, target, `not reachable: ${out.error ?? 'no samples'}`)];
+  const s = summarise(out.samples);
+  return [
+    {
+      measure,
+      stat: `p50 of ${s.n} launches`,
+      unit: 'ms',
+      value: s.p50,
+      target,
+      pass: s.p50 <= 30,
+      note: `VS Code ${out.vscode} (code-server) cold launches, samples ${out.samples.map((x) => x.toFixed(1)).join(', ')} ms; no baseline`,
+    },
+  ];
+}
+
+async function main(): Promise<void> {
+  const opts = options(process.argv.slice(2));
+  const on = (name: string): boolean => !opts.only || opts.only.has(name);
+  const q = opts.quick;
+  const log = (what: string): void => void process.stderr.write(`[bench] ${what}\n`);
+  const rows: Row[] = [];
+  const started = new Date();
+  if (on('hook')) {
+    log('hook: spawning processes');
+    rows.push(...(await measureHook({ root: ROOT, runs: q ? 10 : 60 })));
+  }
+  if (on('decide')) {
+    log('decide: shell decisions in process');
+    rows.push(...(await measureDecide({ calls: q ? 200 : 2000 })));
+  }
+  if (on('validate')) {
+    log('validate: 1,000-state workflow');
+    rows.push(...(await measureValidate({ root: ROOT, states: 1000, runs: q ? 10 : 40 })));
+  }
+  if (on('transitions')) {
+    log('transitions: flat machines');
+    rows.push(...(await measureTransitions({ states: [10, 1000], batch: q ? 50 : 200, rounds: q ? 5 : 30 })));
+  }
+  if (on('interrupts')) {
+    log('interrupts: 100 globs × 10,000 paths');
+    rows.push(...(await measureInterrupts({ globs: 100, paths: 10_000, rounds: q ? 2 : 5, baselineStride: q ? 50 : 10 })));
+  }
+  if (on('sizes')) rows.push(...measureSizes(ROOT));
+  if (on('activation')) {
+    log('activation: launching VS Code (code-server)');
+    rows.push(...activation(q ? 1 : opts.launches));
+  }
+  const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? '', node: process.version, platform: `${process.platform}-${process.arch}`, loadavg: loadavg().map((x) => Number(x.toFixed(2))) };
+  if (opts.json) {
+    process.stdout.write(`${JSON.stringify({ date: started.toISOString(), machine, rows }, null, 2)}\n`);
+  } else {
+    process.stdout.write(`stategate benchmarks, ${started.toISOString()} — ${machine.cpus} × ${machine.cpu}, Node ${machine.node}, load ${machine.loadavg.join(' ')}\n\n`);
+    process.stdout.write(renderTable(rows));
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    process.stderr.write(`bench: ${(err as Error)?.stack ?? String(err)}\n`);
+    process.exit(1);
+  },
+);

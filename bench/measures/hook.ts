@@ -1,0 +1,133 @@
+/**
+ * `stategate hook` answering a PreToolUse, measured from process spawn to the
+ * process's exit (the client waits for both the answer and the exit), for a
+ * Read, an Edit and a Bash call on a running workflow, against spawning a bare
+ * `node -e 0` with the same runtime and the same stdin. Targets: p50 ≤ 1.3×
+ * the baseline for Read/Edit (no shell parser loaded), ≤ 2× for Bash.
+ *
+ * The four kinds of process are spawned in rotation, so load on the machine
+ * falls on all of them alike.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pendingRow, ratioRow, type Row } from '../row.js';
+import { summarise } from '../stats.js';
+
+export interface HookOptions {
+  /** The repository root (dist/cli.js is run from there). */
+  readonly root: string;
+  readonly runs: number;
+}
+
+interface Spawned {
+  readonly ms: number;
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function timeSpawn(args: readonly string[], stdin: string, cwd: string): Promise<Spawned> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, args, { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ ms: performance.now() - t0, code, stdout, stderr }));
+    child.stdin.end(stdin);
+  });
+}
+
+const WORKFLOW = {
+  id: 'bench-hook',
+  initial: 'work',
+  states: {
+    work: {
+      instructions: 'Work on the change.',
+      allowed_tools: ['Read', 'Grep', 'Edit', 'Bash'],
+      allowed_commands: ['npm test', 'git status', 'git diff', 'ls'],
+      on: { DONE: 'done' },
+    },
+    done: { type: 'final' },
+  },
+};
+
+interface Call {
+  readonly name: string;
+  readonly target: string;
+  readonly input: (ws: string) => object;
+}
+
+const CALLS: readonly Call[] = [
+  { name: 'Read', target: '≤ 1.3× baseline', input: (ws) => ({ file_path: join(ws, 'src', 'app.ts') }) },
+  { name: 'Edit', target: '≤ 1.3× baseline', input: (ws) => ({ file_path: join(ws, 'src', 'app.ts'), old_string: 'const a = 1;', new_string: 'const a = 2;\nconst b = 3;' }) },
+  { name: 'Bash', target: '≤ 2× baseline', input: () => ({ command: 'git status --short && npm test -- --grep "hook" 2>&1' }) },
+];
+
+export async function measureHook(opts: HookOptions): Promise<Row[]> {
+  const cli = join(opts.root, 'dist', 'cli.js');
+  const ws = mkdtempSync(join(tmpdir(), 'stategate-bench-hook-'));
+  try {
+    mkdirSync(join(ws, 'src'));
+    writeFileSync(join(ws, 'src', 'app.ts'), 'const a = 1;\n');
+    const wfFile = join(ws, 'bench.workflow.json');
+    writeFileSync(wfFile, JSON.stringify(WORKFLOW, null, 2));
+    const started = spawnSync(process.execPath, [cli, 'run', '--dir', join(ws, '.stategate'), 'start', wfFile], { encoding: 'utf8' });
+    if (started.status !== 0) throw new Error(`could not start the bench run: ${started.stderr || started.stdout}`);
+
+    const payload = (c: Call): string =>
+      JSON.stringify({ session_id: 'bench', hook_event_name: 'PreToolUse', cwd: ws, transcript_path: join(ws, 't.jsonl'), tool_name: c.name, tool_input: c.input(ws) });
+    // Each call must be answered, and allowed, before it is timed; one that is not is reported as pending.
+    const pending = new Map<string, string>();
+    for (const c of CALLS) {
+      const r = await timeSpawn([cli, 'hook', '--client', 'claude'], payload(c), ws);
+      if (r.code !== 0 || /"deny"/.test(r.stdout)) pending.set(c.name, `the hook does not allow the ${c.name} call yet: ${denialReason(r)}`);
+    }
+    const ready = CALLS.filter((c) => !pending.has(c.name));
+    const kinds = [
+      { name: 'baseline', args: ['-e', '0'], stdin: payload(CALLS[0]!) },
+      ...ready.map((c) => ({ name: c.name, args: [cli, 'hook', '--client', 'claude'], stdin: payload(c) })),
+    ];
+    const samples = new Map<string, number[]>(kinds.map((k) => [k.name, []]));
+    for (let i = 0; i < opts.runs; i++) {
+      // Rotate the order each round.
+      for (let j = 0; j < kinds.length; j++) {
+        const k = kinds[(i + j) % kinds.length]!;
+        const r = await timeSpawn(k.args, k.stdin, ws);
+        if (r.code !== 0) throw new Error(`${k.name} exited ${r.code}: ${r.stderr}`);
+        samples.get(k.name)!.push(r.ms);
+      }
+    }
+    const base = summarise(samples.get('baseline')!);
+    const baselineName = `node -e 0 (${process.version})`;
+    const rows: Row[] = [];
+    for (const c of CALLS) {
+      const why = pending.get(c.name);
+      if (why !== undefined) {
+        rows.push(pendingRow(`hook PreToolUse ${c.name}, spawn to answer`, c.target, why));
+        continue;
+      }
+      const s = summarise(samples.get(c.name)!);
+      const limit = c.name === 'Bash' ? 2 : 1.3;
+      const measure = `hook PreToolUse ${c.name}, spawn to answer`;
+      rows.push(ratioRow({ measure, stat: 'p50', unit: 'ms', value: s.p50, baseline: base.p50, baselineName, target: c.target, pass: s.p50 <= limit * base.p50, note: `${opts.runs} runs each` }));
+      rows.push(ratioRow({ measure, stat: 'p95', unit: 'ms', value: s.p95, baseline: base.p95, baselineName, target: '(informative)' }));
+    }
+    return rows;
+  } finally {
+    rmSync(ws, { recursive: true, force: true });
+  }
+}
+
+function denialReason(r: Spawned): string {
+  try {
+    const out = JSON.parse(r.stdout) as { hookSpecificOutput?: { permissionDecisionReason?: string } };
+    return out.hookSpecificOutput?.permissionDecisionReason ?? `exit ${r.code}`;
+  } catch {
+    return `exit ${r.code}: ${(r.stderr || r.stdout).split('\n')[0]}`;
+  }
+}

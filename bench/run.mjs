@@ -1,0 +1,42 @@
+// `npm run bench [-- --json|--quick|--only=...|--no-build]`: packages the extension
+// (minified bundles and the VSIX whose sizes are measured; its output goes to
+// stderr so stdout stays the table or the JSON), bundles the benchmark with
+// esbuild the way the product is bundled (not through tsx), and runs it.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+if (!args.includes('--no-build')) {
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const r = spawnSync(npm, ['run', 'package'], { cwd: root, stdio: ['ignore', 2, 2] });
+  if (r.status !== 0) {
+    process.stderr.write('bench: npm run package failed\n');
+    process.exit(1);
+  }
+}
+// Inside node_modules, so the bundle resolves packages (and the parser's WASM) from the repository.
+const outDir = join(root, 'node_modules', '.cache', 'stategate-bench');
+mkdirSync(outDir, { recursive: true });
+const outfile = join(outDir, 'main.cjs');
+await build({
+  entryPoints: [join(root, 'bench', 'main.ts')],
+  outfile,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  mainFields: ['module', 'main'],
+  // An ES module that finds its WASM through import.meta.url: loaded as the package, not bundled.
+  external: ['web-tree-sitter'],
+  logLevel: 'warning',
+});
+const r = spawnSync(process.execPath, [outfile, ...args.filter((a) => a !== '--no-build')], {
+  cwd: root,
+  stdio: 'inherit',
+  env: { ...process.env, STATEGATE_BENCH_ROOT: root },
+});
+process.exit(r.status ?? 1);
