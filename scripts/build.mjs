@@ -29,6 +29,8 @@ if (existsSync('src/vscode/extension.ts')) {
 if (existsSync('webview/main.ts')) {
   // The state panel's webview: lit components for the browser, one classic script (CSP: nonce'd, no modules needed).
   entries.push({ entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'es2022', mainFields: ['browser', 'module', 'main'] });
+  // Its codicon font, which the webview loads as a stylesheet (the icons of @vscode-elements need it by id).
+  entries.push({ entryPoints: ['node_modules/@vscode/codicons/dist/codicon.css'], outfile: 'dist/codicon.css', loader: { '.ttf': 'file' }, assetNames: '[name]', sourcemap: false });
 }
 for (const e of entries) {
   await build({ ...common, ...e });
