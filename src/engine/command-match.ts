@@ -45,7 +45,11 @@ export function matchCommand(words: readonly Word[], entries: readonly string[])
     let ok = true;
     for (let i = 0; i < entry.length && ok; i++) {
       const w = words[i];
-      if (!w || w.dynamic) {
+      // A `*` glob passes only where the entry word's own `*` covers it: the
+      // entry's literal parts hold no `*`, so each glob star falls inside an
+      // entry star, which matches whatever the glob expands to.
+      if (w && w.starGlob && i > 0) ok = wordMatches(entry[i] ?? '', w.value);
+      else if (!w || w.dynamic) {
         dynamic ||= w?.dynamic ?? false;
         ok = false;
       } else ok = wordMatches(entry[i] ?? '', w.value);

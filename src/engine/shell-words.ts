@@ -10,14 +10,20 @@ export interface Word {
   /** The value after quote removal (the static parts, for a dynamic word). */
   readonly value: string;
   readonly dynamic: boolean;
+  /**
+   * Dynamic only through unquoted `*` globs: every string it can expand to
+   * matches `value` read with `*` as "any run" (see command-match.ts).
+   */
+  readonly starGlob?: boolean;
   /** The word as written. */
   readonly text: string;
 }
 
 /** Unquoted text: backslash quotes the next character; backslash-newline vanishes. */
-function unquotedValue(text: string): { value: string; dynamic: boolean } {
+function unquotedValue(text: string): { value: string; dynamic: boolean; star: boolean } {
   let value = '';
   let dynamic = false;
+  let star = false;
   for (let i = 0; i < text.length; i++) {
     const c = text[i] ?? '';
     if (c === '\\') {
@@ -27,10 +33,11 @@ function unquotedValue(text: string): { value: string; dynamic: boolean } {
       continue;
     }
     // Globs, brace expansion and a leading tilde are expanded by the shell.
-    if ('*?[{}'.includes(c) || (c === '~' && i === 0) || c === '$' || c === '`') dynamic = true;
+    if (c === '*') star = true;
+    else if ('?[{}$`'.includes(c) || (c === '~' && i === 0)) dynamic = true;
     value += c;
   }
-  return { value, dynamic };
+  return { value, dynamic, star };
 }
 
 /** Inside double quotes only \$ \` \" \\ and backslash-newline are escapes. */
@@ -62,12 +69,13 @@ const EXPANSIONS = new Set(['simple_expansion', 'expansion', 'command_substituti
 /** Evaluate a word-like node; anything unfamiliar is dynamic (fail closed). */
 export function evalWord(node: SyntaxNode): Word {
   const text = node.text;
-  const word = (value: string, dynamic: boolean): Word => ({ value, dynamic, text });
+  const word = (value: string, dynamic: boolean, star = false): Word =>
+    star && !dynamic ? { value, dynamic: true, starGlob: true, text } : { value, dynamic: dynamic || star, text };
   switch (node.type) {
     case 'word':
     case 'number': {
       const u = unquotedValue(text);
-      return word(u.value, u.dynamic);
+      return word(u.value, u.dynamic, u.star);
     }
     case 'raw_string':
       return word(text.slice(1, -1), false);
@@ -85,14 +93,16 @@ export function evalWord(node: SyntaxNode): Word {
     case 'concatenation': {
       let value = '';
       let dynamic = false;
+      let star = false;
       for (const c of node.namedChildren) {
         if (!c) continue;
         const w = evalWord(c);
         value += w.value;
-        dynamic ||= w.dynamic;
+        if (w.starGlob) star = true;
+        else dynamic ||= w.dynamic;
       }
-      // Children may not cover every character (e.g. `$"..."`); compare lengths to be safe.
-      return word(value, dynamic || node.childCount !== node.namedChildCount);
+      // Children may not cover every character (e.g. `$"..."`): then it is not a plain word.
+      return word(value, dynamic || node.childCount !== node.namedChildCount, star);
     }
     default:
       return word(text, true);

@@ -90,6 +90,14 @@ const WORDISH = new Set([
   'translated_string', 'array', 'extglob_pattern', 'regex', 'brace_expression', 'string_content', 'special_variable_name', 'test_operator',
   'binary_expression', 'unary_expression', 'parenthesized_expression', 'ternary_expression', 'postfix_expression', 'heredoc_body', 'heredoc_content',
 ]);
+/**
+ * Leaves whose text the shell still expands. tree-sitter-bash leaves some
+ * substitutions unparsed inside them (backticks in `${X:-`cmd`}` or in a
+ * here-doc body), so an unescaped backtick or `$(`/`${`/`$name` left in such
+ * a leaf is denied rather than trusted.
+ */
+const LEAF_TEXT = new Set(['word', 'string_content', 'heredoc_content', 'heredoc_body', 'extglob_pattern', 'regex']);
+const HIDDEN_SUBSTITUTION = /(?:^|[^\\])(?:\\\\)*(?:`|\$[({A-Za-z_])/;
 const OUTPUT_OPS = new Set(['>', '>>', '>|', '&>', '&>>', '>&']);
 const HARMLESS_TARGETS = new Set(['/dev/null', '/dev/stdout', '/dev/stderr']);
 const ARITH_TEST_OPS = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge']);
@@ -216,8 +224,10 @@ class Walk {
         return this.arithmetic(node, depth);
       case 'subscript':
         return this.subscript(node, depth);
-      case 'heredoc_body':
       default:
+        if (node.namedChildCount === 0 && LEAF_TEXT.has(node.type) && HIDDEN_SUBSTITUTION.test(node.text)) {
+          deny('it holds a substitution the parser did not break down (e.g. backticks inside ${...} or a here-doc)', node.text);
+        }
         for (const c of named(node)) {
           if (c.type === 'command' || STRUCTURE.has(c.type)) this.walk(c, depth);
           else this.scan(c, depth);

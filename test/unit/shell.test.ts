@@ -1,0 +1,163 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { analyseCommand, rewriteCommand, type ShellRules } from '../../src/engine/shell';
+import { matchCommand, wordMatches } from '../../src/engine/command-match';
+
+const FIXTURES = join(__dirname, '..', 'fixtures', 'shell');
+const STRICT: ShellRules = { allowedCommands: ['pytest', 'npm test'], blockedEnv: ['AWS_SECRET_ACCESS_KEY', 'GITHUB_TOKEN'], writeAllowed: false };
+
+interface Row {
+  readonly command: string;
+  readonly rules: ShellRules;
+  readonly label: string;
+}
+
+/** Fixture format: see the header of adversarial.txt / legitimate.txt. */
+function readCorpus(file: string): Row[] {
+  let rules = STRICT;
+  let from = '';
+  const rows: Row[] = [];
+  for (const line of readFileSync(join(FIXTURES, file), 'utf8').split('\n')) {
+    if (line.trim() === '' || line.startsWith('#')) continue;
+    if (line.startsWith('@rules ')) {
+      const r = JSON.parse(line.slice('@rules '.length)) as ShellRules & { from?: string };
+      rules = { allowedCommands: r.allowedCommands, blockedEnv: r.blockedEnv, writeAllowed: r.writeAllowed };
+      from = r.from ? ` [${r.from}]` : '';
+      continue;
+    }
+    const command = line.startsWith('json:') ? (JSON.parse(line.slice('json:'.length)) as string) : line;
+    rows.push({ command, rules, label: `${JSON.stringify(command)}${from}` });
+  }
+  return rows;
+}
+
+const adversarial = readCorpus('adversarial.txt');
+const legitimate = readCorpus('legitimate.txt');
+test('the adversarial corpus has at least 200 commands', () => assert.ok(adversarial.length >= 200, String(adversarial.length)));
+test('the legitimate corpus has at least 100 commands', () => assert.ok(legitimate.length >= 100, String(legitimate.length)));
+
+for (const row of adversarial) {
+  test(`denied: ${row.label}`, async () => {
+    const v = await analyseCommand(row.command, row.rules);
+    assert.equal(v.ok, false, 'was allowed');
+    if (!v.ok) assert.ok(v.reason.length > 0);
+  });
+}
+for (const row of legitimate) {
+  test(`allowed: ${row.label}`, async () => {
+    const v = await analyseCommand(row.command, row.rules);
+    assert.deepEqual(v, { ok: true });
+  });
+}
+
+// Reasons say what was wrong (the agent reads them).
+const reasonRows: [string, ShellRules, RegExp][] = [
+  ['pytest; rm -rf /', { ...STRICT, writeAllowed: true }, /`rm -rf \/` is not an allowed command here \(allowed: pytest, npm test\)/],
+  ['pytest > out.txt', STRICT, /writes to a file \(> out\.txt\)/],
+  ['echo $GITHUB_TOKEN', { ...STRICT, allowedCommands: undefined }, /blocked variable GITHUB_TOKEN/],
+  ['$CMD x', STRICT, /only known when it runs/],
+  ['pytest (', STRICT, /does not parse/],
+  ['env', { ...STRICT, allowedCommands: undefined }, /prints the environment/],
+  ['source x.sh', { ...STRICT, allowedCommands: undefined }, /sourcing a file/],
+  ['npm te*t', STRICT, /is not an allowed command here/],
+  ['npm $X', STRICT, /word only known when it runs/],
+  ['rm x', { allowedCommands: undefined, blockedEnv: [], writeAllowed: false }, /writes files/],
+];
+for (const [command, rules, want] of reasonRows) {
+  test(`reason for ${JSON.stringify(command)}`, async () => {
+    const v = await analyseCommand(command, rules);
+    assert.equal(v.ok, false);
+    if (!v.ok) assert.match(v.reason, want);
+  });
+}
+
+// Rules not in force: the command passes without being parsed at all.
+const freeRows: [string, ShellRules, boolean][] = [
+  ['rm -rf / > x; $(anything', { allowedCommands: undefined, blockedEnv: [], writeAllowed: true }, true],
+  ['whoami', { allowedCommands: undefined, blockedEnv: ['X'], writeAllowed: true }, true],
+  ['echo $X', { allowedCommands: undefined, blockedEnv: ['X'], writeAllowed: true }, false],
+  ['pytest > out', { allowedCommands: ['pytest'], blockedEnv: [], writeAllowed: true }, true],
+  ['pytest', { allowedCommands: [], blockedEnv: [], writeAllowed: true }, false],
+  ['sudo apt-get update', { allowedCommands: ['sudo apt-get update', 'apt-get update'], blockedEnv: [], writeAllowed: true }, true],
+  ['sudo apt-get update', { allowedCommands: ['apt-get update'], blockedEnv: [], writeAllowed: true }, false],
+  ['source venv/bin/activate && pytest', { allowedCommands: ['source venv/bin/activate', 'pytest'], blockedEnv: [], writeAllowed: true }, true],
+  ['printenv HOME', { allowedCommands: undefined, blockedEnv: ['X'], writeAllowed: true }, true],
+  ['find . -name x -exec grep -l y {} +', { allowedCommands: ['find', 'grep'], blockedEnv: [], writeAllowed: false }, true],
+  ['find . -exec rm {} +', { allowedCommands: ['find', 'rm'], blockedEnv: [], writeAllowed: true }, true],
+  ['find . -exec rm {} +', { allowedCommands: ['find'], blockedEnv: [], writeAllowed: true }, false],
+  ['sed -i s/a/b/ f', { allowedCommands: ['sed'], blockedEnv: [], writeAllowed: true }, true],
+  ['curl -o /dev/null http://localhost:1/', { allowedCommands: ['curl'], blockedEnv: [], writeAllowed: false }, true],
+  ['curl -o out http://localhost:1/', { allowedCommands: ['curl'], blockedEnv: [], writeAllowed: false }, false],
+];
+for (const [command, rules, ok] of freeRows) {
+  test(`${ok ? 'allows' : 'denies'} ${JSON.stringify(command)} under ${JSON.stringify(rules)}`, async () => {
+    assert.equal((await analyseCommand(command, rules)).ok, ok);
+  });
+}
+
+const garbage: unknown[] = [undefined, null, 42, {}, ['pytest'], 'x'.repeat(70_000), '\u0000pytest', 'pytest\u0000; whoami'];
+for (const input of garbage) {
+  test(`fails closed on ${typeof input === 'string' ? `a string of ${input.length}` : JSON.stringify(input)}`, async () => {
+    assert.equal((await analyseCommand(input, STRICT)).ok, false);
+  });
+}
+
+const wordRows: [string, string, boolean][] = [
+  ['test', 'test', true],
+  ['test', 'testx', false],
+  ['--test*', '--test', true],
+  ['--test*', '--test-name-pattern=x', true],
+  ['http://localhost:*', 'http://localhost:8080/health', true],
+  ['http://localhost:*', 'http://evil.example/', false],
+  ['a*b*c', 'abc', true],
+  ['a*b*c', 'a-b-x', false],
+  ['*', '', true],
+  ['a?', 'ab', false],
+];
+for (const [pattern, value, want] of wordRows) test(`wordMatches(${pattern}, ${value}) = ${want}`, () => assert.equal(wordMatches(pattern, value), want));
+
+test('an entry longer than the command does not match', () => {
+  assert.equal(matchCommand([{ value: 'npm', dynamic: false, text: 'npm' }], ['npm test']).ok, false);
+});
+
+const rewriteRows: [string, string[], Record<string, string>, string][] = [
+  ['pytest', [], {}, 'pytest'],
+  ['pytest -x', ['A', 'B'], {}, "env -u A -u B bash -c 'pytest -x'"],
+  ["echo 'it''s'", ['A'], { K: 'v w' }, "env -u A K='v w' bash -c 'echo '\\''it'\\'''\\''s'\\'''"],
+  ['x', ['BAD-NAME', 'OK'], { 'no good': 'x', GOOD: "a'b" }, "env -u OK GOOD='a'\\''b' bash -c 'x'"],
+];
+for (const [command, blocked, overrides, want] of rewriteRows) {
+  test(`rewriteCommand(${JSON.stringify(command)})`, () => assert.equal(rewriteCommand(command, blocked, overrides), want));
+}
+
+test('a rewritten command runs the original with the variables unset and overrides set', async () => {
+  const { execFileSync } = await import('node:child_process');
+  const cmd = rewriteCommand(`printf '%s|%s|%s' "\${SECRET-unset}" "$OVER" 'q"uo'"'"'te'`, ['SECRET'], { OVER: "o'v" });
+  const out = execFileSync('sh', ['-c', cmd], { env: { ...process.env, SECRET: 's3', OVER: 'old' }, encoding: 'utf8' });
+  assert.equal(out, `unset|o'v|q"uo'te`);
+});
+
+// Property: an allowed and a disallowed simple command, joined by any separator, in either order.
+const allowedCmd = fc.constantFrom('pytest', 'pytest -x', 'npm test', 'npm test -- -w', "pytest -k 'a b'", 'VAR=1 pytest', 'pytest 2>/dev/null');
+const deniedCmd = fc.constantFrom('whoami', 'rm -rf /', 'curl evil.example', 'ls', 'cat x', 'npm testx', "python -c 'print(1)'", 'npm run x', 'echo hi');
+const sep = fc.constantFrom(';', '&&', '||', '|', '&', '\n', '|&');
+const space = fc.constantFrom('', ' ', '  ');
+test('property: allowed + disallowed joined by a separator is denied', async () => {
+  await fc.assert(
+    fc.asyncProperty(allowedCmd, deniedCmd, sep, space, space, fc.boolean(), async (a, d, s, s1, s2, flip) => {
+      const cmd = flip ? `${d}${s1}${s}${s2}${a}` : `${a}${s1}${s}${s2}${d}`;
+      return !(await analyseCommand(cmd, STRICT)).ok;
+    }),
+    { numRuns: 300 },
+  );
+});
+test('property: a disallowed command substituted into an allowed one is denied', async () => {
+  const wrap = fc.constantFrom((x: string) => `$(${x})`, (x: string) => `\`${x}\``, (x: string) => `"$(${x})"`, (x: string) => `<(${x})`, (x: string) => `"\`${x}\`"`);
+  await fc.assert(
+    fc.asyncProperty(allowedCmd, deniedCmd, wrap, async (a, d, w) => !(await analyseCommand(`${a} ${w(d)}`, STRICT)).ok),
+    { numRuns: 200 },
+  );
+});
