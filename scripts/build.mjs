@@ -3,7 +3,7 @@
 // fast: dist/cli.js is a tiny dispatcher and each command is its own minified
 // bundle (dist/cli/<name>.js), so a hook never loads the MCP SDK.
 import { build } from 'esbuild';
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 
 const watch = process.argv.includes('--watch');
 const common = {
@@ -18,13 +18,15 @@ const common = {
   mainFields: ['module', 'main'],
 };
 
-const cliCommon = { minify: true, define: { 'process.env.STATEGATE_BUNDLED': '"1"' } };
+// web-tree-sitter is ESM and asks for import.meta.url, which a CommonJS bundle lacks: give it this file's URL.
+const importMetaUrl = { banner: { js: "var __importMetaUrl = require('url').pathToFileURL(__filename).href;" }, define: { 'import.meta.url': '__importMetaUrl' } };
+const cliCommon = { minify: true, banner: importMetaUrl.banner, define: { ...importMetaUrl.define, 'process.env.STATEGATE_BUNDLED': '"1"' } };
 const entries = [
   { ...cliCommon, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   ...['validate', 'run', 'hook', 'mcp', 'export'].map((name) => ({ ...cliCommon, entryPoints: [`src/cli/${name}-command.ts`], outfile: `dist/cli/${name}.js` })),
 ];
 if (existsSync('src/vscode/extension.ts')) {
-  entries.push({ entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] });
+  entries.push({ ...importMetaUrl, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] });
 }
 if (existsSync('webview/main.ts')) {
   // The state panel's webview: lit components for the browser, one classic script (CSP: nonce'd, no modules needed).
@@ -34,5 +36,11 @@ if (existsSync('webview/main.ts')) {
 }
 for (const e of entries) {
   await build({ ...common, ...e });
+}
+// The bash parser's WASM files go beside the bundles that load them (CLI commands and the extension).
+mkdirSync('dist/cli', { recursive: true });
+for (const [from, name] of [['node_modules/web-tree-sitter/tree-sitter.wasm', 'tree-sitter.wasm'], ['node_modules/tree-sitter-bash/tree-sitter-bash.wasm', 'tree-sitter-bash.wasm']]) {
+  copyFileSync(from, `dist/cli/${name}`);
+  copyFileSync(from, `dist/${name}`);
 }
 if (watch) console.log('watch mode is not implemented; rerun npm run build');

@@ -1,18 +1,17 @@
 /**
- * The policy's door to shell analysis: turns a state's ShellRules into the
- * analyser's rules and its answer into a ShellVerdict. Until the analyser
- * (shell.ts) is wired in, every restricted command is denied: fail closed.
+ * The policy's door to shell analysis (shell.ts): the analyser and the
+ * rewriter in the shapes the Runner takes. Kept apart from policy.ts so the
+ * policy stays synchronous and pure: the async parse happens before the lock.
  */
 import type { ShellRules, ShellVerdict } from './policy.js';
+import { analyseCommand, rewriteCommand } from './shell.js';
 
 export async function analyseForPolicy(command: string, rules: ShellRules): Promise<ShellVerdict> {
-  void command;
-  void rules;
-  return { ok: false, reason: 'shell analysis is not available in this build' };
+  const verdict = await analyseCommand(command, rules);
+  if (verdict.ok) return verdict;
+  return { ok: false, reason: verdict.offending ? `${verdict.reason} (${verdict.offending})` : verdict.reason };
 }
 
 export function rewriteForPolicy(command: string, blockedEnv: readonly string[], overrides: Readonly<Record<string, string>>): string {
-  void blockedEnv;
-  void overrides;
-  return command;
+  return rewriteCommand(command, blockedEnv, overrides);
 }
