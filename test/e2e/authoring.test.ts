@@ -97,11 +97,12 @@ test('authoring workflows: problems, quick fixes, completion, hover, rename, out
       const expected: Array<[code: string, needle: string, message: string]> = [
         ['no-final-state', '"states"', 'The workflow has no final state'],
         ['unknown-target', '"reveiw"', 'State `reveiw` (`GO` in state `plan`) is not defined under `states`. Did you mean `review`?'],
+        ['unknown-target', '"escalate"', 'State `escalate` (`ESCALATE` in state `review`) is not defined under `states`.'],
         ['unknown-guard', '"is_redy"', 'Guard `is_redy` (`CHECK` in state `plan`) is not defined under `guards`'],
         ['return-outside-interrupt', '"$return"', '`FIXED` in state `fix` targets `$return`'],
         ['unreachable-state', '"orphan"', 'State `orphan` can never be entered'],
       ];
-      const rows = await waitForProblems(vsc, 'five problems', (r) => r.length === expected.length);
+      const rows = await waitForProblems(vsc, 'six problems', (r) => r.length === expected.length);
       for (const [code, needle, message] of expected) {
         const at = lnCol(text, text.indexOf(needle) + 1);
         assert.ok(rows.some((r) => r.message.startsWith(message) && r.code === code && r.at === at), `${code} ${at} in ${JSON.stringify(rows)}`);
@@ -112,15 +113,16 @@ test('authoring workflows: problems, quick fixes, completion, hover, rename, out
       fs.mkdirSync(IMAGES, { recursive: true });
       await vsc.page.screenshot({ path: path.join(IMAGES, 'authoring-diagnostics.png') });
 
-      const fixes: Array<[needle: string, title: string, gone: string]> = [
-        ['"reveiw"', 'Change to `review`', 'unknown-target'],
-        ['"is_redy"', 'Define guard `is_redy`', 'unknown-guard'],
-        ['"orphan"', 'Remove unreachable state `orphan`', 'unreachable-state'],
-        ['"states"', 'Add final state `done`', 'no-final-state'],
+      const fixes: Array<[needle: string, title: string, code: string, about: string]> = [
+        ['"reveiw"', 'Change to `review`', 'unknown-target', '`reveiw`'],
+        ['"escalate"', 'Create state `escalate`', 'unknown-target', '`escalate`'],
+        ['"is_redy"', 'Define guard `is_redy`', 'unknown-guard', '`is_redy`'],
+        ['"orphan"', 'Remove unreachable state `orphan`', 'unreachable-state', '`orphan`'],
+        ['"states"', 'Add final state `done`', 'no-final-state', 'no final state'],
       ];
-      for (const [needle, title, gone] of fixes) {
+      for (const [needle, title, code, about] of fixes) {
         await applyQuickFix(vsc, text, text.indexOf(needle) + 2, title);
-        await waitForProblems(vsc, `${gone} to clear`, (r) => !r.some((x) => x.code === gone));
+        await waitForProblems(vsc, `${code} ${about} to clear`, (r) => !r.some((x) => x.code === code && x.message.includes(about)));
         text = await savedText(vsc, file);
       }
       // No fix for this one: edit by hand, as a person would.
@@ -131,6 +133,7 @@ test('authoring workflows: problems, quick fixes, completion, hover, rename, out
       text = await savedText(vsc, file);
       assert.deepEqual(checkWorkflowFile(text, file, { resolveInvoke: false }).diagnostics, [], text);
       assert.match(text, /"GO": "review"/);
+      assert.match(text, /"escalate": \{\s*"instructions": "TODO: what the agent does in escalate\.",\s*"on": \{\s*"DONE": "done"\s*\}/);
       assert.match(text, /"is_redy": \{\s*"field": "ready",\s*"op": "exists"\s*\}/);
       assert.doesNotMatch(text, /orphan/);
       assert.match(text, /"done": \{\s*"type": "final"\s*\}/);
