@@ -251,7 +251,8 @@ export class VsCode {
         // Commands a test puts in binDir are on the terminal's PATH (VS Code's server
         // resolves the shell's environment itself, so a PATH given to code-server alone is lost).
         'terminal.integrated.env.linux': { PATH: `${vsc.binDir}:\${env:PATH}` },
-        ...(opts.restricted ? { 'security.workspace.trust.enabled': true } : {}),
+        // Restricted Mode without the startup dialog asking whether to trust the folder.
+        ...(opts.restricted ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' } : {}),
         ...opts.settings,
       };
       fs.writeFileSync(path.join(vsc.userDataDir, 'User', 'settings.json'), JSON.stringify(settings, null, 2));

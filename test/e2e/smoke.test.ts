@@ -34,3 +34,14 @@ test('the workbench loads with stategate installed and activatable', { timeout: 
     t.diagnostic(`screenshot: ${await vsc.screenshot('smoke-workbench')}`);
   });
 });
+
+test('in Restricted Mode stategate is enabled (limited support) and activates', { timeout: 240_000 }, async (t) => {
+  await withVsCode(t, { workspace: 'test/e2e/fixtures/smoke', restricted: true }, async (vsc) => {
+    const ready = await vsc.hostReady();
+    assert.equal(ready.trusted, false, 'the folder opened in Restricted Mode');
+    const result = await vsc.host('smoke', ['stategate is installed, activates and registers its commands']);
+    assert.equal(result.tests.length, 1);
+    for (const r of result.tests) assert.ok(r.ok, `${r.name}: ${r.error}`);
+    await vsc.screenshot('smoke-restricted');
+  });
+});
