@@ -59,9 +59,7 @@ export class SgDiagram extends LitElement {
     :host { display: block; position: relative; }
     svg { width: 100%; height: var(--sg-diagram-height, 320px); display: block; cursor: grab; user-select: none; touch-action: none; }
     svg.dragging { cursor: grabbing; }
-    .toolbar { position: absolute; right: 4px; top: 4px; display: flex; gap: 2px; }
-    .toolbar button { background: var(--vscode-button-secondaryBackground); color: var(--vscode-button-secondaryForeground); border: none; border-radius: 2px; width: 22px; height: 22px; cursor: pointer; font: inherit; }
-    .toolbar button:hover { background: var(--vscode-button-secondaryHoverBackground); }
+    .toolbar { position: absolute; right: 4px; top: 4px; display: flex; gap: 2px; background: var(--vscode-editor-background); border-radius: 3px; }
     .node rect { fill: var(--vscode-editor-background); stroke: var(--vscode-foreground); stroke-opacity: 0.55; stroke-width: 1.2; }
     .node text { fill: var(--vscode-foreground); font-family: var(--vscode-font-family); font-size: 12px; }
     .node { cursor: pointer; }
@@ -243,9 +241,9 @@ export class SgDiagram extends LitElement {
         </g>
       </svg>
       <div class="toolbar">
-        <button title="Zoom in" aria-label="Zoom in" @click=${() => this.zoom(1.25)}>+</button>
-        <button title="Zoom out" aria-label="Zoom out" @click=${() => this.zoom(0.8)}>−</button>
-        <button title="Fit" aria-label="Fit to view" data-testid="diagram-fit" @click=${() => this.fit()}>⤢</button>
+        <vscode-icon name="zoom-in" action-icon label="Zoom in" title="Zoom in" @click=${() => this.zoom(1.25)}></vscode-icon>
+        <vscode-icon name="zoom-out" action-icon label="Zoom out" title="Zoom out" @click=${() => this.zoom(0.8)}></vscode-icon>
+        <vscode-icon name="screen-full" action-icon label="Fit to view" title="Fit" data-testid="diagram-fit" @click=${() => this.fit()}></vscode-icon>
       </div>`;
   }
 }

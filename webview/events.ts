@@ -26,7 +26,8 @@ export class SgEvents extends LitElement {
     css`
       .event { display: grid; grid-template-columns: auto 1fr; gap: 2px 8px; align-items: center; margin: 4px 0; }
       .targets { font-size: 0.92em; }
-      .guard { margin-right: 6px; }
+      .guard { margin-right: 6px; white-space: nowrap; }
+      .guard vscode-icon { vertical-align: text-bottom; color: inherit; }
     `,
   ];
 
@@ -65,8 +66,8 @@ export class SgEvents extends LitElement {
           <vscode-button data-testid="event-button" data-event=${event} data-available=${available ? 'true' : 'false'}
             ?secondary=${!available} ?disabled=${!this.running} @click=${() => this.fire(event)}>${event}</vscode-button>
           <div class="targets">${ts.map((t) => html`<div>
-            → <code>${t.target}</code>${t.requires_approval ? html` <span class="chip">⚑ approval</span>` : nothing}${t.returns ? html` <span class="muted">($return)</span>` : nothing}
-            ${t.guards.map((g) => html`<span class="guard ${g.passes ? 'pass' : 'fail'}" data-testid="guard" data-passes=${g.passes ? 'true' : 'false'}>${g.passes ? '✓' : '✗'} ${g.name}</span>`)}
+            → <code>${t.target}</code>${t.requires_approval ? html` <span class="chip"><vscode-icon name="shield" size="12"></vscode-icon> approval</span>` : nothing}${t.returns ? html` <span class="muted">($return)</span>` : nothing}
+            ${t.guards.map((g) => html`<span class="guard ${g.passes ? 'pass' : 'fail'}" data-testid="guard" data-passes=${g.passes ? 'true' : 'false'}><vscode-icon name=${g.passes ? 'pass' : 'error'} label=${g.passes ? 'passes' : 'fails'}></vscode-icon> ${g.name}</span>`)}
           </div>`)}</div>
         </div>`;
       })}

@@ -76,11 +76,11 @@ export class SgPanel extends LitElement {
       <span class="muted">${m.workflow.id}</span>
       <span class="controls">
         ${running
-          ? html`<vscode-button secondary data-testid="pause" @click=${() => post({ type: 'pause' })}>Pause</vscode-button>`
+          ? html`<vscode-button secondary icon="debug-pause" data-testid="pause" @click=${() => post({ type: 'pause' })}>Pause</vscode-button>`
           : m.status === 'paused'
-            ? html`<vscode-button secondary data-testid="resume" @click=${() => post({ type: 'resume' })}>Resume</vscode-button>`
+            ? html`<vscode-button secondary icon="debug-start" data-testid="resume" @click=${() => post({ type: 'resume' })}>Resume</vscode-button>`
             : nothing}
-        ${running || m.status === 'paused' ? html`<vscode-button secondary data-testid="stop" @click=${() => post({ type: 'stop' })}>Stop</vscode-button>` : nothing}
+        ${running || m.status === 'paused' ? html`<vscode-button secondary icon="debug-stop" data-testid="stop" @click=${() => post({ type: 'stop' })}>Stop</vscode-button>` : nothing}
       </span>
     </header>`;
   }
@@ -90,12 +90,12 @@ export class SgPanel extends LitElement {
     return html`
       ${m.definitionChanged
         ? html`<div class="banner changed" data-testid="definition-changed" role="status">
-            <span>The workflow file changed since the run started; the run still uses the definition it started with.</span>
-            <vscode-button data-testid="reload-definition" @click=${() => post({ type: 'reloadDefinition' })}>Reload definition</vscode-button></div>`
+            <vscode-icon name="warning"></vscode-icon><span>The workflow file changed since the run started; the run still uses the definition it started with.</span>
+            <vscode-button icon="refresh" data-testid="reload-definition" @click=${() => post({ type: 'reloadDefinition' })}>Reload definition</vscode-button></div>`
         : nothing}
       ${v.interrupt
         ? html`<div class="banner interrupt" data-testid="interrupt-banner" role="status">
-            <span>Interrupt <strong>${v.interrupt.name}</strong>${v.interrupt.file ? html` fired by <code data-testid="interrupt-file">${v.interrupt.file}</code>` : nothing}
+            <vscode-icon name="zap"></vscode-icon><span>Interrupt <strong>${v.interrupt.name}</strong>${v.interrupt.file ? html` fired by <code data-testid="interrupt-file">${v.interrupt.file}</code>` : nothing}
             at ${time(v.interrupt.firedAt)}; <code>$return</code> goes back to <code data-testid="interrupt-return">${v.interrupt.returnTo}</code>.</span></div>`
         : nothing}
       ${v.fork
@@ -113,11 +113,11 @@ export class SgPanel extends LitElement {
     const p = m.view.pending_approval;
     if (!p) return nothing;
     return html`<div class="approval" data-testid="approval-card" role="alert">
-      <div><strong>Approval needed:</strong> <code>${p.event}</code> ${p.from} → <code>${p.target}</code></div>
+      <div><vscode-icon name="shield"></vscode-icon> <strong>Approval needed:</strong> <code>${p.event}</code> ${p.from} → <code>${p.target}</code></div>
       <div class="msg" data-testid="approval-message">${p.message ?? 'This transition waits for a person.'}</div>
       <div class="actions">
-        <vscode-button data-testid="approve" @click=${() => post({ type: 'approve' })}>Approve</vscode-button>
-        <vscode-button secondary data-testid="reject" @click=${() => post({ type: 'reject' })}>Reject</vscode-button>
+        <vscode-button icon="check" data-testid="approve" @click=${() => post({ type: 'approve' })}>Approve</vscode-button>
+        <vscode-button secondary icon="close" data-testid="reject" @click=${() => post({ type: 'reject' })}>Reject</vscode-button>
         <span class="muted">asked ${time(p.requestedAt)}</span>
       </div></div>`;
   }

@@ -193,3 +193,32 @@ test('the state panel follows a run and lets a person step in', { timeout: 420_0
     await waitForPanels(vsc, 2);
   });
 });
+
+test('in a debug workflow the panel edits the context; a changed workflow file shows a banner with Reload', { timeout: 240_000 }, async (t) => {
+  await withVsCode(t, { workspace: 'test/e2e/fixtures/panel-debug' }, async (vsc) => {
+    await vsc.hostReady();
+    cli(vsc, 'start', 'debug.workflow.json');
+    await vsc.runCommand('stategate: Show State Panel');
+    await waitForCurrent(vsc, 'investigate');
+    const f = await panel(vsc);
+    assert.equal(await f.locator('[data-testid="event-button"][data-event="FOUND"]').getAttribute('data-available'), 'false');
+
+    // Setting `cause` makes FOUND's guard pass.
+    await f.locator('[data-testid="context-key"]').fill('cause');
+    await f.locator('[data-testid="context-value"]').fill('"race in the lock"');
+    await f.locator('[data-testid="context-set"]').click();
+    await f.locator('[data-testid="event-button"][data-event="FOUND"][data-available="true"]').waitFor({ timeout: 10_000 });
+    assert.deepEqual((cli(vsc, 'state').context as Record<string, unknown>).cause, 'race in the lock');
+    assert.equal(await currentState(vsc), 'investigate', 'editing the context keeps the state');
+
+    // The workflow file changes on disk: the run keeps its definition, the panel offers a reload.
+    const file = path.join(vsc.workspaceDir, 'debug.workflow.json');
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('"Reproduce the bug."', '"Reproduce the bug with a test."'));
+    const banner = (await panel(vsc)).locator('[data-testid="definition-changed"]');
+    await banner.waitFor({ timeout: 15_000 });
+    await (await panel(vsc)).locator('[data-testid="reload-definition"]').click();
+    await banner.waitFor({ state: 'detached', timeout: 15_000 });
+    assert.equal((await (await panel(vsc)).locator('[data-testid="instructions"]').innerText()).trim(), 'Reproduce the bug with a test.');
+    t.diagnostic(`screenshot: ${await vsc.screenshot('panel-debug')}`);
+  });
+});

@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 export function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
   const nonce = randomBytes(18).toString('base64url');
   const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview.js'));
+  const codicons = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'codicon.css'));
   const csp = [
     "default-src 'none'",
     `style-src ${webview.cspSource} 'nonce-${nonce}'`,
@@ -22,6 +23,8 @@ export function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri): st
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
+<!-- The id is how @vscode-elements' icons find the codicon font to adopt into their shadow roots. -->
+<link id="vscode-codicon-stylesheet" rel="stylesheet" nonce="${nonce}" href="${codicons.toString()}">
 <title>stategate</title>
 </head>
 <body>
