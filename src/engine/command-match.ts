@@ -48,7 +48,9 @@ export function matchCommand(words: readonly Word[], entries: readonly string[])
       // A `*` glob passes only where the entry word's own `*` covers it: the
       // entry's literal parts hold no `*`, so each glob star falls inside an
       // entry star, which matches whatever the glob expands to.
-      if (w && w.starGlob && i > 0) ok = wordMatches(entry[i] ?? '', w.value);
+      // Only in the entry's last word: a glob expanding to several words
+      // would shift the words an entry fixes after it.
+      if (w && w.starGlob && i > 0 && i === entry.length - 1) ok = wordMatches(entry[i] ?? '', w.value);
       else if (!w || w.dynamic) {
         dynamic ||= w?.dynamic ?? false;
         ok = false;

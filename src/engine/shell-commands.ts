@@ -74,6 +74,12 @@ export function unwrap(words: readonly Word[], spec: WrapperSpec): Unwrapped {
       return { kind: 'opaque', offending: w.text };
     }
     if (spec.withArg?.includes(name) && name === v) i++;
+    else if (/^-[a-zA-Z0-9]{2,}$/.test(v)) {
+      // A cluster (`-iu NAME`): the first letter that takes an argument takes
+      // the rest of the cluster, or the next word when it is the last letter.
+      const at = [...v.slice(1)].findIndex((ch) => spec.withArg?.includes(`-${ch}`));
+      if (at === v.length - 2) i++;
+    }
   }
   i += spec.leading ?? 0;
   const rest = words.slice(i);
@@ -194,6 +200,8 @@ export function writesFiles(words: readonly Word[]): boolean {
       );
     case 'wget':
       return !args.some((w) => w.value === '--spider') && !/(?:^|\s)(?:-O|-qO|--output-document=?)\s?(?:-|\/dev\/null)(?:\s|$)/.test(args.map((w) => w.value).join(' '));
+    case 'git':
+      return args.some((w) => w.value === '--output' || w.value.startsWith('--output='));
     case 'dd':
       return args.some((w) => w.value.startsWith('of=') && !HARMLESS_TARGETS.has(w.value.slice(3)));
     default:

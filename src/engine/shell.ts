@@ -13,6 +13,7 @@
 import { matchCommand } from './command-match';
 import { envReadReason, findExecs, isCodeLoadingVar, SHELLS, shellRun, unwrap, WRAPPERS, writesFiles, xargsReplace } from './shell-commands';
 import { loadShellParser, type ShellParser, type SyntaxNode } from './shell-parser';
+import { sedEffects, sedScripts } from './sed-script';
 import { evalWord, type Word } from './shell-words';
 
 export { rewriteCommand } from './shell-rewrite';
@@ -202,9 +203,16 @@ class Walk {
     }
   }
 
-  /** Look inside a word for expansions and substitutions. */
-  private scan(node: SyntaxNode, depth: number): void {
+  /** Look inside a word for expansions and substitutions (`inDouble`: inside "..."). */
+  private scan(node: SyntaxNode, depth: number, inDouble = false): void {
     switch (node.type) {
+      case 'string':
+        for (const c of named(node)) this.scan(c, depth, true);
+        return;
+      case 'raw_string':
+        // In "${X:-'...'}" bash does not treat the single quotes as quoting: their text is expanded.
+        if (inDouble && /[`$]/.test(node.text)) deny(`single quotes inside "\${...}" do not stop expansion`, node.text);
+        return;
       case 'command_substitution':
       case 'process_substitution':
         for (const c of named(node)) this.walk(c, depth);
@@ -217,7 +225,7 @@ class Walk {
         for (const c of named(node)) {
           if (c.type === 'variable_name' || c.type === 'special_variable_name') this.variable(c.text);
           else if (c.type === 'subscript') this.subscript(c, depth);
-          else this.scan(c, depth);
+          else this.scan(c, depth, inDouble);
         }
         return;
       case 'arithmetic_expansion':
@@ -230,7 +238,7 @@ class Walk {
         }
         for (const c of named(node)) {
           if (c.type === 'command' || STRUCTURE.has(c.type)) this.walk(c, depth);
-          else this.scan(c, depth);
+          else this.scan(c, depth, inDouble);
         }
     }
   }
@@ -427,13 +435,34 @@ class Walk {
       if (why) deny(`${quote(text)} is not allowed while variables are blocked: ${why}`, text);
     }
     if (!this.rules.writeAllowed && writesFiles(words)) deny(`${quote(text)} writes files, and this state allows no Write or Edit`, text);
-    if (words[0]?.value === 'find') {
+    const name = words[0]?.value;
+    if (name === 'find') {
       for (const exec of findExecs(words)) {
         if (exec.length === 0) deny('find -exec without a command', text);
         this.run(exec, depth);
       }
     }
+    if (name === 'sed') this.sed(words, text);
+    if (name === 'rg') {
+      // ripgrep runs `--pre COMMAND` on every file it searches.
+      words.forEach((w, i) => {
+        const pre = w.value === '--pre' ? words[i + 1] : w.value.startsWith('--pre=') ? { ...w, value: w.value.slice(6) } : undefined;
+        if (pre) this.run([pre], depth);
+      });
+    }
     this.mustMatch(words, text);
+  }
+
+  private sed(words: readonly Word[], text: string): void {
+    const args = words.slice(1);
+    if (args.some((w) => w.dynamic && !w.starGlob)) deny('a sed script only known when it runs cannot be analysed', text);
+    const scripts = sedScripts(args.map((w) => w.value));
+    if (!scripts) deny('a sed script read from a file cannot be analysed', text);
+    for (const script of scripts ?? []) {
+      const fx = sedEffects(script);
+      if (fx.runs) deny(`the sed script ${quote(script)} runs commands (e, s///e) or cannot be analysed`, text);
+      if (fx.writes && !this.rules.writeAllowed) deny(`the sed script ${quote(script)} writes files (w), and this state allows no Write or Edit`, text);
+    }
   }
 
   private mustMatch(words: readonly Word[], text: string, why?: string): void {

@@ -1,0 +1,117 @@
+/**
+ * What a sed script does beyond printing: GNU sed's `e` command and `s///e`
+ * flag run shell commands, `w`/`W` and `s///w` write files. Authors allow
+ * `sed` to read files (`sed -n '1,40p' f`), so these must be seen. The
+ * scanner reads the script the way sed does (addresses, then a command and
+ * its arguments); anything it does not recognise counts as running code.
+ */
+
+export interface SedEffects {
+  readonly runs: boolean;
+  readonly writes: boolean;
+}
+
+/** Index after a delimited part starting at `i` (just past the opening delimiter). */
+function skipDelimited(s: string, i: number, delim: string): number {
+  for (; i < s.length; i++) {
+    if (s[i] === '\\') i++;
+    else if (s[i] === delim) return i + 1;
+    else if (s[i] === '\n' && delim !== '\n') return -1;
+  }
+  return -1;
+}
+
+function skipAddress(s: string, i: number): number {
+  const one = (j: number): number => {
+    if (/[0-9]/.test(s[j] ?? '')) {
+      while (/[0-9~]/.test(s[j] ?? '')) j++;
+      return j;
+    }
+    if (s[j] === '$') return j + 1;
+    if (s[j] === '/') return skipDelimited(s, j + 1, '/');
+    if (s[j] === '\\' && j + 1 < s.length) return skipDelimited(s, j + 2, s[j + 1] ?? '');
+    return j;
+  };
+  i = one(i);
+  if (i < 0) return i;
+  if (s[i] === ',') {
+    i++;
+    if (s[i] === '+' || s[i] === '~') i++;
+    i = one(i);
+  }
+  if (i < 0) return i;
+  while (s[i] === ' ' || s[i] === '\t') i++;
+  if (s[i] === '!') i++;
+  return i;
+}
+
+const toLineEnd = (s: string, i: number): number => {
+  const nl = s.indexOf('\n', i);
+  return nl < 0 ? s.length : nl;
+};
+
+export function sedEffects(script: string): SedEffects {
+  let runs = false;
+  let writes = false;
+  let i = 0;
+  while (i < script.length) {
+    const c0 = script[i] ?? '';
+    if (/[\s;{}]/.test(c0)) {
+      i++;
+      continue;
+    }
+    if (c0 === '#') {
+      i = toLineEnd(script, i);
+      continue;
+    }
+    i = skipAddress(script, i);
+    if (i < 0) return { runs: true, writes };
+    while (script[i] === ' ' || script[i] === '\t') i++;
+    const cmd = script[i] ?? '';
+    i++;
+    if (cmd === '' || cmd === '{' || cmd === '}' || cmd === ';' || cmd === '\n') continue;
+    if (cmd === 's' || cmd === 'y') {
+      const delim = script[i] ?? '';
+      if (delim === '' || delim === '\n' || delim === '\\') return { runs: true, writes };
+      i = skipDelimited(script, i + 1, delim);
+      if (i >= 0) i = skipDelimited(script, i, delim);
+      if (i < 0) return { runs: true, writes };
+      if (cmd === 's') {
+        const flags = /^[0-9gpiImMe]*w?/.exec(script.slice(i))?.[0] ?? '';
+        if (flags.includes('e')) runs = true;
+        if (flags.endsWith('w')) {
+          writes = true;
+          i = toLineEnd(script, i);
+        } else i += flags.length;
+      }
+    } else if (cmd === 'e') {
+      runs = true;
+      i = toLineEnd(script, i);
+    } else if (cmd === 'w' || cmd === 'W') {
+      writes = true;
+      i = toLineEnd(script, i);
+    } else if ('aicrR:'.includes(cmd)) i = toLineEnd(script, i);
+    else if ('btT'.includes(cmd)) while (i < script.length && !/[;\n]/.test(script[i] ?? '')) i++;
+    else if ('qQlLv'.includes(cmd)) while (/[0-9 ]/.test(script[i] ?? '')) i++;
+    else if (!'pdDnNgGhHxPz=F'.includes(cmd)) return { runs: true, writes };
+  }
+  return { runs, writes };
+}
+
+/** The scripts of a sed command line: `-e S`/`--expression=S`, else the first operand; `-f` files are unknown. */
+export function sedScripts(args: readonly string[]): string[] | undefined {
+  const scripts: string[] = [];
+  let firstOperand: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] ?? '';
+    if (a === '-e' || a === '--expression') scripts.push(args[++i] ?? '');
+    else if (a.startsWith('--expression=')) scripts.push(a.slice('--expression='.length));
+    else if (a === '-f' || a.startsWith('--file') || /^-[a-zA-Z]*f/.test(a)) return undefined;
+    else if (/^-[a-zA-Z]*e$/.test(a)) scripts.push(args[++i] ?? '');
+    else if (/^-[a-zA-Z]*e./.test(a)) scripts.push(a.slice(a.indexOf('e') + 1));
+    else if (a === '-l' || a === '--line-length') i++;
+    else if (!a.startsWith('-') && firstOperand === undefined) firstOperand = a;
+  }
+  if (scripts.length === 0 && firstOperand !== undefined) scripts.push(firstOperand);
+  return scripts;
+}
