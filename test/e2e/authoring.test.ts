@@ -3,7 +3,8 @@
 // fixtures/authoring/workspace: Problems for the semantic rules appear and
 // clear when fixed, quick fixes apply and leave a valid file, completion at a
 // target offers exactly the file's states, hover summarises a state, rename
-// changes every reference, the outline lists the states. Also takes the
+// changes every reference, the outline lists the states, definition follows an
+// invoke to its file, a `$schema`-named JSON file is checked. Also takes the
 // README's screenshots (docs/images/authoring-*.png).
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -25,12 +26,19 @@ async function savedText(vsc: VsCode, name: string): Promise<string> {
 /** Puts the cursor at `offset` of `text` (Go to Line/Column, 1-based). */
 async function goto(vsc: VsCode, text: string, offset: number): Promise<void> {
   const lines = text.slice(0, offset).split('\n');
+  const widget = vsc.page.locator('.quick-input-widget');
+  // A quick open that is still closing (after openFile) would swallow the keys.
+  await widget.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
   await vsc.page.keyboard.press('Control+G');
   const input = vsc.page.locator('.quick-input-widget .quick-input-box input');
   await input.waitFor({ state: 'visible', timeout: 10_000 });
   await input.fill(`:${lines.length}:${(lines[lines.length - 1] ?? '').length + 1}`);
-  await vsc.page.keyboard.press('Enter');
-  await vsc.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5_000 });
+  // The picker accepts only once it has read the line number; until then Enter does nothing.
+  for (let attempt = 1; ; attempt++) {
+    await vsc.page.keyboard.press('Enter');
+    if (await widget.waitFor({ state: 'hidden', timeout: 1_500 }).then(() => true, () => false)) return;
+    if (attempt === 4) throw new Error(`Go to Line did not close for offset ${offset}`);
+  }
 }
 
 interface Problem {
@@ -193,6 +201,21 @@ test('authoring workflows: problems, quick fixes, completion, hover, rename, out
       const renamed = await savedText(vsc, file);
       assert.equal(renamed, text.replace('"SUBMIT": "review"', '"SUBMIT": "inspect"').replace('"review": {', '"inspect": {'));
       assert.deepEqual(checkWorkflowFile(renamed, file, { resolveInvoke: false }).diagnostics, []);
+    });
+
+    await t.test('go to definition on an invoke opens the invoked workflow', async () => {
+      const parent = 'parent.workflow.json';
+      const parentText = fs.readFileSync(path.join(vsc.workspaceDir, parent), 'utf8');
+      await vsc.openFile(parent);
+      await goto(vsc, parentText, parentText.indexOf('"invoke": "review"') + 12);
+      await vsc.page.keyboard.press('F12');
+      await vsc.page.locator('.tabs-container .tab.active[data-resource-name="review.workflow.json"]').waitFor({ state: 'visible', timeout: 10_000 });
+    });
+
+    await t.test('a JSON file that names the workflow schema is checked too', async () => {
+      await vsc.openFile('plans/named-by-schema.json');
+      await vsc.runCommand('View: Focus Problems');
+      await waitForProblems(vsc, 'the problem in named-by-schema.json', (r) => r.some((x) => x.code === 'unknown-target' && x.message.includes('`finsh`') && x.message.includes('Did you mean `finish`?')));
     });
   });
 });

@@ -6,6 +6,8 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { LineIndex } from '../../engine/text.js';
+import { MANIFEST_FILE } from '../../engine/registry.js';
+import { declaresWorkflowSchema, isWorkflowPath } from '../../engine/workspace-workflows.js';
 import { checkWorkflowFile, type CheckResult } from '../../engine/check.js';
 import type { SourceLoc } from '../../engine/model.js';
 
@@ -15,18 +17,12 @@ import type { SourceLoc } from '../../engine/model.js';
  */
 export const WORKFLOW_SELECTOR: vscode.DocumentSelector = [{ language: 'json' }, { language: 'jsonc' }];
 
-const SCHEMA_REF = /"\$schema"\s*:\s*"[^"]*workflow-schema\.json"/;
-
-/** `*.workflow.json`, `.stategate/workflows/*.json` (not the manifest), or JSON naming the workflow schema. */
-export function isWorkflowPath(path: string): boolean {
-  const p = path.replace(/\\/g, '/');
-  return /\.workflow\.json$/i.test(p) || (/\/\.stategate\/workflows\/[^/]+\.json$/i.test(p) && !/\/manifest\.json$/i.test(p));
-}
-
+/** `*.workflow.json`, `.stategate/workflows/*.json` (not the registry manifest), or JSON naming the workflow schema. */
 export function isWorkflowDocument(doc: vscode.TextDocument): boolean {
   if (doc.languageId !== 'json' && doc.languageId !== 'jsonc') return false;
+  if (isWorkflowPath(doc.uri.path) && !doc.uri.path.endsWith(`/${MANIFEST_FILE}`)) return true;
   // `$schema` sits at the top of a file by convention; reading the head keeps this cheap on big files.
-  return isWorkflowPath(doc.uri.path) || SCHEMA_REF.test(doc.getText(new vscode.Range(0, 0, 40, 0)));
+  return declaresWorkflowSchema(doc.getText(new vscode.Range(0, 0, 40, 0)));
 }
 
 export interface Analysis extends CheckResult {
