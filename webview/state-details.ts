@@ -3,7 +3,7 @@
  * limit it has used, plus the workflow's meta (task type, danger level,
  * steps against estimated_steps).
  */
-import { LitElement, html, nothing } from 'lit';
+import { LitElement, css, html, nothing } from 'lit';
 import type { StateView } from '../src/engine/describe.js';
 import type { WorkflowSummary } from '../src/protocol.js';
 import { kb, usage } from './format.js';
@@ -17,7 +17,14 @@ export class SgState extends LitElement {
   static override properties = { view: { attribute: false }, workflow: { attribute: false } };
   declare view: StateView | undefined;
   declare workflow: WorkflowSummary | undefined;
-  static override styles = sectionStyles;
+  static override styles = [
+    sectionStyles,
+    css`
+      vscode-badge.danger-safe { --vscode-badge-background: var(--vscode-charts-green); --vscode-badge-foreground: var(--vscode-editor-background); }
+      vscode-badge.danger-moderate { --vscode-badge-background: var(--vscode-charts-orange); --vscode-badge-foreground: var(--vscode-editor-background); }
+      vscode-badge.danger-dangerous { --vscode-badge-background: var(--vscode-charts-red); --vscode-badge-foreground: var(--vscode-editor-background); }
+    `,
+  ];
 
   private limits(v: StateView) {
     const l = v.limits;
