@@ -430,6 +430,8 @@ class Walk {
   /** Checks for a command that runs as itself. */
   private regular(words: readonly Word[], depth: number): void {
     const text = textOf(words);
+    // Not allowed at all is the most useful thing to tell; the checks below catch allowed commands used to write or leak.
+    this.mustMatch(words, text);
     if (this.blocked.length > 0) {
       const why = envReadReason(words, this.blocked);
       if (why) deny(`${quote(text)} is not allowed while variables are blocked: ${why}`, text);
@@ -450,7 +452,6 @@ class Walk {
         if (pre) this.run([pre], depth);
       });
     }
-    this.mustMatch(words, text);
   }
 
   private sed(words: readonly Word[], text: string): void {
