@@ -7,6 +7,7 @@ import { registerRunCommands } from './runtime/commands.js';
 import { watchSaves } from './runtime/save-watcher.js';
 import { notifyApprovals } from './runtime/approvals.js';
 import { registerStatePanel } from './panel/index.js';
+import { registerAgents } from './agents/index.js';
 
 /** What other extensions (and the in-host tests) see as `extension.exports`. */
 export interface StategateApi {
@@ -33,6 +34,7 @@ export function activate(context: vscode.ExtensionContext): StategateApi {
   if (folder && folder.uri.scheme === 'file') {
     runs = new RunService(folder);
     context.subscriptions.push(runs, new RunStatusBar(runs), ...registerRunCommands(runs), watchSaves(runs), notifyApprovals(runs));
+    context.subscriptions.push(...registerAgents(context, runs));
   }
   context.subscriptions.push(...registerStatePanel(context, runs));
   return { version, ...(runs ? { runs } : {}), activation: { startedAt, ms: performance.now() - t0 } };

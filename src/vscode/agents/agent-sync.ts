@@ -1,0 +1,60 @@
+/**
+ * Custom agent sync (opt-in, `stategate.syncCustomAgent`): keeps
+ * `.github/agents/stategate.agent.md` in step with the run, rewriting it on
+ * every run change (transitions from any process: the RunService watches the
+ * store). The content comes from custom-agent.ts.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { activeIsDebug } from '../../engine/agent-tools.js';
+import { writeFileAtomic } from '../../engine/atomic-file.js';
+import { OWN_TOOLS } from '../../engine/tools.js';
+import type { RunService } from '../runtime/run-service.js';
+import { CUSTOM_AGENT_FILE, customAgentMarkdown, type ToolCandidate } from './custom-agent.js';
+import { syncCustomAgentEnabled, toolAliases } from './settings.js';
+import { offerRules } from './tool-offer.js';
+
+/** The tools VS Code knows, with the names agent files reference them by where an extension declares one. */
+function candidates(): ToolCandidate[] {
+  const refs = new Map<string, string>();
+  for (const ext of vscode.extensions.all) {
+    const tools = (ext.packageJSON as { contributes?: { languageModelTools?: { name?: unknown; toolReferenceName?: unknown }[] } })?.contributes?.languageModelTools;
+    if (Array.isArray(tools)) for (const t of tools) if (typeof t.name === 'string' && typeof t.toolReferenceName === 'string') refs.set(t.name, t.toolReferenceName);
+  }
+  const ids = [...OWN_TOOLS, ...vscode.lm.tools.map((t) => t.name), ...refs.keys()];
+  return [...new Set(ids)].map((id) => (refs.has(id) ? { id, reference: refs.get(id)! } : { id }));
+}
+
+function sync(service: RunService): void {
+  if (!syncCustomAgentEnabled() || !vscode.workspace.isTrusted) return;
+  const situation = service.current;
+  const view = situation.kind === 'active' ? situation.view : undefined;
+  const text = customAgentMarkdown(view, offerRules(view, activeIsDebug(service.runner)), candidates(), toolAliases());
+  const file = path.join(service.folder.uri.fsPath, CUSTOM_AGENT_FILE);
+  try {
+    if (fs.readFileSync(file, 'utf8') === text) return;
+  } catch {
+    /* not written yet */
+  }
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  writeFileAtomic(file, text);
+}
+
+export function syncCustomAgent(service: RunService): vscode.Disposable[] {
+  const run = (): void => {
+    try {
+      sync(service);
+    } catch (err) {
+      void vscode.window.showWarningMessage(`stategate: could not write ${CUSTOM_AGENT_FILE}: ${(err as Error)?.message ?? String(err)}`);
+    }
+  };
+  run();
+  return [
+    service.onDidChange(run),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('stategate.syncCustomAgent') || e.affectsConfiguration('stategate.toolAliases')) run();
+    }),
+    vscode.lm.onDidChangeChatModels(run),
+  ];
+}

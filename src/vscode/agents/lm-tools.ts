@@ -1,0 +1,40 @@
+/**
+ * stategate's agent tools as VS Code language-model tools (contributed in
+ * package.json `languageModelTools`, implemented here), so Copilot's agent
+ * mode and any participant can read the state and move the workflow on.
+ * Each is a thin adapter over `invokeAgentTool`; the confirmation message
+ * says what will happen ("Transition READY: planning → implementing").
+ */
+import * as vscode from 'vscode';
+import { activeIsDebug, AGENT_TOOLS, describeAgentCall, invokeAgentTool, type AgentSession } from '../../engine/agent-tools.js';
+import type { RunService } from '../runtime/run-service.js';
+
+/**
+ * VS Code gives a tool no stable id of the chat session that calls it, so
+ * tools called from Copilot share one session per window (a fork branch
+ * bound through statewright_load_workflow holds for them all). The
+ * @stategate participant keeps its own session per conversation.
+ */
+const windowSession: AgentSession = {};
+
+export function registerLmTools(service: RunService): vscode.Disposable[] {
+  return AGENT_TOOLS.map((spec) =>
+    vscode.lm.registerTool<Record<string, unknown>>(spec.name, {
+      prepareInvocation(options) {
+        // No confirmation: these tools are always allowed, and approval of a transition is the workflow's job.
+        return { invocationMessage: describeAgentCall(service.runner, spec.name, options.input, windowSession) };
+      },
+      invoke(options) {
+        if (spec.debugOnly && !activeIsDebug(service.runner)) {
+          return textResult(`${spec.name} is only available while the active workflow's meta.debug is true.`);
+        }
+        const out = service.act((runner) => invokeAgentTool(runner, spec.name, options.input, windowSession));
+        return textResult(out.text);
+      },
+    }),
+  );
+}
+
+function textResult(text: string): vscode.LanguageModelToolResult {
+  return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
+}

@@ -1,0 +1,25 @@
+/**
+ * Lists `stategate mcp` among VS Code's MCP servers (contributed in
+ * `mcpServerDefinitionProviders`), run by the extension host's own runtime so
+ * no Node install is needed. Trusted workspaces only: it starts a process.
+ */
+import * as vscode from 'vscode';
+import { cliInvocation } from './cli-launch.js';
+
+export const MCP_PROVIDER_ID = 'stategate.mcp';
+
+export function registerMcpProvider(context: vscode.ExtensionContext, folder: vscode.WorkspaceFolder): vscode.Disposable[] {
+  const changed = new vscode.EventEmitter<void>();
+  const provider: vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition> = {
+    onDidChangeMcpServerDefinitions: changed.event,
+    provideMcpServerDefinitions() {
+      if (!vscode.workspace.isTrusted) return [];
+      const inv = cliInvocation({ execPath: process.execPath, extensionPath: context.extensionPath, platform: process.platform }, ['mcp']);
+      const def = new vscode.McpStdioServerDefinition('stategate', inv.command, inv.args, inv.env, String(context.extension.packageJSON.version ?? ''));
+      // The server finds `.stategate/` from its working directory.
+      def.cwd = folder.uri;
+      return [def];
+    },
+  };
+  return [changed, vscode.workspace.onDidGrantWorkspaceTrust(() => changed.fire()), vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, provider)];
+}

@@ -1,0 +1,168 @@
+/**
+ * The @stategate chat participant: VS Code's chat with the workflow in
+ * charge. The loop itself is participant-loop.ts; this file adapts it to
+ * VS Code: the model (`request.model`, or the state's `model` / first
+ * available rung of `model_ladder`), tools from `vscode.lm.tools`, progress,
+ * denials and interrupts in the chat stream, Approve/Reject buttons.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { AGENT_TOOLS, type AgentSession } from '../../engine/agent-tools.js';
+import { isOwnTool } from '../../engine/tools.js';
+import type { RunService } from '../runtime/run-service.js';
+import { gatedRunner } from './gated-runner.js';
+import { currentView, modelCandidates, runLoop, type LoopEvent, type ModelTurn, type TranscriptEntry } from './participant-loop.js';
+import { toolAliases } from './settings.js';
+
+export const PARTICIPANT_ID = 'stategate.agent';
+
+/** What a response remembers for the next turn of the same conversation. */
+interface TurnMetadata {
+  readonly branch?: string;
+}
+
+/** The fork branch this conversation bound itself to (statewright_load_workflow(branch)), from the last answer that says. */
+function sessionFrom(history: vscode.ChatContext['history']): AgentSession {
+  for (let i = history.length - 1; i >= 0; i--) {
+    const turn = history[i];
+    if (turn instanceof vscode.ChatResponseTurn && turn.participant === PARTICIPANT_ID) {
+      const branch = (turn.result.metadata as TurnMetadata | undefined)?.branch;
+      return typeof branch === 'string' && branch ? { branch } : {};
+    }
+  }
+  return {};
+}
+
+/** Earlier turns with @stategate, as text (tool calls of past turns are not replayed). */
+function transcriptFrom(history: vscode.ChatContext['history']): TranscriptEntry[] {
+  const out: TranscriptEntry[] = [];
+  for (const turn of history) {
+    if (turn instanceof vscode.ChatRequestTurn && turn.participant === PARTICIPANT_ID) out.push({ kind: 'user', text: turn.prompt });
+    else if (turn instanceof vscode.ChatResponseTurn && turn.participant === PARTICIPANT_ID) {
+      const text = turn.response.map((p) => (p instanceof vscode.ChatResponseMarkdownPart ? p.value.value : '')).join('');
+      if (text) out.push({ kind: 'assistant', text, calls: [] });
+    }
+  }
+  return out;
+}
+
+function toMessages(system: string, transcript: readonly TranscriptEntry[]): vscode.LanguageModelChatMessage[] {
+  // The stable API has no system role: the briefing goes first as a user message, rebuilt every round.
+  const out = [vscode.LanguageModelChatMessage.User(system)];
+  for (const e of transcript) {
+    if (e.kind === 'user') out.push(vscode.LanguageModelChatMessage.User(e.text));
+    else if (e.kind === 'assistant') {
+      const parts: (vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart)[] = [];
+      if (e.text) parts.push(new vscode.LanguageModelTextPart(e.text));
+      for (const c of e.calls) parts.push(new vscode.LanguageModelToolCallPart(c.callId, c.name, (c.input ?? {}) as object));
+      out.push(vscode.LanguageModelChatMessage.Assistant(parts));
+    } else {
+      out.push(vscode.LanguageModelChatMessage.User(e.results.map((r) => new vscode.LanguageModelToolResultPart(r.callId, [new vscode.LanguageModelTextPart(r.text)]))));
+    }
+  }
+  return out;
+}
+
+function toolDefinitions(names: readonly string[]): vscode.LanguageModelChatTool[] {
+  const out: vscode.LanguageModelChatTool[] = [];
+  for (const name of names) {
+    const own = AGENT_TOOLS.find((t) => t.name === name);
+    if (own) out.push({ name, description: own.description, inputSchema: own.inputSchema });
+    else {
+      const info = vscode.lm.tools.find((t) => t.name === name);
+      if (info) out.push({ name, description: info.description, ...(info.inputSchema ? { inputSchema: info.inputSchema } : {}) });
+    }
+  }
+  return out;
+}
+
+async function askModel(model: vscode.LanguageModelChat, messages: vscode.LanguageModelChatMessage[], tools: vscode.LanguageModelChatTool[], token: vscode.CancellationToken): Promise<ModelTurn> {
+  const response = await model.sendRequest(messages, { tools, justification: 'stategate runs the agent under the active workflow.' }, token);
+  let text = '';
+  const calls: { callId: string; name: string; input: unknown }[] = [];
+  for await (const part of response.stream) {
+    if (part instanceof vscode.LanguageModelTextPart) text += part.value;
+    else if (part instanceof vscode.LanguageModelToolCallPart) calls.push({ callId: part.callId, name: part.name, input: part.input });
+  }
+  return { text, calls };
+}
+
+function resultText(result: vscode.LanguageModelToolResult): string {
+  return result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : typeof p === 'object' && p && 'value' in p ? JSON.stringify((p as { value: unknown }).value) : '')).join('');
+}
+
+/** The state's model, else the first rung of its ladder VS Code offers, else the one the person picked. */
+async function chooseModel(request: vscode.ChatRequest, service: RunService, session: AgentSession, stream: vscode.ChatResponseStream): Promise<vscode.LanguageModelChat> {
+  const view = currentView(service.runner, session);
+  const situation = service.current;
+  const node = view && situation.kind === 'active' ? situation.workflow?.states.get(view.state) : undefined;
+  for (const wanted of modelCandidates(view, node?.rules.modelLadder)) {
+    if (wanted === request.model.id || wanted === request.model.family) return request.model;
+    const found = (await vscode.lm.selectChatModels({ id: wanted }))[0] ?? (await vscode.lm.selectChatModels({ family: wanted }))[0];
+    if (found) {
+      stream.progress(`Using ${found.name} (the model of state "${view?.state}")`);
+      return found;
+    }
+  }
+  return request.model;
+}
+
+function show(stream: vscode.ChatResponseStream, service: RunService, event: LoopEvent): void {
+  switch (event.kind) {
+    case 'text':
+      stream.markdown(event.text);
+      return;
+    case 'denied':
+      stream.markdown(`\n\n> **stategate denied \`${event.tool}\`**: ${event.reason}\n\n`);
+      return;
+    case 'state':
+      stream.markdown(`\n\n**State:** ${event.from} → ${event.to}\n\n`);
+      return;
+    case 'interrupt':
+      stream.markdown(`\n\n**${event.text}**\n\n`);
+      return;
+    case 'approval':
+      stream.markdown(`\n\n**Waiting for approval:** ${event.event} → ${event.target}\n\n`);
+      stream.button({ command: 'stategate.approve', title: 'Approve' });
+      stream.button({ command: 'stategate.reject', title: 'Reject' });
+      return;
+    case 'limit': {
+      stream.markdown(`\n\n**max_iterations reached** in "${event.state}" (${event.max} tool calls): the workflow needs a transition before any other tool runs.\n\n`);
+      const situation = service.current;
+      if (situation.kind === 'active') {
+        for (const t of situation.view.transitions.filter((x) => x.available)) stream.button({ command: 'stategate.sendEvent', title: `${t.event} → ${t.target}`, arguments: [t.event] });
+      }
+      return;
+    }
+  }
+}
+
+export function registerParticipant(context: vscode.ExtensionContext, service: RunService): vscode.Disposable {
+  const runner = gatedRunner(service);
+  const handler: vscode.ChatRequestHandler = async (request, chatContext, stream, token) => {
+    const session = sessionFrom(chatContext.history);
+    const model = await chooseModel(request, service, session, stream);
+    const transcript = [...transcriptFrom(chatContext.history), { kind: 'user' as const, text: request.prompt }];
+    const aliases = toolAliases();
+    await runLoop(transcript, {
+      runner,
+      session,
+      ...(aliases ? { aliases } : {}),
+      toolIds: () => vscode.lm.tools.map((t) => t.name).filter((n) => !isOwnTool(n)),
+      ask: ({ system, transcript: t, tools }) => askModel(model, toMessages(system, t), toolDefinitions(tools), token),
+      invoke: async (name, input) => {
+        stream.progress(`Running ${name}`);
+        const result = await vscode.lm.invokeTool(name, { input: (input ?? {}) as object, toolInvocationToken: request.toolInvocationToken }, token);
+        return resultText(result);
+      },
+      report: (event) => show(stream, service, event),
+      changed: () => service.refresh(true),
+      cancelled: () => token.isCancellationRequested,
+    });
+    const metadata: TurnMetadata = session.branch ? { branch: session.branch } : {};
+    return { metadata };
+  };
+  const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, handler);
+  participant.iconPath = vscode.Uri.file(path.join(context.extensionPath, 'media', 'icon.png'));
+  return participant;
+}
