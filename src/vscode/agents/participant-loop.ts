@@ -2,7 +2,7 @@
  * The @stategate participant's tool loop, without VS Code: the adapter
  * (participant.ts) supplies the model, the tool invoker and the progress sink.
  * Every round re-reads the run, puts the briefing in front of the model and
- * offers only what the state allows; every call the model makes goes through
+ * offers only what the state allows; every call to a client tool goes through
  * `runner.tool` first (a denial is the call's result, the tool never runs),
  * and every allowed call is recorded with `runner.result` (bytes, edited
  * file, interrupts). vscode-free, unit-tested with a fake model.
@@ -10,6 +10,7 @@
 import { activeIsDebug, invokeAgentTool, type AgentSession } from '../../engine/agent-tools.js';
 import { briefing, INTERRUPT_MARKER } from '../../engine/briefing.js';
 import type { StateView } from '../../engine/describe.js';
+import type { RecordOutcome } from '../../engine/policy.js';
 import type { Runner } from '../../engine/runner.js';
 import { isOwnTool, OWN_TOOLS, type ExtraAliases } from '../../engine/tools.js';
 import { offerRules, offeredTools } from './tool-offer.js';
@@ -100,6 +101,15 @@ function stateKey(view: StateView | undefined): string | undefined {
 async function runCall(call: ToolCallRequest, deps: LoopDeps): Promise<string> {
   const { runner, session } = deps;
   const options = { ...(session.branch ? { branch: session.branch } : {}), ...(deps.aliases ? { aliases: deps.aliases } : {}) };
+  if (isOwnTool(call.name)) {
+    // Own tools come first in the policy's order of checks (always allowed, never counted). They are
+    // decided here rather than by runner.tool, which refuses every call while it cannot tell the state
+    // (a parallel fork with no branch named), and statewright_load_workflow(branch) is how a session names it.
+    const own = OWN_TOOLS.find((t) => call.name === t || call.name.endsWith(`__${t}`) || call.name.endsWith(`/${t}`)) ?? call.name;
+    // Hidden from the offer unless debug; refused here too, whatever the model tries.
+    if (own === 'statewright_force_state' && !activeIsDebug(runner)) return 'statewright_force_state is only available while the workflow\'s meta.debug is true.';
+    return invokeAgentTool(runner, own, call.input, session).text;
+  }
   const answer = await runner.tool({ tool: call.name, input: call.input }, options);
   if (answer.decision === 'deny') {
     const reason = answer.reason ?? 'denied by the workflow';
@@ -107,20 +117,19 @@ async function runCall(call: ToolCallRequest, deps: LoopDeps): Promise<string> {
     return `stategate denied ${call.name}: ${reason}`;
   }
   const notices = answer.notices.length ? `\n\n${answer.notices.join('\n')}` : '';
-  if (isOwnTool(call.name)) {
-    const own = OWN_TOOLS.find((t) => call.name === t || call.name.endsWith(`__${t}`) || call.name.endsWith(`/${t}`)) ?? call.name;
-    // Hidden from the offer unless debug; refused here too, whatever the model tries.
-    if (own === 'statewright_force_state' && !activeIsDebug(runner)) return 'statewright_force_state is only available while the workflow\'s meta.debug is true.';
-    const out = invokeAgentTool(runner, own, call.input, session);
-    return out.text + notices;
-  }
   let text: string;
   try {
     text = await deps.invoke(call.name, answer.rewrite ?? call.input);
   } catch (err) {
     text = `The tool ${call.name} failed: ${(err as Error)?.message ?? String(err)}`;
   }
-  const recorded = runner.result({ tool: call.name, input: call.input }, { bytes: Buffer.byteLength(text, 'utf8'), output: text }, options);
+  let recorded: RecordOutcome;
+  try {
+    recorded = runner.result({ tool: call.name, input: call.input }, { bytes: Buffer.byteLength(text, 'utf8'), output: text }, options);
+  } catch (err) {
+    // The tool has run; say that stategate could not record it rather than lose the result.
+    recorded = { notices: [`stategate could not record this call: ${(err as Error)?.message ?? String(err)}`], interrupted: false, state: '' };
+  }
   const extra = [...recorded.notices];
   if (recorded.interrupted && recorded.interrupt) {
     const note = `${INTERRUPT_MARKER} ${recorded.interrupt.name}: ${recorded.interrupt.file} changed, so the workflow moved from "${recorded.interrupt.from}" to "${recorded.interrupt.to}".`;
