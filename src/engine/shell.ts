@@ -133,9 +133,41 @@ class Walk {
     return this.rules.blockedEnv;
   }
 
+  /** The text being walked (a nested eval / sh -c body while it is walked). */
+  private text = '';
+
   /** Parse and walk one piece of shell text (the command, or an eval / sh -c body). */
   source(text: string, depth: number): void {
     if (depth > MAX_DEPTH) deny(`commands nested more than ${MAX_DEPTH} levels deep (eval / sh -c) are not analysed`, text);
+    const outer = this.text;
+    this.text = text;
+    try {
+      this.parseAndWalk(text, depth);
+    } finally {
+      this.text = outer;
+    }
+  }
+
+  /**
+   * bash starts a comment only where a word could start. tree-sitter-bash also
+   * takes `#` after an escaped blank (`a\ #...`) or a line continuation
+   * (`a\<newline>#...`) for one, where bash reads on (and runs `#$(cmd)`): a
+   * comment bash would not see is denied.
+   */
+  private comment(node: SyntaxNode): void {
+    const src = this.text;
+    const escaped = (at: number): boolean => {
+      let n = 0;
+      while (at - 1 - n >= 0 && src[at - 1 - n] === '\\') n++;
+      return n % 2 === 1;
+    };
+    let j = node.startIndex - 1;
+    while (j >= 1 && src[j] === '\n' && escaped(j)) j -= 2;
+    const ok = j < 0 || (' \t\n;&|()<>'.includes(src[j] ?? '') && !escaped(j));
+    if (!ok) deny('a `#` the parser took for a comment is part of a word for bash', node.text);
+  }
+
+  private parseAndWalk(text: string, depth: number): void {
     this.parser.withTree(text, (root) => {
       if (!root) return deny('the command could not be parsed', text);
       if (root.hasError) {
@@ -162,6 +194,7 @@ class Walk {
     }
     switch (node.type) {
       case 'comment':
+        return this.comment(node);
       case 'variable_name': // a for loop's variable
         return;
       case 'command':
