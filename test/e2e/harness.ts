@@ -318,6 +318,8 @@ export class VsCode {
           '--disable-sync',
           '--disable-quic',
           '--no-first-run',
+          '--disable-breakpad',
+          '--disable-crash-reporter',
           '--disable-features=Translate,MediaRouter,OptimizationHints',
         ],
       });
