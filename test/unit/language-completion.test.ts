@@ -83,6 +83,7 @@ test('event names used elsewhere, at a new key under `on`', () => {
 test('workflow ids for invoke; nothing where no name belongs; no throw on broken text', () => {
   assert.deepEqual(labels(text, offsetOf(text, '"checks"'), { workflowIds: ['checks', 'lint', 'full'] }), ['checks', 'lint']);
   assert.deepEqual(labels(text, offsetOf(text, 'Read the code', 0, 2)), []);
+  assert.deepEqual(labels(text, offsetOf(text, '"PLANNED": "build"', 0, 18)), [], 'right after a complete value');
   for (const broken of ['', '{', '{"states": {"a": {"on": {"GO": "', '[1,2', '{"initial": 3}']) {
     for (let i = 0; i <= broken.length; i++) assert.doesNotThrow(() => labels(broken, i));
   }

@@ -31,6 +31,11 @@ test('symbolAt names what is under the cursor', () => {
   }
 });
 
+test('symbolAt: the quotes and the position after the closing quote count', () => {
+  for (const delta of [0, 1, 6, 7]) assert.equal(symbolAt(wf, offsetOf(text, '"build",', 0, delta), text)?.name, 'build', String(delta));
+  assert.equal(symbolAt(wf, offsetOf(text, '"build",', 0, 8), text), undefined);
+});
+
 test('symbolAt: nothing on punctuation or inside instructions', () => {
   assert.equal(symbolAt(wf, offsetOf(text, 'Read the code', 0, 3), text), undefined);
   assert.equal(symbolAt(wf, offsetOf(text, '{', 0, 0), text), undefined);

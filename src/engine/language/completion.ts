@@ -38,7 +38,7 @@ export interface CompletionOptions {
 
 export function completionsAt(text: string, wf: Workflow | undefined, offset: number, options: CompletionOptions = {}): CompletionItem[] {
   const cursor = cursorAt(text, offset, wf?.loc.pointer === '/definition');
-  const expected = expectedAt(cursor);
+  const expected = cursor.afterValue ? undefined : expectedAt(cursor);
   if (!expected) return [];
   const str = cursor.string;
   const make = (label: string, kind: CompletionKind, detail?: string): CompletionItem => ({

@@ -15,6 +15,8 @@ export interface Cursor {
    * (quotes excluded) and whether its closing quote is there yet.
    */
   readonly string?: { readonly start: number; readonly end: number; readonly closed: boolean; readonly value: string };
+  /** True right after a complete value (`"target": "a"|`): nothing more belongs there. */
+  readonly afterValue?: boolean;
 }
 
 export function cursorAt(text: string, offset: number, wrapped: boolean): Cursor {
@@ -32,7 +34,8 @@ export function cursorAt(text: string, offset: number, wrapped: boolean): Cursor
       return { path, atKey: location.isAtPropertyKey, string: { start, end, closed, value: literalValue(raw, closed) } };
     }
   }
-  return { path, atKey: location.isAtPropertyKey };
+  const afterValue = node !== undefined && node.type !== 'property' && offset >= node.offset + node.length;
+  return afterValue ? { path, atKey: location.isAtPropertyKey, afterValue } : { path, atKey: location.isAtPropertyKey };
 }
 
 /** The string a literal stands for; a `property` node carries no value of its own. */

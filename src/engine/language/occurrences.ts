@@ -122,11 +122,15 @@ function collect(wf: Workflow): Occurrence[] {
   return out;
 }
 
-/** The occurrence whose range holds `offset` (ends inclusive, so a cursor right after a name still finds it). */
+/**
+ * The occurrence at `offset`. Every occurrence is a string literal and its
+ * range excludes the quotes; the quotes count too (a mouse over either one
+ * hovers the name) and so does the position right after the closing quote.
+ */
 export function occurrenceAt(all: readonly Occurrence[], offset: number): Occurrence | undefined {
   let best: Occurrence | undefined;
   for (const o of all) {
-    if (offset < o.loc.start || offset > o.loc.end) continue;
+    if (offset < o.loc.start - 1 || offset > o.loc.end + 1) continue;
     // The innermost (shortest) range wins.
     if (!best || o.loc.end - o.loc.start < best.loc.end - best.loc.start) best = o;
   }
