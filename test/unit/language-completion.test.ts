@@ -25,6 +25,7 @@ test('state names wherever a state is expected', () => {
     ['"target": "fix_env"', 0, false],
     ['"failure_states": ["failed"]', 0, false],
     ['"FIXED": "$return"', 0, true],
+    ['"safe_next": "plan"', 0, false],
   ];
   for (const [needle, nth, withReturn] of cases) {
     // Just inside the value's string: past the opening quote after the colon.
@@ -34,7 +35,9 @@ test('state names wherever a state is expected', () => {
   }
 });
 
-test('$return only in states an interrupt handler can reach', () => {
+test('$return only in states an interrupt handler can reach, where an event moves the machine', () => {
+  const withSafeNext = text.replace('"FIXED": "$return" }', '"FIXED": "$return" }, "safe_next": ""');
+  assert.ok(labels(withSafeNext, offsetOf(withSafeNext, '"safe_next": ""', 0, 14)).includes('$return'));
   const t = text.replace('"APPROVED": "done"', '"APPROVED": ""');
   assert.ok(!labels(t, offsetOf(t, '"APPROVED": ""', 0, 13)).includes('$return'));
 });

@@ -36,6 +36,8 @@ export interface CompletionOptions {
   readonly workflowIds?: readonly string[];
 }
 
+const RETURN_SLOTS: ReadonlySet<string> = new Set(['target', 'branch-target', 'safe_next']);
+
 export function completionsAt(text: string, wf: Workflow | undefined, offset: number, options: CompletionOptions = {}): CompletionItem[] {
   const cursor = cursorAt(text, offset, wf?.loc.pointer === '/definition');
   const expected = cursor.afterValue ? undefined : expectedAt(cursor);
@@ -63,8 +65,9 @@ function candidates(wf: Workflow | undefined, expected: Expected, options: Compl
     case 'state': {
       if (!wf) return [];
       const states: Candidate[] = [...wf.states.values()].map((s) => ({ label: s.id, kind: 'state', detail: stateSummaryLine(s) }));
-      // `$return` is a target only: a state reached from an interrupt goes back to where the interrupt fired.
-      const returnable = (expected.slot === 'target' || expected.slot === 'branch-target') && expected.owner !== undefined && interruptReachable(wf).has(expected.owner);
+      // `$return` goes back to where an interrupt fired: only from states an interrupt handler can be in, and only
+      // where an event moves the machine (the slots validate-sites.ts allows it in).
+      const returnable = RETURN_SLOTS.has(expected.slot) && expected.owner !== undefined && interruptReachable(wf).has(expected.owner);
       return returnable ? [...states, { label: RETURN_TARGET, kind: 'keyword', detail: 'return to the state the interrupt fired in' }] : states;
     }
     case 'guard':
