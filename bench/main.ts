@@ -5,7 +5,7 @@
  *
  * Options: --json, --quick (fewer runs, for trying things), --only=a,b
  * (hook, decide, validate, transitions, interrupts, sizes, activation),
- * --launches=N (VS Code launches for activation, default 3).
+ * --launches=N (VS Code launches for activation, default 5).
  */
 import { spawnSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
@@ -31,7 +31,7 @@ interface Options {
 
 function options(argv: readonly string[]): Options {
   const only = argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
-  const launches = Number(argv.find((a) => a.startsWith('--launches='))?.slice('--launches='.length) ?? 3);
+  const launches = Number(argv.find((a) => a.startsWith('--launches='))?.slice('--launches='.length) ?? 5);
   return { json: argv.includes('--json'), quick: argv.includes('--quick'), ...(only ? { only: new Set(only.split(',')) } : {}), launches };
 }
 
@@ -67,6 +67,7 @@ async function main(): Promise<void> {
   const log = (what: string): void => void process.stderr.write(`[bench] ${what}\n`);
   const rows: Row[] = [];
   const started = new Date();
+  const loadBefore = loadavg()[0] ?? 0;
   if (on('hook')) {
     log('hook: spawning processes');
     rows.push(...(await measureHook({ root: ROOT, runs: q ? 10 : 60 })));
@@ -92,11 +93,13 @@ async function main(): Promise<void> {
     log('activation: launching VS Code (code-server)');
     rows.push(...activation(q ? 1 : opts.launches));
   }
-  const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? '', node: process.version, platform: `${process.platform}-${process.arch}`, loadavg: loadavg().map((x) => Number(x.toFixed(2))) };
+  // The 1-minute load average before and after: on a shared machine it says how much the absolute figures are worth.
+  const load = [loadBefore, loadavg()[0] ?? 0].map((x) => Number(x.toFixed(1)));
+  const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? '', node: process.version, platform: `${process.platform}-${process.arch}`, load };
   if (opts.json) {
     process.stdout.write(`${JSON.stringify({ date: started.toISOString(), machine, rows }, null, 2)}\n`);
   } else {
-    process.stdout.write(`stategate benchmarks, ${started.toISOString()} — ${machine.cpus} × ${machine.cpu}, Node ${machine.node}, load ${machine.loadavg.join(' ')}\n\n`);
+    process.stdout.write(`stategate benchmarks, ${started.toISOString()} — ${machine.cpus} × ${machine.cpu}, Node ${machine.node}, 1-min load ${load[0]} → ${load[1]}\n\n`);
     process.stdout.write(renderTable(rows));
   }
 }

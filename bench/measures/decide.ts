@@ -10,7 +10,7 @@ import { startRun } from '../../src/engine/machine.js';
 import { decide, shellRulesFor } from '../../src/engine/policy.js';
 import { hashText } from '../../src/engine/run.js';
 import type { RunSnapshot } from '../../src/engine/run.js';
-import { analyseForPolicy } from '../../src/engine/shell-gate.js';
+import { analyseForPolicy, rewriteForPolicy } from '../../src/engine/shell-gate.js';
 import { loadShellParser } from '../../src/engine/shell-parser.js';
 import { extractCall } from '../../src/engine/tools.js';
 import { pendingRow, ratioRow, type Row } from '../row.js';
@@ -34,10 +34,10 @@ export const COMMANDS: ReadonlyArray<{ readonly kind: 'typical' | 'worst'; reado
       'done;',
       'bash -c \'npm test -- --reporter=dot 2>&1 | tee test.log | grep -E "^(ok|not ok)" | sort | uniq -c\';',
       'FOO=$(cat .env | grep API_KEY | cut -d= -f2) node -e "console.log(process.env.FOO)" > out.txt 2>&1 &&',
-      'cat <<EOF | sh',
+      'cat <<EOF > notes.txt',
       'echo "${HOME}/$(whoami)" && ls -la "$(pwd)"/{src,test,docs}/*.md',
       'EOF',
-      '{ git status --porcelain; git log --oneline -n 20; } | awk \'{print $1}\' | xargs -I{} sh -c "echo {}"',
+      '{ git status --porcelain; git log --oneline -n 20; } | awk \'{print $1}\' | xargs -n 1 echo',
     ].join('\n'),
   },
   { kind: 'worst', command: Array.from({ length: 40 }, (_, i) => `git diff --stat HEAD~${i} -- "src/file-${i}.ts" | grep -v "^$" | head -n ${i + 1}`).join(' && ') },
@@ -49,7 +49,7 @@ const WORKFLOW = JSON.stringify({
   states: {
     work: {
       allowed_tools: ['Read', 'Edit', 'Bash'],
-      allowed_commands: ['npm test', 'git status', 'git diff', 'git log', 'grep', 'tail', 'head', 'sort', 'uniq', 'wc', 'echo', 'ls', 'cat', 'awk', 'xargs'],
+      allowed_commands: ['npm test', 'git status', 'git diff', 'git log', 'grep', 'tail', 'head', 'sort', 'uniq', 'wc', 'echo', 'ls', 'cat', 'awk', 'xargs', '[', 'tee', 'cut', 'node', 'sh', 'bash', 'pwd', 'whoami'],
       blocked_env: ['API_KEY', 'AWS_SECRET_ACCESS_KEY'],
       on: { DONE: 'done' },
     },
@@ -83,10 +83,14 @@ export async function measureDecide(opts: DecideOptions): Promise<Row[]> {
         pending = `shell analysis is not wired in yet (shell-gate.ts: "${probe.reason}")`;
         break;
       }
+      // An allowed command is walked to the end; a denial could stop early and flatter the numbers.
+      if (!probe.ok) throw new Error(`bench command should be allowed: ${probe.reason}`);
       const subject = async (): Promise<number> => {
         const t0 = performance.now();
+        // What Runner.tool does before its lock (analysis, rewrite for blocked_env), then the policy.
         const shell = await analyseForPolicy(command, rules);
-        decide(run, call, env, { shell });
+        const rewrite = { command: rewriteForPolicy(command, node.rules.blockedEnv, node.rules.envOverrides) };
+        decide(run, call, env, { shell, rewrite });
         return performance.now() - t0;
       };
       const baseline = (): number => {
