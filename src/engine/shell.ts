@@ -351,7 +351,12 @@ class Walk {
 
   /** `declare/typeset/local/readonly/export ...` and `unset ...`. */
   private declaration(node: SyntaxNode, depth: number): void {
-    const keyword = node.child(0)?.text ?? '';
+    const kw = node.child(0);
+    const keyword = kw?.text ?? '';
+    // tree-sitter splits `export$r` / `export''` after the keyword; bash reads
+    // one word, expanded to the bare builtin (`export` alone lists the environment).
+    const next = node.child(1);
+    if (kw && next && next.startIndex === kw.endIndex) deny(`the command name ${quote(keyword + next.text)} is only known when it runs`, node.text);
     const words: Word[] = [{ value: keyword, dynamic: false, text: keyword }];
     for (const c of named(node)) {
       if (c.type === 'variable_assignment') {
