@@ -2,6 +2,7 @@
 // (test/e2e/setup.sh), installs the VSIX and serves VS Code with stategate on
 // examples/ at a loopback address, printed once the server answers. Ctrl+C stops it.
 //   PORT=9000 npm start     another port (default 8080, or a free one if taken)
+//   STATEGATE_START_HOME=D  keep its user-data and extensions dirs in D
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
@@ -11,7 +12,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cache = process.env.STATEGATE_E2E_CACHE ?? path.join(os.homedir(), '.cache', 'stategate-e2e');
-const home = path.join(cache, 'start');
+// Where `npm start` keeps its user-data and extensions dirs (tests point it elsewhere).
+const home = process.env.STATEGATE_START_HOME ?? path.join(cache, 'start');
 const folder = path.join(root, 'examples');
 
 function step(what, cmd, args, opts = {}) {
