@@ -1,0 +1,95 @@
+// A scripted language model for stategate's end-to-end tests: each request
+// is answered with the next turn of a script the outer test sets
+// (`scriptedModel.setScript`), and every request (messages, tool results,
+// the tools offered) is recorded for the test to read (`scriptedModel.received`).
+// Two plain file tools give the model something to read and edit with.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ChatInformation, LmWithProviders, RequestMessage } from './lm-api';
+
+interface ScriptCall {
+  readonly name: string;
+  readonly input: Record<string, unknown>;
+}
+interface ScriptTurn {
+  readonly text?: string;
+  readonly calls?: readonly ScriptCall[];
+}
+type Part = { kind: 'text'; value: string } | { kind: 'call'; name: string; input: unknown } | { kind: 'result'; callId: string; text: string };
+interface Received {
+  readonly model: string;
+  readonly tools: string[];
+  readonly messages: { role: string; parts: Part[] }[];
+}
+
+const MODEL: ChatInformation = {
+  id: 'scripted',
+  name: 'Scripted',
+  family: 'scripted',
+  version: '1',
+  maxInputTokens: 200_000,
+  maxOutputTokens: 8_000,
+  capabilities: { toolCalling: true },
+};
+
+let script: ScriptTurn[] = [];
+const received: Received[] = [];
+let calls = 0;
+
+function textOf(parts: readonly unknown[]): string {
+  return parts.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+}
+
+function describe(message: RequestMessage): { role: string; parts: Part[] } {
+  const parts: Part[] = [];
+  for (const p of message.content) {
+    if (p instanceof vscode.LanguageModelTextPart) parts.push({ kind: 'text', value: p.value });
+    else if (p instanceof vscode.LanguageModelToolCallPart) parts.push({ kind: 'call', name: p.name, input: p.input });
+    else if (p instanceof vscode.LanguageModelToolResultPart) parts.push({ kind: 'result', callId: p.callId, text: textOf(p.content) });
+  }
+  return { role: message.role === vscode.LanguageModelChatMessageRole.User ? 'user' : 'assistant', parts };
+}
+
+function workspacePath(p: unknown): string {
+  const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
+  return path.resolve(root, String(p ?? ''));
+}
+
+export function activate(context: vscode.ExtensionContext): void {
+  const lm = vscode.lm as unknown as LmWithProviders;
+  context.subscriptions.push(
+    lm.registerLanguageModelChatProvider('scripted', {
+      provideLanguageModelChatInformation: () => [MODEL],
+      async provideLanguageModelChatResponse(model, messages, options, progress) {
+        received.push({ model: model.id, tools: (options.tools ?? []).map((t) => t.name), messages: messages.map(describe) });
+        const turn = script.shift() ?? { text: 'The script is over.' };
+        if (turn.text) progress.report(new vscode.LanguageModelTextPart(turn.text));
+        for (const c of turn.calls ?? []) progress.report(new vscode.LanguageModelToolCallPart(`call-${++calls}`, c.name, c.input));
+      },
+      provideTokenCount: async (_model, text) => Math.ceil((typeof text === 'string' ? text : JSON.stringify(text)).length / 4),
+    }),
+    vscode.lm.registerTool<{ filePath: string }>('scripted_readFile', {
+      invoke: (o) => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(fs.readFileSync(workspacePath(o.input.filePath), 'utf8'))]),
+    }),
+    vscode.lm.registerTool<{ filePath: string; content: string }>('scripted_writeFile', {
+      invoke: (o) => {
+        const file = workspacePath(o.input.filePath);
+        fs.mkdirSync(path.dirname(file), { recursive: true });
+        fs.writeFileSync(file, o.input.content);
+        return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(`wrote ${o.input.content.length} characters to ${o.input.filePath}`)]);
+      },
+    }),
+    vscode.commands.registerCommand('scriptedModel.setScript', (turns: ScriptTurn[]) => {
+      script = [...turns];
+      received.length = 0;
+      return true;
+    }),
+    vscode.commands.registerCommand('scriptedModel.received', () => received),
+    vscode.commands.registerCommand('scriptedModel.tools', () => vscode.lm.tools.map((t) => t.name)),
+    // VS Code resolves a provider's models lazily; asking for them makes the Chat view's model picker offer them.
+    vscode.commands.registerCommand('scriptedModel.models', async () => (await vscode.lm.selectChatModels({ vendor: 'scripted' })).map((m) => m.id)),
+  );
+}
+
+export function deactivate(): void {}
