@@ -1,0 +1,125 @@
+// Agents gated by stategate in the real VS Code, with a scripted language
+// model (test/e2e/scripted-model) standing in for a real one:
+// - @stategate typed in the Chat view: a forbidden tool is denied and the model
+//   reads why; after statewright_transition the same tool runs; an agent edit
+//   of a file matching an interrupt switches the state.
+// - "stategate: Enable Agent Enforcement" writes the hook files after consent,
+//   the hook command they name answers a real hook input, and "Disable" takes
+//   back exactly what was written.
+// - VS Code's own agent mode with the scripted model and the installed hook:
+//   what happens is recorded (see docs/agents.md).
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { Runner } from '../../src/engine/runner';
+import { hostRunnerVsix, REPO_ROOT, STATEGATE_VSIX, withVsCode, type LaunchOptions, type VsCode } from './harness';
+import { scriptedModelVsix } from './scripted-model/build';
+
+const WORKSPACE = 'test/e2e/fixtures/agents/workspace';
+const IMAGES = path.join(REPO_ROOT, 'docs', 'images');
+
+interface Received {
+  readonly model: string;
+  readonly tools: string[];
+  readonly messages: { role: string; parts: ({ kind: 'text'; value: string } | { kind: 'call'; name: string; input: unknown } | { kind: 'result'; callId: string; text: string })[] }[];
+}
+
+async function launchOptions(extra: Partial<LaunchOptions> = {}): Promise<LaunchOptions> {
+  return {
+    workspace: WORKSPACE,
+    extensions: [STATEGATE_VSIX, await hostRunnerVsix(), await scriptedModelVsix()],
+    // The scripted model's file tools are unknown to the tool-name table: the setting maps them.
+    settings: { 'stategate.toolAliases': { scripted_writeFile: 'Write', scripted_readFile: 'Read' }, 'chat.tools.global.autoApprove': true },
+    viewport: { width: 1500, height: 950 },
+    ...extra,
+  };
+}
+
+function runState(vsc: VsCode): string {
+  return new Runner({ dir: path.join(vsc.workspaceDir, '.stategate'), workspaceRoot: vsc.workspaceDir }).state().state;
+}
+
+/** The last tool result the model was sent in a request. */
+function lastResult(r: Received | undefined): string | undefined {
+  const parts = r?.messages.at(-1)?.parts ?? [];
+  const res = parts.filter((p) => p.kind === 'result');
+  return res.length ? (res.at(-1) as { text: string }).text : undefined;
+}
+
+/** Opens the Chat view with the scripted model in its picker. */
+async function openChat(vsc: VsCode): Promise<void> {
+  // VS Code resolves a provider's models lazily: until something asks, the picker offers only a Copilot sign-in.
+  assert.deepEqual(await vsc.executeCommand('scriptedModel.models'), ['scripted']);
+  await vsc.executeCommand('workbench.action.chat.open');
+  await vsc.page.locator('.interactive-input-part').getByText('Scripted', { exact: true }).first().waitFor({ timeout: 30_000 });
+}
+
+/** Types a prompt into the chat input as a person would, replacing what is there, and sends it. */
+async function typePrompt(vsc: VsCode, prompt: string): Promise<void> {
+  const input = vsc.page.locator('.interactive-input-part .monaco-editor').first();
+  await input.click();
+  await vsc.page.keyboard.press('Control+A');
+  await vsc.page.keyboard.press('Backspace');
+  await vsc.page.keyboard.type(prompt, { delay: 15 });
+  await vsc.page.keyboard.press('Enter');
+}
+
+async function received(vsc: VsCode, atLeast: number, timeoutMs = 30_000): Promise<Received[]> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const r = (await vsc.executeCommand('scriptedModel.received')) as Received[];
+    if (r.length >= atLeast || Date.now() > end) return r;
+    await new Promise((res) => setTimeout(res, 250));
+  }
+}
+
+function keepScreenshot(file: string, name: string): void {
+  fs.mkdirSync(IMAGES, { recursive: true });
+  fs.copyFileSync(file, path.join(IMAGES, name));
+}
+
+test('@stategate in the Chat view: denied with the reason, allowed after a transition, an edit fires an interrupt', { timeout: 300_000 }, async (t) => {
+  await withVsCode(t, await launchOptions(), async (vsc) => {
+    await vsc.hostReady();
+    await vsc.executeCommand('stategate.startRun', path.join(vsc.workspaceDir, 'build.workflow.json'));
+    await vsc.waitForStatusBar('stategate.run', (text) => text === 'build › planning');
+    await vsc.executeCommand('scriptedModel.setScript', [
+      { text: 'I will write the notes first.', calls: [{ name: 'scripted_writeFile', input: { filePath: 'NOTES.md', content: '# Notes\n\nThe plan.\n' } }] },
+      { text: 'Denied: the plan is done, so I move on.', calls: [{ name: 'statewright_transition', input: { event: 'READY' } }] },
+      { calls: [{ name: 'scripted_writeFile', input: { filePath: 'NOTES.md', content: '# Notes\n\nThe plan.\n' } }] },
+      { calls: [{ name: 'scripted_writeFile', input: { filePath: '.env.local', content: 'API_KEY=x\n' } }] },
+      { text: 'The notes are written; a secrets review is next.' },
+    ]);
+    await openChat(vsc);
+    await typePrompt(vsc, '@stategate write the notes');
+    const r = await received(vsc, 5);
+    assert.equal(r.length, 5, `the model was asked 5 times, got ${r.length}`);
+    assert.ok(r.every((x) => x.model === 'scripted'));
+
+    // Planning allows Read only: the write tool is not offered, and the call is denied with the reason.
+    assert.ok(r[0]!.tools.includes('scripted_readFile') && !r[0]!.tools.includes('scripted_writeFile'), `offered in planning: ${r[0]!.tools.join(', ')}`);
+    assert.ok(r[0]!.tools.includes('statewright_transition') && !r[0]!.tools.includes('statewright_force_state'));
+    const briefing = r[0]!.messages[0]!.parts[0];
+    assert.ok(briefing?.kind === 'text' && /state "planning"/.test(briefing.value) && /Read the code and plan/.test(briefing.value), 'the briefing comes first');
+    assert.match(lastResult(r[1]) ?? '', /^stategate denied scripted_writeFile: .*not allowed in state 'planning'.*READY/s);
+    // The transition: the same tool is offered at once, and runs.
+    assert.match(lastResult(r[2]) ?? '', /Transition READY: planning → implementing/);
+    assert.ok(r[2]!.tools.includes('scripted_writeFile'), `offered in implementing: ${r[2]!.tools.join(', ')}`);
+    assert.match(lastResult(r[3]) ?? '', /^wrote \d+ characters to NOTES\.md/);
+    assert.equal(fs.readFileSync(path.join(vsc.workspaceDir, 'NOTES.md'), 'utf8'), '# Notes\n\nThe plan.\n');
+    // The edit of .env.local fires the interrupt; the model is told with the marker.
+    assert.match(lastResult(r[4]) ?? '', /\[STATEWRIGHT INTERRUPT\] secrets: \.env\.local changed/);
+    assert.equal(runState(vsc), 'secrets_review');
+    await vsc.waitForStatusBar('stategate.run', (text) => text === 'build › secrets_review');
+
+    // The chat stream shows the denial, the state changes and the interrupt.
+    const answer = vsc.page.locator('.interactive-item-container').last();
+    await answer.getByText('The notes are written').waitFor({ timeout: 15_000 });
+    await vsc.page.getByText(/Completed \d+ steps/).first().click();
+    const shown = await answer.innerText();
+    for (const s of ['stategate denied', 'State: planning → implementing', '[STATEWRIGHT INTERRUPT]', 'State: implementing → secrets_review']) assert.ok(shown.includes(s), `the stream shows "${s}":\n${shown}`);
+    keepScreenshot(await vsc.screenshot('agents-participant'), 'agents-participant.png');
+  });
+});
