@@ -171,10 +171,6 @@ export function hostRunnerVsix(): Promise<string> {
   return runnerVsix;
 }
 
-function copyDir(from: string, to: string): void {
-  fs.cpSync(from, to, { recursive: true });
-}
-
 async function waitUntil<T>(what: string, check: () => T | Promise<T>, timeoutMs: number, everyMs = 100): Promise<NonNullable<T>> {
   const end = Date.now() + timeoutMs;
   let last: unknown;
@@ -236,7 +232,7 @@ export class VsCode {
     const t0 = Date.now();
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'stategate-e2e-'));
     const workspaceDir = path.join(root, 'workspace');
-    if (opts.workspace) copyDir(path.resolve(REPO_ROOT, opts.workspace), workspaceDir);
+    if (opts.workspace) fs.cpSync(path.resolve(REPO_ROOT, opts.workspace), workspaceDir, { recursive: true });
     else fs.mkdirSync(workspaceDir);
     const vsc = new VsCode(root, workspaceDir, path.join(root, 'user-data'), path.join(root, 'extensions'), path.join(root, 'ipc'));
     live.add(vsc);
@@ -436,15 +432,22 @@ export class VsCode {
     return items;
   }
 
-  /** Runs a command by its palette label (`stategate: Show Version`): the first row must match exactly. */
-  async runCommand(label: string): Promise<void> {
-    await this.openPalette(label);
+  /**
+   * Runs a command by its palette label (`stategate: Show Version`): the first row
+   * must start with it. Right after a (re)load the palette may not list extension
+   * commands yet, so it is asked again until `timeoutMs`.
+   */
+  async runCommand(label: string, timeoutMs = 20_000): Promise<void> {
     const row = this.page.locator('.quick-input-widget .quick-input-list .monaco-list-row').first();
-    await waitUntil(
-      `palette row "${label}"`,
-      async () => ((await row.getAttribute('aria-label')) ?? '').startsWith(label),
-      10_000,
-    );
+    const matches = async (): Promise<boolean> => ((await row.getAttribute('aria-label').catch(() => null)) ?? '').startsWith(label);
+    const end = Date.now() + timeoutMs;
+    for (;;) {
+      await this.openPalette(label);
+      const found = await waitUntil(`palette row "${label}"`, matches, 3_000).catch(() => false);
+      if (found) break;
+      if (Date.now() > end) throw new Error(`the palette has no "${label}" (first row: ${await row.getAttribute('aria-label').catch(() => null)})`);
+      await this.closeQuickInput();
+    }
     await this.page.keyboard.press('Enter');
   }
 
