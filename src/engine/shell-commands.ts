@@ -209,6 +209,36 @@ export function writesFiles(words: readonly Word[]): boolean {
   }
 }
 
+/** Paths a glob could reach the environment through (`/pro?/sel?/env*`). */
+const ENVIRON_PATHS = ['/proc/self/environ', '/proc/1/environ', 'proc/self/environ', 'self/environ', 'environ', '../../proc/self/environ'];
+
+function globRegex(glob: string): RegExp {
+  let re = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i] ?? '';
+    if (c === '*') re += '.*';
+    else if (c === '?') re += '.';
+    else if (c === '[') {
+      const close = glob.indexOf(']', i + 2);
+      if (close < 0) re += '\\[';
+      else {
+        re += `[${glob.slice(i + 1, close).replace(/^!/, '^').replace(/\\/g, '\\\\')}]`;
+        i = close;
+      }
+    } else re += c.replace(/[.+^${}()|\\/]/g, '\\$&');
+  }
+  return new RegExp(`^${re}$`);
+}
+
+/**
+ * Does a word reach process information under /proc (where every process's
+ * environment is readable), directly or through a glob (`/pro?/sel?/env*`)?
+ */
+export function touchesEnviron(w: Word): boolean {
+  if (/\/proc(\/|$)/.test(w.value) || w.value.includes('environ')) return true;
+  return w.dynamic && ENVIRON_PATHS.some((p) => globRegex(w.value).test(p));
+}
+
 const DECLARE = new Set(['declare', 'typeset', 'local', 'readonly', 'export']);
 
 /**

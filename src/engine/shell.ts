@@ -11,7 +11,7 @@
  * pass. The first problem found (in source order) is the one reported.
  */
 import { matchCommand } from './command-match';
-import { envReadReason, findExecs, isCodeLoadingVar, SHELLS, shellRun, unwrap, WRAPPERS, writesFiles, xargsReplace } from './shell-commands';
+import { envReadReason, findExecs, isCodeLoadingVar, SHELLS, shellRun, touchesEnviron, unwrap, WRAPPERS, writesFiles, xargsReplace } from './shell-commands';
 import { loadShellParser, type ShellParser, type SyntaxNode } from './shell-parser';
 import { sedEffects, sedScripts } from './sed-script';
 import { evalWord, type Word } from './shell-words';
@@ -102,27 +102,6 @@ const HIDDEN_SUBSTITUTION = /(?:^|[^\\])(?:\\\\)*(?:`|\$[({A-Za-z_])/;
 const OUTPUT_OPS = new Set(['>', '>>', '>|', '&>', '&>>', '>&']);
 const HARMLESS_TARGETS = new Set(['/dev/null', '/dev/stdout', '/dev/stderr']);
 const ARITH_TEST_OPS = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge']);
-/** Paths a glob could reach the environment through (`/pro?/sel?/env*`). */
-const ENVIRON_PATHS = ['/proc/self/environ', '/proc/1/environ', 'proc/self/environ', 'self/environ', 'environ', '../../proc/self/environ'];
-
-function globRegex(glob: string): RegExp {
-  let re = '';
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i] ?? '';
-    if (c === '*') re += '.*';
-    else if (c === '?') re += '.';
-    else if (c === '[') {
-      const close = glob.indexOf(']', i + 2);
-      if (close < 0) re += '\\[';
-      else {
-        re += `[${glob.slice(i + 1, close).replace(/^!/, '^').replace(/\\/g, '\\\\')}]`;
-        i = close;
-      }
-    } else re += c.replace(/[.+^${}()|\\/]/g, '\\$&');
-  }
-  return new RegExp(`^${re}$`);
-}
-
 class Walk {
   constructor(
     private readonly parser: ShellParser,
@@ -311,8 +290,7 @@ class Walk {
     const w = evalWord(node);
     this.scan(node, depth);
     if (this.blocked.length > 0) {
-      const hit = /\/proc(\/|$)/.test(w.value) || w.value.includes('environ') || (w.dynamic && ENVIRON_PATHS.some((p) => globRegex(w.value).test(p)));
-      if (hit) deny('it reads process information under /proc, where the environment can be read', w.text);
+      if (touchesEnviron(w)) deny('it reads process information under /proc, where the environment can be read', w.text);
     }
     return w;
   }
