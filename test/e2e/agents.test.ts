@@ -123,3 +123,81 @@ test('@stategate in the Chat view: denied with the reason, allowed after a trans
     keepScreenshot(await vsc.screenshot('agents-participant'), 'agents-participant.png');
   });
 });
+
+/** A PreToolUse input in VS Code's shape (fields from VS Code's hooks documentation; see test/fixtures/hooks/README.md). */
+function vscodePreToolUse(cwd: string, tool: string, input: object): string {
+  return JSON.stringify({ hookEventName: 'PreToolUse', sessionId: 'e2e-1', timestamp: new Date().toISOString(), cwd, transcript_path: path.join(cwd, 't.json'), tool_name: tool, tool_input: input, tool_use_id: 'call-e2e' });
+}
+
+test('Enable Agent Enforcement: consent, hook files, a working hook command; Disable takes back only what it wrote', { timeout: 300_000 }, async (t) => {
+  await withVsCode(t, await launchOptions(), async (vsc) => {
+    await vsc.hostReady();
+    const claudeFile = path.join(vsc.workspaceDir, '.claude', 'settings.local.json');
+    const mine = { permissions: { allow: ['Bash(npm test)'] }, hooks: { Notification: [{ hooks: [{ type: 'command', command: 'notify-send done' }] }] } };
+    fs.mkdirSync(path.dirname(claudeFile), { recursive: true });
+    fs.writeFileSync(claudeFile, JSON.stringify(mine));
+    await vsc.executeCommand('stategate.startRun', path.join(vsc.workspaceDir, 'build.workflow.json'));
+
+    await vsc.runCommand('stategate: Enable Agent Enforcement');
+    await vsc.pickQuickItem('VS Code agents and Claude Code');
+    const dialog = vsc.page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ state: 'visible', timeout: 10_000 });
+    const consent = await dialog.innerText();
+    assert.match(consent, /\.github\/hooks\/stategate\.json/);
+    assert.match(consent, /\.claude\/settings\.local\.json/);
+    assert.ok(!fs.existsSync(path.join(vsc.workspaceDir, '.github')), 'nothing is written before consent');
+    keepScreenshot(await vsc.screenshot('agents-enable-enforcement'), 'agents-enable-enforcement.png');
+    await dialog.getByRole('button', { name: 'Write' }).click();
+
+    const hookFile = path.join(vsc.workspaceDir, '.github', 'hooks', 'stategate.json');
+    const end = Date.now() + 10_000;
+    while (!fs.existsSync(hookFile) && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+    const hooks = JSON.parse(fs.readFileSync(hookFile, 'utf8')) as { hooks: Record<string, { command: string; env: Record<string, string>; timeout: number }[]> };
+    assert.deepEqual(Object.keys(hooks.hooks).sort(), ['PostToolUse', 'PreToolUse', 'SessionStart', 'Stop', 'UserPromptSubmit']);
+    const pre = hooks.hooks['PreToolUse']![0]!;
+    const ready = await vsc.hostReady();
+    assert.ok(pre.command.startsWith(`'${ready.execPath}' '`), `runs with the host's runtime: ${pre.command}`);
+    assert.match(pre.command, /stategate\.stategate-[\d.]+\/dist\/cli\.js' hook --client vscode$/);
+    assert.deepEqual(pre.env, { ELECTRON_RUN_AS_NODE: '1' });
+    const claude = JSON.parse(fs.readFileSync(claudeFile, 'utf8')) as typeof mine & { hooks: Record<string, unknown[]> };
+    assert.deepEqual(claude.permissions, mine.permissions, 'other settings are kept');
+    assert.deepEqual(claude.hooks['Notification'], mine.hooks.Notification);
+    assert.equal(claude.hooks['PreToolUse']!.length, 1);
+
+    // The command as written answers a hook input: planning forbids create_file, allows read_file.
+    const ask = (tool: string, input: object): string =>
+      execFileSync('/bin/sh', ['-c', pre.command], { cwd: vsc.workspaceDir, input: vscodePreToolUse(vsc.workspaceDir, tool, input), env: { ...process.env, ...pre.env }, encoding: 'utf8' });
+    const denied = JSON.parse(ask('create_file', { filePath: path.join(vsc.workspaceDir, 'x.md'), content: 'x' })) as { hookSpecificOutput: { permissionDecision: string; permissionDecisionReason: string } };
+    assert.equal(denied.hookSpecificOutput.permissionDecision, 'deny');
+    assert.match(denied.hookSpecificOutput.permissionDecisionReason, /not allowed in state 'planning'/);
+    assert.ok(!/"deny"/.test(ask('read_file', { filePath: path.join(vsc.workspaceDir, 'NOTES.md') })));
+
+    await vsc.runCommand('stategate: Disable Agent Enforcement');
+    const gone = Date.now() + 10_000;
+    while (fs.existsSync(hookFile) && Date.now() < gone) await new Promise((r) => setTimeout(r, 100));
+    assert.ok(!fs.existsSync(hookFile));
+    assert.deepEqual(JSON.parse(fs.readFileSync(claudeFile, 'utf8')), mine, 'the Claude Code settings are back as they were');
+  });
+});
+
+test('VS Code\'s own agent mode with the scripted model and the installed hook', { timeout: 300_000 }, async (t) => {
+  await withVsCode(t, await launchOptions(), async (vsc) => {
+    await vsc.hostReady();
+    await vsc.executeCommand('stategate.startRun', path.join(vsc.workspaceDir, 'build.workflow.json'));
+    await vsc.runCommand('stategate: Enable Agent Enforcement');
+    await vsc.pickQuickItem('VS Code agents');
+    await vsc.page.locator('.monaco-dialog-box').getByRole('button', { name: 'Write' }).click();
+    await vsc.executeCommand('scriptedModel.setScript', [
+      { text: 'Writing the notes.', calls: [{ name: 'scripted_writeFile', input: { filePath: 'NOTES.md', content: 'agent mode' } }] },
+      { text: 'Done.' },
+    ]);
+    await openChat(vsc);
+    await typePrompt(vsc, 'write the notes');
+    await vsc.page.waitForTimeout(10_000);
+    const r = (await vsc.executeCommand('scriptedModel.received')) as Received[];
+    const chatText = await vsc.page.locator('.interactive-session').first().innerText().catch(() => '');
+    t.diagnostic(`agent mode: the scripted model was asked ${r.length} time(s); the Chat view shows: ${JSON.stringify(chatText.slice(0, 600))}`);
+    keepScreenshot(await vsc.screenshot('agents-builtin-agent'), 'agents-builtin-agent.png');
+    fs.writeFileSync(path.join(REPO_ROOT, 'test-artifacts', 'agents-builtin-agent.json'), JSON.stringify({ received: r, chatText }, null, 2));
+  });
+});
