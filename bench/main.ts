@@ -82,7 +82,7 @@ async function main(): Promise<void> {
   }
   if (on('transitions')) {
     log('transitions: flat machines');
-    rows.push(...(await measureTransitions({ states: [10, 1000], batch: q ? 50 : 200, rounds: q ? 5 : 30 })));
+    rows.push(...(await measureTransitions({ states: [10, 1000], batchMs: 1, rounds: q ? 20 : 200 })));
   }
   if (on('interrupts')) {
     log('interrupts: 100 globs × 10,000 paths');

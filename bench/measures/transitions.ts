@@ -15,9 +15,28 @@ import { interleave, summarise } from '../stats.js';
 
 export interface TransitionOptions {
   readonly states: readonly number[];
-  /** Transitions per timed batch. */
-  readonly batch: number;
+  /**
+   * How long one timed batch should take (ms). Short batches mostly run
+   * inside one scheduler time slice, so on a loaded machine their median
+   * measures the code, not the preemption; the batch size is set per side.
+   */
+  readonly batchMs: number;
   readonly rounds: number;
+}
+
+/** Calls of `step` that take about `ms`: the fastest of a few short trials (a preempted trial would undercount). */
+function calibrate(step: () => void, ms: number): number {
+  let best = Infinity;
+  for (let trial = 0; trial < 7; trial++) {
+    let n = 0;
+    const t0 = performance.now();
+    while (performance.now() - t0 < ms && n < 100_000) {
+      step();
+      n++;
+    }
+    best = Math.min(best, (performance.now() - t0) / n);
+  }
+  return Math.max(1, Math.round(ms / best));
 }
 
 export async function measureTransitions(opts: TransitionOptions): Promise<Row[]> {
@@ -34,24 +53,24 @@ async function measureRing(n: number, opts: TransitionOptions): Promise<Row> {
   const started = startRun(wf, text, { runId: 'bench', hash: hashText(text) }, env);
   if (!started.run) throw new Error(`flat workflow does not start: ${started.outcome.error?.message}`);
   let run: RunSnapshot = started.run;
-  const ours = (): number => {
-    const t0 = performance.now();
-    for (let i = 0; i < opts.batch; i++) {
-      const r = sendEvent(run, 'NEXT', undefined, env);
-      if (!r.outcome.transitioned) throw new Error(`NEXT did not transition: ${r.outcome.error?.message}`);
-      run = r.run;
-    }
-    return (performance.now() - t0) / opts.batch;
+  const ourStep = (): void => {
+    const r = sendEvent(run, 'NEXT', undefined, env);
+    if (!r.outcome.transitioned) throw new Error(`NEXT did not transition: ${r.outcome.error?.message}`);
+    run = r.run;
   };
-
   const actor = createActor(createMachine(toXStateConfig(n))).start();
-  const xstate = (): number => {
+  const xstateStep = (): void => void actor.send({ type: 'NEXT' });
+  // One lap first: the snapshot's `visited` and `taken` lists reach their steady-state size.
+  for (let i = 0; i < n; i++) ourStep();
+  const ourBatch = calibrate(ourStep, opts.batchMs);
+  const xstateBatch = calibrate(xstateStep, opts.batchMs);
+  const timed = (step: () => void, batch: number) => (): number => {
     const t0 = performance.now();
-    for (let i = 0; i < opts.batch; i++) actor.send({ type: 'NEXT' });
-    return (performance.now() - t0) / opts.batch;
+    for (let i = 0; i < batch; i++) step();
+    return (performance.now() - t0) / batch;
   };
-  const last = actor.getSnapshot().value;
-  void last;
+  const ours = timed(ourStep, ourBatch);
+  const xstate = timed(xstateStep, xstateBatch);
 
   await interleave(Math.max(3, Math.floor(opts.rounds / 5)), ours, xstate);
   const [a, b] = await interleave(opts.rounds, ours, xstate);
@@ -69,6 +88,6 @@ async function measureRing(n: number, opts: TransitionOptions): Promise<Row> {
     baselineName: 'XState v5 createActor().send',
     target: '≤ 0.33× (≥ 3× XState)',
     pass: s.p50 * 3 <= x.p50,
-    note: `stategate ${perSec(s.p50)}/s, XState ${perSec(x.p50)}/s; ${opts.rounds} batches of ${opts.batch}`,
+    note: `stategate ${perSec(s.p50)}/s, XState ${perSec(x.p50)}/s; ${opts.rounds} batches each of ~${opts.batchMs} ms (${ourBatch} and ${xstateBatch} transitions)`,
   });
 }
