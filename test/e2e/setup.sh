@@ -18,6 +18,11 @@ APT_PACKAGES=(chromium fonts-liberation libkrb5-dev libx11-dev libxkbfile-dev li
 log() { printf '[e2e-setup] %s\n' "$*" >&2; }
 started=$SECONDS
 
+# One setup at a time per cache (two test runs started together must not both install).
+mkdir -p "$CACHE"
+exec 9>"$CACHE/.setup.lock"
+if command -v flock >/dev/null; then flock 9; fi
+
 # --- Debian packages --------------------------------------------------------
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
