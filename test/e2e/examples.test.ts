@@ -1,5 +1,5 @@
 // The examples/ workspace `npm start` serves: stategate activates by itself,
-// every example is clean, a run starts; the screenshot is the README's.
+// every example is clean, a run starts (screenshot: test-artifacts/examples.png).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { withVsCode } from './harness';
