@@ -41,7 +41,6 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 [ -x /usr/bin/chromium ] || { log "/usr/bin/chromium is missing after the install"; exit 1; }
 
-
 # npm must not pick up a nodedir from the user's config for our builds, and the
 # install scripts we rely on are allowed by name in each prefix's package.json.
 npm_quiet=(--no-audit --no-fund --loglevel=error)
