@@ -162,7 +162,19 @@ export class Runner {
   pause() {
     return this.apply((r) => machine.pause(r, this.env));
   }
-  stop() {
+  /**
+   * Stop the active run. When its files cannot be read, this is the recovery
+   * step the fail-closed message names (`stategate run stop`), so it must not
+   * fail with that same error: it clears `active` (enforcement is off again)
+   * and leaves the run's files where they are, to inspect or rebuild from the
+   * journal (docs/reliability.md).
+   */
+  stop(): machine.StatusOutcome & { deactivated?: string; reason?: string } {
+    const active = this.active();
+    if (active.kind === 'unreadable') {
+      this.store.setActive(undefined);
+      return { status: 'stopped', state: '', ...(active.runId ? { deactivated: active.runId } : {}), reason: `the active run could not be read, so it is no longer active (its files are kept): ${active.reason}` };
+    }
     return this.apply((r) => machine.stop(r, this.env));
   }
   force(state: string, context?: JsonObject) {
