@@ -180,24 +180,76 @@ test('Enable Agent Enforcement: consent, hook files, a working hook command; Dis
   });
 });
 
-test('VS Code\'s own agent mode with the scripted model and the installed hook', { timeout: 300_000 }, async (t) => {
-  await withVsCode(t, await launchOptions(), async (vsc) => {
+/**
+ * VS Code's own agent runs here without a GitHub sign-in once anonymous access is
+ * allowed and the chat's utility models (titles, summaries) are pointed at a
+ * BYOK model: without these settings a prompt to the agent opens "Sign in to use
+ * GitHub Copilot" (docs/agents.md).
+ */
+const SIGNED_OUT_AGENT: Readonly<Record<string, unknown>> = {
+  'chat.allowAnonymousAccess': true,
+  'chat.byokUtilityModelDefault': 'mainAgent',
+  'chat.utilityModel': 'scripted/scripted',
+  'chat.utilitySmallModel': 'scripted/scripted',
+};
+
+test('VS Code\'s own agent mode with the scripted model: the installed hook denies, briefs, records, interrupts', { timeout: 300_000 }, async (t) => {
+  const base = await launchOptions();
+  await withVsCode(t, { ...base, settings: { ...base.settings, ...SIGNED_OUT_AGENT } }, async (vsc) => {
     await vsc.hostReady();
     await vsc.executeCommand('stategate.startRun', path.join(vsc.workspaceDir, 'build.workflow.json'));
     await vsc.runCommand('stategate: Enable Agent Enforcement');
     await vsc.pickQuickItem('VS Code agents');
     await vsc.page.locator('.monaco-dialog-box').getByRole('button', { name: 'Write' }).click();
+    const ws = (f: string): string => path.join(vsc.workspaceDir, f);
+    // The agent's own tools (create_file is Write in the tool-name table); statewright_transition is stategate's LM tool.
     await vsc.executeCommand('scriptedModel.setScript', [
-      { text: 'Writing the notes.', calls: [{ name: 'scripted_writeFile', input: { filePath: 'NOTES.md', content: 'agent mode' } }] },
+      { text: 'Writing the plan.', calls: [{ name: 'create_file', input: { filePath: ws('PLAN.md'), content: '# Plan\n' } }] },
+      { calls: [{ name: 'statewright_transition', input: { event: 'READY' } }] },
+      { calls: [{ name: 'create_file', input: { filePath: ws('PLAN.md'), content: '# Plan\n' } }] },
+      { calls: [{ name: 'create_file', input: { filePath: ws('.env.local'), content: 'API_KEY=x\n' } }] },
       { text: 'Done.' },
     ]);
     await openChat(vsc);
-    await typePrompt(vsc, 'write the notes');
-    await vsc.page.waitForTimeout(10_000);
-    const r = (await vsc.executeCommand('scriptedModel.received')) as Received[];
+    await typePrompt(vsc, 'write the plan');
+    const r = await received(vsc, 5, 60_000);
     const chatText = await vsc.page.locator('.interactive-session').first().innerText().catch(() => '');
-    t.diagnostic(`agent mode: the scripted model was asked ${r.length} time(s); the Chat view shows: ${JSON.stringify(chatText.slice(0, 600))}`);
-    keepScreenshot(await vsc.screenshot('agents-builtin-agent'), 'agents-builtin-agent.png');
+    fs.mkdirSync(path.join(REPO_ROOT, 'test-artifacts'), { recursive: true });
     fs.writeFileSync(path.join(REPO_ROOT, 'test-artifacts', 'agents-builtin-agent.json'), JSON.stringify({ received: r, chatText }, null, 2));
+    assert.equal(r.length, 5, `the agent asked the model ${r.length} times; the Chat view shows ${JSON.stringify(chatText.slice(0, 400))}`);
+    const allText = (x: Received | undefined): string => (x?.messages ?? []).flatMap((m) => m.parts.map((p) => (p.kind === 'text' ? p.value : ''))).join('\n');
+    // SessionStart / UserPromptSubmit: the briefing reaches the model as hook context.
+    assert.match(allText(r[0]), /Additional instructions from hooks: stategate: workflow "build" is in state "planning"/);
+    // PreToolUse: planning forbids create_file; the file is not written and the model reads why.
+    assert.match(lastResult(r[1]) ?? '', /not allowed in state 'planning'/);
+    // stategate's LM tool moves the workflow on; then the same tool passes the hook and runs.
+    assert.match(lastResult(r[2]) ?? '', /Transition READY: planning → implementing/);
+    assert.equal(fs.readFileSync(ws('PLAN.md'), 'utf8'), '# Plan\n');
+    // PostToolUse: the edit of .env.local fires the interrupt, and the hook answers with the marker (VS Code's hook log).
+    assert.equal(runState(vsc), 'secrets_review');
+    const marker = /\[PostToolUse\] Output: \{"hookSpecificOutput":\{"hookEventName":"PostToolUse","additionalContext":"\[STATEWRIGHT INTERRUPT\] Writing \.env\.local fired interrupt/;
+    const logEnd = Date.now() + 15_000;
+    while (!marker.test(vsc.readLogs(/Hooks/)) && Date.now() < logEnd) await new Promise((res) => setTimeout(res, 250));
+    assert.match(vsc.readLogs(/Hooks/), marker);
+    // Seen with VS Code 1.139.1: the agent does not put PostToolUse additionalContext before the model in the
+    // requests that follow (docs/agents.md); the next turn's briefing (UserPromptSubmit) carries the interrupt.
+    t.diagnostic(`PostToolUse context reached the model: ${/\[STATEWRIGHT INTERRUPT\]/.test(JSON.stringify(r[4]))}`);
+    const journal = fs.readFileSync(path.join(vsc.workspaceDir, '.stategate', 'runs', fs.readdirSync(path.join(vsc.workspaceDir, '.stategate', 'runs'))[0]!, 'journal.jsonl'), 'utf8');
+    assert.match(journal, /"tool_denied"/);
+    await vsc.page.getByText(/Completed \d+ steps|Worked for|Finished/).first().click().catch(() => undefined);
+    keepScreenshot(await vsc.screenshot('agents-builtin-agent'), 'agents-builtin-agent.png');
+  });
+});
+
+test('without those settings VS Code\'s own agent asks for a GitHub sign-in and never reaches the model', { timeout: 300_000 }, async (t) => {
+  await withVsCode(t, await launchOptions(), async (vsc) => {
+    await vsc.hostReady();
+    await vsc.executeCommand('scriptedModel.setScript', [{ text: 'unreachable' }]);
+    await openChat(vsc);
+    await typePrompt(vsc, 'write the plan');
+    await vsc.page.getByText('Sign in to use GitHub Copilot').first().waitFor({ timeout: 30_000 });
+    await vsc.page.waitForTimeout(3_000);
+    assert.deepEqual(await vsc.executeCommand('scriptedModel.received'), []);
+    keepScreenshot(await vsc.screenshot('agents-builtin-signin'), 'agents-builtin-signin.png');
   });
 });

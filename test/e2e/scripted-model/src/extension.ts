@@ -1,7 +1,8 @@
 // A scripted language model for stategate's end-to-end tests: each request
 // is answered with the next turn of a script the outer test sets
 // (`scriptedModel.setScript`), and every request (messages, tool results,
-// the tools offered) is recorded for the test to read (`scriptedModel.received`).
+// the tools offered) is recorded for the test to read (`scriptedModel.received`;
+// requests with no tools, the chat's housekeeping, in `scriptedModel.utility`).
 // Two plain file tools give the model something to read and edit with.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -35,10 +36,12 @@ const MODEL: ChatInformation = {
 
 let script: ScriptTurn[] = [];
 const received: Received[] = [];
+const utility: Received[] = [];
 let calls = 0;
 
+/** Text of a result's parts; other part kinds (prompt-tsx, data) as JSON, so a test sees everything the model got. */
 function textOf(parts: readonly unknown[]): string {
-  return parts.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+  return parts.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : JSON.stringify(p))).join('');
 }
 
 function describe(message: RequestMessage): { role: string; parts: Part[] } {
@@ -47,6 +50,7 @@ function describe(message: RequestMessage): { role: string; parts: Part[] } {
     if (p instanceof vscode.LanguageModelTextPart) parts.push({ kind: 'text', value: p.value });
     else if (p instanceof vscode.LanguageModelToolCallPart) parts.push({ kind: 'call', name: p.name, input: p.input });
     else if (p instanceof vscode.LanguageModelToolResultPart) parts.push({ kind: 'result', callId: p.callId, text: textOf(p.content) });
+    else parts.push({ kind: 'text', value: JSON.stringify(p) });
   }
   return { role: message.role === vscode.LanguageModelChatMessageRole.User ? 'user' : 'assistant', parts };
 }
@@ -62,7 +66,14 @@ export function activate(context: vscode.ExtensionContext): void {
     lm.registerLanguageModelChatProvider('scripted', {
       provideLanguageModelChatInformation: () => [MODEL],
       async provideLanguageModelChatResponse(model, messages, options, progress) {
-        received.push({ model: model.id, tools: (options.tools ?? []).map((t) => t.name), messages: messages.map(describe) });
+        const request = { model: model.id, tools: (options.tools ?? []).map((t) => t.name), messages: messages.map(describe) };
+        // Requests without tools are the chat's own housekeeping (titles, summaries): answered, kept apart, no script turn spent.
+        if (request.tools.length === 0) {
+          utility.push(request);
+          progress.report(new vscode.LanguageModelTextPart('Scripted'));
+          return;
+        }
+        received.push(request);
         const turn = script.shift() ?? { text: 'The script is over.' };
         if (turn.text) progress.report(new vscode.LanguageModelTextPart(turn.text));
         for (const c of turn.calls ?? []) progress.report(new vscode.LanguageModelToolCallPart(`call-${++calls}`, c.name, c.input));
@@ -86,6 +97,7 @@ export function activate(context: vscode.ExtensionContext): void {
       return true;
     }),
     vscode.commands.registerCommand('scriptedModel.received', () => received),
+    vscode.commands.registerCommand('scriptedModel.utility', () => utility),
     vscode.commands.registerCommand('scriptedModel.tools', () => vscode.lm.tools.map((t) => t.name)),
     // VS Code resolves a provider's models lazily; asking for them makes the Chat view's model picker offer them.
     vscode.commands.registerCommand('scriptedModel.models', async () => (await vscode.lm.selectChatModels({ vendor: 'scripted' })).map((m) => m.id)),
