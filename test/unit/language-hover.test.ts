@@ -66,4 +66,5 @@ test('hover on events, invokes and interrupts', () => {
   const resolved = hoverAt(text, wf, offsetOf(text, '"checks"'), { resolve: () => ({ workflow: { ...wf, name: 'Checks' }, file: 'checks.workflow.json' }) });
   assert.match(resolved?.markdown ?? '', /\*\*invokes\*\* `checks`: Checks[\s\S]*Defined in `checks.workflow.json`/);
   assert.match(hoverAt(text, wf, offsetOf(text, '"env_changed"'))?.markdown ?? '', /matching `\*\*\/\*\.env\*` is written, moves to `fix_env`/);
+  assert.match(hoverAt(text, wf, offsetOf(text, '"$return"', 0, 3))?.markdown ?? '', /goes back to the state the active interrupt fired in/);
 });

@@ -28,6 +28,8 @@ test('each quick fix leaves a valid file', () => {
     ['define guard', base.replace('"guard": "has_plan"', '"guard": "ready"'), 'unknown-guard', /^Define guard `ready`$/, /"ready": \{\s*"field": "tests_passed",\s*"op": "exists"/],
     ['rename guard', base.replace('"guard": "has_plan"', '"guard": "has_plans"'), 'unknown-guard', /^Change to `has_plan`$/, /"guard": "has_plan"/],
     ['unknown field', base.replace('"safe_next"', '"safe_nxt"'), 'unknown-field', /^Change to `safe_next`$/, /"safe_next"/],
+    ['make terminal final', base.replace('"tests_done": { "type": "final" }', '"tests_done": {}'), 'fork-terminal-not-final', /^Make `tests_done` a final state$/, /"tests_done": \{ "type": "final" \}/],
+    ['make terminal final (replacing a type)', base.replace('"tests_done": { "type": "final" }', '"tests_done": { "type": "normal" }'), 'fork-terminal-not-final', /^Make `tests_done` a final state$/, /"tests_done": \{ "type": "final" \}/],
   ];
   for (const [what, broken, code, title, expect] of cases) {
     const fixed = fix(broken, code, title);

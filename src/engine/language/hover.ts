@@ -3,7 +3,8 @@
  * guard's predicate in words, an event's transitions, an invoked workflow,
  * an interrupt, or a field's reference doc from the schema.
  */
-import type { SourceLoc, Workflow } from '../model.js';
+import { RETURN_TARGET, type SourceLoc, type Workflow } from '../model.js';
+import { cursorAt } from './cursor.js';
 import { guardSummary, stateSummary, transitionLine } from './describe.js';
 import type { ResolveInvoke } from './navigation.js';
 import { fieldDoc } from './schema-docs.js';
@@ -23,7 +24,7 @@ export interface HoverOptions {
 
 export function hoverAt(text: string, wf: Workflow, offset: number, options: HoverOptions = {}): Hover | undefined {
   const sym = symbolAt(wf, offset, text);
-  if (!sym) return undefined;
+  if (!sym) return returnHover(text, wf, offset);
   const markdown = describeSymbol(text, wf, sym, options);
   return markdown ? { markdown, loc: sym.loc } : undefined;
 }
@@ -57,4 +58,14 @@ function describeSymbol(text: string, wf: Workflow, sym: SymbolAt, options: Hove
       return doc ? `**${sym.name}**\n\n${doc}` : undefined;
     }
   }
+}
+
+/** `$return` is a keyword, not a symbol: say what it does, and where it can be used. */
+function returnHover(text: string, wf: Workflow, offset: number): Hover | undefined {
+  const str = cursorAt(text, offset, wf.loc.pointer === '/definition').string;
+  if (str?.value !== RETURN_TARGET) return undefined;
+  const markdown =
+    '**`$return`**: goes back to the state the active interrupt fired in, and ends the interrupt. ' +
+    'Only valid in states an interrupt handler can reach; refused at run time when no interrupt is active.';
+  return { markdown, loc: { pointer: '', start: str.start, end: str.end } };
 }

@@ -4,6 +4,7 @@
  * - unknown-guard: change to the closest guard; define the guard
  * - no-final-state: add a final state and a transition to it
  * - unreachable-state: remove the state
+ * - fork-terminal-not-final: make the terminal state final (when it has no transitions to lose)
  * - any diagnostic with `data.closest` on a name (unknown field, invalid value): use it
  * Each fix's edits leave a file that loads and validates without new errors.
  */
@@ -43,6 +44,14 @@ export function quickFixes(text: string, wf: Workflow | undefined, d: Diagnostic
     case 'no-final-state':
       fixes.push(addFinalState(text, wf));
       break;
+    case 'fork-terminal-not-final': {
+      const state = written === undefined ? undefined : wf.states.get(written);
+      // A final state with transitions is an error of its own (`final-state-transition`): only offer it when nothing is lost.
+      if (state && state.on.length === 0 && !state.safeNext) {
+        fixes.push({ title: `Make \`${state.id}\` a final state`, edits: combine(text, wf, [[['states', state.id, 'type'], 'final']]), preferred: true });
+      }
+      break;
+    }
     case 'unreachable-state': {
       const fix = removeState(text, wf, typeof d.data?.['state'] === 'string' ? d.data['state'] : (written ?? ''));
       if (fix) fixes.push(fix);
