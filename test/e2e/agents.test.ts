@@ -81,7 +81,8 @@ function keepScreenshot(file: string, name: string): void {
 }
 
 test('@stategate in the Chat view: denied with the reason, allowed after a transition, an edit fires an interrupt', { timeout: 300_000 }, async (t) => {
-  await withVsCode(t, await launchOptions(), async (vsc) => {
+  const base = await launchOptions();
+  await withVsCode(t, { ...base, settings: { ...base.settings, 'stategate.syncCustomAgent': true } }, async (vsc) => {
     await vsc.hostReady();
     await vsc.executeCommand('stategate.startRun', path.join(vsc.workspaceDir, 'build.workflow.json'));
     await vsc.waitForStatusBar('stategate.run', (text) => text === 'build › planning');
@@ -113,6 +114,16 @@ test('@stategate in the Chat view: denied with the reason, allowed after a trans
     assert.match(lastResult(r[4]) ?? '', /\[STATEWRIGHT INTERRUPT\] secrets: \.env\.local changed/);
     assert.equal(runState(vsc), 'secrets_review');
     await vsc.waitForStatusBar('stategate.run', (text) => text === 'build › secrets_review');
+
+    // Custom agent sync followed the run: only what secrets_review allows, plus stategate's tools.
+    const agentFile = path.join(vsc.workspaceDir, '.github', 'agents', 'stategate.agent.md');
+    const synced = Date.now() + 10_000;
+    while (!(fs.existsSync(agentFile) && fs.readFileSync(agentFile, 'utf8').includes('secrets_review')) && Date.now() < synced) await new Promise((res) => setTimeout(res, 200));
+    const agentMd = fs.readFileSync(agentFile, 'utf8');
+    const tools = JSON.parse(/^tools: (\[.*\])$/m.exec(agentMd)![1]!) as string[];
+    assert.ok(tools.includes('statewright_transition') && tools.includes('scripted_readFile'), tools.join(', '));
+    assert.ok(!tools.includes('scripted_writeFile') && !tools.includes('createFile') && !tools.includes('statewright_force_state'), tools.join(', '));
+    assert.match(agentMd, /Instructions: A secrets file changed/);
 
     // The chat stream shows the denial, the state changes and the interrupt.
     const answer = vsc.page.locator('.interactive-item-container').last();
@@ -218,6 +229,8 @@ test('VS Code\'s own agent mode with the scripted model: the installed hook deni
     fs.writeFileSync(path.join(REPO_ROOT, 'test-artifacts', 'agents-builtin-agent.json'), JSON.stringify({ received: r, chatText }, null, 2));
     assert.equal(r.length, 5, `the agent asked the model ${r.length} times; the Chat view shows ${JSON.stringify(chatText.slice(0, 400))}`);
     const allText = (x: Received | undefined): string => (x?.messages ?? []).flatMap((m) => m.parts.map((p) => (p.kind === 'text' ? p.value : ''))).join('\n');
+    // The agent lists stategate's LM tools and, through the MCP server definition provider, the MCP server's.
+    assert.ok(r[0]!.tools.includes('statewright_transition') && r[0]!.tools.includes('mcp_stategate_statewright_transition'), r[0]!.tools.join(', '));
     // SessionStart / UserPromptSubmit: the briefing reaches the model as hook context.
     assert.match(allText(r[0]), /Additional instructions from hooks: stategate: workflow "build" is in state "planning"/);
     // PreToolUse: planning forbids create_file; the file is not written and the model reads why.
