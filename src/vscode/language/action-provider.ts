@@ -1,7 +1,8 @@
 /** Quick fixes for stategate's diagnostics (create / rename / define / add final / remove unreachable). */
 import * as vscode from 'vscode';
 import { quickFixes } from '../../engine/language/quickfix.js';
-import { toRange, type WorkflowDocuments } from './documents.js';
+import type { WorkflowDocuments } from './documents.js';
+import { toRange } from './locations.js';
 
 export class WorkflowActionProvider implements vscode.CodeActionProvider {
   static readonly metadata: vscode.CodeActionProviderMetadata = { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] };

@@ -4,7 +4,8 @@
  */
 import * as vscode from 'vscode';
 import type { Diagnostic, RelatedInfo } from '../../engine/model.js';
-import { isWorkflowDocument, locationOf, toRange, type WorkflowDocuments } from './documents.js';
+import { isWorkflowDocument, type WorkflowDocuments } from './documents.js';
+import { locationOf, toRange } from './locations.js';
 
 const DEBOUNCE_MS = 150;
 

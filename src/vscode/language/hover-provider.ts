@@ -3,7 +3,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { hoverAt } from '../../engine/language/hover.js';
-import { toRange, type WorkflowDocuments } from './documents.js';
+import type { WorkflowDocuments } from './documents.js';
+import { toRange } from './locations.js';
 import type { WorkspaceWorkflows } from './workspace-index.js';
 
 export class WorkflowHoverProvider implements vscode.HoverProvider {

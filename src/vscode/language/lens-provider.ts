@@ -6,7 +6,8 @@
 import * as vscode from 'vscode';
 import { codeLenses, type Lens } from '../../engine/language/lenses.js';
 import { referencesAt } from '../../engine/language/navigation.js';
-import { locationOf, toRange, type Analysis, type WorkflowDocuments } from './documents.js';
+import type { Analysis, WorkflowDocuments } from './documents.js';
+import { locationOf, toRange } from './locations.js';
 
 export const START_RUN_COMMAND = 'stategate.startRun';
 export const SHOW_PANEL_COMMAND = 'stategate.showPanel';

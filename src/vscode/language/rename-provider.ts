@@ -1,7 +1,8 @@
 /** Rename a state or guard and every reference to it in the file. */
 import * as vscode from 'vscode';
 import { prepareRename, renameAt } from '../../engine/language/rename.js';
-import { toRange, type WorkflowDocuments } from './documents.js';
+import type { WorkflowDocuments } from './documents.js';
+import { toRange } from './locations.js';
 
 export class WorkflowRenameProvider implements vscode.RenameProvider {
   constructor(private readonly docs: WorkflowDocuments) {}

@@ -1,7 +1,8 @@
 /** The outline: states with their events, guards, interrupts. */
 import * as vscode from 'vscode';
 import { documentSymbols, type OutlineKind, type OutlineSymbol } from '../../engine/language/outline.js';
-import { toRange, type WorkflowDocuments } from './documents.js';
+import type { WorkflowDocuments } from './documents.js';
+import { toRange } from './locations.js';
 
 const KIND: Record<OutlineKind, vscode.SymbolKind> = {
   state: vscode.SymbolKind.Class,
