@@ -153,8 +153,28 @@ class Walk {
         const bad = this.firstError(root);
         return deny(`the command does not parse as shell${bad ? ` near ${quote(bad.text || bad.type)}` : ''}`, bad?.text ?? text);
       }
+      this.continuations(text, root);
       this.walk(root, depth);
     });
+  }
+
+  /**
+   * bash joins `a\<newline>b` into one word; tree-sitter-bash splits it in
+   * two, which can move the command name (`X=1\<newline>pytest rm` runs
+   * `rm` for bash). A line continuation between two word characters outside
+   * quotes, here-docs and comments is denied.
+   */
+  private continuations(text: string, root: SyntaxNode): void {
+    const QUOTED = new Set(['string', 'raw_string', 'ansi_c_string', 'translated_string', 'heredoc_body', 'comment']);
+    const wordChar = (c: string | undefined): boolean => c !== undefined && !' \t\n;&|()<>'.includes(c);
+    for (let i = text.indexOf('\\\n'); i >= 0; i = text.indexOf('\\\n', i + 2)) {
+      let n = 0;
+      while (i - 1 - n >= 0 && text[i - 1 - n] === '\\') n++;
+      if (n % 2 === 1 || !wordChar(text[i - 1]) || !wordChar(text[i + 2])) continue;
+      let node: SyntaxNode | null = root.descendantForIndex(i);
+      while (node && !QUOTED.has(node.type)) node = node.parent;
+      if (!node) deny('a line continuation inside a word is read differently by bash and by the parser', text.slice(Math.max(0, i - 20), i + 22));
+    }
   }
 
   private firstError(node: SyntaxNode): SyntaxNode | undefined {

@@ -1,0 +1,79 @@
+/**
+ * Differential fuzzing of the shell analysis against real bash: random token
+ * soups are analysed; every one the analysis ALLOWS is then run by bash in a
+ * sandbox-ish setting (a scratch directory, a PATH whose only extra program is
+ * the marker), and must not do the forbidden thing.
+ *
+ * - mode `commands`: allowed_commands hold every plain word in the token set
+ *   but `mark`; bash must never run `mark` (a script that leaves a file).
+ * - mode `env`: blocked_env ["SECRET"], no command list; bash runs with
+ *   SECRET=PWN3D and its output must never contain the value.
+ *
+ * The tokens hold nothing that writes or deletes (no `>`, no `rm`).
+ * Usage: node --import tsx test/fuzz/shell-vs-bash.ts commands|env [seed] [count]
+ */
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { analyseWithParser, type ShellRules } from '../../src/engine/shell';
+import { loadShellParser } from '../../src/engine/shell-parser';
+
+export type Mode = 'commands' | 'env';
+
+const SHARED = [' ', ' ', ' ', '\\', '#', '$(', ')', '`', ';', '\n', '<<EOF', '\nEOF\n', "<<'EOF'", '{', '}', "'", '"', '$x', '\\\n', '\\ ', '|', 'eval', 'sh -c', '${x:-', '$((', '))', "$'", 'f()', 'x='];
+const TOKENS: Record<Mode, string[]> = {
+  commands: [...SHARED, 'true', 'mark', '&&', '||', '<<-EOF', '\n\tEOF\n', '(', 'a', '\t', 'case', 'in', 'esac', ';;', 'if', 'then', 'fi', 'do', 'done', 'for', 'while', '!', '[[', ']]', '<(', 'time', 'env', 'command'],
+  env: [...SHARED, 'echo', 'printf %s', '$SECRET', '${SECRET}', 'SECRET', '$', '!', '*', '@', 'env', 'printenv', 'set', 'declare', 'typeset', 'local', 'export', '-p', '-n', 'r=', '$r', '${!', 'S*', '${#', 'cat', '/proc/self/environ', '<<<', 'compgen', '-v', 'xargs', 'SEC', 'RET', '${SEC', 'RET}', '\\x24', '=', 'read', 'a'],
+};
+const RULES: Record<Mode, ShellRules> = {
+  commands: { allowedCommands: ['true', 'a', 'x', 'EOF', 'f', 'in', 'do', 'done', 'then', 'fi', 'esac', 'case', 'for', 'while', 'if', 'time', 'env', 'command', 'x='], blockedEnv: [], writeAllowed: true },
+  env: { blockedEnv: ['SECRET'], writeAllowed: true },
+};
+
+export interface FuzzReport {
+  readonly tried: number;
+  readonly allowed: number;
+  readonly bypasses: string[];
+}
+
+export async function differential(mode: Mode, seed: number, count: number): Promise<FuzzReport> {
+  const parser = await loadShellParser();
+  const dir = mkdtempSync(join(tmpdir(), 'stategate-fuzz-'));
+  const marker = join(dir, 'ran');
+  writeFileSync(join(dir, 'mark'), `#!/bin/sh\necho ran >> '${marker}'\n`);
+  chmodSync(join(dir, 'mark'), 0o755);
+  let state = seed >>> 0 || 1;
+  const rnd = (n: number): number => {
+    state = (Math.imul(state, 1103515245) + 12345) & 0x7fffffff;
+    return state % n;
+  };
+  const tokens = TOKENS[mode];
+  const bypasses: string[] = [];
+  let allowed = 0;
+  try {
+    for (let i = 0; i < count; i++) {
+      let cmd = '';
+      for (let j = 2 + rnd(9); j > 0; j--) cmd += tokens[rnd(tokens.length)];
+      if (mode === 'commands' && !cmd.includes('mark')) cmd += ' mark';
+      if (!analyseWithParser(parser, cmd, RULES[mode]).ok) continue;
+      allowed++;
+      rmSync(marker, { force: true });
+      const r = spawnSync('bash', ['-c', cmd], { cwd: dir, env: { PATH: `${dir}:/usr/bin:/bin`, SECRET: 'PWN3D' }, timeout: 2000, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      const leaked = mode === 'env' ? `${r.stdout ?? ''}${r.stderr ?? ''}`.includes('PWN3D') : existsSync(marker);
+      if (leaked) bypasses.push(cmd);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return { tried: count, allowed, bypasses };
+}
+
+if (require.main === module) {
+  const mode = (process.argv[2] ?? 'commands') as Mode;
+  void differential(mode, Number(process.argv[3] ?? 1), Number(process.argv[4] ?? 5000)).then((r) => {
+    for (const b of r.bypasses) console.log('BYPASS', JSON.stringify(b));
+    console.log(JSON.stringify({ mode, tried: r.tried, allowed: r.allowed, bypasses: r.bypasses.length }));
+    process.exit(r.bypasses.length ? 1 : 0);
+  });
+}
