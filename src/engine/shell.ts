@@ -161,12 +161,13 @@ class Walk {
   /**
    * bash joins `a\<newline>b` into one word; tree-sitter-bash splits it in
    * two, which can move the command name (`X=1\<newline>pytest rm` runs
-   * `rm` for bash). A line continuation between two word characters outside
-   * quotes, here-docs and comments is denied.
+   * `rm` for bash). A line continuation between two non-blank characters outside
+   * quotes, here-docs and comments is denied (also between operator characters:
+   * `$\<newline>(cmd)` is a substitution for bash).
    */
   private continuations(text: string, root: SyntaxNode): void {
     const QUOTED = new Set(['string', 'raw_string', 'ansi_c_string', 'translated_string', 'heredoc_body', 'comment']);
-    const wordChar = (c: string | undefined): boolean => c !== undefined && !' \t\n;&|()<>'.includes(c);
+    const wordChar = (c: string | undefined): boolean => c !== undefined && !' \t\n'.includes(c);
     for (let i = text.indexOf('\\\n'); i >= 0; i = text.indexOf('\\\n', i + 2)) {
       let n = 0;
       while (i - 1 - n >= 0 && text[i - 1 - n] === '\\') n++;
