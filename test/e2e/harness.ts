@@ -131,44 +131,53 @@ export async function freePort(): Promise<number> {
   });
 }
 
-let runnerVsix: Promise<string> | undefined;
+const builtVsix = new Map<string, Promise<string>>();
 
-/** Builds test/e2e/host-runner into a VSIX once per process. */
+/**
+ * Builds a test-only extension folder (`package.json` + `src/extension.ts`,
+ * bundled with esbuild, `vscode` external) into a VSIX, once per process and folder.
+ */
+export function testExtensionVsix(dir: string): Promise<string> {
+  let built = builtVsix.get(dir);
+  if (!built) {
+    built = (async () => {
+      const out = fs.mkdtempSync(path.join(os.tmpdir(), `stategate-${path.basename(dir)}-`));
+      const { build } = await import('esbuild');
+      await build({
+        entryPoints: [path.join(dir, 'src', 'extension.ts')],
+        outfile: path.join(out, 'dist', 'extension.js'),
+        bundle: true,
+        platform: 'node',
+        format: 'cjs',
+        target: 'node20',
+        external: ['vscode'],
+        logLevel: 'warning',
+      });
+      fs.copyFileSync(path.join(dir, 'package.json'), path.join(out, 'package.json'));
+      fs.writeFileSync(path.join(out, 'README.md'), 'Test-only extension for stategate end-to-end tests.\n');
+      fs.writeFileSync(path.join(out, '.vscodeignore'), '*.vsix\n');
+      const vsix = path.join(out, `${path.basename(dir)}.vsix`);
+      // @vscode/vsce's programmatic API (no types shipped).
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const vsce = require('@vscode/vsce') as { createVSIX(o: Record<string, unknown>): Promise<unknown> };
+      // vsce reports on the console; keep the test output to the tests.
+      const saved = { log: console.log, info: console.info, warn: console.warn };
+      console.log = console.info = console.warn = () => undefined;
+      try {
+        await vsce.createVSIX({ cwd: out, packagePath: vsix, dependencies: false, allowMissingRepository: true, skipLicense: true });
+      } finally {
+        Object.assign(console, saved);
+      }
+      return vsix;
+    })();
+    builtVsix.set(dir, built);
+  }
+  return built;
+}
+
+/** The in-host test runner (test/e2e/host-runner) as a VSIX. */
 export function hostRunnerVsix(): Promise<string> {
-  runnerVsix ??= (async () => {
-    const src = path.join(__dirname, 'host-runner');
-    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'stategate-runner-'));
-    const { build } = await import('esbuild');
-    await build({
-      entryPoints: [path.join(src, 'src', 'extension.ts')],
-      outfile: path.join(out, 'dist', 'extension.js'),
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      external: ['vscode'],
-      logLevel: 'warning',
-    });
-    fs.copyFileSync(path.join(src, 'package.json'), path.join(out, 'package.json'));
-    fs.writeFileSync(path.join(out, 'README.md'), 'Test-only extension for stategate end-to-end tests.\n');
-    const vsix = path.join(out, 'runner.vsix');
-    // @vscode/vsce's programmatic API (no types shipped).
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const vsce = require('@vscode/vsce') as {
-      createVSIX(o: Record<string, unknown>): Promise<unknown>;
-    };
-    fs.writeFileSync(path.join(out, '.vscodeignore'), '*.vsix\n');
-    // vsce reports on the console; keep the test output to the tests.
-    const saved = { log: console.log, info: console.info, warn: console.warn };
-    console.log = console.info = console.warn = () => undefined;
-    try {
-      await vsce.createVSIX({ cwd: out, packagePath: vsix, dependencies: false, allowMissingRepository: true, skipLicense: true });
-    } finally {
-      Object.assign(console, saved);
-    }
-    return vsix;
-  })();
-  return runnerVsix;
+  return testExtensionVsix(path.join(__dirname, 'host-runner'));
 }
 
 async function waitUntil<T>(what: string, check: () => T | Promise<T>, timeoutMs: number, everyMs = 100): Promise<NonNullable<T>> {
