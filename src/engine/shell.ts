@@ -153,9 +153,29 @@ class Walk {
         const bad = this.firstError(root);
         return deny(`the command does not parse as shell${bad ? ` near ${quote(bad.text || bad.type)}` : ''}`, bad?.text ?? text);
       }
+      this.coverage(text, root);
       this.continuations(text, root);
       this.walk(root, depth);
     });
+  }
+
+  /**
+   * Every non-blank character must belong to a token of the tree. The parser
+   * silently drops some (an escaped blank after `[`: `x=a[\ b rm` is one
+   * assignment for bash, `x=a[` plus a command `b` for the tree), so text it
+   * skipped is denied. Line continuations are left to `continuations`.
+   */
+  private coverage(text: string, root: SyntaxNode): void {
+    const covered = new Uint8Array(text.length);
+    const visit = (n: SyntaxNode): void => {
+      if (n.childCount === 0 || n.type === 'heredoc_body') covered.fill(1, n.startIndex, n.endIndex);
+      else for (const c of n.children) if (c) visit(c);
+    };
+    visit(root);
+    for (let i = 0; i < text.length; i++) {
+      if (covered[i] || ' \t\n'.includes(text[i] ?? '') || (text[i] === '\\' && text[i + 1] === '\n')) continue;
+      deny('the parser skipped part of the command, so it cannot be analysed', text.slice(Math.max(0, i - 20), i + 20));
+    }
   }
 
   /**
