@@ -4,7 +4,8 @@
  * in-host `smoke` suite, which times `extension.activate()` (loading the
  * bundle and running activate()) in the extension host, and prints one JSON
  * object on stdout: `{ ok, samples: [ms...], vscode }` or `{ ok: false, error }`.
- * Each launch is a fresh VS Code, so every sample is a cold activation.
+ * Each launch is a fresh VS Code, so every sample is a cold activation. The
+ * VSIX installed is $STATEGATE_VSIX when set (run.mjs points it at its snapshot).
  *
  *   node --import tsx bench/activation.ts [launches]
  */

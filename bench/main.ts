@@ -21,6 +21,8 @@ import { summarise } from './stats.js';
 import { renderTable } from './table.js';
 
 const ROOT = process.env.STATEGATE_BENCH_ROOT ?? resolve(__dirname, '..');
+/** Where dist/ and stategate.vsix are read from: run.mjs's snapshot of what it packaged, else the checkout. */
+const ARTIFACTS = process.env.STATEGATE_BENCH_ARTIFACTS ?? ROOT;
 
 interface Options {
   readonly json: boolean;
@@ -70,7 +72,7 @@ async function main(): Promise<void> {
   const loadBefore = loadavg()[0] ?? 0;
   if (on('hook')) {
     log('hook: spawning processes');
-    rows.push(...(await measureHook({ root: ROOT, runs: q ? 10 : 60 })));
+    rows.push(...(await measureHook({ root: ARTIFACTS, runs: q ? 10 : 60 })));
   }
   if (on('decide')) {
     log('decide: shell decisions in process');
@@ -88,7 +90,7 @@ async function main(): Promise<void> {
     log('interrupts: 100 globs × 10,000 paths');
     rows.push(...(await measureInterrupts({ globs: 100, paths: 10_000, rounds: q ? 2 : 5, baselineStride: q ? 50 : 10 })));
   }
-  if (on('sizes')) rows.push(...measureSizes(ROOT));
+  if (on('sizes')) rows.push(...measureSizes(ARTIFACTS));
   if (on('activation')) {
     log('activation: launching VS Code (code-server)');
     rows.push(...activation(q ? 1 : opts.launches));

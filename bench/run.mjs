@@ -3,7 +3,7 @@
 // stderr so stdout stays the table or the JSON), bundles the benchmark with
 // esbuild the way the product is bundled (not through tsx), and runs it.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -21,6 +21,12 @@ if (!args.includes('--no-build')) {
 // Inside node_modules, so the bundle resolves packages (and the parser's WASM) from the repository.
 const outDir = join(root, 'node_modules', '.cache', 'stategate-bench');
 mkdirSync(outDir, { recursive: true });
+// A snapshot of what was just packaged: others working in the same checkout may rebuild dist/ meanwhile.
+const artifacts = join(outDir, 'artifacts');
+rmSync(artifacts, { recursive: true, force: true });
+mkdirSync(artifacts, { recursive: true });
+if (existsSync(join(root, 'dist'))) cpSync(join(root, 'dist'), join(artifacts, 'dist'), { recursive: true });
+if (existsSync(join(root, 'stategate.vsix'))) cpSync(join(root, 'stategate.vsix'), join(artifacts, 'stategate.vsix'));
 const outfile = join(outDir, 'main.cjs');
 await build({
   entryPoints: [join(root, 'bench', 'main.ts')],
@@ -37,6 +43,6 @@ await build({
 const r = spawnSync(process.execPath, [outfile, ...args.filter((a) => a !== '--no-build')], {
   cwd: root,
   stdio: 'inherit',
-  env: { ...process.env, STATEGATE_BENCH_ROOT: root },
+  env: { ...process.env, STATEGATE_BENCH_ROOT: root, STATEGATE_BENCH_ARTIFACTS: artifacts, STATEGATE_VSIX: join(artifacts, 'stategate.vsix') },
 });
 process.exit(r.status ?? 1);

@@ -16,7 +16,7 @@ import { pendingRow, ratioRow, type Row } from '../row.js';
 import { summarise } from '../stats.js';
 
 export interface HookOptions {
-  /** The repository root (dist/cli.js is run from there). */
+  /** The folder holding dist/ (dist/cli.js is run from there). */
   readonly root: string;
   readonly runs: number;
 }
