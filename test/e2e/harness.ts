@@ -662,14 +662,24 @@ export class VsCode {
 /** The part of node:test's TestContext the helper uses. */
 interface TestLike {
   readonly name: string;
+  /** Aborted when the test times out or is cancelled. */
+  readonly signal?: AbortSignal;
 }
 
 /**
  * Launches VS Code, runs `body`, and on failure saves a screenshot and the logs
- * to test-artifacts/ before closing; always tears down.
+ * to test-artifacts/ before closing; always tears down, also when the test times
+ * out while `body` hangs (so no browser or server keeps the test process alive).
  */
 export async function withVsCode<T>(t: TestLike, opts: LaunchOptions, body: (vsc: VsCode) => Promise<T>): Promise<T> {
   const vsc = await VsCode.launch(opts);
+  const onAbort = (): void => {
+    void vsc.screenshot(`TIMEOUT-${t.name}`).catch(() => undefined).finally(() => {
+      vsc.saveLogs(`TIMEOUT-${t.name}`);
+      void vsc.close();
+    });
+  };
+  t.signal?.addEventListener('abort', onAbort, { once: true });
   try {
     return await body(vsc);
   } catch (e) {
@@ -678,6 +688,7 @@ export async function withVsCode<T>(t: TestLike, opts: LaunchOptions, body: (vsc
     if (e instanceof Error) e.message += `\n(screenshot: ${shot ?? 'none'}; logs: ${logs})`;
     throw e;
   } finally {
+    t.signal?.removeEventListener('abort', onAbort);
     await vsc.close();
   }
 }
