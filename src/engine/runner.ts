@@ -106,7 +106,18 @@ export class Runner {
 
   /** The active run, or why there is none or why it cannot be read. Never throws. */
   active(): ActiveRun<RunSnapshot> {
-    return this.store.readActive();
+    const read = this.store.readActive();
+    if (read.kind !== 'ok') return read;
+    // A run.json that parses but cannot be interpreted (its stored definition no
+    // longer loads, or its state is not in it) is as unreadable as a corrupt one:
+    // every client fails closed with the same recovery, instead of briefing the
+    // agent "Allowed tools: all" from a state that does not exist.
+    const wf = this.env.load(read.run.workflow.definitionText);
+    const problem = !wf ? "its stored workflow definition does not load" : !wf.states.has(read.run.state) ? `its state ${JSON.stringify(read.run.state)} is not in its stored workflow definition` : undefined;
+    if (problem) {
+      return { kind: 'unreadable', runId: read.runId, reason: `run ${read.runId} cannot be used: ${problem}; stop it with \`stategate run stop\` (or delete the \`.stategate/active\` file), or restore its run.json from the journal` };
+    }
+    return read;
   }
 
   /** The active run; throws RunnerError when there is none or it is unreadable. */
