@@ -1,0 +1,438 @@
+/**
+ * Fail closed, everywhere: DESIGN.md's "When enforcement applies" table, and
+ * every way an active run can be unreadable, through every client of the
+ * store: the agent hook (`stategate hook`, VS Code- and Claude Code-shaped
+ * PreToolUse inputs), the CLI (`run tool`, `run state`) and the MCP server.
+ *
+ * Each unreadable case must deny (or error) with a message that says how to
+ * recover, never crash (no stack trace; exit codes as documented: `run state`
+ * exits 3 with a `run_unreadable` error; `run tool` answers `decision: deny`;
+ * the hook answers a PreToolUse deny), and the recovery it names must work
+ * (`stategate run stop`, after which nothing is enforced). A workflow file
+ * changed or deleted after the run started changes nothing: the run goes on
+ * with its stored definition and `run state` says `definition_changed`.
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CLI as BUILT_CLI, requireBuiltCli, type CliResult } from './helpers/cli';
+
+/** STATEGATE_TEST_CLI runs these tests against another build (e.g. a private copy of dist/). */
+const CLI = process.env.STATEGATE_TEST_CLI ?? BUILT_CLI;
+
+function cli(args: readonly string[], opts: { cwd: string; input?: string; env?: NodeJS.ProcessEnv }): CliResult & { ms: number } {
+  const t0 = Date.now();
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd: opts.cwd, input: opts.input ?? '', encoding: 'utf8', env: { ...process.env, ...opts.env } });
+  let json: unknown;
+  try {
+    json = JSON.parse(r.stdout);
+  } catch {
+    json = undefined;
+  }
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, json, ms: Date.now() - t0 };
+}
+
+const WORKFLOW = {
+  id: 'gate',
+  initial: 'reading',
+  states: {
+    reading: { allowed_tools: ['Read'], instructions: 'Read only.', on: { READY: 'editing', FINISH: 'done' } },
+    editing: { allowed_tools: ['Read', 'Edit'], on: { DONE: 'done' } },
+    done: { type: 'final' },
+  },
+};
+
+function workspace(start = true): { cwd: string; runId: string } {
+  const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-failclosed-'));
+  fs.writeFileSync(path.join(cwd, 'gate.workflow.json'), JSON.stringify(WORKFLOW, null, 2));
+  if (!start) return { cwd, runId: '' };
+  const r = cli(['run', 'start', 'gate.workflow.json'], { cwd });
+  assert.equal(r.code, 0, r.stderr);
+  return { cwd, runId: (r.json as { run_id: string }).run_id };
+}
+
+const stategate = (cwd: string) => path.join(cwd, '.stategate');
+const runFile = (cwd: string, runId: string) => path.join(stategate(cwd), 'runs', runId, 'run.json');
+
+type HookClient = 'vscode' | 'claude';
+
+/** A PreToolUse for an Edit of a.txt, as each client sends it (test/fixtures/hooks/README.md). */
+function preToolUse(client: HookClient, cwd: string, tool: 'edit' | 'read' = 'edit'): string {
+  const file = path.join(cwd, 'a.txt');
+  if (client === 'vscode') {
+    return JSON.stringify({
+      hookEventName: 'PreToolUse',
+      sessionId: 'vs-1',
+      timestamp: '2026-11-22T20:00:00.000Z',
+      cwd,
+      transcript_path: '/tmp/t.json',
+      tool_use_id: 'call-1',
+      ...(tool === 'edit' ? { tool_name: 'replace_string_in_file', tool_input: { filePath: file, oldString: 'a', newString: 'b' } } : { tool_name: 'read_file', tool_input: { filePath: file, startLine: 1, endLine: 5 } }),
+    });
+  }
+  return JSON.stringify({
+    hook_event_name: 'PreToolUse',
+    session_id: 'cc-1',
+    cwd,
+    transcript_path: '/tmp/t.jsonl',
+    ...(tool === 'edit' ? { tool_name: 'Edit', tool_input: { file_path: file, old_string: 'a', new_string: 'b' } } : { tool_name: 'Read', tool_input: { file_path: file } }),
+  });
+}
+
+interface HookDecision {
+  readonly decision: 'allow' | 'deny' | 'ask';
+  readonly reason: string;
+  readonly result: CliResult & { ms: number };
+}
+
+function hook(client: HookClient, cwd: string, tool: 'edit' | 'read' = 'edit'): HookDecision {
+  const r = cli(['hook', '--client', client], { cwd, input: preToolUse(client, cwd, tool) });
+  assertNoCrash(r, `hook (${client})`);
+  // Exit 2 blocks in both clients (stderr is shown to the model); otherwise the JSON says.
+  if (r.code === 2) return { decision: 'deny', reason: r.stderr, result: r };
+  assert.equal(r.code, 0, `hook (${client}) exit ${r.code}: ${r.stderr}`);
+  const out = (r.stdout.trim() === '' ? {} : JSON.parse(r.stdout)) as { hookSpecificOutput?: { permissionDecision?: 'allow' | 'deny' | 'ask'; permissionDecisionReason?: string } };
+  const d = out.hookSpecificOutput?.permissionDecision ?? 'allow';
+  return { decision: d, reason: out.hookSpecificOutput?.permissionDecisionReason ?? '', result: r };
+}
+
+function runTool(cwd: string, tool = 'Edit'): { decision: string; reason: string; result: CliResult } {
+  const r = cli(['run', 'tool', tool, '--input', JSON.stringify({ file_path: path.join(cwd, 'a.txt'), old_string: 'a', new_string: 'b' })], { cwd });
+  assertNoCrash(r, `run tool ${tool}`);
+  const j = r.json as { decision?: string; reason?: string; error?: { message: string } } | undefined;
+  assert.ok(j, `run tool ${tool}: no JSON answer: ${r.stdout} ${r.stderr}`);
+  if (j.error) return { decision: 'error', reason: j.error.message, result: r };
+  return { decision: String(j.decision), reason: j.reason ?? '', result: r };
+}
+
+function assertNoCrash(r: CliResult, what: string): void {
+  const all = `${r.stdout}\n${r.stderr}`;
+  assert.doesNotMatch(all, /\n\s+at [^\n]+:\d+:\d+\)?/, `${what}: a stack trace:\n${all}`);
+  assert.doesNotMatch(all, /internal error|TypeError|ReferenceError|RangeError/, `${what}: an internal error:\n${all}`);
+  assert.ok(r.code !== null && r.code >= 0 && r.code <= 3, `${what}: exit ${r.code}`);
+}
+
+const RECOVERY = /stategate run stop|\.stategate\/active|restore/;
+
+// ---------------------------------------------------------------------------
+// The enforcement table: when nothing is enforced, and when the state's rules apply
+// ---------------------------------------------------------------------------
+
+interface TableRow {
+  readonly name: string;
+  /** Prepare a workspace; returns its folder. */
+  readonly setup: () => string;
+  readonly edit: 'allow' | 'deny';
+}
+
+const TABLE: readonly TableRow[] = [
+  { name: 'no .stategate directory: allow, nothing to enforce', setup: () => workspace(false).cwd, edit: 'allow' },
+  {
+    name: 'a .stategate directory but no active run: allow',
+    setup: () => {
+      const { cwd } = workspace(false);
+      fs.mkdirSync(path.join(stategate(cwd), 'runs'), { recursive: true });
+      return cwd;
+    },
+    edit: 'allow',
+  },
+  {
+    name: 'an empty `active` file: no active run, allow',
+    setup: () => {
+      const { cwd } = workspace(false);
+      fs.mkdirSync(stategate(cwd), { recursive: true });
+      fs.writeFileSync(path.join(stategate(cwd), 'active'), '\n');
+      return cwd;
+    },
+    edit: 'allow',
+  },
+  { name: 'run running, Edit not in allowed_tools: deny', setup: () => workspace().cwd, edit: 'deny' },
+  {
+    name: 'run running, Edit allowed in this state: allow',
+    setup: () => {
+      const { cwd } = workspace();
+      assert.equal(cli(['run', 'send', 'READY'], { cwd }).code, 0);
+      return cwd;
+    },
+    edit: 'allow',
+  },
+  {
+    name: 'run paused: allow, enforcement is off',
+    setup: () => {
+      const { cwd } = workspace();
+      assert.equal(cli(['run', 'pause'], { cwd }).code, 0);
+      return cwd;
+    },
+    edit: 'allow',
+  },
+  {
+    name: 'run stopped: allow, enforcement is off',
+    setup: () => {
+      const { cwd } = workspace();
+      assert.equal(cli(['run', 'stop'], { cwd }).code, 0);
+      return cwd;
+    },
+    edit: 'allow',
+  },
+  {
+    name: 'run in a final state: allow, enforcement is off',
+    setup: () => {
+      const { cwd } = workspace();
+      assert.equal(cli(['run', 'send', 'FINISH'], { cwd }).code, 0);
+      return cwd;
+    },
+    edit: 'allow',
+  },
+];
+
+before(() => requireBuiltCli());
+
+for (const row of TABLE) {
+  test(`enforcement table: ${row.name} (hook vscode + claude, run tool)`, () => {
+    const cwd = row.setup();
+    for (const client of ['vscode', 'claude'] as const) {
+      const h = hook(client, cwd);
+      assert.equal(h.decision, row.edit, `hook ${client}: ${h.reason}`);
+      if (row.edit === 'deny') assert.match(h.reason, /READY/, 'a denial names the event that leads on');
+    }
+    const t = runTool(cwd);
+    assert.equal(t.decision, row.edit, t.reason);
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Every way the active run can be unreadable
+// ---------------------------------------------------------------------------
+
+interface Corruption {
+  readonly name: string;
+  readonly corrupt: (cwd: string, runId: string) => void;
+}
+
+function envelope(cwd: string, runId: string): Record<string, unknown> {
+  return JSON.parse(fs.readFileSync(runFile(cwd, runId), 'utf8')) as Record<string, unknown>;
+}
+
+const CORRUPTIONS: readonly Corruption[] = [
+  { name: 'run.json missing', corrupt: (cwd, id) => fs.unlinkSync(runFile(cwd, id)) },
+  { name: 'the run folder missing', corrupt: (cwd, id) => fs.rmSync(path.dirname(runFile(cwd, id)), { recursive: true }) },
+  { name: 'run.json empty', corrupt: (cwd, id) => fs.writeFileSync(runFile(cwd, id), '') },
+  {
+    name: 'run.json truncated',
+    corrupt: (cwd, id) => {
+      const text = fs.readFileSync(runFile(cwd, id), 'utf8');
+      fs.writeFileSync(runFile(cwd, id), text.slice(0, Math.floor(text.length / 2)));
+    },
+  },
+  { name: 'run.json invalid JSON', corrupt: (cwd, id) => fs.writeFileSync(runFile(cwd, id), '{"format": "stategate-run", version: 1,,}') },
+  { name: 'run.json is JSON but not an object', corrupt: (cwd, id) => fs.writeFileSync(runFile(cwd, id), '[1, 2, 3]') },
+  { name: 'run.json of an unknown format version', corrupt: (cwd, id) => fs.writeFileSync(runFile(cwd, id), JSON.stringify({ ...envelope(cwd, id), version: 99 })) },
+  {
+    name: 'a run snapshot of an unknown version',
+    corrupt: (cwd, id) => {
+      const e = envelope(cwd, id);
+      fs.writeFileSync(runFile(cwd, id), JSON.stringify({ ...e, run: { ...(e.run as object), version: 99 } }));
+    },
+  },
+  {
+    name: 'a run snapshot missing its state',
+    corrupt: (cwd, id) => {
+      const e = envelope(cwd, id);
+      const run = { ...(e.run as Record<string, unknown>) };
+      delete run.state;
+      fs.writeFileSync(runFile(cwd, id), JSON.stringify({ ...e, run }));
+    },
+  },
+  {
+    name: 'a run whose state is not in its stored definition',
+    corrupt: (cwd, id) => {
+      const e = envelope(cwd, id);
+      fs.writeFileSync(runFile(cwd, id), JSON.stringify({ ...e, run: { ...(e.run as object), state: 'nowhere' } }));
+    },
+  },
+  {
+    name: 'a run whose stored definition is not a workflow',
+    corrupt: (cwd, id) => {
+      const e = envelope(cwd, id);
+      const run = e.run as { workflow: Record<string, unknown> };
+      fs.writeFileSync(runFile(cwd, id), JSON.stringify({ ...e, run: { ...run, workflow: { ...run.workflow, definitionText: '{"not": "a workflow"' } } }));
+    },
+  },
+  {
+    name: 'run.json is a directory',
+    corrupt: (cwd, id) => {
+      fs.unlinkSync(runFile(cwd, id));
+      fs.mkdirSync(runFile(cwd, id));
+    },
+  },
+  { name: '`active` names a run that does not exist', corrupt: (cwd) => fs.writeFileSync(path.join(stategate(cwd), 'active'), '20990101T000000Z-abcdef\n') },
+  { name: '`active` names an invalid run id', corrupt: (cwd) => fs.writeFileSync(path.join(stategate(cwd), 'active'), '../../etc\n') },
+];
+
+for (const c of CORRUPTIONS) {
+  test(`unreadable run: ${c.name} — hook, run tool and run state deny with a way to recover, and run stop recovers`, () => {
+    const { cwd, runId } = workspace();
+    // Read is allowed in `reading`: the denial must come from the unreadable run, not the rules.
+    c.corrupt(cwd, runId);
+    for (const client of ['vscode', 'claude'] as const) {
+      for (const tool of ['read', 'edit'] as const) {
+        const h = hook(client, cwd, tool);
+        assert.equal(h.decision, 'deny', `hook ${client} ${tool} must deny: ${h.result.stdout}`);
+        assert.match(h.reason, RECOVERY, `hook ${client}: the denial says how to recover: ${h.reason}`);
+      }
+    }
+    const t = runTool(cwd, 'Read');
+    assert.equal(t.decision, 'deny', `run tool Read: ${t.result.stdout}`);
+    assert.match(t.reason, RECOVERY);
+
+    const s = cli(['run', 'state'], { cwd });
+    assertNoCrash(s, 'run state');
+    assert.equal(s.code, 3, `run state exits 3 when the run cannot be read: ${s.stdout}`);
+    assert.equal((s.json as { error: { code: string } }).error.code, 'run_unreadable');
+    assert.match((s.json as { error: { message: string } }).error.message, RECOVERY);
+    assert.match(s.stderr, /^stategate: .+\n$/, 'one line on stderr');
+
+    // The recovery the message names works, and then nothing is enforced.
+    const stop = cli(['run', 'stop'], { cwd });
+    assertNoCrash(stop, 'run stop');
+    assert.equal(stop.code, 0, `run stop recovers: ${stop.stdout} ${stop.stderr}`);
+    assert.equal(hook('vscode', cwd).decision, 'allow', 'after run stop nothing is enforced');
+    const again = cli(['run', 'start', 'gate.workflow.json'], { cwd });
+    assert.equal(again.code, 0, `a new run starts after recovery: ${again.stderr}`);
+    assert.equal(hook('claude', cwd).decision, 'deny', 'and is enforced');
+  });
+}
+
+// ---------------------------------------------------------------------------
+// The MCP server: a long-lived process reads the run on every call
+// ---------------------------------------------------------------------------
+
+let mcp: { client: Client; cwd: string; runId: string } | undefined;
+
+before(async () => {
+  requireBuiltCli();
+  const { cwd, runId } = workspace();
+  const client = new Client({ name: 'fail-closed', version: '1.0.0' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], cwd, stderr: 'pipe' }));
+  mcp = { client, cwd, runId };
+});
+
+after(async () => {
+  await mcp?.client.close();
+});
+
+function text(result: unknown): string {
+  return ((result as { content: Array<{ text?: string }> }).content ?? []).map((c) => c.text ?? '').join('');
+}
+
+test('MCP server: every unreadable case answers isError with a way to recover, and serves again once the run is repaired', async () => {
+  assert.ok(mcp);
+  const { client, cwd } = mcp;
+  for (const c of CORRUPTIONS) {
+    const fresh = cli(['run', 'start', 'gate.workflow.json'], { cwd });
+    assert.equal(fresh.code, 0, fresh.stderr);
+    const runId = (fresh.json as { run_id: string }).run_id;
+    const ok = await client.callTool({ name: 'statewright_get_state', arguments: {} });
+    assert.equal(ok.isError, false, `${c.name}: before corruption: ${text(ok)}`);
+    c.corrupt(cwd, runId);
+    for (const [name, args] of [
+      ['statewright_get_state', {}],
+      ['statewright_transition', { event: 'READY', data: { x: 1 } }],
+    ] as const) {
+      const r = await client.callTool({ name, arguments: args });
+      assert.equal(r.isError, true, `${c.name}: ${name} must be an error: ${text(r)}`);
+      assert.match(text(r), RECOVERY, `${c.name}: ${name} says how to recover: ${text(r)}`);
+      assert.doesNotMatch(text(r), /internal error|\n\s+at /, `${c.name}: ${name}: ${text(r)}`);
+    }
+    assert.equal(cli(['run', 'stop'], { cwd }).code, 0, `${c.name}: run stop recovers`);
+  }
+  // The server survived all of it.
+  const list = await client.callTool({ name: 'statewright_list_workflows', arguments: {} });
+  assert.match(text(list), /gate/);
+});
+
+// ---------------------------------------------------------------------------
+// The lock held by a live process past the hook's time budget
+// ---------------------------------------------------------------------------
+
+test('lock held by a live process past the time budget: hook and run tool deny saying the run is busy; MCP errors; nothing hangs', async () => {
+  const { cwd } = workspace();
+  const holder: ChildProcess = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 120000)'], { stdio: 'ignore' });
+  try {
+    const lock = path.join(stategate(cwd), 'lock');
+    fs.writeFileSync(lock, JSON.stringify({ pid: holder.pid, host: os.hostname(), token: 'held-by-test', since: Date.now() }));
+    for (const client of ['vscode', 'claude'] as const) {
+      const h = hook(client, cwd, 'read');
+      assert.equal(h.decision, 'deny', `hook ${client}: ${h.result.stdout}`);
+      assert.match(h.reason, /busy/, h.reason);
+      assert.ok(h.result.ms < 20_000, `hook ${client} answered in ${h.result.ms} ms`);
+    }
+    const t = runTool(cwd, 'Read');
+    assert.equal(t.decision, 'deny');
+    assert.match(t.reason, /busy/);
+    // A change through the CLI fails with `busy` (exit 1), no crash.
+    const send = cli(['run', 'send', 'READY'], { cwd });
+    assertNoCrash(send, 'run send');
+    assert.notEqual(send.code, 0);
+    assert.equal((send.json as { error: { code: string } }).error.code, 'busy');
+    // The lock is still the live holder's: nobody broke it.
+    assert.equal((JSON.parse(fs.readFileSync(lock, 'utf8')) as { token: string }).token, 'held-by-test');
+    // Reading is not blocked by the lock.
+    const s = cli(['run', 'state'], { cwd });
+    assert.equal(s.code, 0, s.stderr);
+    // Once the holder dies, its lock is stale and the next writer breaks it.
+    holder.kill('SIGKILL');
+    await new Promise((r) => holder.once('exit', r));
+    const after = cli(['run', 'send', 'READY'], { cwd });
+    assert.equal(after.code, 0, after.stderr);
+    assert.equal(fs.existsSync(lock), false, 'the stale lock was broken and the new one released');
+  } finally {
+    holder.kill('SIGKILL');
+  }
+});
+
+test('a lock file left half-written (no holder recorded) is broken once it is old', () => {
+  const { cwd } = workspace();
+  const lock = path.join(stategate(cwd), 'lock');
+  fs.writeFileSync(lock, '');
+  const old = new Date(Date.now() - 10_000);
+  fs.utimesSync(lock, old, old);
+  const r = cli(['run', 'send', 'READY'], { cwd });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(fs.existsSync(lock), false);
+});
+
+// ---------------------------------------------------------------------------
+// The workflow file changed or deleted after the run started
+// ---------------------------------------------------------------------------
+
+for (const change of ['deleted', 'rewritten to allow everything', 'replaced by garbage'] as const) {
+  test(`workflow file ${change} after the run started: enforcement goes on with the stored definition`, () => {
+    const { cwd } = workspace();
+    const file = path.join(cwd, 'gate.workflow.json');
+    if (change === 'deleted') fs.unlinkSync(file);
+    else if (change === 'replaced by garbage') fs.writeFileSync(file, '{ not json');
+    else fs.writeFileSync(file, JSON.stringify({ ...WORKFLOW, states: { ...WORKFLOW.states, reading: { on: WORKFLOW.states.reading.on } } }));
+
+    const s = cli(['run', 'state'], { cwd });
+    assert.equal(s.code, 0, s.stderr);
+    const view = s.json as { state: string; definition_changed: boolean; allowed_tools: string[] };
+    assert.equal(view.definition_changed, true, 'run state says the definition changed');
+    assert.equal(view.state, 'reading');
+    for (const client of ['vscode', 'claude'] as const) {
+      assert.equal(hook(client, cwd).decision, 'deny', `hook ${client}: the stored definition still denies Edit`);
+      assert.equal(hook(client, cwd, 'read').decision, 'allow', `hook ${client}: and allows Read`);
+    }
+    assert.equal(runTool(cwd).decision, 'deny');
+    // The run moves on by its stored definition.
+    const send = cli(['run', 'send', 'READY'], { cwd });
+    assert.equal(send.code, 0, send.stderr);
+    assert.equal((send.json as { to: string }).to, 'editing');
+    assert.equal(runTool(cwd).decision, 'allow');
+  });
+}
