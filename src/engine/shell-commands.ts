@@ -240,6 +240,7 @@ export function touchesEnviron(w: Word): boolean {
 }
 
 const DECLARE = new Set(['declare', 'typeset', 'local', 'readonly', 'export']);
+const ENV_LISTERS = new Set(['env', 'printenv', 'set', 'compgen', 'ps']);
 
 /**
  * Does this command read or list environment variables (with `blocked` names
@@ -250,6 +251,8 @@ export function envReadReason(words: readonly Word[], blocked: readonly string[]
   const args = words.slice(1).map((w) => w.value);
   const names = args.filter((a) => !a.startsWith('-') && !a.startsWith('+'));
   const namesBlocked = names.some((n) => blocked.includes(n.split('=')[0] ?? ''));
+  // `export $x-n`: a run-time word can be the option that makes it list everything.
+  if ((DECLARE.has(name) || ENV_LISTERS.has(name)) && words.slice(1).some((w) => w.dynamic)) return 'its arguments are only known when it runs';
   switch (name) {
     case 'env':
       return 'it prints the environment';

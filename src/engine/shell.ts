@@ -336,7 +336,25 @@ class Walk {
     return w;
   }
 
+  /**
+   * bash starts a new word only after a blank, and ends the command at an
+   * unescaped newline. Where the tree puts two words of one command side by
+   * side with anything else between them (`x=a}$cmd`, `EOF<newline>\<newline>printenv`),
+   * it read the line differently from bash: denied.
+   */
+  private wordGaps(node: SyntaxNode): void {
+    const parts = named(node).filter((c) => !c.type.endsWith('redirect'));
+    for (let i = 1; i < parts.length; i++) {
+      const prev = parts[i - 1];
+      const next = parts[i];
+      if (!prev || !next) continue;
+      const gap = this.text.slice(prev.endIndex, next.startIndex);
+      if (!/^(?:[ \t]|\\\n)+$/.test(gap)) deny('the words of this command are split differently by bash and by the parser', node.text);
+    }
+  }
+
   private command(node: SyntaxNode, depth: number): void {
+    this.wordGaps(node);
     const words: Word[] = [];
     const assignments: SyntaxNode[] = [];
     for (const c of named(node)) {
@@ -376,6 +394,7 @@ class Walk {
     // one word, expanded to the bare builtin (`export` alone lists the environment).
     const next = node.child(1);
     if (kw && next && next.startIndex === kw.endIndex) deny(`the command name ${quote(keyword + next.text)} is only known when it runs`, node.text);
+    this.wordGaps(node);
     const words: Word[] = [{ value: keyword, dynamic: false, text: keyword }];
     for (const c of named(node)) {
       if (c.type === 'variable_assignment') {
