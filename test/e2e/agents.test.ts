@@ -183,6 +183,10 @@ test('Enable Agent Enforcement: consent, hook files, a working hook command; Dis
     assert.match(denied.hookSpecificOutput.permissionDecisionReason, /not allowed in state 'planning'/);
     assert.ok(!/"deny"/.test(ask('read_file', { filePath: path.join(vsc.workspaceDir, 'NOTES.md') })));
 
+    // What Claude Code reads (the same entries work in .claude/settings.json): a screen for the README.
+    await vsc.openFile('.claude/settings.local.json');
+    keepScreenshot(await vsc.screenshot('agents-claude-settings'), 'agents-claude-settings.png');
+
     await vsc.runCommand('stategate: Disable Agent Enforcement');
     const gone = Date.now() + 10_000;
     while (fs.existsSync(hookFile) && Date.now() < gone) await new Promise((r) => setTimeout(r, 100));

@@ -44,13 +44,20 @@ function writeJson(file: string, value: unknown): void {
   writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`);
 }
 
-/** Warn when VS Code's hook settings would keep the written hooks from running. */
-function warnIfHooksOff(claude: boolean): void {
+/**
+ * Warn when VS Code's hook settings keep the written hooks from doing their job:
+ * hooks off, the Claude Code file alone while VS Code ignores it, or both files
+ * read by VS Code (every call would be decided, and counted, twice).
+ */
+function warnAboutHookSettings(files: { vscode: boolean; claude: boolean }): void {
   const chat = vscode.workspace.getConfiguration('chat');
-  const off: string[] = [];
-  if (chat.get<boolean>('useHooks') === false) off.push('chat.useHooks');
-  if (claude && chat.get<boolean>('useClaudeHooks') !== true) off.push('chat.useClaudeHooks (only needed for VS Code to run the Claude Code file too; Claude Code itself reads it regardless)');
-  if (off.length) void vscode.window.showWarningMessage(`stategate: hooks are written, but these settings are off: ${off.join('; ')}. VS Code's agents run the hooks only when they are on.`, 'Open Settings').then((choice) => {
+  const notes: string[] = [];
+  if (chat.get<boolean>('useHooks') === false) notes.push('chat.useHooks is off, so VS Code\'s agents run no hooks');
+  const claudeHooks = chat.get<boolean>('useClaudeHooks') === true;
+  if (files.claude && !files.vscode && !claudeHooks) notes.push('chat.useClaudeHooks is off, so VS Code\'s agents ignore the Claude Code file (Claude Code itself reads it)');
+  if (files.claude && files.vscode && claudeHooks) notes.push('chat.useClaudeHooks is on, so VS Code runs both files\' hooks and counts every call twice: turn it off');
+  if (notes.length === 0) return;
+  void vscode.window.showWarningMessage(`stategate: hooks are written, but ${notes.join('; ')}.`, 'Open Settings').then((choice) => {
     if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'chat.use');
   });
 }
@@ -62,23 +69,24 @@ async function enable(context: vscode.ExtensionContext, folder: vscode.Workspace
   }
   const choice = await vscode.window.showQuickPick(
     [
-      { label: 'VS Code agents', description: VSCODE_HOOK_FILE, claude: false },
-      { label: 'VS Code agents and Claude Code', description: `${VSCODE_HOOK_FILE} + ${CLAUDE_SETTINGS_FILE}`, claude: true },
+      { label: 'VS Code agents', description: VSCODE_HOOK_FILE, vscode: true, claude: false },
+      { label: 'VS Code agents and Claude Code', description: `${VSCODE_HOOK_FILE} + ${CLAUDE_SETTINGS_FILE}`, vscode: true, claude: true },
+      { label: 'Claude Code', description: CLAUDE_SETTINGS_FILE, vscode: false, claude: true },
     ],
     { title: 'stategate: Enable Agent Enforcement', placeHolder: 'Which agents should ask stategate before every tool call?' },
   );
   if (!choice) return undefined;
   const rt = hostRuntime(context);
-  const files = [{ file: VSCODE_HOOK_FILE, client: 'vscode' as const }, ...(choice.claude ? [{ file: CLAUDE_SETTINGS_FILE, client: 'claude' as const }] : [])];
+  const files = [...(choice.vscode ? [{ file: VSCODE_HOOK_FILE, client: 'vscode' as const }] : []), ...(choice.claude ? [{ file: CLAUDE_SETTINGS_FILE, client: 'claude' as const }] : [])];
   const ok = await vscode.window.showInformationMessage('stategate will write these files:', { modal: true, detail: describeWrites(files, rt) }, 'Write');
   if (ok !== 'Write') return undefined;
   const root = folder.uri.fsPath;
-  writeJson(path.join(root, VSCODE_HOOK_FILE), vscodeHookFile(rt));
+  if (choice.vscode) writeJson(path.join(root, VSCODE_HOOK_FILE), vscodeHookFile(rt));
   if (choice.claude) {
     const file = path.join(root, CLAUDE_SETTINGS_FILE);
     writeJson(file, mergeClaudeSettings(readJson(file), rt));
   }
-  warnIfHooksOff(choice.claude);
+  warnAboutHookSettings(choice);
   void vscode.window.setStatusBarMessage('stategate: agent enforcement is on', 4000);
   return files.map((f) => f.file);
 }
