@@ -1,10 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { analyseCommand, rewriteCommand, type ShellRules } from '../../src/engine/shell';
 import { matchCommand, wordMatches } from '../../src/engine/command-match';
+import type { Word } from '../../src/engine/shell-words';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'shell');
 const STRICT: ShellRules = { allowedCommands: ['pytest', 'npm test'], blockedEnv: ['AWS_SECRET_ACCESS_KEY', 'GITHUB_TOKEN'], writeAllowed: false };
@@ -51,6 +52,35 @@ for (const row of legitimate) {
     const v = await analyseCommand(row.command, row.rules);
     assert.deepEqual(v, { ok: true });
   });
+}
+
+// Every allowed_commands entry of the real workflows is exercised by a legitimate
+// row run under that state's own list (a plain split is enough for these rows).
+const CORPUS = join(__dirname, '..', '..', '..', 'shared', 'corpus');
+function corpusEntries(): { list: string[]; where: string }[] {
+  const out: { list: string[]; where: string }[] = [];
+  const walk = (dir: string): void => {
+    for (const f of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, f.name);
+      if (f.isDirectory()) walk(p);
+      else if (f.name.endsWith('.json')) {
+        const j = JSON.parse(readFileSync(p, 'utf8')) as { definition?: unknown; states?: Record<string, { allowed_commands?: string[] }> };
+        const wf = (j.definition ?? j) as { states?: Record<string, { allowed_commands?: string[] }> };
+        for (const [name, st] of Object.entries(wf.states ?? {})) if (st.allowed_commands) out.push({ list: st.allowed_commands, where: `${f.name} ${name}` });
+      }
+    }
+  };
+  if (existsSync(CORPUS)) walk(CORPUS);
+  return out;
+}
+const plainWords = (cmd: string): Word[] => cmd.split(/\s+/).filter(Boolean).map((w) => ({ value: w.replace(/^['"]|['"]$/g, ''), dynamic: false, text: w }));
+for (const { list, where } of corpusEntries()) {
+  for (const entry of list) {
+    test(`legitimate.txt exercises \`${entry}\` under the list of ${where}`, () => {
+      const rows = legitimate.filter((r) => JSON.stringify(r.rules.allowedCommands) === JSON.stringify(list));
+      assert.ok(rows.some((r) => matchCommand(plainWords(r.command), [entry]).ok), `no row for ${entry}`);
+    });
+  }
 }
 
 // Reasons say what was wrong (the agent reads them).
