@@ -25,6 +25,8 @@ export function registerLmTools(service: RunService): vscode.Disposable[] {
         return { invocationMessage: describeAgentCall(service.runner, spec.name, options.input, windowSession) };
       },
       invoke(options) {
+        // Restricted Mode starts and changes no runs (package.json capabilities); reading them is fine.
+        if (!spec.readOnly && !vscode.workspace.isTrusted) return textResult(`${spec.name} is not available in Restricted Mode: trust the workspace to let agents change the run.`);
         if (spec.debugOnly && !activeIsDebug(service.runner)) {
           return textResult(`${spec.name} is only available while the active workflow's meta.debug is true.`);
         }

@@ -140,6 +140,11 @@ function show(stream: vscode.ChatResponseStream, service: RunService, event: Loo
 export function registerParticipant(context: vscode.ExtensionContext, service: RunService): vscode.Disposable {
   const runner = gatedRunner(service);
   const handler: vscode.ChatRequestHandler = async (request, chatContext, stream, token) => {
+    if (!vscode.workspace.isTrusted) {
+      // It runs tools and changes the run: neither happens in Restricted Mode.
+      stream.markdown('@stategate works in trusted workspaces only: this folder is open in Restricted Mode.');
+      return {};
+    }
     const session = sessionFrom(chatContext.history);
     const model = await chooseModel(request, service, session, stream);
     const transcript = [...transcriptFrom(chatContext.history), { kind: 'user' as const, text: request.prompt }];
