@@ -270,3 +270,14 @@ test('without those settings VS Code\'s own agent asks for a GitHub sign-in and 
     keepScreenshot(await vsc.screenshot('agents-builtin-signin'), 'agents-builtin-signin.png');
   });
 });
+
+test('in Restricted Mode Enable Agent Enforcement writes nothing and says why', { timeout: 300_000 }, async (t) => {
+  await withVsCode(t, { ...(await launchOptions()), restricted: true }, async (vsc) => {
+    const ready = await vsc.hostReady();
+    assert.equal(ready.trusted, false);
+    await vsc.runCommand('stategate: Enable Agent Enforcement');
+    await vsc.page.locator('.notifications-toasts .notification-list-item-message', { hasText: /trusted workspaces only/ }).waitFor({ timeout: 15_000 });
+    assert.ok(!fs.existsSync(path.join(vsc.workspaceDir, '.github')));
+    assert.ok(!fs.existsSync(path.join(vsc.workspaceDir, '.claude')));
+  });
+});
