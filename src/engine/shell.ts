@@ -170,6 +170,11 @@ class Walk {
     const visit = (n: SyntaxNode): void => {
       if (n.childCount === 0 || n.type === 'heredoc_body') covered.fill(1, n.startIndex, n.endIndex);
       else for (const c of n.children) if (c) visit(c);
+      // A bare `$` token is literal only where bash would not expand what follows
+      // (`a$`, `$"..."`); `$SECRET` left as `$` + a word was misread.
+      if (n.childCount === 0 && !n.isNamed && n.text === '$' && n.parent?.type !== 'simple_expansion' && n.parent?.type !== 'expansion') {
+        if (/[A-Za-z0-9_{(\[@*#?$!-]/.test(text[n.endIndex] ?? '')) deny('a `$` the parser did not read as an expansion', text.slice(n.startIndex, n.startIndex + 30));
+      }
     };
     visit(root);
     for (let i = 0; i < text.length; i++) {
@@ -441,8 +446,10 @@ class Walk {
       return;
     }
     const op = node.children.find((c) => c !== null && !c.isNamed)?.text ?? '';
-    for (const dest of named(node)) {
-      if (dest.type === 'file_descriptor') continue;
+    const dests = named(node).filter((c) => c.type !== 'file_descriptor');
+    // A redirect has one target word; the parser splitting it means it misread the line.
+    if (dests.length > 1) deny('the target of this redirect is split differently by bash and by the parser', node.text);
+    for (const dest of dests) {
       if (dest.type === 'process_substitution') {
         this.scan(dest, depth);
         continue;
