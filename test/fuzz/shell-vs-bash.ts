@@ -21,10 +21,13 @@ import { loadShellParser } from '../../src/engine/shell-parser';
 
 export type Mode = 'commands' | 'env';
 
-const SHARED = [' ', ' ', ' ', '\\', '#', '$(', ')', '`', ';', '\n', '<<EOF', '\nEOF\n', "<<'EOF'", '{', '}', "'", '"', '$x', '\\\n', '\\ ', '|', 'eval', 'sh -c', '${x:-', '$((', '))', "$'", 'f()', 'x='];
+const SHARED = [
+  ' ', ' ', ' ', '\\', '#', '$(', ')', '`', ';', '\n', '<<EOF', '\nEOF\n', "<<'EOF'", '{', '}', "'", '"', '$x', '\\\n', '\\ ', '|', 'eval', 'sh -c',
+  '${x:-', '$((', '))', "$'", 'f()', 'x=', '<', '2>&1', '>/dev/null', '$[', ']', '((', '${x#', `"\${x:-'`, `'}"`, '$"', '[', '=', '\\$', 'bash -c', '<<<',
+];
 const TOKENS: Record<Mode, string[]> = {
   commands: [...SHARED, 'true', 'mark', '&&', '||', '<<-EOF', '\n\tEOF\n', '(', 'a', '\t', 'case', 'in', 'esac', ';;', 'if', 'then', 'fi', 'do', 'done', 'for', 'while', '!', '[[', ']]', '<(', 'time', 'env', 'command'],
-  env: [...SHARED, 'echo', 'printf %s', '$SECRET', '${SECRET}', 'SECRET', '$', '!', '*', '@', 'env', 'printenv', 'set', 'declare', 'typeset', 'local', 'export', '-p', '-n', 'r=', '$r', '${!', 'S*', '${#', 'cat', '/proc/self/environ', '<<<', 'compgen', '-v', 'xargs', 'SEC', 'RET', '${SEC', 'RET}', '\\x24', '=', 'read', 'a'],
+  env: [...SHARED, 'echo', 'printf %s', '$SECRET', '${SECRET}', 'SECRET', '$', '!', '*', '@', 'env', 'printenv', 'set', 'declare', 'typeset', 'local', 'export', '-p', '-n', 'r=', '$r', '${!', 'S*', '${#', 'cat', '/proc/self/environ', '<<<', 'compgen', '-v', 'xargs', 'SEC', 'RET', '${SEC', 'RET}', '\\x24', 'read', 'a', '${!SECRET}', '${SECRET:0:2}', '$((SECRET))', 'declare -p', "$'\\x24SECRET'", '\\$SECRET'],
 };
 const RULES: Record<Mode, ShellRules> = {
   commands: { allowedCommands: ['true', 'a', 'x', 'EOF', 'f', 'in', 'do', 'done', 'then', 'fi', 'esac', 'case', 'for', 'while', 'if', 'time', 'env', 'command', 'x='], blockedEnv: [], writeAllowed: true },
