@@ -281,3 +281,29 @@ test('in Restricted Mode Enable Agent Enforcement writes nothing and says why', 
     assert.ok(!fs.existsSync(path.join(vsc.workspaceDir, '.claude')));
   });
 });
+
+test('@stategate: a transition that needs approval shows Approve / Reject, and Approve moves the run', { timeout: 300_000 }, async (t) => {
+  await withVsCode(t, await launchOptions(), async (vsc) => {
+    await vsc.hostReady();
+    await vsc.executeCommand('stategate.startRun', path.join(vsc.workspaceDir, 'build.workflow.json'));
+    await vsc.executeCommand('scriptedModel.setScript', [
+      { calls: [{ name: 'statewright_transition', input: { event: 'READY' } }] },
+      { calls: [{ name: 'statewright_transition', input: { event: 'SHIP' } }] },
+      { text: 'Waiting for your approval.' },
+    ]);
+    await openChat(vsc);
+    await typePrompt(vsc, '@stategate ship it');
+    const r = await received(vsc, 3);
+    assert.match(lastResult(r[2]) ?? '', /waiting for a person's approval/);
+    const approve = vsc.page.locator('.interactive-item-container').last().getByRole('button', { name: 'Approve' });
+    await approve.waitFor({ timeout: 15_000 });
+    assert.ok(await vsc.page.locator('.interactive-item-container').last().getByRole('button', { name: 'Reject' }).isVisible());
+    keepScreenshot(await vsc.screenshot('agents-participant-approval'), 'agents-participant-approval.png');
+    assert.equal(runState(vsc), 'implementing');
+    await approve.click();
+    await vsc.waitForStatusBar('stategate.run', (text) => text.includes('done'), 15_000).catch(() => undefined);
+    const end = Date.now() + 10_000;
+    while (runState(vsc) !== 'done' && Date.now() < end) await new Promise((res) => setTimeout(res, 200));
+    assert.equal(runState(vsc), 'done');
+  });
+});

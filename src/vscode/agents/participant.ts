@@ -8,6 +8,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { AGENT_TOOLS, type AgentSession } from '../../engine/agent-tools.js';
+import type { StateView } from '../../engine/describe.js';
 import { isOwnTool } from '../../engine/tools.js';
 import type { RunService } from '../runtime/run-service.js';
 import { gatedRunner } from './gated-runner.js';
@@ -122,9 +123,8 @@ function show(stream: vscode.ChatResponseStream, service: RunService, event: Loo
       stream.markdown(`\n\n**${event.text}**\n\n`);
       return;
     case 'approval':
+      // The buttons come at the end of the answer (askForApproval), where the chat does not fold them away.
       stream.markdown(`\n\n**Waiting for approval:** ${event.event} → ${event.target}\n\n`);
-      stream.button({ command: 'stategate.approve', title: 'Approve' });
-      stream.button({ command: 'stategate.reject', title: 'Reject' });
       return;
     case 'limit': {
       stream.markdown(`\n\n**max_iterations reached** in "${event.state}" (${event.max} tool calls): the workflow needs a transition before any other tool runs.\n\n`);
@@ -135,6 +135,15 @@ function show(stream: vscode.ChatResponseStream, service: RunService, event: Loo
       return;
     }
   }
+}
+
+/** A transition still parked when the loop ends: ask the person, with buttons. */
+function askForApproval(stream: vscode.ChatResponseStream, view: StateView | undefined): void {
+  const pending = view?.pending_approval;
+  if (!pending) return;
+  stream.markdown(`\n\n**${pending.event} → ${pending.target} needs your approval**${pending.message ? `: ${pending.message}` : ''}\n\n`);
+  stream.button({ command: 'stategate.approve', title: 'Approve' });
+  stream.button({ command: 'stategate.reject', title: 'Reject' });
 }
 
 export function registerParticipant(context: vscode.ExtensionContext, service: RunService): vscode.Disposable {
@@ -164,6 +173,7 @@ export function registerParticipant(context: vscode.ExtensionContext, service: R
       changed: () => service.refresh(true),
       cancelled: () => token.isCancellationRequested,
     });
+    askForApproval(stream, currentView(runner, session));
     const metadata: TurnMetadata = session.branch ? { branch: session.branch } : {};
     return { metadata };
   };
