@@ -107,7 +107,7 @@ export async function measureDecide(opts: DecideOptions): Promise<Row[]> {
         bare.push(baseline());
       }
     }
-    const measure = `decide() on ${kind} shell commands (${cmds.length}), parser warm`;
+    const measure = `decide() with its shell analysis, ${kind} commands (${cmds.length}), parser warm`;
     if (pending) {
       rows.push(pendingRow(measure, target, pending));
       continue;
