@@ -73,8 +73,8 @@ function envFloat(name: string, fallback: number): number {
 }
 
 const TOTAL = envInt('SOAK_EVENTS', 10_000);
-const CLI_SHARE = envFloat('SOAK_CLI_SHARE', 0.07);
-const WRITE_SHARE = envFloat('SOAK_WRITE_SHARE', 0.07);
+const CLI_SHARE = envFloat('SOAK_CLI_SHARE', 0.05);
+const WRITE_SHARE = envFloat('SOAK_WRITE_SHARE', 0.05);
 const QUOTA = {
   send: Math.round(TOTAL * CLI_SHARE),
   write: Math.round(TOTAL * WRITE_SHARE),
@@ -82,8 +82,8 @@ const QUOTA = {
 };
 QUOTA.mcp = TOTAL - QUOTA.send - QUOTA.write;
 const WORKERS = { send: envInt('SOAK_CLI_WORKERS', 2), write: envInt('SOAK_WRITE_WORKERS', 2), mcp: envInt('SOAK_MCP_WORKERS', 3) };
-const KILL_MIN_MS = envInt('SOAK_KILL_MIN_MS', 100);
-const KILL_MAX_MS = envInt('SOAK_KILL_MAX_MS', 700);
+const KILL_MIN_MS = envInt('SOAK_KILL_MIN_MS', 150);
+const KILL_MAX_MS = envInt('SOAK_KILL_MAX_MS', 900);
 /**
  * Where the run lives. SIGKILL safety does not depend on fsync (the page cache
  * survives a killed process), so by default the soak runs on tmpfs when there is
@@ -252,6 +252,7 @@ async function mcpWorker(shared: Shared): Promise<{ restarts: number }> {
         restarts++;
         continue; // killed while starting up
       }
+      continue; // others may have met the quota meanwhile: check again before claiming a slot
     }
     const id = `mcp-${++shared.ids}`;
     let result: { isError?: unknown; content?: unknown } | undefined;

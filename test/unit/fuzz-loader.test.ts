@@ -25,6 +25,10 @@ import { isMainThread, parentPort, Worker, workerData } from 'node:worker_thread
 import fc from 'fast-check';
 import { checkWorkflowFile } from '../../src/engine/check';
 import { cloneJson } from '../../src/engine/jsonvalue';
+import { createMachineEnv } from '../../src/engine/machine-env';
+import * as machine from '../../src/engine/machine';
+import { hashText, type RunSnapshot } from '../../src/engine/run';
+import { replay } from '../../src/engine/replay';
 import type { JsonObject, JsonValue } from '../../src/engine/model';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -151,8 +155,8 @@ const wrongType: fc.Arbitrary<JsonValue> = fc.oneof(
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ op: fc.constant('delete' as const), at: fc.nat() }),
   fc.record({ op: fc.constant('retype' as const), at: fc.nat(), value: wrongType }),
-  fc.record({ op: fc.constant('huge' as const), at: fc.nat(), len: fc.integer({ min: 1000, max: 200_000 }), ch: fc.constantFrom('a', 'é', '"', '\\', '\n', '😀', '{') }),
-  fc.record({ op: fc.constant('deep' as const), at: fc.nat(), depth: fc.integer({ min: 10, max: 3000 }), array: fc.boolean() }),
+  fc.record({ op: fc.constant('huge' as const), at: fc.nat(), len: fc.integer({ min: 1000, max: 100_000 }), ch: fc.constantFrom('a', 'é', '"', '\\', '\n', '😀', '{') }),
+  fc.record({ op: fc.constant('deep' as const), at: fc.nat(), depth: fc.integer({ min: 10, max: 2000 }), array: fc.boolean() }),
   fc.record({ op: fc.constant('protoKey' as const), at: fc.nat(), key: fc.constantFrom(...DANGEROUS_KEYS), value: smallJson }),
   fc.record({ op: fc.constant('renameKey' as const), at: fc.nat(), key: fc.constantFrom(...DANGEROUS_KEYS) }),
   fc.record({ op: fc.constant('invoke' as const), at: fc.nat(), target: fc.constantFrom('$self', 'cyc-a', 'cyc-b', 'missing-wf', '__proto__', 'constructor'), onComplete: fc.constantFrom('$first', '__proto__', 'nowhere', '$return') }),
@@ -431,5 +435,101 @@ if (!isMainThread && (workerData as { fuzzLoader?: boolean } | undefined)?.fuzzL
     if (process.env.FUZZ_SUMMARY) fs.writeFileSync(process.env.FUZZ_SUMMARY, `${JSON.stringify(summary, null, 2)}\n`);
     assert.ok(out.ok, out.error);
     assert.ok(out.documents >= COUNT, `ran ${out.documents} of ${COUNT} documents`);
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Prototype pollution through the machine: event data, start context, force
+// patches and guards with `__proto__` / `constructor` / `prototype` keys
+// ---------------------------------------------------------------------------
+
+const PROTO_WORKFLOW = {
+  id: 'proto',
+  initial: 'a',
+  meta: { debug: true },
+  guards: {
+    has_constructor: { field: 'constructor', op: 'exists' },
+    has_proto_polluted: { field: '__proto__.polluted', op: 'eq', value: true },
+    has_to_string: { field: 'toString', op: 'exists' },
+  },
+  states: {
+    a: { on: { GO: 'b', CTOR: { target: 'b', guard: 'has_constructor' }, PROTO: { target: 'b', guard: 'has_proto_polluted' }, TOSTR: { target: 'b', guard: 'has_to_string' } } },
+    b: { on: { BACK: 'a', DONE: 'done' } },
+    done: { type: 'final' },
+  },
+};
+
+function protoClean(): void {
+  assert.equal(({} as Record<string, unknown>).polluted, undefined, 'Object.prototype.polluted');
+  assert.equal((Object.prototype as Record<string, unknown>).polluted, undefined);
+  assert.equal(([] as unknown as Record<string, unknown>).polluted, undefined, 'Array.prototype');
+  assert.equal((Object as unknown as Record<string, unknown>).polluted, undefined);
+}
+
+function startProto(context?: JsonObject): { run: RunSnapshot; env: ReturnType<typeof createMachineEnv>; journal: object[] } {
+  const text = JSON.stringify(PROTO_WORKFLOW);
+  const env = createMachineEnv();
+  const wf = env.load(text);
+  assert.ok(wf, 'the workflow loads');
+  const started = machine.startRun(wf, text, { runId: 'proto-run', hash: hashText(text), ...(context ? { context } : {}) }, env);
+  assert.ok(started.run, JSON.stringify(started.outcome));
+  return { run: started.run, env, journal: [...started.journal] };
+}
+
+if (isMainThread) {
+  test('event data {"__proto__": {"polluted": true}} through sendEvent pollutes nothing and stays plain data', () => {
+    const { run, env, journal } = startProto();
+    const data = JSON.parse('{"__proto__": {"polluted": true}, "constructor": {"prototype": {"polluted": true}}}') as JsonValue;
+    const r = machine.sendEvent(run, 'GO', data, env);
+    protoClean();
+    assert.equal(r.outcome.transitioned, true);
+    const ctx = r.run.context;
+    assert.equal(Object.getPrototypeOf(ctx), Object.prototype, 'the context keeps its prototype');
+    assert.ok(Object.prototype.hasOwnProperty.call(ctx, '__proto__'), '__proto__ is an own data key');
+    assert.deepEqual(JSON.parse(JSON.stringify(ctx)), JSON.parse('{"__proto__": {"polluted": true}, "constructor": {"prototype": {"polluted": true}}}'));
+    // Through a JSON round trip (what the store does) and the journal's replay.
+    const stored = JSON.parse(JSON.stringify(r.run)) as RunSnapshot;
+    const again = machine.sendEvent(stored, 'BACK', JSON.parse('{"__proto__": {"polluted": 2}}') as JsonValue, env);
+    protoClean();
+    const rebuilt = replay([...journal, ...r.journal, ...again.journal] as never);
+    protoClean();
+    assert.deepEqual(JSON.parse(JSON.stringify(rebuilt.context)), JSON.parse(JSON.stringify(again.run.context)));
+  });
+
+  test('guards never read through the prototype chain (constructor, toString, __proto__.polluted on an empty context)', () => {
+    const { run, env } = startProto();
+    for (const event of ['CTOR', 'PROTO', 'TOSTR']) {
+      const r = machine.sendEvent(run, event, undefined, env);
+      assert.equal(r.outcome.transitioned, false, `${event}: a guard on an inherited property must not pass`);
+    }
+    // With own keys of those names, the guards see them.
+    const own = startProto(JSON.parse('{"constructor": 1, "toString": "x", "__proto__": {"polluted": true}}') as JsonObject);
+    protoClean();
+    for (const event of ['CTOR', 'PROTO', 'TOSTR']) assert.equal(machine.sendEvent(own.run, event, undefined, own.env).outcome.transitioned, true, event);
+    protoClean();
+  });
+
+  test('fuzz: event data, start context and force patches with dangerous keys never touch a prototype', () => {
+    const key = fc.oneof(fc.constantFrom('__proto__', 'constructor', 'prototype', 'polluted', 'toString', 'valueOf', 'hasOwnProperty'), fc.string({ maxLength: 4 }));
+    const tree: fc.Arbitrary<JsonValue> = fc.letrec<{ v: JsonValue }>((tie) => ({
+      v: fc.oneof({ depthSize: 'small' }, fc.constant(null), fc.boolean(), fc.integer(), fc.string({ maxLength: 4 }), fc.array(tie('v'), { maxLength: 3 }), fc.dictionary(key, tie('v'), { maxKeys: 4 })),
+    })).v;
+    // Build objects through JSON.parse so `__proto__` is an own key, as it is in data from agents.
+    const obj = fc.dictionary(key, tree, { maxKeys: 5 }).map((o) => JSON.parse(JSON.stringify(o)) as JsonObject);
+    const ops = fc.array(fc.record({ kind: fc.constantFrom('send', 'force'), event: fc.constantFrom('GO', 'BACK', 'CTOR', 'PROTO', 'TOSTR', 'DONE', '__proto__', 'constructor'), state: fc.constantFrom('a', 'b', '__proto__', 'constructor', 'toString'), data: obj }), { maxLength: 8 });
+    fc.assert(
+      fc.property(obj, ops, (context, steps) => {
+        const { run: first, env } = startProto(context);
+        let run = first;
+        for (const step of steps) {
+          const r = step.kind === 'send' ? machine.sendEvent(run, step.event, step.data, env) : machine.forceState(run, step.state, step.data, env);
+          run = JSON.parse(JSON.stringify(r.run)) as RunSnapshot;
+          protoClean();
+          assert.equal(Object.getPrototypeOf(r.run.context), Object.prototype);
+        }
+      }),
+      { numRuns: Number(process.env.FUZZ_PROTO_COUNT ?? 1000), seed: SEED },
+    );
+    protoClean();
   });
 }
