@@ -154,8 +154,17 @@ export function findExecs(words: readonly Word[]): Word[][] {
 const HARMLESS_TARGETS = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '-']);
 const ALWAYS_WRITE = new Set([
   'cp', 'mv', 'rm', 'rmdir', 'touch', 'mkdir', 'ln', 'chmod', 'chown', 'chgrp', 'truncate', 'install', 'patch', 'rsync',
-  'shred', 'unlink', 'mktemp', 'split', 'csplit', 'tar', 'unzip', 'gzip', 'gunzip', 'bzip2', 'xz', 'zip', 'mkfifo', 'mknod',
+  'shred', 'unlink', 'mktemp', 'split', 'csplit', 'zip', 'mkfifo', 'mknod',
 ]);
+/** Archivers and compressors: they write unless told only to list, test or print. */
+const READ_MODES: Readonly<Record<string, RegExp>> = {
+  tar: /^-?[^-]*t|^--(list|test-label)$/,
+  unzip: /^-[^-]*[lvtpZ]/,
+  gzip: /^-[^-]*[clt]|^--(stdout|list|test)$/,
+  gunzip: /^-[^-]*[clt]|^--(stdout|list|test)$/,
+  bzip2: /^-[^-]*[ct]|^--(stdout|test)$/,
+  xz: /^-[^-]*[clt]|^--(stdout|list|test)$/,
+};
 
 /** Option words (or the word after) naming an output file. */
 function outputTarget(words: readonly Word[], flags: readonly string[]): boolean {
@@ -204,8 +213,12 @@ export function writesFiles(words: readonly Word[]): boolean {
       return args.some((w) => w.value === '--output' || w.value.startsWith('--output='));
     case 'dd':
       return args.some((w) => w.value.startsWith('of=') && !HARMLESS_TARGETS.has(w.value.slice(3)));
-    default:
+    default: {
+      const reads = Object.hasOwn(READ_MODES, name) ? READ_MODES[name] : undefined;
+      // tar's mode may come without a dash (`tar tf x.tar`): only its first argument.
+      if (reads) return !args.some((w, i) => w.value.startsWith('-') || (name === 'tar' && i === 0) ? reads.test(w.value) : false);
       return ALWAYS_WRITE.has(name);
+    }
   }
 }
 

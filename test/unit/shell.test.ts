@@ -121,6 +121,11 @@ const freeRows: [string, ShellRules, boolean][] = [
   ['sed -i s/a/b/ f', { allowedCommands: ['sed'], blockedEnv: [], writeAllowed: true }, true],
   ['curl -o /dev/null http://localhost:1/', { allowedCommands: ['curl'], blockedEnv: [], writeAllowed: false }, true],
   ['curl -o out http://localhost:1/', { allowedCommands: ['curl'], blockedEnv: [], writeAllowed: false }, false],
+  ['tar tzf a.tgz', { allowedCommands: undefined, blockedEnv: [], writeAllowed: false }, true],
+  ['tar xzf a.tgz', { allowedCommands: undefined, blockedEnv: [], writeAllowed: false }, false],
+  ['unzip -l a.zip', { allowedCommands: undefined, blockedEnv: [], writeAllowed: false }, true],
+  ['gzip -c f', { allowedCommands: undefined, blockedEnv: [], writeAllowed: false }, true],
+  ['gzip f', { allowedCommands: undefined, blockedEnv: [], writeAllowed: false }, false],
 ];
 for (const [command, rules, ok] of freeRows) {
   test(`${ok ? 'allows' : 'denies'} ${JSON.stringify(command)} under ${JSON.stringify(rules)}`, async () => {
