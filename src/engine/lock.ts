@@ -21,6 +21,14 @@ export interface LockHolder {
   readonly host: string;
   readonly token: string;
   readonly since: number;
+  /**
+   * The holder's start time (Linux: clock ticks since boot, /proc/<pid>/stat
+   * field 22). Pids are reused (pid_max is often 32768, and every hook call is a
+   * process): a dead holder's pid may belong to another live process by the time
+   * someone looks, which would make its lock look held forever. The pid names the
+   * holder only while this start time matches. Absent where /proc is not.
+   */
+  readonly start?: string;
 }
 
 export class LockBusyError extends Error {
@@ -53,7 +61,7 @@ function readHolder(file: string): LockHolder | undefined {
     if (parsed && typeof parsed === 'object') {
       const h = parsed as Record<string, unknown>;
       if (typeof h.pid === 'number' && typeof h.token === 'string') {
-        return { pid: h.pid, token: h.token, host: String(h.host ?? ''), since: Number(h.since ?? 0) };
+        return { pid: h.pid, token: h.token, host: String(h.host ?? ''), since: Number(h.since ?? 0), ...(typeof h.start === 'string' ? { start: h.start } : {}) };
       }
     }
   } catch {
@@ -72,9 +80,36 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** A lock file is stale when its holder is a dead process of this host, or it is unreadable and old. */
+/** When process `pid` started (Linux: field 22 of /proc/<pid>/stat), or undefined where that cannot be read. */
+export function processStart(pid: number): string | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Field 2, the command name, is in parentheses and may hold spaces: count from the last ')'.
+    const start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    return start && /^\d+$/.test(start) ? start : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+let ownStart: string | undefined | null = null;
+function myStart(): string | undefined {
+  if (ownStart === null) ownStart = processStart(process.pid);
+  return ownStart;
+}
+
+/**
+ * A lock file is stale when its holder is a dead process of this host (or its
+ * pid now belongs to a process that started later: a reused pid), or it is
+ * unreadable and old.
+ */
 function isStale(file: string, holder: LockHolder | undefined): boolean {
-  if (holder) return holder.host === os.hostname() && !isAlive(holder.pid);
+  if (holder) {
+    if (holder.host !== os.hostname()) return false;
+    if (!isAlive(holder.pid)) return true;
+    const now = holder.start === undefined ? undefined : processStart(holder.pid);
+    return now !== undefined && now !== holder.start;
+  }
   try {
     // A holder is written right after the O_EXCL create; an unreadable lock older than
     // a second was left by a process killed in between.
@@ -103,7 +138,8 @@ function tryCreate(file: string, holder: LockHolder): boolean {
 /** Break `file` if it is stale, under the breaker lock. Returns true when it was removed. */
 function breakIfStale(file: string): boolean {
   const breaker = `${file}.break`;
-  const me: LockHolder = { pid: process.pid, host: os.hostname(), token: randomBytes(8).toString('hex'), since: Date.now() };
+  const start = myStart();
+  const me: LockHolder = { pid: process.pid, host: os.hostname(), token: randomBytes(8).toString('hex'), since: Date.now(), ...(start ? { start } : {}) };
   if (!tryCreate(breaker, me)) {
     const other = readHolder(breaker);
     if (isStale(breaker, other)) {
@@ -142,7 +178,8 @@ export class FileLock {
   /** Take the lock, waiting up to `timeoutMs`. Throws LockBusyError when it cannot. */
   acquire(options: LockOptions): void {
     const started = Date.now();
-    const me: LockHolder = { pid: process.pid, host: os.hostname(), token: randomBytes(8).toString('hex'), since: started };
+    const start = myStart();
+    const me: LockHolder = { pid: process.pid, host: os.hostname(), token: randomBytes(8).toString('hex'), since: started, ...(start ? { start } : {}) };
     let delay = 1;
     for (;;) {
       if (tryCreate(this.path, me)) {
