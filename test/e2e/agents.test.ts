@@ -217,6 +217,10 @@ test('VS Code\'s own agent mode with the scripted model: the installed hook deni
     await vsc.pickQuickItem('VS Code agents');
     await vsc.page.locator('.monaco-dialog-box').getByRole('button', { name: 'Write' }).click();
     const ws = (f: string): string => path.join(vsc.workspaceDir, f);
+    // VS Code picks up a new hook file through its file watcher: give it a moment, or the first call may run ungated.
+    const written = Date.now() + 10_000;
+    while (!fs.existsSync(ws('.github/hooks/stategate.json')) && Date.now() < written) await new Promise((res) => setTimeout(res, 100));
+    await vsc.page.waitForTimeout(3_000);
     // The agent's own tools (create_file is Write in the tool-name table); statewright_transition is stategate's LM tool.
     await vsc.executeCommand('scriptedModel.setScript', [
       { text: 'Writing the plan.', calls: [{ name: 'create_file', input: { filePath: ws('PLAN.md'), content: '# Plan\n' } }] },
