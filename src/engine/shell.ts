@@ -381,6 +381,12 @@ class Walk {
     const nameNode = node.childForFieldName('name');
     const name = nameNode?.type === 'subscript' ? (nameNode.childForFieldName('name')?.text ?? '') : (nameNode?.text ?? '');
     if (nameNode?.type === 'subscript') this.subscript(nameNode, depth);
+    // `x=\<newline> cmd`: the parser takes `cmd` as the value, bash an empty value and a command.
+    const eq = node.children.find((c) => c !== null && !c.isNamed && (c.text === '=' || c.text === '+='));
+    const value = node.childForFieldName('value');
+    if (eq && value && !/^(?:\\\n)*$/.test(this.text.slice(eq.endIndex, value.startIndex))) {
+      deny('this assignment is split differently by bash and by the parser', node.text);
+    }
     this.checkAssignedName(name, node.text);
     for (const c of named(node)) if (c !== nameNode && c.id !== nameNode?.id) this.word(c, depth);
   }
