@@ -385,6 +385,18 @@ test('lock held by a live process past the time budget: hook and run tool deny s
     // Reading is not blocked by the lock.
     const s = cli(['run', 'state'], { cwd });
     assert.equal(s.code, 0, s.stderr);
+    // The MCP server: reading works, a transition is an error the agent can read.
+    const client = new Client({ name: 'fail-closed-lock', version: '1.0.0' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], cwd, stderr: 'pipe' }));
+    try {
+      const state = await client.callTool({ name: 'statewright_get_state', arguments: {} });
+      assert.equal(state.isError, false, text(state));
+      const moved = await client.callTool({ name: 'statewright_transition', arguments: { event: 'READY' } });
+      assert.equal(moved.isError, true, text(moved));
+      assert.match(text(moved), /busy/);
+    } finally {
+      await client.close();
+    }
     // Once the holder dies, its lock is stale and the next writer breaks it.
     holder.kill('SIGKILL');
     await new Promise((r) => holder.once('exit', r));
