@@ -477,6 +477,15 @@ function startProto(context?: JsonObject): { run: RunSnapshot; env: ReturnType<t
 }
 
 if (isMainThread) {
+  test('regressions found by the fuzzer: every range inside the text', () => {
+    // 1. jsonc-parser put an unterminated block comment one past the end (`/*` -> 0..3).
+    for (const text of ['/*', '/* x', '{"id": "x" /*', '{"states": {"a": 1}} /* trailing']) {
+      for (const d of checkWorkflowFile(text, path.join(os.tmpdir(), 'regression.workflow.json')).diagnostics) {
+        assert.ok(d.loc.start >= 0 && d.loc.start <= d.loc.end && d.loc.end <= text.length, `${JSON.stringify(text)}: ${d.code} ${d.loc.start}..${d.loc.end}`);
+      }
+    }
+  });
+
   test('event data {"__proto__": {"polluted": true}} through sendEvent pollutes nothing and stays plain data', () => {
     const { run, env, journal } = startProto();
     const data = JSON.parse('{"__proto__": {"polluted": true}, "constructor": {"prototype": {"polluted": true}}}') as JsonValue;

@@ -41,7 +41,10 @@ export function parseJsonc(text: string): ParsedJsonc {
       severity: 'error',
       code: 'json-syntax',
       message: `JSON syntax error: ${SYNTAX_MESSAGES[name] ?? name}`,
-      loc: { pointer: '', start: e.offset, end: e.offset + e.length },
+      // jsonc-parser reports an unterminated block comment one character past the
+      // end of the text (`/*` -> 0..3): keep every range inside the text (found by
+      // test/unit/fuzz-loader.test.ts).
+      loc: { pointer: '', start: Math.min(e.offset, text.length), end: Math.min(e.offset + e.length, text.length) },
     };
   });
   if (!root && diagnostics.length === 0) {
