@@ -399,13 +399,45 @@ if (!isMainThread && (workerData as { fuzzLoader?: boolean } | undefined)?.fuzzL
     const cyc = (id: string, other: string) => ({ id, initial: 'go', states: { go: { on: { NEXT: { invoke: other, on_complete: 'done' } } }, done: { type: 'final' } } });
     fs.writeFileSync(path.join(dir, 'cyc-a.workflow.json'), JSON.stringify(cyc('cyc-a', 'cyc-b')));
     fs.writeFileSync(path.join(dir, 'cyc-b.workflow.json'), JSON.stringify(cyc('cyc-b', 'cyc-a')));
-    const progress = new SharedArrayBuffer(4);
-    const counter = new Int32Array(progress);
-    const worker = new Worker(`require('tsx/cjs'); require(${JSON.stringify(__filename)});`, {
-      eval: true,
-      workerData: { fuzzLoader: true, count: COUNT, seed: SEED, progress, dir } satisfies WorkerInput & { fuzzLoader: true },
-    });
-    const out = await new Promise<WorkerOutput>((resolve, reject) => {
+    // FUZZ_WORKERS workers (default 1) share the documents, each with its own seed (SEED + i).
+    const workers = Math.max(1, Number(process.env.FUZZ_WORKERS ?? 1));
+    const t0 = performance.now();
+    const outs = await Promise.all(
+      Array.from({ length: workers }, (_, i) => {
+        const count = Math.floor(COUNT / workers) + (i < COUNT % workers ? 1 : 0);
+        return runWatched({ count, seed: SEED + i, progress: new SharedArrayBuffer(4), dir });
+      }),
+    );
+    const ms = performance.now() - t0;
+    fs.rmSync(dir, { recursive: true, force: true });
+    const documents = outs.reduce((a, o) => a + o.documents, 0);
+    const summary = {
+      documents,
+      workers,
+      seconds: Number((ms / 1000).toFixed(1)),
+      msPerDocPerWorker: Number((outs.reduce((a, o) => a + o.ms, 0) / Math.max(1, documents)).toFixed(2)),
+      slowestMs: Number(Math.max(...outs.map((o) => o.slowestMs)).toFixed(1)),
+      diagnostics: outs.reduce((a, o) => a + o.diagnostics, 0),
+      invalidJson: outs.reduce((a, o) => a + o.invalidJson, 0),
+      loadedAsWorkflow: outs.reduce((a, o) => a + o.loaded, 0),
+      seed: SEED,
+    };
+    t.diagnostic(JSON.stringify(summary));
+    if (process.env.FUZZ_SUMMARY) fs.writeFileSync(process.env.FUZZ_SUMMARY, `${JSON.stringify(summary, null, 2)}\n`);
+    for (const [i, out] of outs.entries()) assert.ok(out.ok, `worker ${i} (seed ${SEED + i}): ${out.error}`);
+    assert.ok(documents >= COUNT, `ran ${documents} of ${COUNT} documents`);
+  });
+}
+
+/** Runs one fuzzing worker under the watchdog: no progress for WATCHDOG_MS is a hang. */
+async function runWatched(input: WorkerInput): Promise<WorkerOutput> {
+  const counter = new Int32Array(input.progress);
+  const worker = new Worker(`require('tsx/cjs'); require(${JSON.stringify(__filename)});`, {
+    eval: true,
+    workerData: { fuzzLoader: true, ...input } satisfies WorkerInput & { fuzzLoader: true },
+  });
+  try {
+    return await new Promise<WorkerOutput>((resolve, reject) => {
       let last = -1;
       let lastChange = Date.now();
       const watchdog = setInterval(() => {
@@ -415,8 +447,7 @@ if (!isMainThread && (workerData as { fuzzLoader?: boolean } | undefined)?.fuzzL
           lastChange = Date.now();
         } else if (Date.now() - lastChange > WATCHDOG_MS) {
           clearInterval(watchdog);
-          void worker.terminate();
-          reject(new Error(`hang: document ${now} (1-based, seed ${SEED}) made no progress for ${WATCHDOG_MS} ms; rerun with FUZZ_SEED=${SEED}`));
+          reject(new Error(`hang: document ${now} (1-based, seed ${input.seed}) made no progress for ${WATCHDOG_MS} ms; rerun with FUZZ_SEED=${input.seed}`));
         }
       }, 1000);
       worker.once('message', (m: WorkerOutput) => {
@@ -428,14 +459,9 @@ if (!isMainThread && (workerData as { fuzzLoader?: boolean } | undefined)?.fuzzL
         reject(err);
       });
     });
+  } finally {
     await worker.terminate();
-    fs.rmSync(dir, { recursive: true, force: true });
-    const summary = { documents: out.documents, seconds: Number((out.ms / 1000).toFixed(1)), msPerDoc: Number((out.ms / Math.max(1, out.documents)).toFixed(2)), slowestMs: Number(out.slowestMs.toFixed(1)), diagnostics: out.diagnostics, invalidJson: out.invalidJson, loadedAsWorkflow: out.loaded, seed: SEED };
-    t.diagnostic(JSON.stringify(summary));
-    if (process.env.FUZZ_SUMMARY) fs.writeFileSync(process.env.FUZZ_SUMMARY, `${JSON.stringify(summary, null, 2)}\n`);
-    assert.ok(out.ok, out.error);
-    assert.ok(out.documents >= COUNT, `ran ${out.documents} of ${COUNT} documents`);
-  });
+  }
 }
 
 // ---------------------------------------------------------------------------
