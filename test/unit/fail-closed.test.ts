@@ -448,3 +448,32 @@ for (const change of ['deleted', 'rewritten to allow everything', 'replaced by g
     assert.equal(runTool(cwd).decision, 'allow');
   });
 }
+
+// ---------------------------------------------------------------------------
+// The hook's other events with an unreadable run: no crash, and the agent is told
+// ---------------------------------------------------------------------------
+
+test('unreadable run: the hook\'s other events (SessionStart, UserPromptSubmit, PostToolUse, Stop) never crash; the briefing says calls are denied', () => {
+  const { cwd, runId } = workspace();
+  fs.writeFileSync(runFile(cwd, runId), '{ torn');
+  for (const client of ['vscode', 'claude'] as const) {
+    const base = client === 'vscode' ? { sessionId: 'vs-1', cwd, timestamp: '2026-11-22T20:00:00.000Z' } : { session_id: 'cc-1', cwd };
+    const name = (event: string) => (client === 'vscode' ? { hookEventName: event } : { hook_event_name: event });
+    for (const event of ['SessionStart', 'UserPromptSubmit']) {
+      const r = cli(['hook', '--client', client], { cwd, input: JSON.stringify({ ...base, ...name(event), prompt: 'go on' }) });
+      assertNoCrash(r, `${client} ${event}`);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /denied/, `${client} ${event}: the agent is told its calls are denied: ${r.stdout}`);
+      assert.match(r.stdout, RECOVERY);
+    }
+    const post = cli(['hook', '--client', client], {
+      cwd,
+      input: JSON.stringify({ ...base, ...name('PostToolUse'), tool_name: client === 'vscode' ? 'read_file' : 'Read', tool_input: { file_path: path.join(cwd, 'a.txt'), filePath: path.join(cwd, 'a.txt') }, tool_response: 'text' }),
+    });
+    assertNoCrash(post, `${client} PostToolUse`);
+    assert.match(post.stderr, RECOVERY, `${client} PostToolUse says what is wrong: ${post.stderr}`);
+    const stop = cli(['hook', '--client', client], { cwd, input: JSON.stringify({ ...base, ...name('Stop') }) });
+    assertNoCrash(stop, `${client} Stop`);
+    assert.equal(stop.code, 0, stop.stderr);
+  }
+});
