@@ -114,8 +114,11 @@ export interface LaunchOptions {
 }
 
 const live = new Set<VsCode>();
+/** Temp folders that live as long as this process (built test extensions). */
+const processTemp: string[] = [];
 process.on('exit', () => {
   for (const v of live) v.killNow();
+  for (const dir of processTemp) fs.rmSync(dir, { recursive: true, force: true });
 });
 
 /** A free TCP port on 127.0.0.1. */
@@ -142,6 +145,7 @@ export function testExtensionVsix(dir: string): Promise<string> {
   if (!built) {
     built = (async () => {
       const out = fs.mkdtempSync(path.join(os.tmpdir(), `stategate-${path.basename(dir)}-`));
+      processTemp.push(out);
       const { build } = await import('esbuild');
       await build({
         entryPoints: [path.join(dir, 'src', 'extension.ts')],
