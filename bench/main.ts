@@ -81,6 +81,8 @@ async function main(): Promise<void> {
   if (on('validate')) {
     log('validate: 1,000-state workflow');
     rows.push(...(await measureValidate({ root: ROOT, states: 1000, runs: q ? 10 : 40 })));
+    // How it scales, from the generators' small and large ends (informative).
+    for (const states of [100, 5000]) rows.push(...(await measureValidate({ root: ROOT, states, runs: q ? 5 : 15, informative: true })));
   }
   if (on('transitions')) {
     log('transitions: flat machines');
