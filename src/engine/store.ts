@@ -315,7 +315,12 @@ function checkEnvelope(value: unknown): string | undefined {
 
 /**
  * The `seq` of the journal's last complete line; truncates a torn last line
- * (a writer killed mid-append). Reads only the end of the file.
+ * (a writer killed mid-append). Reads only the end of the file: a window that
+ * grows until it holds the last complete line. Works on bytes, not decoded
+ * text, so a window starting inside a multi-byte character cannot shift the
+ * cut. (Before: a last line longer than the fixed 64 KB window, e.g. an event
+ * with a large `data`, read as "no line", and the next writer appended the
+ * last change again; found by test/unit/fail-closed-journal.test.ts.)
  */
 function lastCompleteSeq(file: string): number {
   let fd: number;
@@ -325,27 +330,43 @@ function lastCompleteSeq(file: string): number {
     return 0;
   }
   try {
-    const size = fs.fstatSync(fd).size;
-    if (size === 0) return 0;
-    const chunk = Math.min(size, 64 * 1024);
-    const buf = Buffer.alloc(chunk);
-    fs.readSync(fd, buf, 0, chunk, size - chunk);
-    let text = buf.toString('utf8');
-    if (!text.endsWith('\n')) {
-      const cut = text.lastIndexOf('\n');
-      const keep = cut < 0 ? size - chunk : size - chunk + Buffer.byteLength(text.slice(0, cut + 1));
-      fs.ftruncateSync(fd, keep);
-      text = cut < 0 ? '' : text.slice(0, cut + 1);
-      if (text === '' && keep > 0) return lastCompleteSeq(file);
-    }
-    const lines = text.split('\n').filter((l) => l.trim() !== '');
-    for (let i = lines.length - 1; i >= 0; i--) {
-      try {
-        const seq = (JSON.parse(lines[i]!) as { seq?: unknown }).seq;
-        if (typeof seq === 'number') return seq;
-      } catch {
-        // the first line of the chunk may be cut: look further back
+    let size = fs.fstatSync(fd).size;
+    let window = 64 * 1024;
+    while (size > 0) {
+      const len = Math.min(size, window);
+      const start = size - len;
+      const buf = Buffer.alloc(len);
+      fs.readSync(fd, buf, 0, len, start);
+      const lastNl = buf.lastIndexOf(0x0a);
+      if (lastNl !== len - 1) {
+        // A torn last line: cut it at the byte after the last newline.
+        if (lastNl >= 0 || start === 0) {
+          size = lastNl >= 0 ? start + lastNl + 1 : 0;
+          fs.ftruncateSync(fd, size);
+        } else {
+          window *= 4; // the torn line is longer than the window
+        }
+        continue;
       }
+      // Complete lines, newest first; only those that start inside the window
+      // (its first line may be cut, unless the window starts the file).
+      let end = lastNl;
+      for (;;) {
+        const prev = end === 0 ? -1 : buf.lastIndexOf(0x0a, end - 1);
+        if (prev < 0 && start > 0) break; // this line may begin before the window
+        const line = buf.subarray(prev + 1, end).toString('utf8');
+        if (line.trim() !== '') {
+          try {
+            const seq = (JSON.parse(line) as { seq?: unknown }).seq;
+            if (typeof seq === 'number') return seq;
+          } catch {
+            // not a journal line: look further back
+          }
+        }
+        if (prev < 0) return 0;
+        end = prev;
+      }
+      window *= 4;
     }
     return 0;
   } finally {
