@@ -24,7 +24,8 @@
  * Sizes come from the environment (defaults: 10,000 answered events in total):
  *   SOAK_EVENTS, SOAK_CLI_SHARE, SOAK_WRITE_SHARE (fractions; the rest is MCP),
  *   SOAK_CLI_WORKERS, SOAK_WRITE_WORKERS, SOAK_MCP_WORKERS,
- *   SOAK_KILL_MIN_MS, SOAK_KILL_MAX_MS.
+ *   SOAK_KILL_MIN_MS, SOAK_KILL_MAX_MS, SOAK_BIG_EVERY (one MCP event in N carries
+ *   70 KB of data, so journal lines outgrow the store's read window), SOAK_DIR.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -82,6 +83,8 @@ const QUOTA = {
 };
 QUOTA.mcp = TOTAL - QUOTA.send - QUOTA.write;
 const WORKERS = { send: envInt('SOAK_CLI_WORKERS', 2), write: envInt('SOAK_WRITE_WORKERS', 2), mcp: envInt('SOAK_MCP_WORKERS', 3) };
+/** One MCP event in this many carries 70 KB of data (0: never). */
+const BIG_EVERY = envInt('SOAK_BIG_EVERY', 40);
 const KILL_MIN_MS = envInt('SOAK_KILL_MIN_MS', 150);
 const KILL_MAX_MS = envInt('SOAK_KILL_MAX_MS', 900);
 /**
@@ -258,7 +261,9 @@ async function mcpWorker(shared: Shared): Promise<{ restarts: number }> {
     let result: { isError?: unknown; content?: unknown } | undefined;
     tally.inFlight++;
     try {
-      result = (await conn.client.callTool({ name: 'statewright_transition', arguments: { event: 'STEP', data: { last: id } } }, undefined, { timeout: 60_000 })) as typeof result;
+      // Now and then a large payload: journal lines longer than the store's 64 KB read window.
+      const pad = BIG_EVERY > 0 && shared.ids % BIG_EVERY === 0 ? 'p'.repeat(70_000) : '';
+      result = (await conn.client.callTool({ name: 'statewright_transition', arguments: { event: 'STEP', data: { last: id, pad } } }, undefined, { timeout: 60_000 })) as typeof result;
     } catch (err) {
       tally.inFlight--;
       // The server died under the call: that must have been the killer.
