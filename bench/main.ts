@@ -37,6 +37,13 @@ function options(argv: readonly string[]): Options {
   return { json: argv.includes('--json'), quick: argv.includes('--quick'), ...(only ? { only: new Set(only.split(',')) } : {}), launches };
 }
 
+/** The commit measured, with "+changes" when src/ differs from it (others may be mid-edit in a shared checkout). */
+function revision(): string {
+  const git = (...args: string[]): string => spawnSync('git', args, { cwd: ROOT, encoding: 'utf8' }).stdout?.trim() ?? '';
+  const head = git('rev-parse', '--short', 'HEAD') || 'unknown';
+  return git('status', '--porcelain', '--', 'src') ? `${head}+changes` : head;
+}
+
 function activation(launches: number): Row[] {
   const measure = 'activation in VS Code (extension.activate(): load bundle + activate())';
   const target = '≤ 30 ms';
@@ -99,11 +106,12 @@ async function main(): Promise<void> {
   }
   // The 1-minute load average before and after: on a shared machine it says how much the absolute figures are worth.
   const load = [loadBefore, loadavg()[0] ?? 0].map((x) => Number(x.toFixed(1)));
+  const commit = revision();
   const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? '', node: process.version, platform: `${process.platform}-${process.arch}`, load };
   if (opts.json) {
-    process.stdout.write(`${JSON.stringify({ date: started.toISOString(), machine, rows }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ date: started.toISOString(), commit, machine, rows }, null, 2)}\n`);
   } else {
-    process.stdout.write(`stategate benchmarks, ${started.toISOString()} — ${machine.cpus} × ${machine.cpu}, Node ${machine.node}, 1-min load ${load[0]} → ${load[1]}\n\n`);
+    process.stdout.write(`stategate benchmarks at ${commit}, ${started.toISOString()} — ${machine.cpus} × ${machine.cpu}, Node ${machine.node}, 1-min load ${load[0]} → ${load[1]}\n\n`);
     process.stdout.write(renderTable(rows));
   }
 }
