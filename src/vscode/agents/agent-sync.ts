@@ -15,12 +15,23 @@ import { CUSTOM_AGENT_FILE, customAgentMarkdown, type ToolCandidate } from './cu
 import { syncCustomAgentEnabled, toolAliases } from './settings.js';
 import { offerRules } from './tool-offer.js';
 
-/** The tools VS Code knows, with the names agent files reference them by where an extension declares one. */
+/**
+ * The tools VS Code knows, each with the name an agent file can list it by.
+ * VS Code 1.139 resolves a `tools:` entry by full reference name, then by
+ * `toolReferenceName`: a contributed tool with a reference name is listed by
+ * it, one without by its full name `<extension id>/<displayName>`; tools no
+ * extension contributes (VS Code's own) keep their id.
+ */
 function candidates(): ToolCandidate[] {
   const refs = new Map<string, string>();
   for (const ext of vscode.extensions.all) {
-    const tools = (ext.packageJSON as { contributes?: { languageModelTools?: { name?: unknown; toolReferenceName?: unknown }[] } })?.contributes?.languageModelTools;
-    if (Array.isArray(tools)) for (const t of tools) if (typeof t.name === 'string' && typeof t.toolReferenceName === 'string') refs.set(t.name, t.toolReferenceName);
+    const tools = (ext.packageJSON as { contributes?: { languageModelTools?: { name?: unknown; toolReferenceName?: unknown; displayName?: unknown }[] } })?.contributes?.languageModelTools;
+    if (!Array.isArray(tools)) continue;
+    for (const t of tools) {
+      if (typeof t.name !== 'string') continue;
+      if (typeof t.toolReferenceName === 'string') refs.set(t.name, t.toolReferenceName);
+      else if (typeof t.displayName === 'string') refs.set(t.name, `${ext.id.toLowerCase()}/${t.displayName}`);
+    }
   }
   const ids = [...OWN_TOOLS, ...vscode.lm.tools.map((t) => t.name), ...refs.keys()];
   return [...new Set(ids)].map((id) => (refs.has(id) ? { id, reference: refs.get(id)! } : { id }));
