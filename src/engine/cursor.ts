@@ -1,10 +1,12 @@
 /**
  * Navigation inside a run snapshot while the machine computes the next one:
  * which frame and which position an operation acts on, the journal it writes,
- * and the workflow IR of each frame. Every machine operation works on a deep
- * copy of the caller's snapshot (an `Op`), so the public functions stay pure.
+ * and the workflow IR of each frame. Every machine operation works on its own
+ * copy of the caller's snapshot (an `Op`, see `copyRun`), so the public
+ * functions stay pure.
  */
-import type { Workflow } from './model.js';
+import type { JsonValue, Workflow } from './model.js';
+import { cloneJson } from './jsonvalue.js';
 import type { ActiveFork, BranchRun, Frame, JournalEntry, MachineError, Position, RunSnapshot, Scope } from './run.js';
 
 export interface InvokeResolution {
@@ -106,6 +108,33 @@ export class Op {
     this.run.updatedAt = this.at;
     return this.run;
   }
+}
+
+/**
+ * An operation's copy of a snapshot: a deep copy (`cloneJson`, strings
+ * shared), except that each frame's `taken` list is copied as a list whose
+ * edges ({from, event, to}) are shared with the original: the machine only
+ * ever appends edges and never changes one, and that list grows with the
+ * workflow, so copying each edge on every operation cost more than the
+ * transition itself.
+ */
+export function copyRun(run: RunSnapshot): RunSnapshot {
+  return copyFrame(run as unknown as Record<string, unknown>) as unknown as RunSnapshot;
+}
+
+function copyFrame(f: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(f)) {
+    const v = f[k];
+    let copy: unknown;
+    if ((k === 'visited' || k === 'taken') && Array.isArray(v)) copy = v.slice();
+    else if (k === 'child' && typeof v === 'object' && v !== null && !Array.isArray(v)) copy = copyFrame(v as Record<string, unknown>);
+    else copy = cloneJson(v as JsonValue);
+    // `__proto__` stays a plain data property (a snapshot read from disk could carry one).
+    if (k === '__proto__') Object.defineProperty(out, k, { value: copy, enumerable: true, writable: true, configurable: true });
+    else out[k] = copy;
+  }
+  return out;
 }
 
 export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

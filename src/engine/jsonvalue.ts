@@ -37,15 +37,28 @@ function defineOwn(obj: JsonObject, key: string, value: JsonValue): void {
   Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
-/** A deep copy of a JSON value; `__proto__` keys are copied as data, never as prototypes. */
+/**
+ * A deep copy of a JSON value; `__proto__` keys are copied as data, never as
+ * prototypes. Strings are shared, not copied. Every other key is assigned
+ * plainly (the only setter a plain object inherits is `__proto__`'s, so a
+ * plain assignment of any other own key defines an own data property), which
+ * is several times faster than defining each property.
+ */
 export function cloneJson<T extends JsonValue>(v: T): T {
-  if (Array.isArray(v)) return v.map((x) => cloneJson(x)) as T;
-  if (isJsonObject(v)) {
-    const out: JsonObject = {};
-    for (const k of Object.keys(v)) defineOwn(out, k, cloneJson(v[k] as JsonValue));
-    return out as T;
+  if (typeof v !== 'object' || v === null) return v;
+  if (Array.isArray(v)) {
+    const n = v.length;
+    const arr: JsonValue[] = new Array(n);
+    for (let i = 0; i < n; i++) arr[i] = cloneJson(v[i] as JsonValue);
+    return arr as T;
   }
-  return v;
+  const src = v as JsonObject;
+  const out: JsonObject = {};
+  for (const k of Object.keys(src)) {
+    if (k === '__proto__') defineOwn(out, k, cloneJson(src[k] as JsonValue));
+    else out[k] = cloneJson(src[k] as JsonValue);
+  }
+  return out as T;
 }
 
 /**

@@ -11,7 +11,7 @@
  */
 import type { JsonObject, JsonValue, StateNode, Workflow } from './model.js';
 import { cloneJson, mergeShallow } from './jsonvalue.js';
-import { activeLoc, isError, Op, scopeOf } from './cursor.js';
+import { activeLoc, copyRun, isError, Op, scopeOf } from './cursor.js';
 import type { BranchOption, Loc, MachineEnv } from './cursor.js';
 import { resolveEvent } from './resolve.js';
 import { applyMove, afterMove, enterState, isFailureState, isFinalState, settle } from './progress.js';
@@ -120,8 +120,9 @@ function fixedEnv(env: MachineEnv, at: string): MachineEnv {
 // ---------------------------------------------------------------------------
 // helpers shared by the operations
 
+/** The operation's own copy of the snapshot (see `copyRun`: what it changes is copied, strings and the trail lists are shared). */
 function begin(run: RunSnapshot, env: MachineEnv): Op {
-  return new Op(structuredClone(run), env);
+  return new Op(copyRun(run), env);
 }
 
 /** Refuses work on a run that is not running (final, failed, paused or stopped). */
