@@ -47,7 +47,20 @@ const deny = (reason: string, offending?: string): never => {
 
 /** Whether any rule needs the command looked at (else it passes unparsed). */
 export function shellRulesInForce(rules: ShellRules): boolean {
-  return rules.allowedCommands !== undefined || rules.blockedEnv.length > 0 || !rules.writeAllowed;
+  const r = normaliseRules(rules);
+  return r.allowedCommands !== undefined || r.blockedEnv.length > 0 || !r.writeAllowed;
+}
+
+/** Rules from anywhere, made safe to read: anything malformed is read the strict way. */
+function normaliseRules(rules: unknown): ShellRules {
+  const r = (typeof rules === 'object' && rules !== null ? rules : {}) as Partial<Record<keyof ShellRules, unknown>>;
+  const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+  return {
+    // Present but not a list: no command is allowed.
+    ...(r.allowedCommands !== undefined ? { allowedCommands: strings(r.allowedCommands) } : {}),
+    blockedEnv: strings(r.blockedEnv),
+    writeAllowed: r.writeAllowed === true,
+  };
 }
 
 /** Loads the parser on first use, then analyses. Never rejects. */
@@ -63,7 +76,8 @@ export async function analyseCommand(command: unknown, rules: ShellRules): Promi
 }
 
 /** The synchronous analysis, for callers that already hold a loaded parser. */
-export function analyseWithParser(parser: ShellParser, command: unknown, rules: ShellRules): ShellVerdict {
+export function analyseWithParser(parser: ShellParser, command: unknown, given: ShellRules): ShellVerdict {
+  const rules = normaliseRules(given);
   if (!shellRulesInForce(rules)) return { ok: true };
   if (typeof command !== 'string') return { ok: false, reason: 'the command is not text' };
   if (command.length > MAX_COMMAND_LENGTH) return { ok: false, reason: `the command is longer than ${MAX_COMMAND_LENGTH} characters` };

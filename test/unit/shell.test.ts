@@ -140,6 +140,13 @@ for (const input of garbage) {
   });
 }
 
+const badRules: unknown[] = [undefined, null, {}, { blockedEnv: 'X' }, { allowedCommands: 'pytest', blockedEnv: [] }, { allowedCommands: [1, null], blockedEnv: [], writeAllowed: 'yes' }];
+for (const rules of badRules) {
+  test(`malformed rules ${JSON.stringify(rules)} are read strictly, never thrown on`, async () => {
+    assert.equal((await analyseCommand('pytest > out', rules as ShellRules)).ok, false);
+  });
+}
+
 const wordRows: [string, string, boolean][] = [
   ['test', 'test', true],
   ['test', 'testx', false],
