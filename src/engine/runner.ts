@@ -18,7 +18,7 @@ import { WorkflowRegistry } from './registry.js';
 import { hashText, RUN_SNAPSHOT_VERSION, type RunSnapshot } from './run.js';
 import { RunStore, StoreError, type ActiveRun } from './store.js';
 import { decide, record, shellRulesFor, type Decision, type PolicyOptions, type RecordOutcome, type ShellRules, type ShellVerdict, type ToolCall, type ToolResult } from './policy.js';
-import { extractCall, type ExtraAliases } from './tools.js';
+import { extractCall, isOwnTool, type ExtraAliases } from './tools.js';
 
 /** Analyses a shell command under a state's rules (shell.ts; async because the parser loads lazily). */
 export type ShellAnalyser = (command: string, rules: ShellRules) => Promise<ShellVerdict>;
@@ -240,6 +240,9 @@ export class Runner {
       if (active.kind === 'unreadable') return denied(`stategate cannot read the active run, so it denies every tool call: ${active.reason}`);
       const run = active.run;
       if (run.status !== 'running') return { ...off(`the run is ${run.status}: enforcement is off`), state: run.state };
+      // stategate's own tools pass before anything else: an agent not yet bound to a branch of a
+      // parallel fork must still be able to bind itself (statewright_load_workflow) or read the state.
+      if (isOwnTool(call.tool)) return { decision: 'allow', notices: [], counted: false, enforcement: 'on', state: run.state };
       const here = machine.locate(run, this.env, branchOpt(opts.branch));
       if ('code' in here) return denied(`stategate cannot tell which state applies: ${here.message}`, run.state);
       if (here.node.kind === 'final') return { ...off(`the run is in final state '${here.node.id}': enforcement is off`), state: here.node.id };

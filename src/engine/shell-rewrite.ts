@@ -18,8 +18,10 @@ export function shellQuote(s: string): string {
  * anyway); with nothing to unset or set, the command comes back unchanged.
  */
 export function rewriteCommand(command: string, blockedEnv: readonly string[], envOverrides: Readonly<Record<string, string>>): string {
-  const unset = [...new Set(blockedEnv.filter((n) => typeof n === 'string' && NAME.test(n)))];
-  const set = Object.entries(envOverrides ?? {}).filter(([k, v]) => NAME.test(k) && typeof v === 'string');
+  const names: unknown[] = Array.isArray(blockedEnv) ? blockedEnv : [];
+  const unset = [...new Set(names.filter((n): n is string => typeof n === 'string' && NAME.test(n)))];
+  const overrides = typeof envOverrides === 'object' && envOverrides !== null ? envOverrides : {};
+  const set = Object.entries(overrides).filter(([k, v]) => NAME.test(k) && typeof v === 'string');
   if (unset.length === 0 && set.length === 0) return command;
   const parts = ['env', ...unset.flatMap((n) => ['-u', n]), ...set.map(([k, v]) => `${k}=${shellQuote(v)}`), 'bash', '-c', shellQuote(String(command))];
   return parts.join(' ');

@@ -175,6 +175,11 @@ for (const [command, blocked, overrides, want] of rewriteRows) {
   test(`rewriteCommand(${JSON.stringify(command)})`, () => assert.equal(rewriteCommand(command, blocked, overrides), want));
 }
 
+test('rewriteCommand never throws on malformed lists', () => {
+  assert.equal(rewriteCommand('x', 'A' as never, null as never), 'x');
+  assert.equal(rewriteCommand('x', [1, 'B'] as never, { C: 2 } as never), "env -u B bash -c 'x'");
+});
+
 test('a rewritten command runs the original with the variables unset and overrides set', async () => {
   const { execFileSync } = await import('node:child_process');
   const cmd = rewriteCommand(`printf '%s|%s|%s' "\${SECRET-unset}" "$OVER" 'q"uo'"'"'te'`, ['SECRET'], { OVER: "o'v" });
