@@ -8,18 +8,20 @@
  *   but `mark`; bash must never run `mark` (a script that leaves a file).
  * - mode `env`: blocked_env ["SECRET"], no command list; bash runs with
  *   SECRET=PWN3D and its output must never contain the value.
+ * - mode `writes`: no Write/Edit, no command list; bash must not create a
+ *   file in its (otherwise empty) working directory.
  *
  * The tokens hold nothing that writes or deletes (no `>`, no `rm`).
- * Usage: node --import tsx test/fuzz/shell-vs-bash.ts commands|env [seed] [count]
+ * Usage: node --import tsx test/fuzz/shell-vs-bash.ts commands|env|writes [seed] [count]
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { analyseWithParser, type ShellRules } from '../../src/engine/shell';
 import { loadShellParser } from '../../src/engine/shell-parser';
 
-export type Mode = 'commands' | 'env';
+export type Mode = 'commands' | 'env' | 'writes';
 
 const SHARED = [
   ' ', ' ', ' ', '\\', '#', '$(', ')', '`', ';', '\n', '<<EOF', '\nEOF\n', "<<'EOF'", '{', '}', "'", '"', '$x', '\\\n', '\\ ', '|', 'eval', 'sh -c',
@@ -28,10 +30,12 @@ const SHARED = [
 const TOKENS: Record<Mode, string[]> = {
   commands: [...SHARED, 'true', 'mark', '&&', '||', '<<-EOF', '\n\tEOF\n', '(', 'a', '\t', 'case', 'in', 'esac', ';;', 'if', 'then', 'fi', 'do', 'done', 'for', 'while', '!', '[[', ']]', '<(', 'time', 'env', 'command'],
   env: [...SHARED, 'echo', 'printf %s', '$SECRET', '${SECRET}', 'SECRET', '$', '!', '*', '@', 'env', 'printenv', 'set', 'declare', 'typeset', 'local', 'export', '-p', '-n', 'r=', '$r', '${!', 'S*', '${#', 'cat', '/proc/self/environ', '<<<', 'compgen', '-v', 'xargs', 'SEC', 'RET', '${SEC', 'RET}', '\\x24', 'read', 'a', '${!SECRET}', '${SECRET:0:2}', '$((SECRET))', 'declare -p', "$'\\x24SECRET'", '\\$SECRET'],
+  writes: [...SHARED, '>', '>>', '>|', '&>', '2>', '1>', '>&', 'out', '-', '1', '2', 'tee', 'echo', 'true', '/dev/null', 'exec', '{fd}', '3', '<>', 'cat', 'x'],
 };
 const RULES: Record<Mode, ShellRules> = {
   commands: { allowedCommands: ['true', 'a', 'x', 'EOF', 'f', 'in', 'do', 'done', 'then', 'fi', 'esac', 'case', 'for', 'while', 'if', 'time', 'env', 'command', 'x='], blockedEnv: [], writeAllowed: true },
   env: { blockedEnv: ['SECRET'], writeAllowed: true },
+  writes: { blockedEnv: [], writeAllowed: false },
 };
 
 export interface FuzzReport {
@@ -42,10 +46,11 @@ export interface FuzzReport {
 
 export async function differential(mode: Mode, seed: number, count: number): Promise<FuzzReport> {
   const parser = await loadShellParser();
+  const bin = mkdtempSync(join(tmpdir(), 'stategate-fuzz-bin-'));
   const dir = mkdtempSync(join(tmpdir(), 'stategate-fuzz-'));
-  const marker = join(dir, 'ran');
-  writeFileSync(join(dir, 'mark'), `#!/bin/sh\necho ran >> '${marker}'\n`);
-  chmodSync(join(dir, 'mark'), 0o755);
+  const marker = join(bin, 'ran');
+  writeFileSync(join(bin, 'mark'), `#!/bin/sh\necho ran >> '${marker}'\n`);
+  chmodSync(join(bin, 'mark'), 0o755);
   let state = seed >>> 0 || 1;
   const rnd = (n: number): number => {
     state = (Math.imul(state, 1103515245) + 12345) & 0x7fffffff;
@@ -62,12 +67,15 @@ export async function differential(mode: Mode, seed: number, count: number): Pro
       if (!analyseWithParser(parser, cmd, RULES[mode]).ok) continue;
       allowed++;
       rmSync(marker, { force: true });
-      const r = spawnSync('bash', ['-c', cmd], { cwd: dir, env: { PATH: `${dir}:/usr/bin:/bin`, SECRET: 'PWN3D' }, timeout: 2000, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-      const leaked = mode === 'env' ? `${r.stdout ?? ''}${r.stderr ?? ''}`.includes('PWN3D') : existsSync(marker);
+      for (const f of readdirSync(dir)) rmSync(join(dir, f), { recursive: true, force: true });
+      const r = spawnSync('bash', ['-c', cmd], { cwd: dir, env: { PATH: `${bin}:/usr/bin:/bin`, SECRET: 'PWN3D' }, timeout: 2000, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      const output = `${r.stdout ?? ''}${r.stderr ?? ''}`;
+      const leaked = mode === 'env' ? output.includes('PWN3D') : mode === 'writes' ? readdirSync(dir).length > 0 : existsSync(marker);
       if (leaked) bypasses.push(cmd);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
+    rmSync(bin, { recursive: true, force: true });
   }
   return { tried: count, allowed, bypasses };
 }
