@@ -94,7 +94,15 @@ async function handle(input: HookInput, runner: Runner, out: Output): Promise<Ex
         lines.unshift(`${INTERRUPT_MARKER} Writing ${i.file} fired interrupt "${i.name}": the workflow moved from "${i.from}" to "${i.to}". Handle it, then send the event that returns ($return) to "${i.from}".`);
         lines.push(briefing(runner.state()));
       }
-      if (lines.length) emit(out, contextOutput('PostToolUse', lines.join('\n')));
+      if (!lines.length) return 0;
+      if (recorded.interrupted) {
+        // VS Code 1.139 does not pass a PostToolUse additionalContext to the model, but it does pass
+        // a block's reason (the call already ran; "block" only means "tell the model"), and Claude
+        // Code does the same: so an interrupt, which the agent must act on, goes out both ways.
+        emit(out, { decision: 'block', reason: lines.join('\n'), ...contextOutput('PostToolUse', lines.join('\n')) });
+        return 0;
+      }
+      emit(out, contextOutput('PostToolUse', lines.join('\n')));
       return 0;
     }
     case 'SessionStart':

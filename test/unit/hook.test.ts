@@ -149,6 +149,9 @@ for (const client of ['vscode', 'claude'] as const) {
     const edit = t.edit(path.join(cwd, 'config', '.env.local'), 'A=1', 'A=2');
     const r = hook(cwd, event(client, cwd, 'PostToolUse', { ...edit, tool_response: 'ok' }));
     assert.match(r.json.hookSpecificOutput.additionalContext, /^\[STATEWRIGHT INTERRUPT\] Writing config\/\.env\.local fired interrupt "secrets"/);
+    // VS Code passes a PostToolUse block's reason to the model (not additionalContext): the interrupt goes both ways.
+    assert.equal(r.json.decision, 'block');
+    assert.equal(r.json.reason, r.json.hookSpecificOutput.additionalContext);
     assert.equal(cli(['run', 'state'], { cwd }).json.state, 'secrets_review');
   });
 
