@@ -39,6 +39,8 @@ const SEED = process.env.FUZZ_SEED === undefined ? Date.now() ^ (Math.random() *
 const PER_DOC_LIMIT_MS = Number(process.env.FUZZ_DOC_LIMIT_MS ?? 5000);
 /** No progress for this long: the worker is hung, terminate it. */
 const WATCHDOG_MS = Number(process.env.FUZZ_WATCHDOG_MS ?? 60_000);
+/** Generate but do not check the first FUZZ_SKIP documents (to reach a reported failure of a seed fast). */
+const SKIP = Number(process.env.FUZZ_SKIP ?? 0);
 
 interface WorkerInput {
   readonly count: number;
@@ -328,6 +330,16 @@ function checkLoc(what: string, loc: { start: unknown; end: unknown; pointer?: u
   }
 }
 
+/** A description of anything thrown, even a value whose toString throws. */
+function safeString(err: unknown): string {
+  try {
+    if (err instanceof Error) return err.stack ?? err.message;
+    return typeof err === 'string' ? err : JSON.stringify(err);
+  } catch {
+    return Object.prototype.toString.call(err);
+  }
+}
+
 function runWorker(input: WorkerInput): WorkerOutput {
   const progress = new Int32Array(input.progress);
   const seeds = loadSeeds();
@@ -340,42 +352,54 @@ function runWorker(input: WorkerInput): WorkerOutput {
   let loaded = 0;
   const t0 = performance.now();
   let failure: string | undefined;
+  let firstFailure: string | undefined;
   try {
     fc.assert(
       fc.property(documents(seeds), (doc) => {
-        Atomics.add(progress, 0, 1);
-        const started = performance.now();
-        let result;
+        const index = Atomics.add(progress, 0, 1);
+        if (index < SKIP) return; // FUZZ_SKIP: generate but do not check the first documents (to reach a reported one fast)
         try {
-          result = checkWorkflowFile(doc.text, file);
+          checkDocument(doc);
         } catch (err) {
-          throw new Error(`checkWorkflowFile threw: ${(err as Error)?.stack ?? String(err)}`);
-        }
-        const ms = performance.now() - started;
-        if (ms > slowest) slowest = ms;
-        if (ms > PER_DOC_LIMIT_MS) throw new Error(`took ${ms.toFixed(0)} ms (limit ${PER_DOC_LIMIT_MS} ms)`);
-        if (!Array.isArray(result.diagnostics)) throw new Error('no diagnostics array');
-        for (const d of result.diagnostics) {
-          diagnostics++;
-          if (!['error', 'warning', 'info', 'hint'].includes(d.severity)) throw new Error(`bad severity ${String(d.severity)}`);
-          if (typeof d.code !== 'string' || d.code === '' || typeof d.message !== 'string' || d.message === '') throw new Error(`diagnostic without code or message: ${JSON.stringify(d).slice(0, 200)}`);
-          checkLoc(`${d.code}`, d.loc, doc.text.length);
-          for (const r of d.related ?? []) if (r.file === undefined || r.file === file) checkLoc(`${d.code} related`, r.loc, doc.text.length);
-        }
-        try {
-          JSON.parse(doc.text);
-        } catch {
-          invalidJson++;
-        }
-        if (result.workflow) loaded++;
-        if (({} as Record<string, unknown>).polluted !== undefined || Object.getOwnPropertyNames(Object.prototype).sort().join(',') !== protoNames) {
-          throw new Error('Object.prototype was changed');
+          // Report in our own words: fast-check's report may fail on odd values.
+          const message = safeString(err);
+          firstFailure ??= `document ${index + 1} (seed ${input.seed}): ${message.slice(0, 3000)}\n  ${String(doc.how).slice(0, 1500)}\n  text (${doc.text.length} chars) starts ${JSON.stringify(doc.text.slice(0, 600))}`;
+          throw new Error(message.split('\n')[0]);
         }
       }),
       { numRuns: input.count, seed: input.seed, includeErrorInReport: true },
     );
   } catch (err) {
-    failure = (err as Error).message.slice(0, 6000);
+    failure = `${firstFailure ?? ''}\n${safeString(err).slice(0, 3000)}`;
+  }
+  function checkDocument(doc: Doc): void {
+    const started = performance.now();
+    let result;
+    try {
+      result = checkWorkflowFile(doc.text, file);
+    } catch (err) {
+      throw new Error(`checkWorkflowFile threw: ${safeString(err)}`);
+    }
+    const ms = performance.now() - started;
+    if (ms > slowest) slowest = ms;
+    if (ms > PER_DOC_LIMIT_MS) throw new Error(`took ${ms.toFixed(0)} ms (limit ${PER_DOC_LIMIT_MS} ms)`);
+    if (!Array.isArray(result.diagnostics)) throw new Error('no diagnostics array');
+    for (const d of result.diagnostics) {
+      diagnostics++;
+      if (!['error', 'warning', 'info', 'hint'].includes(d.severity)) throw new Error(`bad severity ${String(d.severity)}`);
+      if (typeof d.code !== 'string' || d.code === '' || typeof d.message !== 'string' || d.message === '') throw new Error(`diagnostic without code or message: ${JSON.stringify(d).slice(0, 200)}`);
+      checkLoc(`${d.code}`, d.loc, doc.text.length);
+      for (const r of d.related ?? []) if (r.file === undefined || r.file === file) checkLoc(`${d.code} related`, r.loc, doc.text.length);
+    }
+    try {
+      JSON.parse(doc.text);
+    } catch {
+      invalidJson++;
+    }
+    if (result.workflow) loaded++;
+    if (({} as Record<string, unknown>).polluted !== undefined || Object.getOwnPropertyNames(Object.prototype).sort().join(',') !== protoNames) {
+      throw new Error('Object.prototype was changed');
+    }
   }
   return {
     ok: failure === undefined,
