@@ -21,9 +21,29 @@ const common = {
 // web-tree-sitter is ESM and asks for import.meta.url, which a CommonJS bundle lacks: give it this file's URL.
 const importMetaUrl = { banner: { js: "var __importMetaUrl = require('url').pathToFileURL(__filename).href;" }, define: { 'import.meta.url': '__importMetaUrl' } };
 const cliCommon = { minify: true, banner: importMetaUrl.banner, define: { ...importMetaUrl.define, 'process.env.STATEGATE_BUNDLED': '"1"' } };
+// The hook (a process per tool call) leaves out of its bundle what deciding a Read or an Edit never
+// runs: the workflow checker (ajv's compiled schema, the semantic rules), which only starting a run
+// needs, and the shell analysis with its parser's JS, which only a shell call needs. The engine
+// requires both lazily (runner.ts, runner-factory.ts); here those requires point at bundles of their
+// own beside hook.js. The shell bundle also exports configureShellParser, so the parser the factory
+// configures is the one the analysis uses.
+const lazyHookParts = {
+  name: 'lazy-hook-parts',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/check\.js$/ }, (a) => (a.kind === 'require-call' && /src[\\/]engine[\\/]runner\.ts$/.test(a.importer) ? { path: './hook-check.js', external: true } : undefined));
+    b.onResolve({ filter: /^\.\.\/engine\/shell-(gate|parser)\.js$/ }, (a) => (a.kind === 'require-call' && /src[\\/]cli[\\/]runner-factory\.ts$/.test(a.importer) ? { path: './hook-shell.js', external: true } : undefined));
+  },
+};
 const entries = [
   { ...cliCommon, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
-  ...['validate', 'run', 'hook', 'mcp', 'export'].map((name) => ({ ...cliCommon, entryPoints: [`src/cli/${name}-command.ts`], outfile: `dist/cli/${name}.js` })),
+  ...['validate', 'run', 'mcp', 'export'].map((name) => ({ ...cliCommon, entryPoints: [`src/cli/${name}-command.ts`], outfile: `dist/cli/${name}.js` })),
+  { ...cliCommon, entryPoints: ['src/cli/hook-command.ts'], outfile: 'dist/cli/hook.js', plugins: [lazyHookParts] },
+  { ...cliCommon, entryPoints: ['src/engine/check.ts'], outfile: 'dist/cli/hook-check.js' },
+  {
+    ...cliCommon,
+    stdin: { contents: "export { analyseForPolicy, rewriteForPolicy } from './src/engine/shell-gate.js';\nexport { configureShellParser } from './src/engine/shell-parser.js';\n", resolveDir: '.', sourcefile: 'hook-shell.ts', loader: 'ts' },
+    outfile: 'dist/cli/hook-shell.js',
+  },
 ];
 if (existsSync('src/vscode/extension.ts')) {
   entries.push({ ...importMetaUrl, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] });

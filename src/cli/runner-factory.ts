@@ -1,17 +1,27 @@
 /**
  * The Runner every CLI command uses, with the shell analyser plugged in.
- * The analyser's module (and its WASM parser) loads only when a shell call is
- * decided, so other commands and non-shell hook calls never pay for it.
+ * The analyser's modules (the shell analysis, and its WASM parser) load only
+ * when a shell call is decided, so other commands and non-shell hook calls
+ * never pay for them (not even for loading their code).
  */
 import { Runner, type ShellAnalyser, type ShellRewriter } from '../engine/runner.js';
-import { analyseForPolicy, rewriteForPolicy } from '../engine/shell-gate.js';
-import { configureShellParser } from '../engine/shell-parser.js';
+
+type ShellGate = typeof import('../engine/shell-gate.js');
+
+let gate: ShellGate | undefined;
+
+function shellGate(): ShellGate {
+  if (!gate) {
+    // A CLI process answers and exits: compile the parser's WASM without background tier-up
+    // (which holds the process ~0.5-1 s at exit). The .wasm files sit beside the bundle.
+    (require('../engine/shell-parser.js') as typeof import('../engine/shell-parser.js')).configureShellParser({ liftoffOnly: true, wasmDir: __dirname });
+    gate = require('../engine/shell-gate.js') as ShellGate;
+  }
+  return gate;
+}
 
 export function createRunner(dir: string, workspaceRoot?: string): Runner {
-  // A CLI process answers and exits: compile the parser's WASM without background tier-up
-  // (which holds the process ~0.5-1 s at exit). The .wasm files sit beside the bundle.
-  configureShellParser({ liftoffOnly: true, wasmDir: __dirname });
-  const analyseShell: ShellAnalyser = analyseForPolicy;
-  const rewriteShell: ShellRewriter = rewriteForPolicy;
+  const analyseShell: ShellAnalyser = (command, rules) => shellGate().analyseForPolicy(command, rules);
+  const rewriteShell: ShellRewriter = (command, blockedEnv, overrides) => shellGate().rewriteForPolicy(command, blockedEnv, overrides);
   return new Runner({ dir, ...(workspaceRoot ? { workspaceRoot } : {}), analyseShell, rewriteShell, lockTimeoutMs: 3000 });
 }

@@ -5,11 +5,23 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { randomBytes } from 'node:crypto';
+
+/**
+ * `hexChars` random hex digits (Math.random, 32 bits per 8 digits: V8 seeds it
+ * per process from the system's entropy), for temp-file names, run ids and
+ * lock tokens. None is a secret, so none needs crypto randomness, and loading
+ * `node:crypto` costs a hook process (one per tool call) a measurable part of
+ * its start-up.
+ */
+export function uniqueHex(hexChars: number): string {
+  let out = '';
+  while (out.length < hexChars) out += Math.floor(Math.random() * 0x100000000).toString(16).padStart(8, '0');
+  return out.slice(0, hexChars);
+}
 
 export function writeFileAtomic(file: string, data: string): void {
   const dir = path.dirname(file);
-  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${uniqueHex(8)}.tmp`);
   const fd = fs.openSync(tmp, 'w');
   try {
     fs.writeSync(fd, data);

@@ -6,7 +6,8 @@
  * `dot: true`; the first matching interrupt in definition order wins. A path
  * that is absolute or climbs out of the workspace (`../`) never matches (the
  * caller makes hook paths relative first). Matchers are compiled once per
- * workflow IR object.
+ * workflow IR object, and picomatch itself loads on the first match (a hook
+ * process deciding a Read never matches a path, so it never loads it).
  *
  * Handler region: a handler may span several states (`checking -> fixing ->
  * $return`). The interrupt stays active while the position is in a state
@@ -15,7 +16,6 @@
  * leaving the handler by any other transition also ends it). For a one-state
  * handler this is exactly "any transition but `$return` ends it".
  */
-import picomatch from 'picomatch';
 import type { InterruptDef, Workflow } from './model.js';
 import { RETURN_TARGET, transitionTargets } from './model.js';
 import type { Loc, Op } from './cursor.js';
@@ -29,9 +29,10 @@ const regionCache = new WeakMap<Workflow, ReadonlySet<string>>();
 function matchers(wf: Workflow): readonly Matcher[] {
   let m = matcherCache.get(wf);
   if (!m) {
+    const picomatch = wf.interrupts.length ? (require('picomatch') as typeof import('picomatch')) : undefined;
     m = wf.interrupts.map((i) => {
       try {
-        return picomatch(i.filePattern, { dot: true });
+        return picomatch!(i.filePattern, { dot: true });
       } catch {
         // A pattern picomatch cannot compile never matches (validation reports it).
         return () => false;

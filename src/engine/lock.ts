@@ -14,7 +14,7 @@
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
-import { randomBytes } from 'node:crypto';
+import { uniqueHex } from './atomic-file.js';
 
 export interface LockHolder {
   readonly pid: number;
@@ -139,7 +139,7 @@ function tryCreate(file: string, holder: LockHolder): boolean {
 function breakIfStale(file: string): boolean {
   const breaker = `${file}.break`;
   const start = myStart();
-  const me: LockHolder = { pid: process.pid, host: os.hostname(), token: randomBytes(8).toString('hex'), since: Date.now(), ...(start ? { start } : {}) };
+  const me: LockHolder = { pid: process.pid, host: os.hostname(), token: uniqueHex(16), since: Date.now(), ...(start ? { start } : {}) };
   if (!tryCreate(breaker, me)) {
     const other = readHolder(breaker);
     if (isStale(breaker, other)) {
@@ -179,7 +179,7 @@ export class FileLock {
   acquire(options: LockOptions): void {
     const started = Date.now();
     const start = myStart();
-    const me: LockHolder = { pid: process.pid, host: os.hostname(), token: randomBytes(8).toString('hex'), since: started, ...(start ? { start } : {}) };
+    const me: LockHolder = { pid: process.pid, host: os.hostname(), token: uniqueHex(16), since: started, ...(start ? { start } : {}) };
     let delay = 1;
     for (;;) {
       if (tryCreate(this.path, me)) {

@@ -10,7 +10,6 @@
  * a fork is active, each started branch has a position of its own (branches of
  * a fork share the frame's workflow) and the frame waits in the forking state.
  */
-import { createHash } from 'node:crypto';
 import type { ForkMode, JoinRule, JsonObject, JsonValue } from './model.js';
 
 export const RUN_SNAPSHOT_VERSION = 1;
@@ -240,7 +239,12 @@ export function resetStateCounters(c: Counters): void {
   c.bytesRead = 0;
 }
 
-/** sha256 of a definition text, the hash a run records. */
+/**
+ * sha256 of a definition text, the hash a run records. `node:crypto` loads on
+ * the first call (a run start, a reload, an invoke), so a hook process that
+ * only decides a call never loads it.
+ */
 export function hashText(text: string): string {
+  const { createHash } = require('node:crypto') as typeof import('node:crypto');
   return createHash('sha256').update(text, 'utf8').digest('hex');
 }

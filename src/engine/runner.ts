@@ -9,7 +9,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { checkWorkflowFile } from './check.js';
+import type { CheckOptions, CheckResult } from './check.js';
 import { createMachineEnv } from './machine-env.js';
 import * as machine from './machine.js';
 import type { MachineEnv, MachineResult, StateView } from './machine.js';
@@ -19,6 +19,15 @@ import { hashText, RUN_SNAPSHOT_VERSION, type RunSnapshot } from './run.js';
 import { RunStore, StoreError, type ActiveRun } from './store.js';
 import { decide, record, shellRulesFor, type Decision, type PolicyOptions, type RecordOutcome, type ShellRules, type ShellVerdict, type ToolCall, type ToolResult } from './policy.js';
 import { extractCall, isOwnTool, type ExtraAliases } from './tools.js';
+
+/**
+ * check.ts (the schema validator, ajv's compiled code, and the semantic rules)
+ * loads only when a workflow file is started or resumed: the hook, a process
+ * per tool call that only decides calls, never loads it.
+ */
+function checkWorkflowFile(text: string, file: string, opts?: CheckOptions): CheckResult {
+  return (require('./check.js') as typeof import('./check.js')).checkWorkflowFile(text, file, opts);
+}
 
 /** Analyses a shell command under a state's rules (shell.ts; async because the parser loads lazily). */
 export type ShellAnalyser = (command: string, rules: ShellRules) => Promise<ShellVerdict>;

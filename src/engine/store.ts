@@ -19,8 +19,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { appendLinesDurable, writeFileAtomic } from './atomic-file.js';
+import { appendLinesDurable, uniqueHex, writeFileAtomic } from './atomic-file.js';
 import { LockBusyError, withFileLock } from './lock.js';
 
 export const RUN_FORMAT = 'stategate-run';
@@ -101,7 +100,7 @@ export class RunStore<R extends { readonly runId: string }> {
   /** A new run id: sortable by creation time, unique across processes. */
   static newRunId(now = new Date()): string {
     const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
-    return `${stamp}-${randomBytes(3).toString('hex')}`;
+    return `${stamp}-${uniqueHex(6)}`;
   }
 
   /** The id named by `active`, or undefined when there is none. */
