@@ -181,7 +181,7 @@ function applyMutation(doc: JsonObject, m: Mutation): void {
     const name = names[m.at % names.length]!;
     const state = (states as JsonObject)[name];
     if (!state || typeof state !== 'object' || Array.isArray(state)) return;
-    const target = m.target === '$self' ? String(doc.id) : m.target;
+    const target = m.target === '$self' ? (typeof doc.id === 'string' ? doc.id : 'self') : m.target;
     const onComplete = m.onComplete === '$first' ? names[0]! : m.onComplete;
     const on = (state as JsonObject).on;
     const spec: JsonObject = { invoke: target, on_complete: onComplete };
