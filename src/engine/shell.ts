@@ -435,6 +435,18 @@ class Walk {
   /** `[ ... ]` and `[[ ... ]]`: a command named `[` / `[[` whose operands are words. */
   private test(node: SyntaxNode, depth: number): void {
     const open = node.child(0)?.text ?? '[';
+    // `[x > f ]` is a command `[x` with a redirect for bash: brackets count only as words of their own.
+    const blank = (c: string | undefined): boolean => c === undefined || ' \t\n'.includes(c);
+    const close = node.child(node.childCount - 1);
+    if (!blank(this.text[node.startIndex + open.length]) || !close || !blank(this.text[close.startIndex - 1])) {
+      deny(`\`${open}\` not followed by a blank is a command name for bash, not a test`, node.text);
+    }
+    if (open === '[') {
+      // In `[ a > b ]` bash redirects to b; the parser reads a comparison.
+      const redirects = (n: SyntaxNode): boolean =>
+        (!n.isNamed && /^[<>&]/.test(n.text)) || (!['command_substitution', 'process_substitution', 'string', 'raw_string'].includes(n.type) && n.children.some((c) => c !== null && redirects(c)));
+      if (redirects(node)) deny('`<` and `>` inside `[ ]` are redirections for bash, not comparisons', node.text);
+    }
     const arithmetic = (n: SyntaxNode): boolean => n.type === 'test_operator' && ARITH_TEST_OPS.has(n.text);
     const visit = (n: SyntaxNode): void => {
       // Inside [[ ]], -eq and friends evaluate their operands as arithmetic.
