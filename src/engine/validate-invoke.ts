@@ -5,7 +5,8 @@
  */
 import type { Diagnostic, InvokeResolver, InvokeTransition, ResolvedWorkflow, Workflow } from './model.js';
 
-export function invokeRules(wf: Workflow, resolve: InvokeResolver, file?: string): Diagnostic[] {
+export function invokeRules(wf: Workflow, resolveUncached: InvokeResolver, file?: string): Diagnostic[] {
+  const resolve = memoised(resolveUncached);
   const out: Diagnostic[] = [];
   for (const state of wf.states.values()) {
     for (const t of state.on) {
@@ -28,6 +29,23 @@ export function invokeRules(wf: Workflow, resolve: InvokeResolver, file?: string
     }
   }
   return out;
+}
+
+/**
+ * The resolver, asked once per (name, invoking file) within one check: a
+ * resolution looks on disk (a stat of each folder up to the root, a listing,
+ * a stat per candidate file), and a large workflow names the same child from
+ * many states.
+ */
+function memoised(resolve: InvokeResolver): InvokeResolver {
+  const memo = new Map<string, ResolvedWorkflow | undefined>();
+  return (name, fromFile) => {
+    const key = fromFile === undefined ? `\u0000${name}` : `${fromFile}\u0000${name}`;
+    if (memo.has(key)) return memo.get(key);
+    const found = resolve(name, fromFile);
+    memo.set(key, found);
+    return found;
+  };
 }
 
 function isSelf(wf: Workflow, file: string | undefined, candidate: ResolvedWorkflow): boolean {
