@@ -15,7 +15,7 @@
  * report the result: an edit that then fails still used its allowance
  * (fail closed). Result bytes are counted when the result is reported.
  */
-import { cloneJson } from './jsonvalue.js';
+import { copyRun } from './cursor.js';
 import { locate, fileChanged, type MachineEnv, type MachineResult, type BranchOption } from './machine.js';
 import type { JsonValue, StateNode, StateRules, Workflow } from './model.js';
 import type { JournalEntry, RunSnapshot } from './run.js';
@@ -118,7 +118,8 @@ function relativeTo(root: string | undefined, p: string): string {
  * and the decision.
  */
 export function decide(run: RunSnapshot, call: ToolCall, env: MachineEnv, opts: PolicyOptions = {}): MachineResult<Decision> {
-  const next = cloneJson(run as unknown as JsonValue) as unknown as RunSnapshot;
+  // The policy changes only a position's counters: copyRun copies those (and every position) and shares the strings and the diagram trail's edges.
+  const next = copyRun(run);
   const at = env.now();
   const journal: JournalEntry[] = [];
   const found = locate(next, env, opts);
@@ -230,7 +231,7 @@ const CAPTURE_LIMIT = 4096;
  * matching file wins; no nesting, as the machine decides).
  */
 export function record(run: RunSnapshot, call: ToolCall, result: ToolResult, env: MachineEnv, opts: PolicyOptions = {}): MachineResult<RecordOutcome> {
-  let next = cloneJson(run as unknown as JsonValue) as unknown as RunSnapshot;
+  let next = copyRun(run);
   const at = env.now();
   const journal: JournalEntry[] = [];
   const found = locate(next, env, opts);
