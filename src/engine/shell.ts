@@ -361,8 +361,8 @@ class Walk {
    * side with anything else between them (`x=a}$cmd`, `EOF<newline>\<newline>printenv`),
    * it read the line differently from bash: denied.
    */
-  private wordGaps(node: SyntaxNode): void {
-    const parts = named(node).filter((c) => !c.type.endsWith('redirect'));
+  private wordGaps(node: SyntaxNode, keyword?: SyntaxNode): void {
+    const parts = [...(keyword ? [keyword] : []), ...named(node).filter((c) => !c.type.endsWith('redirect'))];
     for (let i = 1; i < parts.length; i++) {
       const prev = parts[i - 1];
       const next = parts[i];
@@ -419,7 +419,7 @@ class Walk {
     // one word, expanded to the bare builtin (`export` alone lists the environment).
     const next = node.child(1);
     if (kw && next && next.startIndex === kw.endIndex) deny(`the command name ${quote(keyword + next.text)} is only known when it runs`, node.text);
-    this.wordGaps(node);
+    this.wordGaps(node, kw ?? undefined);
     const words: Word[] = [{ value: keyword, dynamic: false, text: keyword }];
     for (const c of named(node)) {
       if (c.type === 'variable_assignment') {
@@ -442,6 +442,8 @@ class Walk {
       deny(`\`${open}\` not followed by a blank is a command name for bash, not a test`, node.text);
     }
     if (open === '[') {
+      // `[` is a plain command for bash: an unescaped newline ends it.
+      if (/(?:^|[^\\])\n/.test(node.text)) deny('a newline inside `[ ]` ends the command for bash', node.text);
       // In `[ a > b ]` bash redirects to b; the parser reads a comparison.
       const redirects = (n: SyntaxNode): boolean =>
         (!n.isNamed && /^[<>&]/.test(n.text)) || (!['command_substitution', 'process_substitution', 'string', 'raw_string'].includes(n.type) && n.children.some((c) => c !== null && redirects(c)));
