@@ -79,7 +79,7 @@ async function main(): Promise<void> {
   const loadBefore = loadavg()[0] ?? 0;
   if (on('hook')) {
     log('hook: spawning processes');
-    rows.push(...(await measureHook({ root: ARTIFACTS, runs: q ? 10 : 60 })));
+    rows.push(...(await measureHook({ root: ARTIFACTS, runs: q ? 10 : 60, cpuRuns: q ? 5 : 30 })));
   }
   if (on('decide')) {
     log('decide: shell decisions in process');

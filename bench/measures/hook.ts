@@ -9,7 +9,7 @@
  * falls on all of them alike.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pendingRow, ratioRow, type Row } from '../row.js';
@@ -19,6 +19,8 @@ export interface HookOptions {
   /** The folder holding dist/ (dist/cli.js is run from there). */
   readonly root: string;
   readonly runs: number;
+  /** Runs each for the CPU-time rows (perf stat task-clock); 0 or no perf: skipped. */
+  readonly cpuRuns: number;
 }
 
 interface Spawned {
@@ -40,6 +42,26 @@ function timeSpawn(args: readonly string[], stdin: string, cwd: string): Promise
     child.on('close', (code) => resolve({ ms: performance.now() - t0, code, stdout, stderr }));
     child.stdin.end(stdin);
   });
+}
+
+/** CPU time (ms) the process used, from `perf stat -e task-clock`: what the code costs, whatever the machine's load. */
+function cpuSpawn(args: readonly string[], stdin: string, cwd: string, out: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('perf', ['stat', '-x,', '-e', 'task-clock', '-o', out, '--', process.execPath, ...args], { cwd, stdio: ['pipe', 'ignore', 'ignore'] });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const line = readFileSync(out, 'utf8').split('\n').find((l) => l.includes('task-clock'));
+      const ms = Number(line?.split(',')[0]);
+      if (code !== 0 || !Number.isFinite(ms)) reject(new Error(`perf stat failed (exit ${code}): ${line ?? ''}`));
+      else resolve(ms);
+    });
+    child.stdin.end(stdin);
+  });
+}
+
+function hasPerf(): boolean {
+  const r = spawnSync('perf', ['stat', '-x,', '-e', 'task-clock', '--', process.execPath, '-e', '0'], { encoding: 'utf8' });
+  return r.status === 0 && /task-clock/.test(r.stderr ?? '');
 }
 
 const WORKFLOW = {
@@ -116,6 +138,32 @@ export async function measureHook(opts: HookOptions): Promise<Row[]> {
       const measure = `hook PreToolUse ${c.name}, spawn to answer`;
       rows.push(ratioRow({ measure, stat: 'p50', unit: 'ms', value: s.p50, baseline: base.p50, baselineName, target: c.target, pass: s.p50 <= limit * base.p50, note: `${opts.runs} runs each` }));
       rows.push(ratioRow({ measure, stat: 'p95', unit: 'ms', value: s.p95, baseline: base.p95, baselineName, target: '(informative)' }));
+    }
+    if (opts.cpuRuns > 0 && hasPerf()) {
+      const cpu = new Map<string, number[]>(kinds.map((k) => [k.name, []]));
+      const out = join(ws, 'perf.txt');
+      for (let i = 0; i < opts.cpuRuns; i++) {
+        for (let j = 0; j < kinds.length; j++) {
+          const k = kinds[(i + j) % kinds.length]!;
+          cpu.get(k.name)!.push(await cpuSpawn(k.args, k.stdin, ws, out));
+        }
+      }
+      const cpuBase = summarise(cpu.get('baseline')!);
+      for (const c of ready) {
+        const s = summarise(cpu.get(c.name)!);
+        rows.push(
+          ratioRow({
+            measure: `hook PreToolUse ${c.name}, CPU time (perf task-clock)`,
+            stat: 'p50',
+            unit: 'ms',
+            value: s.p50,
+            baseline: cpuBase.p50,
+            baselineName: 'node -e 0, CPU time',
+            target: '(informative: CPU time, not spawn to answer)',
+            note: `${opts.cpuRuns} runs each; CPU time does not grow with the machine's load as wall time does`,
+          }),
+        );
+      }
     }
     return rows;
   } finally {
