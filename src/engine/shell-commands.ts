@@ -22,7 +22,8 @@ interface WrapperSpec {
 
 export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   nohup: {},
-  time: { withArg: ['-f', '--format', '-o', '--output'] },
+  // `time x= cmd` and `sudo X=1 cmd` take assignments before the command.
+  time: { withArg: ['-f', '--format', '-o', '--output'], assignments: true },
   nice: { withArg: ['-n', '--adjustment'] },
   timeout: { withArg: ['-s', '--signal', '-k', '--kill-after'], leading: 1 },
   env: { withArg: ['-u', '--unset', '-C', '--chdir'], assignments: true, opaque: ['-S', '--split-string'] },
@@ -39,6 +40,7 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   sudo: {
     withArg: ['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-T', '-U', '--user', '--group', '--close-from', '--chdir', '--host', '--prompt', '--role', '--type', '--command-timeout', '--other-user'],
     opaque: ['-s', '-i', '-e', '--shell', '--login', '--edit'],
+    assignments: true,
     privileged: true,
   },
   doas: { withArg: ['-u', '-C'], opaque: ['-s'], privileged: true },

@@ -362,7 +362,16 @@ class Walk {
    * it read the line differently from bash: denied.
    */
   private wordGaps(node: SyntaxNode, keyword?: SyntaxNode): void {
-    const parts = [...(keyword ? [keyword] : []), ...named(node).filter((c) => !c.type.endsWith('redirect'))];
+    // A redirect's target ends where bash ends a word: a word glued to it (`>/dev/null\x cmd`) was misread.
+    const all = named(node);
+    for (let i = 1; i < all.length; i++) {
+      const prev = all[i - 1];
+      const next = all[i];
+      if (prev && next && prev.type.endsWith('redirect') && !next.type.endsWith('redirect') && prev.endIndex === next.startIndex) {
+        deny('the target of this redirect is split differently by bash and by the parser', node.text);
+      }
+    }
+    const parts = [...(keyword ? [keyword] : []), ...all.filter((c) => !c.type.endsWith('redirect'))];
     for (let i = 1; i < parts.length; i++) {
       const prev = parts[i - 1];
       const next = parts[i];

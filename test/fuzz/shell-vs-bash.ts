@@ -11,11 +11,12 @@
  * - mode `writes`: no Write/Edit, no command list; bash must not create a
  *   file in its (otherwise empty) working directory.
  *
- * The tokens hold nothing that writes or deletes (no `>`, no `rm`).
+ * The tokens hold nothing that deletes; redirects write only in the scratch
+ * directory, or as `/dev/null<junk>` files, which are removed after each run.
  * Usage: node --import tsx test/fuzz/shell-vs-bash.ts commands|env|writes [seed] [count]
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { analyseWithParser, type ShellRules } from '../../src/engine/shell';
@@ -37,6 +38,15 @@ const RULES: Record<Mode, ShellRules> = {
   env: { blockedEnv: ['SECRET'], writeAllowed: true },
   writes: { blockedEnv: [], writeAllowed: false },
 };
+
+/** Regular files named like `/dev/null<something>`: only a fuzzed redirect makes those. */
+function devStrays(): string[] {
+  try {
+    return readdirSync('/dev').filter((n) => n.startsWith('null') && n !== 'null' && statSync(join('/dev', n)).isFile());
+  } catch {
+    return [];
+  }
+}
 
 export interface FuzzReport {
   readonly tried: number;
@@ -70,7 +80,11 @@ export async function differential(mode: Mode, seed: number, count: number): Pro
       for (const f of readdirSync(dir)) rmSync(join(dir, f), { recursive: true, force: true });
       const r = spawnSync('bash', ['-c', cmd], { cwd: dir, env: { PATH: `${bin}:/usr/bin:/bin`, SECRET: 'PWN3D' }, timeout: 2000, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
       const output = `${r.stdout ?? ''}${r.stderr ?? ''}`;
-      const leaked = mode === 'env' ? output.includes('PWN3D') : mode === 'writes' ? readdirSync(dir).length > 0 : existsSync(marker);
+      // `>/dev/null` glued to other tokens creates files in /dev: remove them, and count them as writes.
+      const strays = devStrays();
+      for (const f of strays) rmSync(join('/dev', f), { force: true });
+      const wrote = readdirSync(dir).length > 0 || strays.length > 0;
+      const leaked = mode === 'env' ? output.includes('PWN3D') : mode === 'writes' ? wrote : existsSync(marker);
       if (leaked) bypasses.push(cmd);
     }
   } finally {
