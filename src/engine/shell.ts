@@ -382,6 +382,11 @@ class Walk {
   }
 
   private command(node: SyntaxNode, depth: number): void {
+    // A command starts and ends where bash starts and ends words: `{pytest;}` is a command `{pytest` for bash.
+    const edge = (c: string | undefined): boolean => c === undefined || ' \t\n;&|()<>`'.includes(c);
+    if (!edge(this.text[node.startIndex - 1]) || !edge(this.text[node.endIndex])) {
+      deny('this command is delimited differently by bash and by the parser', node.text);
+    }
     this.wordGaps(node);
     const words: Word[] = [];
     const assignments: SyntaxNode[] = [];
