@@ -63,7 +63,9 @@ export class Op {
   }
 
   frame(i: number): Frame {
-    const f = this.frames()[i];
+    // Walks down the chain (frames()[i] without building the list: this runs several times per operation).
+    let f: Frame | undefined = i >= 0 ? this.run : undefined;
+    for (let k = 0; k < i && f; k++) f = f.child;
     if (!f) throw new Error(`internal: no frame ${i}`);
     return f;
   }
@@ -141,6 +143,7 @@ export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omi
 
 /** `child/child/branch:lint` for frame 2, branch lint; undefined for the top level. */
 export function scopeOf(loc: Loc): Scope | undefined {
+  if (loc.frame === 0 && loc.branch === undefined) return undefined;
   const parts: string[] = Array.from({ length: loc.frame }, () => 'child');
   if (loc.branch !== undefined) parts.push(`branch:${loc.branch}`);
   return parts.length ? parts.join('/') : undefined;
