@@ -23,15 +23,17 @@ const importMetaUrl = { banner: { js: "var __importMetaUrl = require('url').path
 const cliCommon = { minify: true, banner: importMetaUrl.banner, define: { ...importMetaUrl.define, 'process.env.STATEGATE_BUNDLED': '"1"' } };
 // The hook (a process per tool call) leaves out of its bundle what deciding a Read or an Edit never
 // runs: the workflow checker (ajv's compiled schema, the semantic rules), which only starting a run
-// needs, and the shell analysis with its parser's JS, which only a shell call needs. The engine
-// requires both lazily (runner.ts, runner-factory.ts); here those requires point at bundles of their
-// own beside hook.js. The shell bundle also exports configureShellParser, so the parser the factory
-// configures is the one the analysis uses.
+// needs, the shell analysis with its parser's JS, which only a shell call needs, and picomatch, which
+// only matching an edited file against interrupts needs. The engine requires them lazily (runner.ts,
+// runner-factory.ts, interrupts.ts); here those requires point at bundles of their own beside hook.js.
+// The shell bundle also exports configureShellParser, so the parser the factory configures is the one
+// the analysis uses.
 const lazyHookParts = {
   name: 'lazy-hook-parts',
   setup(b) {
     b.onResolve({ filter: /^\.\/check\.js$/ }, (a) => (a.kind === 'require-call' && /src[\\/]engine[\\/]runner\.ts$/.test(a.importer) ? { path: './hook-check.js', external: true } : undefined));
     b.onResolve({ filter: /^\.\.\/engine\/shell-(gate|parser)\.js$/ }, (a) => (a.kind === 'require-call' && /src[\\/]cli[\\/]runner-factory\.ts$/.test(a.importer) ? { path: './hook-shell.js', external: true } : undefined));
+    b.onResolve({ filter: /^picomatch$/ }, (a) => (a.kind === 'require-call' && /src[\\/]engine[\\/]interrupts\.ts$/.test(a.importer) ? { path: './hook-picomatch.js', external: true } : undefined));
   },
 };
 const entries = [
@@ -39,6 +41,7 @@ const entries = [
   ...['validate', 'run', 'mcp', 'export'].map((name) => ({ ...cliCommon, entryPoints: [`src/cli/${name}-command.ts`], outfile: `dist/cli/${name}.js` })),
   { ...cliCommon, entryPoints: ['src/cli/hook-command.ts'], outfile: 'dist/cli/hook.js', plugins: [lazyHookParts] },
   { ...cliCommon, entryPoints: ['src/engine/check.ts'], outfile: 'dist/cli/hook-check.js' },
+  { ...cliCommon, entryPoints: ['node_modules/picomatch/index.js'], outfile: 'dist/cli/hook-picomatch.js' },
   {
     ...cliCommon,
     stdin: { contents: "export { analyseForPolicy, rewriteForPolicy } from './src/engine/shell-gate.js';\nexport { configureShellParser } from './src/engine/shell-parser.js';\n", resolveDir: '.', sourcefile: 'hook-shell.ts', loader: 'ts' },
