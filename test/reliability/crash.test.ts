@@ -85,8 +85,8 @@ QUOTA.mcp = TOTAL - QUOTA.send - QUOTA.write;
 const WORKERS = { send: envInt('SOAK_CLI_WORKERS', 2), write: envInt('SOAK_WRITE_WORKERS', 2), mcp: envInt('SOAK_MCP_WORKERS', 3) };
 /** One MCP event in this many carries 70 KB of data (0: never). */
 const BIG_EVERY = envInt('SOAK_BIG_EVERY', 40);
-const KILL_MIN_MS = envInt('SOAK_KILL_MIN_MS', 150);
-const KILL_MAX_MS = envInt('SOAK_KILL_MAX_MS', 900);
+const KILL_MIN_MS = envInt('SOAK_KILL_MIN_MS', 50);
+const KILL_MAX_MS = envInt('SOAK_KILL_MAX_MS', 400);
 /**
  * Where the run lives. SIGKILL safety does not depend on fsync (the page cache
  * survives a killed process), so by default the soak runs on tmpfs when there is
