@@ -195,8 +195,12 @@ export function writesFiles(words: readonly Word[]): boolean {
   const args = words.slice(1);
   const opts = args.filter((w) => w.value.startsWith('-'));
   switch (name) {
-    case 'tee':
-      return args.some((w) => !w.value.startsWith('-') && (w.dynamic || !HARMLESS_TARGETS.has(w.value)));
+    case 'tee': {
+      // For tee, `-` and everything after `--` are file names.
+      const end = args.findIndex((w) => w.value === '--');
+      const files = args.filter((w, i) => (end >= 0 && i > end) || w.value === '-' || !w.value.startsWith('-'));
+      return files.some((w) => w.dynamic || w.value === '-' || !HARMLESS_TARGETS.has(w.value));
+    }
     case 'sed':
     case 'perl':
       return opts.some((w) => /^-[^-]*i/.test(w.value) || w.value.startsWith('--in-place'));

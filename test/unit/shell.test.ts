@@ -126,6 +126,10 @@ const freeRows: [string, ShellRules, boolean][] = [
   ['unzip -l a.zip', { allowedCommands: undefined, blockedEnv: [], writeAllowed: false }, true],
   ['gzip -c f', { allowedCommands: undefined, blockedEnv: [], writeAllowed: false }, true],
   ['gzip f', { allowedCommands: undefined, blockedEnv: [], writeAllowed: false }, false],
+  ['pytest | tee -', { allowedCommands: undefined, blockedEnv: [], writeAllowed: false }, false],
+  ['pytest | tee -- -a', { allowedCommands: undefined, blockedEnv: [], writeAllowed: false }, false],
+  ['pytest | tee /dev/null', { allowedCommands: undefined, blockedEnv: [], writeAllowed: false }, true],
+  ['pytest | tee -a /dev/stderr', { allowedCommands: undefined, blockedEnv: [], writeAllowed: false }, true],
 ];
 for (const [command, rules, ok] of freeRows) {
   test(`${ok ? 'allows' : 'denies'} ${JSON.stringify(command)} under ${JSON.stringify(rules)}`, async () => {
