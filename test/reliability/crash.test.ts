@@ -474,5 +474,7 @@ test(`crash safety: ${TOTAL} events from CLI, ${'hook/file-changed'} and MCP wri
   // Busy answers are allowed (a writer may wait past its lock budget), but nothing else.
   const unexpected = errors.filter((e) => !/busy/i.test(e));
   assert.deepEqual(unexpected.slice(0, 10), [], `${unexpected.length} unexpected error answers`);
+  // Kept for inspection when anything above failed.
   fs.rmSync(cwd, { recursive: true, force: true });
+  if (!process.env.STATEGATE_TEST_CLI) fs.rmSync(path.dirname(CLI), { recursive: true, force: true });
 });

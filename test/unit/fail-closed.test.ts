@@ -47,8 +47,15 @@ const WORKFLOW = {
   },
 };
 
+/** Every temp folder a test made, removed when the file's tests are done. */
+const made: string[] = [];
+after(() => {
+  for (const d of made) fs.rmSync(d, { recursive: true, force: true });
+});
+
 function workspace(start = true): { cwd: string; runId: string } {
   const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-failclosed-'));
+  made.push(cwd);
   fs.writeFileSync(path.join(cwd, 'gate.workflow.json'), JSON.stringify(WORKFLOW, null, 2));
   if (!start) return { cwd, runId: '' };
   const r = cli(['run', 'start', 'gate.workflow.json'], { cwd });
