@@ -12,6 +12,7 @@
  */
 import { matchCommand } from './command-match';
 import { envReadReason, findExecs, isCodeLoadingVar, SHELLS, shellRun, touchesEnviron, unwrap, WRAPPERS, writesFiles, xargsReplace } from './shell-commands';
+import { falseComment, joinedContinuation, type Misread, skippedText, splitWords } from './shell-misread';
 import { loadShellParser, type ShellParser, type SyntaxNode } from './shell-parser';
 import { sedEffects, sedScripts } from './sed-script';
 import { evalWord, type Word } from './shell-words';
@@ -141,23 +142,9 @@ class Walk {
     }
   }
 
-  /**
-   * bash starts a comment only where a word could start. tree-sitter-bash also
-   * takes `#` after an escaped blank (`a\ #...`) or a line continuation
-   * (`a\<newline>#...`) for one, where bash reads on (and runs `#$(cmd)`): a
-   * comment bash would not see is denied.
-   */
-  private comment(node: SyntaxNode): void {
-    const src = this.text;
-    const escaped = (at: number): boolean => {
-      let n = 0;
-      while (at - 1 - n >= 0 && src[at - 1 - n] === '\\') n++;
-      return n % 2 === 1;
-    };
-    let j = node.startIndex - 1;
-    while (j >= 1 && src[j] === '\n' && escaped(j)) j -= 2;
-    const ok = j < 0 || (' \t\n;&|()<>'.includes(src[j] ?? '') && !escaped(j));
-    if (!ok) deny('a `#` the parser took for a comment is part of a word for bash', node.text);
+  /** Where the tree is not what bash would run, nothing read from it can be trusted. */
+  private misread(found: Misread | undefined): void {
+    if (found) deny(found.reason, found.offending);
   }
 
   private parseAndWalk(text: string, depth: number): void {
@@ -167,54 +154,9 @@ class Walk {
         const bad = this.firstError(root);
         return deny(`the command does not parse as shell${bad ? ` near ${quote(bad.text || bad.type)}` : ''}`, bad?.text ?? text);
       }
-      this.coverage(text, root);
-      this.continuations(text, root);
+      this.misread(skippedText(text, root) ?? joinedContinuation(text, root));
       this.walk(root, depth);
     });
-  }
-
-  /**
-   * Every non-blank character must belong to a token of the tree. The parser
-   * silently drops some (an escaped blank after `[`: `x=a[\ b rm` is one
-   * assignment for bash, `x=a[` plus a command `b` for the tree), so text it
-   * skipped is denied. Line continuations are left to `continuations`.
-   */
-  private coverage(text: string, root: SyntaxNode): void {
-    const covered = new Uint8Array(text.length);
-    const visit = (n: SyntaxNode): void => {
-      if (n.childCount === 0 || n.type === 'heredoc_body') covered.fill(1, n.startIndex, n.endIndex);
-      else for (const c of n.children) if (c) visit(c);
-      // A bare `$` token is literal only where bash would not expand what follows
-      // (`a$`, `$"..."`); `$SECRET` left as `$` + a word was misread.
-      if (n.childCount === 0 && !n.isNamed && n.text === '$' && n.parent?.type !== 'simple_expansion' && n.parent?.type !== 'expansion') {
-        if (/[A-Za-z0-9_{(\[@*#?$!-]/.test(text[n.endIndex] ?? '')) deny('a `$` the parser did not read as an expansion', text.slice(n.startIndex, n.startIndex + 30));
-      }
-    };
-    visit(root);
-    for (let i = 0; i < text.length; i++) {
-      if (covered[i] || ' \t\n'.includes(text[i] ?? '') || (text[i] === '\\' && text[i + 1] === '\n')) continue;
-      deny('the parser skipped part of the command, so it cannot be analysed', text.slice(Math.max(0, i - 20), i + 20));
-    }
-  }
-
-  /**
-   * bash joins `a\<newline>b` into one word; tree-sitter-bash splits it in
-   * two, which can move the command name (`X=1\<newline>pytest rm` runs
-   * `rm` for bash). A line continuation between two non-blank characters outside
-   * quotes, here-docs and comments is denied (also between operator characters:
-   * `$\<newline>(cmd)` is a substitution for bash).
-   */
-  private continuations(text: string, root: SyntaxNode): void {
-    const QUOTED = new Set(['string', 'raw_string', 'ansi_c_string', 'translated_string', 'heredoc_body', 'comment']);
-    const wordChar = (c: string | undefined): boolean => c !== undefined && !' \t\n'.includes(c);
-    for (let i = text.indexOf('\\\n'); i >= 0; i = text.indexOf('\\\n', i + 2)) {
-      let n = 0;
-      while (i - 1 - n >= 0 && text[i - 1 - n] === '\\') n++;
-      if (n % 2 === 1 || !wordChar(text[i - 1]) || !wordChar(text[i + 2])) continue;
-      let node: SyntaxNode | null = root.descendantForIndex(i);
-      while (node && !QUOTED.has(node.type)) node = node.parent;
-      if (!node) deny('a line continuation inside a word is read differently by bash and by the parser', text.slice(Math.max(0, i - 20), i + 22));
-    }
   }
 
   private firstError(node: SyntaxNode): SyntaxNode | undefined {
@@ -233,7 +175,7 @@ class Walk {
     }
     switch (node.type) {
       case 'comment':
-        return this.comment(node);
+        return this.misread(falseComment(this.text, node));
       case 'variable_name': // a for loop's variable
         return;
       case 'command':
@@ -355,39 +297,8 @@ class Walk {
     return w;
   }
 
-  /**
-   * bash starts a new word only after a blank, and ends the command at an
-   * unescaped newline. Where the tree puts two words of one command side by
-   * side with anything else between them (`x=a}$cmd`, `EOF<newline>\<newline>printenv`),
-   * it read the line differently from bash: denied.
-   */
-  private wordGaps(node: SyntaxNode, keyword?: SyntaxNode): void {
-    // A redirect's target ends where bash ends a word: a word glued to it (`>/dev/null\x cmd`) was misread.
-    const all = named(node);
-    for (let i = 1; i < all.length; i++) {
-      const prev = all[i - 1];
-      const next = all[i];
-      if (prev && next && prev.type.endsWith('redirect') && !next.type.endsWith('redirect') && prev.endIndex === next.startIndex) {
-        deny('the target of this redirect is split differently by bash and by the parser', node.text);
-      }
-    }
-    const parts = [...(keyword ? [keyword] : []), ...all.filter((c) => !c.type.endsWith('redirect'))];
-    for (let i = 1; i < parts.length; i++) {
-      const prev = parts[i - 1];
-      const next = parts[i];
-      if (!prev || !next) continue;
-      const gap = this.text.slice(prev.endIndex, next.startIndex);
-      if (!/^(?:[ \t]|\\\n)+$/.test(gap)) deny('the words of this command are split differently by bash and by the parser', node.text);
-    }
-  }
-
   private command(node: SyntaxNode, depth: number): void {
-    // A command starts and ends where bash starts and ends words: `{pytest;}` is a command `{pytest` for bash.
-    const edge = (c: string | undefined): boolean => c === undefined || ' \t\n;&|()<>`'.includes(c);
-    if (!edge(this.text[node.startIndex - 1]) || !edge(this.text[node.endIndex])) {
-      deny('this command is delimited differently by bash and by the parser', node.text);
-    }
-    this.wordGaps(node);
+    this.misread(splitWords(this.text, node));
     const words: Word[] = [];
     const assignments: SyntaxNode[] = [];
     for (const c of named(node)) {
@@ -433,7 +344,7 @@ class Walk {
     // one word, expanded to the bare builtin (`export` alone lists the environment).
     const next = node.child(1);
     if (kw && next && next.startIndex === kw.endIndex) deny(`the command name ${quote(keyword + next.text)} is only known when it runs`, node.text);
-    this.wordGaps(node, kw ?? undefined);
+    this.misread(splitWords(this.text, node, kw ?? undefined));
     const words: Word[] = [{ value: keyword, dynamic: false, text: keyword }];
     for (const c of named(node)) {
       if (c.type === 'variable_assignment') {
