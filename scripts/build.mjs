@@ -48,8 +48,20 @@ const entries = [
     outfile: 'dist/cli/hook-shell.js',
   },
 ];
+// The extension, likewise: the shell analysis (only the @stategate participant's shell calls need it) and
+// the workflow checker (only analysing a workflow document needs it) are bundles of their own, loaded on
+// first use (src/vscode/runtime/lazy-shell.ts, src/vscode/language/lazy-check.ts), so activation skips them.
+const lazyExtensionParts = {
+  name: 'lazy-extension-parts',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/\.\.\/engine\/shell-gate\.js$/ }, (a) => (a.kind === 'require-call' && /lazy-shell\.ts$/.test(a.importer) ? { path: './extension-shell.js', external: true } : undefined));
+    b.onResolve({ filter: /^\.\.\/\.\.\/engine\/check\.js$/ }, (a) => (a.kind === 'require-call' && /lazy-check\.ts$/.test(a.importer) ? { path: './extension-check.js', external: true } : undefined));
+  },
+};
 if (existsSync('src/vscode/extension.ts')) {
-  entries.push({ ...importMetaUrl, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] });
+  entries.push({ ...importMetaUrl, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [lazyExtensionParts] });
+  entries.push({ ...importMetaUrl, entryPoints: ['src/engine/shell-gate.ts'], outfile: 'dist/extension-shell.js' });
+  entries.push({ entryPoints: ['src/engine/check.ts'], outfile: 'dist/extension-check.js' });
 }
 if (existsSync('webview/main.ts')) {
   // The state panel's webview: lit components for the browser, one classic script (CSP: nonce'd, no modules needed).

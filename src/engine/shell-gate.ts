@@ -9,7 +9,9 @@ import { analyseCommand, rewriteCommand } from './shell.js';
 export async function analyseForPolicy(command: string, rules: ShellRules): Promise<ShellVerdict> {
   const verdict = await analyseCommand(command, rules);
   if (verdict.ok) return verdict;
-  return { ok: false, reason: verdict.offending ? `${verdict.reason} (${verdict.offending})` : verdict.reason };
+  // Name the offending text unless the reason already quotes it.
+  const named = verdict.offending !== undefined && !verdict.reason.includes(verdict.offending);
+  return { ok: false, reason: named ? `${verdict.reason} (${verdict.offending})` : verdict.reason };
 }
 
 export function rewriteForPolicy(command: string, blockedEnv: readonly string[], overrides: Readonly<Record<string, string>>): string {

@@ -7,10 +7,10 @@
  */
 import * as path from 'node:path';
 import { Runner } from '../../engine/runner.js';
-import { analyseForPolicy, rewriteForPolicy } from '../../engine/shell-gate.js';
+import { analyseShellLazily, rewriteShellLazily } from '../runtime/lazy-shell.js';
 import type { RunService } from '../runtime/run-service.js';
 
 export function gatedRunner(service: RunService): Runner {
   const root = service.folder.uri.fsPath;
-  return new Runner({ dir: path.join(root, '.stategate'), workspaceRoot: root, analyseShell: analyseForPolicy, rewriteShell: rewriteForPolicy });
+  return new Runner({ dir: path.join(root, '.stategate'), workspaceRoot: root, analyseShell: analyseShellLazily, rewriteShell: rewriteShellLazily });
 }

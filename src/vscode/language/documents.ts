@@ -6,7 +6,8 @@
 import * as vscode from 'vscode';
 import { MANIFEST_FILE } from '../../engine/registry.js';
 import { declaresWorkflowSchema, isWorkflowPath } from '../../engine/workspace-workflows.js';
-import { checkWorkflowFile, type CheckResult } from '../../engine/check.js';
+import type { CheckResult } from '../../engine/check.js';
+import { checkWorkflowFile } from './lazy-check.js';
 
 /**
  * Providers register for all JSON; each first asks `isWorkflowDocument`, since

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { Runner, RunnerError } from '../../engine/runner.js';
-import { analyseForPolicy, rewriteForPolicy } from '../../engine/shell-gate.js';
+import { analyseShellLazily, rewriteShellLazily } from './lazy-shell.js';
 import type { StateView } from '../../engine/describe.js';
 import type { RunSnapshot } from '../../engine/run.js';
 import type { StoredEntry } from '../../engine/store.js';
@@ -44,7 +44,7 @@ export class RunService implements vscode.Disposable {
   constructor(readonly folder: vscode.WorkspaceFolder) {
     const dir = path.join(folder.uri.fsPath, '.stategate');
     // The shell parser loads only when a shell call is decided (the participant's tool loop).
-    this.runner = new Runner({ dir, workspaceRoot: folder.uri.fsPath, analyseShell: analyseForPolicy, rewriteShell: rewriteForPolicy });
+    this.runner = new Runner({ dir, workspaceRoot: folder.uri.fsPath, analyseShell: analyseShellLazily, rewriteShell: rewriteShellLazily });
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '.stategate/**'));
     const poke = () => this.refresh();
     this.disposables.push(watcher, watcher.onDidChange(poke), watcher.onDidCreate(poke), watcher.onDidDelete(poke));

@@ -1,0 +1,14 @@
+/**
+ * The workflow checker (ajv's compiled schema and the semantic rules), loaded
+ * when the first workflow document is analysed: a bundle of its own
+ * (dist/extension-check.js, see scripts/build.mjs), so activation never loads it.
+ */
+import type { CheckOptions, CheckResult } from '../../engine/check.js';
+
+type Check = typeof import('../../engine/check.js');
+let check: Check | undefined;
+
+export function checkWorkflowFile(text: string, file: string, opts?: CheckOptions): CheckResult {
+  check ??= require('../../engine/check.js') as Check;
+  return check.checkWorkflowFile(text, file, opts);
+}
