@@ -48,17 +48,30 @@ async function pickWorkflowFile(service: RunService, title: string): Promise<str
   return (await vscode.window.showQuickPick(items, { title, placeHolder: 'Workflow to run' }))?.file;
 }
 
+/**
+ * In Restricted Mode stategate shows what is there (diagnostics, an existing run) but starts,
+ * advances or approves nothing: a workflow from an untrusted folder must not begin steering
+ * agents. Reject, pause and stop stay available: they only take power away.
+ */
+function requireTrust(what: string): void {
+  if (!vscode.workspace.isTrusted) {
+    throw new RunnerError('untrusted', `${what} works in trusted workspaces only. Trust this folder (Manage Workspace Trust) to run workflows.`);
+  }
+}
+
 export function registerRunCommands(service: RunService): vscode.Disposable[] {
   const cmd = (id: string, fn: (...args: unknown[]) => unknown) => vscode.commands.registerCommand(id, (...args: unknown[]) => guarded(() => fn(...args)));
+  /** A command that changes a run: refused in Restricted Mode. */
+  const act = (id: string, what: string, fn: (...args: unknown[]) => unknown) => cmd(id, (...args) => (requireTrust(what), fn(...args)));
   return [
-    cmd('stategate.startRun', async (arg) => {
+    act('stategate.startRun', 'Starting a workflow run', async (arg) => {
       const file = uriArg(arg)?.fsPath ?? (await pickWorkflowFile(service, 'stategate: Start Workflow Run'));
       if (!file) return undefined;
       const { run } = service.act((r) => r.start(file));
       void vscode.window.setStatusBarMessage(`stategate: started ${run.workflow.id} in ${run.state}`, 4000);
       return run.runId;
     }),
-    cmd('stategate.sendEvent', async (arg, data) => {
+    act('stategate.sendEvent', 'Sending an event', async (arg, data) => {
       const situation = service.refresh();
       if (situation.kind !== 'active') throw new RunnerError('no_active_run', situation.kind === 'none' ? 'no active run: start one first' : situation.reason);
       let event = typeof arg === 'string' ? arg : undefined;
@@ -75,17 +88,17 @@ export function registerRunCommands(service: RunService): vscode.Disposable[] {
       report(outcome, outcome.transitioned ? `${outcome.from} → ${outcome.to}` : undefined);
       return outcome;
     }),
-    cmd('stategate.approve', () => report(service.act((r) => r.approve()), 'approved')),
+    act('stategate.approve', 'Approving', () => report(service.act((r) => r.approve()), 'approved')),
     cmd('stategate.reject', () => report(service.act((r) => r.reject()), 'rejected')),
     cmd('stategate.pauseRun', () => report(service.act((r) => r.pause()), 'paused')),
     cmd('stategate.stopRun', () => report(service.act((r) => r.stop()), 'stopped')),
-    cmd('stategate.reloadDefinition', () => report(service.act((r) => r.reload()), 'definition reloaded')),
-    cmd('stategate.resumeRun', async (arg) => {
+    act('stategate.reloadDefinition', 'Reloading a definition', () => report(service.act((r) => r.reload()), 'definition reloaded')),
+    act('stategate.resumeRun', 'Resuming a workflow run', async (arg) => {
       const file = uriArg(arg)?.fsPath ?? (await pickWorkflowFile(service, 'stategate: Resume Workflow Run'));
       if (!file) return undefined;
       return service.act((r) => r.resume(file)).resumed;
     }),
-    cmd('stategate.forceState', async (arg) => {
+    act('stategate.forceState', 'Forcing a state', async (arg) => {
       const situation = service.refresh();
       if (situation.kind !== 'active' || !situation.workflow) throw new RunnerError('no_active_run', 'no active run');
       const state = typeof arg === 'string' ? arg : (await vscode.window.showQuickPick([...situation.workflow.states.keys()], { title: 'stategate: Force State (debug workflows only)' }));
