@@ -3,6 +3,7 @@
  * (by id or registered name), and invoking must never lead back to this
  * workflow (a child would start its parent again, forever).
  */
+import * as path from 'node:path';
 import type { Diagnostic, InvokeResolver, InvokeTransition, ResolvedWorkflow, Workflow } from './model.js';
 
 export function invokeRules(wf: Workflow, resolveUncached: InvokeResolver, file?: string): Diagnostic[] {
@@ -49,7 +50,8 @@ function memoised(resolve: InvokeResolver): InvokeResolver {
 }
 
 function isSelf(wf: Workflow, file: string | undefined, candidate: ResolvedWorkflow): boolean {
-  if (file !== undefined && candidate.file !== undefined) return candidate.file === file;
+  // Compared resolved: the CLI passes the path as typed (often relative), the registry gives absolute ones.
+  if (file !== undefined && candidate.file !== undefined) return path.resolve(candidate.file) === path.resolve(file);
   return wf.id !== '' && candidate.workflow.id === wf.id;
 }
 

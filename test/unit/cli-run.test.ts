@@ -178,3 +178,17 @@ test('export prints Mermaid with every state and transition', () => {
   assert.match(r.stdout, /s_editing --> s_done: DONE \[tests_green\]/);
   assert.match(r.stdout, /s_editing --> s_done: SHIP \(approval\)/);
 });
+
+test('validate reports an invoke cycle when the file is named by a relative path', () => {
+  const cwd = workspace();
+  const wf = (id: string, other: string) => ({
+    id,
+    initial: 'work',
+    states: { work: { on: { GO: { invoke: other, on_complete: 'done', on_fail: 'failed' } } }, done: { type: 'final' }, failed: { type: 'final' } },
+  });
+  fs.writeFileSync(path.join(cwd, 'a.workflow.json'), JSON.stringify(wf('a', 'b')));
+  fs.writeFileSync(path.join(cwd, 'b.workflow.json'), JSON.stringify(wf('b', 'a')));
+  const r = cli(['validate', 'a.workflow.json'], { cwd });
+  assert.equal(r.code, 1);
+  assert.match(r.stdout, /error invoke-cycle: /);
+});
