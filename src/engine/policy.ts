@@ -267,5 +267,11 @@ export function record(run: RunSnapshot, call: ToolCall, result: ToolResult, env
       return { run: next, journal, outcome: { notices, interrupted: true, interrupt: { name: i.name, from: i.from, to: i.to, file }, state: fired.outcome.state } };
     }
   }
+  // The editor may have saved the agent's edit (and the save fired the interrupt) before this report
+  // arrived: the edit is still what fired it, and the agent must be told.
+  const active = position.interrupt;
+  if (active?.file !== undefined && files.includes(active.file)) {
+    return { run: next, journal, outcome: { notices, interrupted: true, interrupt: { name: active.name, from: active.returnTo, to: active.target, file: active.file }, state: node.id } };
+  }
   return { run: next, journal, outcome: { notices, interrupted: false, state: node.id } };
 }

@@ -222,15 +222,31 @@ test('VS Code\'s own agent mode with the scripted model: the installed hook deni
     const written = Date.now() + 10_000;
     while (!fs.existsSync(ws('.github/hooks/stategate.json')) && Date.now() < written) await new Promise((res) => setTimeout(res, 100));
     await vsc.page.waitForTimeout(3_000);
-    // The agent's own tools (create_file is Write in the tool-name table); statewright_transition is stategate's LM tool.
+    // Which file-writing tool the built-in agent offers depends on VS Code's own choices (seen here: create_file in
+    // one launch, only replace_string_in_file / insert_edit_into_file in another), so ask it first with a one-turn
+    // prompt, then script the scenario with the writer it offers. Both are Edit/Write in the tool-name table.
+    await vsc.executeCommand('scriptedModel.setScript', [{ text: 'Ready.' }]);
+    await openChat(vsc);
+    await typePrompt(vsc, 'hello');
+    const offered = (await received(vsc, 1, 60_000))[0]?.tools ?? [];
+    const writer = offered.includes('create_file') ? 'create_file' : offered.includes('replace_string_in_file') ? 'replace_string_in_file' : undefined;
+    assert.ok(writer, `the agent offers a file-writing tool: ${offered.join(', ')}`);
+    if (writer === 'replace_string_in_file') {
+      fs.writeFileSync(ws('PLAN.md'), 'DRAFT');
+      fs.writeFileSync(ws('.env.local'), 'DRAFT');
+    }
+    const write = (file: string, content: string) =>
+      writer === 'create_file'
+        ? { name: 'create_file', input: { filePath: ws(file), content } }
+        : { name: 'replace_string_in_file', input: { filePath: ws(file), oldString: 'DRAFT', newString: content } };
+    t.diagnostic(`the built-in agent's writer here: ${writer}`);
     await vsc.executeCommand('scriptedModel.setScript', [
-      { text: 'Writing the plan.', calls: [{ name: 'create_file', input: { filePath: ws('PLAN.md'), content: '# Plan\n' } }] },
+      { text: 'Writing the plan.', calls: [write('PLAN.md', '# Plan\n')] },
       { calls: [{ name: 'statewright_transition', input: { event: 'READY' } }] },
-      { calls: [{ name: 'create_file', input: { filePath: ws('PLAN.md'), content: '# Plan\n' } }] },
-      { calls: [{ name: 'create_file', input: { filePath: ws('.env.local'), content: 'API_KEY=x\n' } }] },
+      { calls: [write('PLAN.md', '# Plan\n')] },
+      { calls: [write('.env.local', 'API_KEY=x\n')] },
       { text: 'Done.' },
     ]);
-    await openChat(vsc);
     await typePrompt(vsc, 'write the plan');
     const r = await received(vsc, 5, 60_000);
     const chatText = await vsc.page.locator('.interactive-session').first().innerText().catch(() => '');
@@ -249,7 +265,8 @@ test('VS Code\'s own agent mode with the scripted model: the installed hook deni
     assert.equal(fs.readFileSync(ws('PLAN.md'), 'utf8'), '# Plan\n');
     // PostToolUse: the edit of .env.local fires the interrupt, and the hook answers with the marker (VS Code's hook log).
     assert.equal(runState(vsc), 'secrets_review');
-    const marker = /\[PostToolUse\] Output: \{"hookSpecificOutput":\{"hookEventName":"PostToolUse","additionalContext":"\[STATEWRIGHT INTERRUPT\] Writing \.env\.local fired interrupt/;
+    // The interrupt goes out as a block reason (which VS Code passes to the model) and as additionalContext.
+    const marker = /\[PostToolUse\] Output: \{"decision":"block","reason":"\[STATEWRIGHT INTERRUPT\] Writing \.env\.local fired interrupt/;
     const logEnd = Date.now() + 15_000;
     while (!marker.test(vsc.readLogs(/Hooks/)) && Date.now() < logEnd) await new Promise((res) => setTimeout(res, 250));
     assert.match(vsc.readLogs(/Hooks/), marker);

@@ -164,3 +164,14 @@ test('--bytes must be a whole number', () => {
   assert.equal(r.code, 2);
   assert.equal(r.json.error.code, 'usage');
 });
+
+test('result of an edit whose save already fired the interrupt still reports it to the agent', () => {
+  const cwd = runAt('edit');
+  const lock = path.join(cwd, 'package-lock.json');
+  const saved = cli(['run', 'file-changed', lock], { cwd });
+  assert.equal(saved.json.interrupted, true);
+  const r = result(cwd, 'Edit', { file_path: lock, old_string: 'a', new_string: 'b' }, 10);
+  assert.equal(r.interrupted, true);
+  assert.equal(r.state, 'deps');
+  assert.equal(cli(['run', 'state'], { cwd }).json.interrupt.returnTo, 'edit', 'no second interrupt nested');
+});
