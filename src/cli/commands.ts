@@ -9,7 +9,6 @@ import type { CommandName } from './command-table.js';
 
 export interface Command {
   readonly name: string;
-  readonly summary: string;
   run(args: readonly string[], out: Output): Promise<ExitCode>;
   /** Whether an error should also be printed as a JSON object on stdout. */
   answersInJson(args: readonly string[]): boolean;

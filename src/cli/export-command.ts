@@ -10,7 +10,6 @@ const USAGE = `stategate export FILE --format ${EXPORT_FORMATS.join('|')} [--out
 
 export const command: Command = {
   name: 'export',
-  summary: 'print a workflow diagram as Mermaid, DOT or PlantUML',
   answersInJson: () => false,
   async run(args: readonly string[], out: Output): Promise<ExitCode> {
     const parsed = parse(args, { format: { type: 'string', short: 'f' }, out: { type: 'string', short: 'o' } }, USAGE);

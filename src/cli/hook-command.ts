@@ -135,7 +135,6 @@ async function handle(input: HookInput, runner: Runner, out: Output): Promise<Ex
 
 export const command: Command = {
   name: 'hook',
-  summary: 'answer a VS Code / Claude Code agent hook (JSON on stdin)',
   answersInJson: () => false,
   async run(args: readonly string[], out: Output): Promise<ExitCode> {
     let parsed;

@@ -11,7 +11,6 @@ const USAGE = 'stategate mcp [--dir DIR]';
 
 export const command: Command = {
   name: 'mcp',
-  summary: 'serve the statewright_* agent tools over MCP (stdio)',
   answersInJson: () => false,
   async run(args: readonly string[], out: Output): Promise<ExitCode> {
     const parsed = parse(args, { dir: { type: 'string' } }, USAGE);

@@ -133,7 +133,6 @@ function splitArgs(args: readonly string[]): { dir?: string; sub?: string; rest:
 
 export const command: Command = {
   name: 'run',
-  summary: 'drive the active run: start, send, state, tool, result, approve, pause, ...',
   answersInJson: (args) => !args.includes('--help') && !args.includes('-h'),
   async run(args: readonly string[], out: Output): Promise<ExitCode> {
     const { dir, sub, rest } = splitArgs(args);

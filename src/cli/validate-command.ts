@@ -30,7 +30,6 @@ function toJson(d: Diagnostic, lines: LineIndex) {
 
 export const command: Command = {
   name: 'validate',
-  summary: 'check workflow files (schema and semantic rules)',
   answersInJson: (args) => args.includes('--json'),
   async run(args: readonly string[], out: Output): Promise<ExitCode> {
     const parsed = parse(args, { json: { type: 'boolean' } }, USAGE);

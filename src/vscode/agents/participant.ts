@@ -11,7 +11,6 @@ import { AGENT_TOOLS, type AgentSession } from '../../engine/agent-tools.js';
 import type { StateView } from '../../engine/describe.js';
 import { isOwnTool } from '../../engine/tools.js';
 import type { RunService } from '../runtime/run-service.js';
-import { gatedRunner } from './gated-runner.js';
 import { currentView, modelCandidates, runLoop, type LoopEvent, type ModelTurn, type TranscriptEntry } from './participant-loop.js';
 import { toolAliases } from './settings.js';
 
@@ -147,7 +146,8 @@ function askForApproval(stream: vscode.ChatResponseStream, view: StateView | und
 }
 
 export function registerParticipant(context: vscode.ExtensionContext, service: RunService): vscode.Disposable {
-  const runner = gatedRunner(service);
+  // The RunService's runner decides shell calls too (its analyser loads on the first one).
+  const runner = service.runner;
   const handler: vscode.ChatRequestHandler = async (request, chatContext, stream, token) => {
     if (!vscode.workspace.isTrusted) {
       // It runs tools and changes the run: neither happens in Restricted Mode.
