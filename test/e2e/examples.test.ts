@@ -10,12 +10,19 @@ test('examples/: activates on its own, no problems, a run starts', { timeout: 30
     for (const r of result.tests) assert.ok(r.ok, `${r.name}: ${r.error}`);
     const data = result.tests[0]!.data as { activateCallMs?: number };
     // VS Code's own measurement, as Developer: Show Running Extensions shows it.
-    await vsc.runCommand('Developer: Show Running Extensions');
+    // Opened by its command id rather than through the palette: a keystroke lost on a
+    // loaded machine once left this editor closed (CI). What is read is unchanged.
     const timeCell = vsc.page
       .locator('.runtime-extensions-editor .monaco-list-row')
       .filter({ has: vsc.page.locator('.name', { hasText: /^stategate$/ }) })
       .locator('.activation-time');
-    await timeCell.waitFor({ timeout: 15_000 });
+    for (let attempt = 1; ; attempt++) {
+      await vsc.executeCommand('workbench.action.showRuntimeExtensions');
+      const shownInTime = await timeCell.waitFor({ timeout: 15_000 }).then(() => true, () => false);
+      if (shownInTime) break;
+      if (attempt === 3) throw new Error('Running Extensions never listed stategate with an activation time');
+      await vsc.executeCommand('workbench.action.closeAllEditors');
+    }
     const shown = (await timeCell.innerText()).trim();
     assert.match(shown, /Activation: \d+ms/);
     t.diagnostic(`activated by workspaceContains: Running Extensions says "${shown}"; activate() itself took ${data.activateCallMs?.toFixed(1) ?? '?'} ms`);
