@@ -20,6 +20,7 @@ import type { Runner } from '../engine/runner.js';
 import { parse, stringOption } from './args.js';
 import { isCliError, type ExitCode, type Output } from './io.js';
 import type { Command } from './commands.js';
+import { alreadyBriefed, markBriefed } from './hook-briefed.js';
 import { contextOutput, HookInputError, parseHookInput, preToolOutput, stopOutput, type HookClient, type HookInput } from './hook-protocol.js';
 import { createRunner } from './runner-factory.js';
 
@@ -68,7 +69,7 @@ function emit(out: Output, value: object | undefined): void {
   if (value) out.stdout(`${JSON.stringify(value)}\n`);
 }
 
-async function handle(input: HookInput, runner: Runner, out: Output): Promise<ExitCode> {
+async function handle(input: HookInput, runner: Runner, dir: string, out: Output): Promise<ExitCode> {
   switch (input.event) {
     case 'PreToolUse': {
       const answer = await runner.tool({ tool: input.toolName!, input: input.toolInput ?? {} });
@@ -114,7 +115,11 @@ async function handle(input: HookInput, runner: Runner, out: Output): Promise<Ex
         emit(out, contextOutput(input.event, `stategate cannot read the active run, so every tool call is denied: ${active.reason}`));
         return 0;
       }
-      emit(out, contextOutput(input.event, briefing(runner.state())));
+      const text = briefing(runner.state());
+      if (input.sessionId && input.event === 'SessionStart') markBriefed(dir, input.sessionId, text);
+      // The first prompt of a session would repeat what SessionStart just said.
+      if (input.sessionId && input.event === 'UserPromptSubmit' && alreadyBriefed(dir, input.sessionId, text)) return 0;
+      emit(out, contextOutput(input.event, text));
       return 0;
     }
     case 'Stop':
@@ -160,7 +165,7 @@ export const command: Command = {
     if (!dir) return 0; // no .stategate anywhere above: nothing to enforce
     const root = input.cwd && !stringOption(parsed, 'dir') ? path.dirname(path.resolve(dir)) : undefined;
     try {
-      return await handle(input, createRunner(path.resolve(dir), root), out);
+      return await handle(input, createRunner(path.resolve(dir), root), path.resolve(dir), out);
     } catch (err) {
       const message = (err as Error)?.message ?? String(err);
       if (input.event === 'PreToolUse') return failClosed(out, `stategate could not decide, so it denies: ${message}`);

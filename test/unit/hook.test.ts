@@ -164,6 +164,22 @@ for (const client of ['vscode', 'claude'] as const) {
     assert.match(text, /- READY → editing/);
   });
 
+  test(`${client}: the first prompt after SessionStart is not briefed twice; later prompts and a moved state are`, () => {
+    const cwd = workspace();
+    assert.match(hook(cwd, event(client, cwd, 'SessionStart')).json.hookSpecificOutput.additionalContext, /state "reading"/);
+    const first = hook(cwd, event(client, cwd, 'UserPromptSubmit', { prompt: 'go' }));
+    assert.equal(first.code, 0);
+    assert.equal(first.stdout, '', 'the first prompt repeats nothing SessionStart said');
+    const second = hook(cwd, event(client, cwd, 'UserPromptSubmit', { prompt: 'and now?' }));
+    assert.match(second.json.hookSpecificOutput.additionalContext, /state "reading"/);
+    // A new session whose state moved before its first prompt is briefed on the new state.
+    const other = event(client, cwd, 'SessionStart', client === 'vscode' ? { sessionId: 'vs-2' } : { session_id: 'cc-2' });
+    hook(cwd, other);
+    at(cwd, 'editing');
+    const moved = hook(cwd, event(client, cwd, 'UserPromptSubmit', client === 'vscode' ? { sessionId: 'vs-2', prompt: 'x' } : { session_id: 'cc-2', prompt: 'x' }));
+    assert.match(moved.json.hookSpecificOutput.additionalContext, /state "editing"/);
+  });
+
   test(`${client}: Stop in a non-final state reminds, and blocks when configured`, () => {
     const cwd = workspace();
     const remind = hook(cwd, event(client, cwd, 'Stop'));
