@@ -4,6 +4,7 @@
  */
 import { getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import type { Diagnostic, JsonValue, SourceLoc } from '../model.js';
+import { fastParseTree } from './fast-tree.js';
 
 export type { Node as JsonNode } from 'jsonc-parser';
 
@@ -33,6 +34,9 @@ const SYNTAX_MESSAGES: Record<string, string> = {
 
 /** Parses JSON with comments and trailing commas; syntax errors become `json-syntax` diagnostics. */
 export function parseJsonc(text: string): ParsedJsonc {
+  // Well-formed text (the common case) takes the fast path, which builds the same tree.
+  const fast = fastParseTree(text);
+  if (fast) return { root: fast, diagnostics: [] };
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true });
   const diagnostics: Diagnostic[] = errors.map((e) => {
