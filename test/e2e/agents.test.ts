@@ -189,8 +189,16 @@ test('Enable Agent Enforcement: consent, hook files, a working hook command; Dis
     keepScreenshot(await vsc.screenshot('agents-claude-settings'), 'agents-claude-settings.png');
 
     await vsc.runCommand('stategate: Disable Agent Enforcement');
+    // Disable removes the hook file first and rewrites the Claude Code settings after it: wait for both.
+    const restored = (): boolean => {
+      try {
+        return JSON.stringify(JSON.parse(fs.readFileSync(claudeFile, 'utf8'))) === JSON.stringify(mine);
+      } catch {
+        return false;
+      }
+    };
     const gone = Date.now() + 10_000;
-    while (fs.existsSync(hookFile) && Date.now() < gone) await new Promise((r) => setTimeout(r, 100));
+    while ((fs.existsSync(hookFile) || !restored()) && Date.now() < gone) await new Promise((r) => setTimeout(r, 100));
     assert.ok(!fs.existsSync(hookFile));
     assert.deepEqual(JSON.parse(fs.readFileSync(claudeFile, 'utf8')), mine, 'the Claude Code settings are back as they were');
   });
