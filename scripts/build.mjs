@@ -48,18 +48,38 @@ const entries = [
     outfile: 'dist/cli/hook-shell.js',
   },
 ];
-// The extension, likewise: the shell analysis (only the @stategate participant's shell calls need it) and
-// the workflow checker (only analysing a workflow document needs it) are bundles of their own, loaded on
-// first use (src/vscode/runtime/lazy-shell.ts, src/vscode/language/lazy-check.ts), so activation skips them.
+// The extension, likewise: dist/extension.js is what activation loads, and it only registers (commands,
+// providers, tools, the participant, the panel's view) with stand-ins. What they run is in bundles of
+// their own, loaded on first use by a require the plugin below points at them:
+//   extension-language.js  the authoring features (src/vscode/language/lazy-language.ts)
+//   extension-runs.js      run service, status bar, run commands, agents, panel (src/vscode/runtime/lazy-runs.ts),
+//                          loaded right after activation when a folder is open
+//   extension-check.js     the workflow checker (lazy-check.ts; the engine's runner.ts)
+//   extension-shell.js     the shell analysis (lazy-shell.ts; only the participant's shell calls)
+//   cli/hook-picomatch.js  picomatch (the engine's interrupts.ts; the hook's bundle, shipped anyway)
+const lazyExtensionRequires = [
+  [/src[\\/]vscode[\\/]language[\\/]lazy-language\.ts$/, './index.js', './extension-language.js'],
+  [/src[\\/]vscode[\\/]runtime[\\/]lazy-runs\.ts$/, './runs.js', './extension-runs.js'],
+  [/src[\\/]vscode[\\/]runtime[\\/]lazy-shell\.ts$/, '../../engine/shell-gate.js', './extension-shell.js'],
+  [/src[\\/]vscode[\\/]language[\\/]lazy-check\.ts$/, '../../engine/check.js', './extension-check.js'],
+  [/src[\\/]engine[\\/]runner\.ts$/, './check.js', './extension-check.js'],
+  [/src[\\/]engine[\\/]interrupts\.ts$/, 'picomatch', './cli/hook-picomatch.js'],
+];
 const lazyExtensionParts = {
   name: 'lazy-extension-parts',
   setup(b) {
-    b.onResolve({ filter: /^\.\.\/\.\.\/engine\/shell-gate\.js$/ }, (a) => (a.kind === 'require-call' && /lazy-shell\.ts$/.test(a.importer) ? { path: './extension-shell.js', external: true } : undefined));
-    b.onResolve({ filter: /^\.\.\/\.\.\/engine\/check\.js$/ }, (a) => (a.kind === 'require-call' && /lazy-check\.ts$/.test(a.importer) ? { path: './extension-check.js', external: true } : undefined));
+    b.onResolve({ filter: /^(\.\/index|\.\/runs|\.\.\/\.\.\/engine\/shell-gate|\.\.\/\.\.\/engine\/check|\.\/check)\.js$|^picomatch$/ }, (a) => {
+      if (a.kind !== 'require-call') return undefined;
+      const hit = lazyExtensionRequires.find(([importer, spec]) => spec === a.path && importer.test(a.importer));
+      return hit ? { path: hit[2], external: true } : undefined;
+    });
   },
 };
 if (existsSync('src/vscode/extension.ts')) {
-  entries.push({ ...importMetaUrl, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [lazyExtensionParts] });
+  const ext = { external: ['vscode'], plugins: [lazyExtensionParts] };
+  entries.push({ ...ext, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js' });
+  entries.push({ ...ext, ...importMetaUrl, entryPoints: ['src/vscode/language/index.ts'], outfile: 'dist/extension-language.js' });
+  entries.push({ ...ext, ...importMetaUrl, entryPoints: ['src/vscode/runtime/runs.ts'], outfile: 'dist/extension-runs.js' });
   entries.push({ ...importMetaUrl, entryPoints: ['src/engine/shell-gate.ts'], outfile: 'dist/extension-shell.js' });
   entries.push({ entryPoints: ['src/engine/check.ts'], outfile: 'dist/extension-check.js' });
 }

@@ -1,43 +1,40 @@
-// The extension's entry point: wires the parts, nothing else.
+// The extension's entry point: wires the parts, nothing else. This bundle (dist/extension.js) only
+// registers: the language features and the runs (status bar, commands, agents, panel) are bundles of
+// their own that their stand-ins load on first use (language/lazy-language.ts, runtime/lazy-runs.ts).
 import * as vscode from 'vscode';
-import { registerLanguageFeatures } from './language/index.js';
-import { RunService } from './runtime/run-service.js';
-import { RunStatusBar } from './runtime/status-bar.js';
-import { registerRunCommands } from './runtime/commands.js';
-import { watchSaves } from './runtime/save-watcher.js';
-import { notifyApprovals } from './runtime/approvals.js';
-import { registerStatePanel } from './panel/index.js';
-import { registerAgents } from './agents/index.js';
+import { registerLanguageFeatures } from './language/lazy-language.js';
+import { registerMcpProvider } from './agents/mcp-provider.js';
+import { registerRuns } from './runtime/lazy-runs.js';
+import type { RunService } from './runtime/run-service.js';
 
 /** What other extensions (and the in-host tests) see as `extension.exports`. */
 export interface StategateApi {
   readonly version: string;
-  /** The run service of the first workspace folder, when there is one. */
+  /** The run service of the first workspace folder, when there is one (reading it loads the runs bundle). */
   readonly runs?: RunService;
   /** When activate() started and how long it took (ms), for the activation measurement. */
   readonly activation: { readonly startedAt: number; readonly ms: number };
 }
+
+const SHOW_VERSION = 'stategate.showVersion';
 
 export function activate(context: vscode.ExtensionContext): StategateApi {
   const startedAt = Date.now();
   const t0 = performance.now();
   const version = String(context.extension.packageJSON.version ?? '0.0.0');
   context.subscriptions.push(
-    vscode.commands.registerCommand('stategate.showVersion', () => {
+    vscode.commands.registerCommand(SHOW_VERSION, () => {
       void vscode.window.showInformationMessage(`stategate ${version} (VS Code ${vscode.version})`);
       return version;
     }),
   );
   registerLanguageFeatures(context);
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  let runs: RunService | undefined;
-  if (folder && folder.uri.scheme === 'file') {
-    runs = new RunService(folder);
-    context.subscriptions.push(runs, new RunStatusBar(runs), ...registerRunCommands(runs), watchSaves(runs), notifyApprovals(runs));
-    context.subscriptions.push(...registerAgents(context, runs));
-  }
-  context.subscriptions.push(...registerStatePanel(context, runs));
-  return { version, ...(runs ? { runs } : {}), activation: { startedAt, ms: performance.now() - t0 } };
+  const first = vscode.workspace.workspaceFolders?.[0];
+  const folder = first && first.uri.scheme === 'file' ? first : undefined;
+  const runs = registerRuns(context, folder, new Set([SHOW_VERSION]));
+  if (folder) context.subscriptions.push(...registerMcpProvider(context, folder));
+  const activation = { startedAt, ms: performance.now() - t0 };
+  return folder ? { version, get runs() { return runs().service; }, activation } : { version, activation };
 }
 
 export function deactivate(): void {}

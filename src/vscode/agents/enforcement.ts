@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { writeFileAtomic } from '../../engine/atomic-file.js';
+import type { RegisterCommand } from '../contributions.js';
 import type { HostRuntime } from './cli-launch.js';
 import {
   CLAUDE_SETTINGS_FILE,
@@ -114,7 +115,7 @@ function disable(folder: vscode.WorkspaceFolder): string[] {
   return changed;
 }
 
-export function registerEnforcementCommands(context: vscode.ExtensionContext, folder: vscode.WorkspaceFolder): vscode.Disposable[] {
+export function registerEnforcementCommands(context: vscode.ExtensionContext, folder: vscode.WorkspaceFolder, register: RegisterCommand): vscode.Disposable[] {
   const guarded = <T>(fn: () => T | Promise<T>) => async (): Promise<T | undefined> => {
     try {
       return await fn();
@@ -124,7 +125,7 @@ export function registerEnforcementCommands(context: vscode.ExtensionContext, fo
     }
   };
   return [
-    vscode.commands.registerCommand('stategate.enableEnforcement', guarded(() => enable(context, folder))),
-    vscode.commands.registerCommand('stategate.disableEnforcement', guarded(() => disable(folder))),
+    register('stategate.enableEnforcement', guarded(() => enable(context, folder))),
+    register('stategate.disableEnforcement', guarded(() => disable(folder))),
   ];
 }

@@ -1,22 +1,28 @@
 /**
  * Everything that gates agents: the statewright_* language-model tools, the
- * @stategate participant, the hook installer commands, custom agent sync and
- * the MCP server definition. One call from extension.ts.
+ * @stategate participant, the hook installer commands, custom agent sync.
+ * activate() registers the tools and the participant by name with stand-ins
+ * (extension.ts); this returns what they hand each call to. The MCP server
+ * definition (mcp-provider.ts) loads nothing, so activate() registers it itself.
  */
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
+import type { RegisterCommand } from '../contributions.js';
 import type { RunService } from '../runtime/run-service.js';
 import { syncCustomAgent } from './agent-sync.js';
 import { registerEnforcementCommands } from './enforcement.js';
-import { registerLmTools } from './lm-tools.js';
-import { registerMcpProvider } from './mcp-provider.js';
-import { registerParticipant } from './participant.js';
+import { lmTools, type AgentTool } from './lm-tools.js';
+import { participantHandler } from './participant.js';
 
-export function registerAgents(context: vscode.ExtensionContext, service: RunService): vscode.Disposable[] {
-  return [
-    ...registerLmTools(service),
-    registerParticipant(context, service),
-    ...registerEnforcementCommands(context, service.folder),
-    ...syncCustomAgent(service),
-    ...registerMcpProvider(context, service.folder),
-  ];
+export interface Agents {
+  readonly tools: ReadonlyMap<string, AgentTool>;
+  readonly participant: vscode.ChatRequestHandler;
+  readonly disposables: vscode.Disposable[];
+}
+
+export function startAgents(context: vscode.ExtensionContext, service: RunService, register: RegisterCommand): Agents {
+  return {
+    tools: lmTools(service),
+    participant: participantHandler(service),
+    disposables: [...registerEnforcementCommands(context, service.folder, register), ...syncCustomAgent(service)],
+  };
 }

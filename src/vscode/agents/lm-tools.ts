@@ -4,6 +4,8 @@
  * mode and any participant can read the state and move the workflow on.
  * Each is a thin adapter over `invokeAgentTool`; the confirmation message
  * says what will happen ("Transition READY: planning → implementing").
+ * activate() registers them by the names package.json lists and hands each
+ * call to these (extension.ts).
  */
 import * as vscode from 'vscode';
 import { activeIsDebug, AGENT_TOOLS, describeAgentCall, invokeAgentTool, type AgentSession } from '../../engine/agent-tools.js';
@@ -17,9 +19,12 @@ import type { RunService } from '../runtime/run-service.js';
  */
 const windowSession: AgentSession = {};
 
-export function registerLmTools(service: RunService): vscode.Disposable[] {
-  return AGENT_TOOLS.map((spec) =>
-    vscode.lm.registerTool<Record<string, unknown>>(spec.name, {
+export type AgentTool = vscode.LanguageModelTool<Record<string, unknown>>;
+
+/** The tools by name. */
+export function lmTools(service: RunService): Map<string, AgentTool> {
+  return new Map(
+    AGENT_TOOLS.map((spec): [string, AgentTool] => [spec.name, {
       prepareInvocation(options) {
         // No confirmation: these tools are always allowed, and approval of a transition is the workflow's job.
         return { invocationMessage: describeAgentCall(service.runner, spec.name, options.input, windowSession) };
@@ -33,7 +38,7 @@ export function registerLmTools(service: RunService): vscode.Disposable[] {
         const out = service.act((runner) => invokeAgentTool(runner, spec.name, options.input, windowSession));
         return textResult(out.text);
       },
-    }),
+    }]),
   );
 }
 

@@ -4,9 +4,8 @@
  * no Node install is needed. Trusted workspaces only: it starts a process.
  */
 import * as vscode from 'vscode';
+import { MCP_PROVIDER_ID } from '../contributions.js';
 import { cliInvocation } from './cli-launch.js';
-
-export const MCP_PROVIDER_ID = 'stategate.mcp';
 
 export function registerMcpProvider(context: vscode.ExtensionContext, folder: vscode.WorkspaceFolder): vscode.Disposable[] {
   const changed = new vscode.EventEmitter<void>();

@@ -5,16 +5,14 @@
  * available rung of `model_ladder`), tools from `vscode.lm.tools`, progress,
  * denials and interrupts in the chat stream, Approve/Reject buttons.
  */
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { AGENT_TOOLS, type AgentSession } from '../../engine/agent-tools.js';
 import type { StateView } from '../../engine/describe.js';
 import { isOwnTool } from '../../engine/tools.js';
+import { PARTICIPANT_ID } from '../contributions.js';
 import type { RunService } from '../runtime/run-service.js';
 import { currentView, modelCandidates, runLoop, type LoopEvent, type ModelTurn, type TranscriptEntry } from './participant-loop.js';
 import { toolAliases } from './settings.js';
-
-export const PARTICIPANT_ID = 'stategate.agent';
 
 /** What a response remembers for the next turn of the same conversation. */
 interface TurnMetadata {
@@ -145,7 +143,8 @@ function askForApproval(stream: vscode.ChatResponseStream, view: StateView | und
   stream.button({ command: 'stategate.reject', title: 'Reject' });
 }
 
-export function registerParticipant(context: vscode.ExtensionContext, service: RunService): vscode.Disposable {
+/** The participant's request handler (activate() creates the participant, extension.ts). */
+export function participantHandler(service: RunService): vscode.ChatRequestHandler {
   // The RunService's runner decides shell calls too (its analyser loads on the first one).
   const runner = service.runner;
   const handler: vscode.ChatRequestHandler = async (request, chatContext, stream, token) => {
@@ -177,7 +176,5 @@ export function registerParticipant(context: vscode.ExtensionContext, service: R
     const metadata: TurnMetadata = session.branch ? { branch: session.branch } : {};
     return { metadata };
   };
-  const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, handler);
-  participant.iconPath = vscode.Uri.file(path.join(context.extensionPath, 'media', 'icon.png'));
-  return participant;
+  return handler;
 }

@@ -1,12 +1,10 @@
-/** Quick fixes for stategate's diagnostics (create / rename / define / add final / remove unreachable). */
+/** Quick fixes (kind QuickFix) for stategate's diagnostics (create / rename / define / add final / remove unreachable). */
 import * as vscode from 'vscode';
 import { quickFixes } from '../../engine/language/quickfix.js';
 import type { WorkflowDocuments } from './documents.js';
 import { toRange } from './locations.js';
 
 export class WorkflowActionProvider implements vscode.CodeActionProvider {
-  static readonly metadata: vscode.CodeActionProviderMetadata = { providedCodeActionKinds: [vscode.CodeActionKind.QuickFix] };
-
   constructor(private readonly docs: WorkflowDocuments) {}
 
   provideCodeActions(doc: vscode.TextDocument, _range: vscode.Range, context: vscode.CodeActionContext): vscode.CodeAction[] | undefined {

@@ -9,12 +9,6 @@ import { declaresWorkflowSchema, isWorkflowPath } from '../../engine/workspace-w
 import type { CheckResult } from '../../engine/check.js';
 import { checkWorkflowFile } from './lazy-check.js';
 
-/**
- * Providers register for all JSON; each first asks `isWorkflowDocument`, since
- * a `$schema`-named workflow can have any file name (a glob cannot see it).
- */
-export const WORKFLOW_SELECTOR: vscode.DocumentSelector = [{ language: 'json' }, { language: 'jsonc' }];
-
 /** `*.workflow.json`, `.stategate/workflows/*.json` (not the registry manifest), or JSON naming the workflow schema. */
 export function isWorkflowDocument(doc: vscode.TextDocument): boolean {
   if (doc.languageId !== 'json' && doc.languageId !== 'jsonc') return false;

@@ -2,11 +2,13 @@
  * Authoring support for workflow files: Problems as you type, completion,
  * hover, definition, references, rename, outline, code lenses and quick fixes.
  * Every provider is a thin adapter over the pure language service in
- * src/engine/language/; this file only wires them.
+ * src/engine/language/. This is a bundle of its own (dist/extension-language.js):
+ * activation registers the providers with stand-ins (lazy-language.ts) that
+ * load it with the first JSON document or the first request.
  */
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import { registerDiagnostics } from './diagnostics.js';
-import { WORKFLOW_SELECTOR, WorkflowDocuments } from './documents.js';
+import { WorkflowDocuments } from './documents.js';
 import { WorkflowActionProvider } from './action-provider.js';
 import { WorkflowCompletionProvider } from './completion-provider.js';
 import { WorkflowHoverProvider } from './hover-provider.js';
@@ -17,22 +19,29 @@ import { WorkflowSymbolProvider } from './symbol-provider.js';
 import { toolCompletions } from '../../engine/language/tool-names.js';
 import { WorkspaceWorkflows } from './workspace-index.js';
 
-export function registerLanguageFeatures(context: vscode.ExtensionContext): void {
+export interface LanguageFeatures {
+  readonly completion: WorkflowCompletionProvider;
+  readonly hover: WorkflowHoverProvider;
+  readonly navigation: WorkflowNavigationProvider;
+  readonly rename: WorkflowRenameProvider;
+  readonly symbols: WorkflowSymbolProvider;
+  readonly lenses: WorkflowLensProvider;
+  readonly actions: WorkflowActionProvider;
+}
+
+/** Starts Problems for workflow documents (open ones at once) and returns the providers. */
+export function startLanguageFeatures(context: vscode.ExtensionContext): LanguageFeatures {
   const docs = new WorkflowDocuments();
   const workspace = new WorkspaceWorkflows();
-  const navigation = new WorkflowNavigationProvider(docs, workspace);
-  const sel = WORKFLOW_SELECTOR;
+  context.subscriptions.push(workspace);
   registerDiagnostics(context, docs);
-  context.subscriptions.push(
-    workspace,
-    // `"` opens a string where a name goes; `:` and `,` start a value or the next array item.
-    vscode.languages.registerCompletionItemProvider(sel, new WorkflowCompletionProvider(docs, workspace, toolCompletions), '"', ':', ','),
-    vscode.languages.registerHoverProvider(sel, new WorkflowHoverProvider(docs, workspace, context.extensionPath)),
-    vscode.languages.registerDefinitionProvider(sel, navigation),
-    vscode.languages.registerReferenceProvider(sel, navigation),
-    vscode.languages.registerRenameProvider(sel, new WorkflowRenameProvider(docs)),
-    vscode.languages.registerDocumentSymbolProvider(sel, new WorkflowSymbolProvider(docs), { label: 'stategate workflow' }),
-    vscode.languages.registerCodeLensProvider(sel, new WorkflowLensProvider(docs)),
-    vscode.languages.registerCodeActionsProvider(sel, new WorkflowActionProvider(docs), WorkflowActionProvider.metadata),
-  );
+  return {
+    completion: new WorkflowCompletionProvider(docs, workspace, toolCompletions),
+    hover: new WorkflowHoverProvider(docs, workspace, context.extensionPath),
+    navigation: new WorkflowNavigationProvider(docs, workspace),
+    rename: new WorkflowRenameProvider(docs),
+    symbols: new WorkflowSymbolProvider(docs),
+    lenses: new WorkflowLensProvider(docs),
+    actions: new WorkflowActionProvider(docs),
+  };
 }

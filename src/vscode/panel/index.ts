@@ -1,19 +1,24 @@
 /**
- * The state panel's registrations: the activity-bar view, the same panel as
- * an editor tab (`stategate.showPanel`, restored after a window reload by a
- * serializer), and `stategate.exportSvg`, which saves the diagram exactly as
- * the webview drew it.
+ * The state panel: the activity-bar view, the same panel as an editor tab
+ * (`stategate.showPanel`, restored after a window reload by a serializer),
+ * and `stategate.exportSvg`, which saves the diagram exactly as the webview
+ * drew it. activate() registers the view provider and the serializer with
+ * stand-ins (extension.ts); this returns what they hand each webview to.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { PANEL_EDITOR_TYPE, type RegisterCommand } from '../contributions.js';
 import type { RunService } from '../runtime/run-service.js';
 import { PanelHost } from './panel-host.js';
 
-export const PANEL_VIEW_ID = 'stategate.statePanel';
-export const PANEL_EDITOR_TYPE = 'stategate.statePanelEditor';
+export interface StatePanel {
+  readonly view: vscode.WebviewViewProvider;
+  readonly serializer: vscode.WebviewPanelSerializer;
+  readonly disposables: vscode.Disposable[];
+}
 
-export function registerStatePanel(context: vscode.ExtensionContext, service: RunService | undefined): vscode.Disposable[] {
+export function statePanel(context: vscode.ExtensionContext, service: RunService | undefined, register: RegisterCommand): StatePanel {
   const uri = context.extensionUri;
   const hosts = new Set<PanelHost>();
   let editor: vscode.WebviewPanel | undefined;
@@ -30,37 +35,35 @@ export function registerStatePanel(context: vscode.ExtensionContext, service: Ru
   };
   const readyHost = (): PanelHost | undefined => [...hosts].find((h) => h.isReady);
 
-  return [
-    vscode.window.registerWebviewViewProvider(PANEL_VIEW_ID, {
-      resolveWebviewView: (view) => void attach(view.webview, view),
-    }),
-    vscode.window.registerWebviewPanelSerializer(PANEL_EDITOR_TYPE, {
-      deserializeWebviewPanel: async (panel) => adoptEditor(panel),
-    }),
-    vscode.commands.registerCommand('stategate.showPanel', () => {
-      if (editor) return editor.reveal();
-      adoptEditor(vscode.window.createWebviewPanel(PANEL_EDITOR_TYPE, 'stategate', vscode.ViewColumn.Beside, { enableScripts: true }));
-      return undefined;
-    }),
-    vscode.commands.registerCommand('stategate.exportSvg', async (target?: unknown) => {
-      // The diagram is laid out in the webview: make sure one is open and loaded.
-      if (!readyHost()) await vscode.commands.executeCommand('stategate.showPanel');
-      const deadline = Date.now() + 10_000;
-      while (!readyHost() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-      const svg = await readyHost()?.requestSvg();
-      if (!svg) {
-        void vscode.window.showWarningMessage('stategate: no diagram to export (is a run active?)');
+  return {
+    view: { resolveWebviewView: (view) => void attach(view.webview, view) },
+    serializer: { deserializeWebviewPanel: async (panel) => adoptEditor(panel) },
+    disposables: [
+      register('stategate.showPanel', () => {
+        if (editor) return editor.reveal();
+        adoptEditor(vscode.window.createWebviewPanel(PANEL_EDITOR_TYPE, 'stategate', vscode.ViewColumn.Beside, { enableScripts: true }));
         return undefined;
-      }
-      const file = typeof target === 'string' && target ? target : (await vscode.window.showSaveDialog({
-        filters: { SVG: ['svg'] },
-        ...(service ? { defaultUri: vscode.Uri.joinPath(service.folder.uri, 'workflow.svg') } : {}),
-      }))?.fsPath;
-      if (!file) return undefined;
-      fs.mkdirSync(path.dirname(file), { recursive: true });
-      fs.writeFileSync(file, svg);
-      void vscode.window.setStatusBarMessage(`stategate: diagram saved to ${vscode.workspace.asRelativePath(file)}`, 4000);
-      return file;
-    }),
-  ];
+      }),
+      register('stategate.exportSvg', async (target?: unknown) => {
+        // The diagram is laid out in the webview: make sure one is open and loaded.
+        if (!readyHost()) await vscode.commands.executeCommand('stategate.showPanel');
+        const deadline = Date.now() + 10_000;
+        while (!readyHost() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+        const svg = await readyHost()?.requestSvg();
+        if (!svg) {
+          void vscode.window.showWarningMessage('stategate: no diagram to export (is a run active?)');
+          return undefined;
+        }
+        const file = typeof target === 'string' && target ? target : (await vscode.window.showSaveDialog({
+          filters: { SVG: ['svg'] },
+          ...(service ? { defaultUri: vscode.Uri.joinPath(service.folder.uri, 'workflow.svg') } : {}),
+        }))?.fsPath;
+        if (!file) return undefined;
+        fs.mkdirSync(path.dirname(file), { recursive: true });
+        fs.writeFileSync(file, svg);
+        void vscode.window.setStatusBarMessage(`stategate: diagram saved to ${vscode.workspace.asRelativePath(file)}`, 4000);
+        return file;
+      }),
+    ],
+  };
 }

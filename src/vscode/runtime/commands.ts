@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { exportWorkflow, EXPORT_FORMATS, type ExportFormat } from '../../engine/export.js';
 import { RunnerError } from '../../engine/runner.js';
 import { findWorkflows } from '../../engine/workspace-workflows.js';
+import type { RegisterCommand } from '../contributions.js';
 import type { RunService } from './run-service.js';
 
 type Outcome = { error?: { code: string; message: string } };
@@ -59,8 +60,8 @@ function requireTrust(what: string): void {
   }
 }
 
-export function registerRunCommands(service: RunService): vscode.Disposable[] {
-  const cmd = (id: string, fn: (...args: unknown[]) => unknown) => vscode.commands.registerCommand(id, (...args: unknown[]) => guarded(() => fn(...args)));
+export function registerRunCommands(service: RunService, register: RegisterCommand): vscode.Disposable[] {
+  const cmd = (id: string, fn: (...args: unknown[]) => unknown) => register(id, (...args: unknown[]) => guarded(() => fn(...args)));
   /** A command that changes a run: refused in Restricted Mode. */
   const act = (id: string, what: string, fn: (...args: unknown[]) => unknown) => cmd(id, (...args) => (requireTrust(what), fn(...args)));
   return [

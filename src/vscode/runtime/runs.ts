@@ -1,0 +1,48 @@
+/**
+ * Everything that reads or changes runs, as one bundle of its own
+ * (dist/extension-runs.js, see scripts/build.mjs): the RunService of the
+ * workspace folder with the status bar, the run commands, save-triggered
+ * interrupts and approval notifications; the agent tools, the @stategate
+ * participant, the enforcement commands and custom agent sync; the state panel.
+ * activate() loads none of it: lazy-runs.ts loads it right after activation
+ * when a folder is open (so an existing run shows in the status bar), or on the
+ * first command, tool call, chat request or panel that needs it.
+ */
+import * as vscode from 'vscode';
+import type { CommandHandler } from '../contributions.js';
+import { startAgents, type Agents } from '../agents/index.js';
+import { statePanel, type StatePanel } from '../panel/index.js';
+import { notifyApprovals } from './approvals.js';
+import { registerRunCommands } from './commands.js';
+import { RunService } from './run-service.js';
+import { watchSaves } from './save-watcher.js';
+import { RunStatusBar } from './status-bar.js';
+
+export interface RunParts {
+  /** The run service of the workspace folder; none without a `file:` folder. */
+  readonly service?: RunService;
+  /** Command implementations by id (lazy-runs.ts registered the ids). */
+  readonly commands: ReadonlyMap<string, CommandHandler>;
+  readonly panel: StatePanel;
+  /** The agent tools and the participant's handler; none without a folder. */
+  readonly agents?: Agents;
+}
+
+export function startRuns(context: vscode.ExtensionContext, folder: vscode.WorkspaceFolder | undefined): RunParts {
+  const commands = new Map<string, CommandHandler>();
+  const register = (id: string, handler: CommandHandler): vscode.Disposable => {
+    commands.set(id, handler);
+    return { dispose: () => void (commands.get(id) === handler && commands.delete(id)) };
+  };
+  let service: RunService | undefined;
+  let agents: Agents | undefined;
+  if (folder) {
+    service = new RunService(folder);
+    context.subscriptions.push(service, new RunStatusBar(service), ...registerRunCommands(service, register), watchSaves(service), notifyApprovals(service));
+    agents = startAgents(context, service, register);
+    context.subscriptions.push(...agents.disposables);
+  }
+  const panel = statePanel(context, service, register);
+  context.subscriptions.push(...panel.disposables);
+  return { ...(service ? { service } : {}), commands, panel, ...(agents ? { agents } : {}) };
+}
