@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { test } from 'node:test';
 import { Runner } from '../../src/engine/runner';
 import { hostRunnerVsix, REPO_ROOT, STATEGATE_VSIX, withVsCode, type LaunchOptions, type VsCode } from './harness';
@@ -192,7 +193,7 @@ test('Enable Agent Enforcement: consent, hook files, a working hook command; Dis
     // Disable removes the hook file first and rewrites the Claude Code settings after it: wait for both.
     const restored = (): boolean => {
       try {
-        return JSON.stringify(JSON.parse(fs.readFileSync(claudeFile, 'utf8'))) === JSON.stringify(mine);
+        return isDeepStrictEqual(JSON.parse(fs.readFileSync(claudeFile, 'utf8')), mine);
       } catch {
         return false;
       }
