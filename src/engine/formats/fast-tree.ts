@@ -12,6 +12,12 @@
  */
 import type { Node } from 'jsonc-parser';
 
+/** The nodes are filled in as the parse goes (lengths and colon offsets once known). */
+type Building = { -readonly [K in keyof Node]: Node[K] };
+
+/** A placeholder until the real children are known (never left in a finished tree). */
+const NONE: Node[] = [];
+
 /** Thrown (and caught below) to leave the fast path. */
 const BAIL = { bail: true };
 
@@ -36,6 +42,7 @@ export function fastParseTree(text: string): Node | undefined {
     throw e;
   } finally {
     src = '';
+    stack.length = 0;
   }
 }
 
@@ -201,9 +208,17 @@ function scanString(): string {
   }
 }
 
+/**
+ * Children are gathered on one shared stack and copied out at the end of their
+ * object or array, so each `children` array is exactly as long as it needs to
+ * be (an array grown by push from empty reserves 17 slots; the tree of a large
+ * workflow has tens of thousands of them, and all of it stays alive while the
+ * loader reads it, which is what the garbage collector pays for).
+ */
+const stack: Node[] = [];
 function parseObject(parent: Node | undefined): Node {
-  const children: Node[] = [];
-  const obj = (parent === undefined ? { type: 'object', offset: pos, length: -1, children } : { type: 'object', offset: pos, length: -1, parent, children }) as Node;
+  const obj = (parent === undefined ? { type: 'object', offset: pos, length: -1, children: NONE } : { type: 'object', offset: pos, length: -1, parent, children: NONE }) as Building;
+  const base = stack.length;
   pos++;
   skipTrivia();
   let first = true;
@@ -222,10 +237,9 @@ function parseObject(parent: Node | undefined): Node {
     first = false;
     if (c !== 34) throw BAIL;
     const keyStart = pos;
-    const propChildren: Node[] = [];
-    const prop = { type: 'property', offset: keyStart, length: -1, parent: obj, children: propChildren } as Node;
+    const prop = { type: 'property', offset: keyStart, length: -1, parent: obj, children: NONE } as Building;
     const name = scanString();
-    propChildren.push({ type: 'string', value: name, offset: keyStart, length: pos - keyStart, parent: prop } as Node);
+    const key = { type: 'string', value: name, offset: keyStart, length: pos - keyStart, parent: prop } as Node;
     skipTrivia();
     if (src.charCodeAt(pos) !== 58) throw BAIL;
     prop.colonOffset = pos;
@@ -233,19 +247,20 @@ function parseObject(parent: Node | undefined): Node {
     skipTrivia();
     if (pos >= len) throw BAIL;
     const value = parseValue(prop);
-    propChildren.push(value);
+    prop.children = [key, value];
     prop.length = pos - keyStart;
-    children.push(prop);
+    stack.push(prop);
     skipTrivia();
   }
   pos++;
   obj.length = pos - obj.offset;
+  obj.children = takeFrom(base);
   return obj;
 }
 
 function parseArray(parent: Node | undefined): Node {
-  const children: Node[] = [];
-  const arr = (parent === undefined ? { type: 'array', offset: pos, length: -1, children } : { type: 'array', offset: pos, length: -1, parent, children }) as Node;
+  const arr = (parent === undefined ? { type: 'array', offset: pos, length: -1, children: NONE } : { type: 'array', offset: pos, length: -1, parent, children: NONE }) as Building;
+  const base = stack.length;
   pos++;
   skipTrivia();
   let first = true;
@@ -262,10 +277,18 @@ function parseArray(parent: Node | undefined): Node {
       if (c === 93) break; // a trailing comma
     }
     first = false;
-    children.push(parseValue(arr));
+    stack.push(parseValue(arr));
     skipTrivia();
   }
   pos++;
   arr.length = pos - arr.offset;
+  arr.children = takeFrom(base);
   return arr;
+}
+
+/** The nodes pushed since `base`, removed from the stack. */
+function takeFrom(base: number): Node[] {
+  const out = stack.slice(base);
+  stack.length = base;
+  return out;
 }

@@ -8,14 +8,49 @@ import { closestName, didYouMean } from '../suggest.js';
 import { childPointer, describeNode, nodeLoc, nodeValue, ownerLoc, type JsonNode } from './jsonc.js';
 
 /** One `"key": value` of an object, with where it sits. */
-export interface Entry {
-  readonly key: string;
-  readonly keyLoc: SourceLoc;
-  readonly node: JsonNode;
-  readonly pointer: string;
+export class Entry {
+  private loc: SourceLoc | undefined;
+  constructor(
+    readonly key: string,
+    /** The key's string node. */
+    private readonly keyNode: JsonNode,
+    readonly node: JsonNode,
+    readonly pointer: string,
+  ) {}
+
+  /** The key's range (made on first use: most keys are never reported or kept in the IR). */
+  get keyLoc(): SourceLoc {
+    return (this.loc ??= nodeLoc(this.keyNode, this.pointer));
+  }
 }
 
-export type Fields = ReadonlyMap<string, Entry>;
+/** An object's entries by key (a linear search: objects in workflows have a handful of keys). */
+export interface Fields {
+  get(key: string): Entry | undefined;
+  has(key: string): boolean;
+  [Symbol.iterator](): Iterator<[string, Entry]>;
+}
+
+class EntryList implements Fields {
+  constructor(private readonly list: readonly Entry[]) {}
+
+  get(key: string): Entry | undefined {
+    const list = this.list;
+    for (let i = 0; i < list.length; i++) if ((list[i] as Entry).key === key) return list[i];
+    return undefined;
+  }
+
+  has(key: string): boolean {
+    return this.get(key) !== undefined;
+  }
+
+  *[Symbol.iterator](): Iterator<[string, Entry]> {
+    for (const e of this.list) yield [e.key, e];
+  }
+}
+
+/** Objects with more keys than this find repeated keys with a Map rather than a scan. */
+const SCAN_LIMIT = 12;
 
 export class Reader {
   readonly diagnostics: Diagnostic[] = [];
@@ -35,15 +70,18 @@ export class Reader {
    * the last occurrence is the one read.
    */
   entries(obj: JsonNode, pointer: string, what: string, duplicateCode = 'duplicate-key'): Entry[] {
-    const byKey = new Map<string, Entry>();
-    for (const prop of obj.children ?? []) {
-      const keyNode = prop.children?.[0];
-      const valueNode = prop.children?.[1];
+    const children = obj.children;
+    const out: Entry[] = [];
+    if (!children) return out;
+    const byKey = children.length > SCAN_LIMIT ? new Map<string, Entry>() : undefined;
+    for (let i = 0; i < children.length; i++) {
+      const pc = (children[i] as JsonNode).children;
+      const keyNode = pc?.[0];
+      const valueNode = pc?.[1];
       if (!keyNode || !valueNode || typeof keyNode.value !== 'string') continue; // a syntax error, already reported
       const key = keyNode.value;
-      const entryPointer = childPointer(pointer, key);
-      const entry: Entry = { key, keyLoc: nodeLoc(keyNode, entryPointer), node: valueNode, pointer: entryPointer };
-      const earlier = byKey.get(key);
+      const entry = new Entry(key, keyNode, valueNode, childPointer(pointer, key));
+      const earlier = byKey ? byKey.get(key) : scan(out, key);
       if (earlier) {
         this.report(
           'error',
@@ -52,18 +90,18 @@ export class Reader {
           entry.keyLoc,
           { related: [{ message: `first \`${key}\``, loc: earlier.keyLoc }] },
         );
-        byKey.delete(key); // keep definition order of the surviving (last) entry
+        out.splice(out.indexOf(earlier), 1); // keep definition order of the surviving (last) entry
       }
-      byKey.set(key, entry);
+      byKey?.set(key, entry);
+      out.push(entry);
     }
-    return [...byKey.values()];
+    return out;
   }
 
   /** Entries by key, with unknown keys warned about (with a suggestion for typos). */
   fields(obj: JsonNode, pointer: string, what: string, known: readonly string[]): Fields {
-    const map = new Map<string, Entry>();
-    for (const entry of this.entries(obj, pointer, what)) {
-      map.set(entry.key, entry);
+    const list = this.entries(obj, pointer, what);
+    for (const entry of list) {
       if (known.includes(entry.key)) continue;
       const closest = closestName(entry.key, known);
       this.report(
@@ -74,12 +112,12 @@ export class Reader {
         closest === undefined ? {} : { data: { closest } },
       );
     }
-    return map;
+    return new EntryList(list);
   }
 
   /** True when `node` is an object; otherwise reports what was expected. */
   isObject(node: JsonNode, pointer: string, what: string): boolean {
-    return this.expect(node, pointer, 'object', `${what} must be an object`);
+    return node.type === 'object' || this.expect(node, pointer, 'object', `${what} must be an object`);
   }
 
   missing(owner: JsonNode, pointer: string, field: string, what: string, hint = ''): void {
@@ -90,7 +128,8 @@ export class Reader {
   }
 
   string(e: Entry | undefined): string | undefined {
-    if (!e || !this.expect(e.node, e.pointer, 'string', `\`${e.key}\` must be a string`)) return undefined;
+    if (!e) return undefined;
+    if (e.node.type !== 'string' && !this.expect(e.node, e.pointer, 'string', `\`${e.key}\` must be a string`)) return undefined;
     return e.node.value as string;
   }
 
@@ -101,12 +140,14 @@ export class Reader {
   }
 
   number(e: Entry | undefined): number | undefined {
-    if (!e || !this.expect(e.node, e.pointer, 'number', `\`${e.key}\` must be a number`)) return undefined;
+    if (!e) return undefined;
+    if (e.node.type !== 'number' && !this.expect(e.node, e.pointer, 'number', `\`${e.key}\` must be a number`)) return undefined;
     return e.node.value as number;
   }
 
   boolean(e: Entry | undefined): boolean | undefined {
-    if (!e || !this.expect(e.node, e.pointer, 'boolean', `\`${e.key}\` must be true or false`)) return undefined;
+    if (!e) return undefined;
+    if (e.node.type !== 'boolean' && !this.expect(e.node, e.pointer, 'boolean', `\`${e.key}\` must be true or false`)) return undefined;
     return e.node.value as boolean;
   }
 
@@ -128,13 +169,22 @@ export class Reader {
 
   /** An array of strings; non-string items are reported and dropped. */
   stringArray(e: Entry | undefined): string[] | undefined {
-    if (!e || !this.expect(e.node, e.pointer, 'array', `\`${e.key}\` must be an array of strings`)) return undefined;
-    return this.stringItems(e).map((r) => r.name);
+    if (!e) return undefined;
+    if (e.node.type !== 'array' && !this.expect(e.node, e.pointer, 'array', `\`${e.key}\` must be an array of strings`)) return undefined;
+    const items = e.node.children ?? [];
+    const out: string[] = [];
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i] as JsonNode;
+      if (item.type === 'string') out.push(item.value as string);
+      else this.expect(item, childPointer(e.pointer, i), 'string', `Each item of \`${e.key}\` must be a string`);
+    }
+    return out;
   }
 
   /** Like stringArray, keeping each item's location. */
   refArray(e: Entry | undefined): NameRef[] | undefined {
-    if (!e || !this.expect(e.node, e.pointer, 'array', `\`${e.key}\` must be an array of strings`)) return undefined;
+    if (!e) return undefined;
+    if (e.node.type !== 'array' && !this.expect(e.node, e.pointer, 'array', `\`${e.key}\` must be an array of strings`)) return undefined;
     return this.stringItems(e);
   }
 
@@ -172,4 +222,9 @@ export class Reader {
     });
     return false;
   }
+}
+
+function scan(list: readonly Entry[], key: string): Entry | undefined {
+  for (let i = 0; i < list.length; i++) if ((list[i] as Entry).key === key) return list[i];
+  return undefined;
 }

@@ -5,7 +5,7 @@
  * other object a guarded (single-target) transition.
  */
 import type { Branch, ForkBranch, ForkTransition, NameRef, Transition } from '../model.js';
-import { childPointer, nodeLoc } from './jsonc.js';
+import { childPointer, nodeLoc, type JsonNode } from './jsonc.js';
 import type { Entry, Fields, Reader } from './reader.js';
 import {
   BRANCH_FIELDS,
@@ -28,9 +28,8 @@ export function readTransition(r: Reader, e: Entry, stateName: string): Transiti
     case 'array':
       return { ...base, kind: 'branched', branches: readBranches(r, e, what) };
     case 'object': {
-      const keys = new Set((e.node.children ?? []).map((p) => p.children?.[0]?.value));
-      if (keys.has('fork')) return readFork(r, e, what, base);
-      if (keys.has('invoke')) return readInvoke(r, e, what, base);
+      if (hasKey(e.node, 'fork')) return readFork(r, e, what, base);
+      if (hasKey(e.node, 'invoke')) return readInvoke(r, e, what, base);
       return readGuarded(r, e, what, base);
     }
     default:
@@ -42,6 +41,11 @@ export function readTransition(r: Reader, e: Entry, stateName: string): Transiti
       );
       return undefined;
   }
+}
+
+function hasKey(obj: JsonNode, key: string): boolean {
+  for (const p of obj.children ?? []) if (p.children?.[0]?.value === key) return true;
+  return false;
 }
 
 type Base = Pick<Transition, 'event' | 'eventLoc' | 'loc'>;

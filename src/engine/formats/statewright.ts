@@ -191,20 +191,21 @@ function readRules(r: Reader, f: Fields): StateRules {
     blockedEnv: r.stringArray(f.get('blocked_env') ?? f.get('deny_env')) ?? [],
     envOverrides: r.stringRecord(f.get('env_overrides') ?? f.get('env')) ?? {},
   };
-  const optional: Array<[keyof StateRules, unknown]> = [
-    ['instructions', r.string(f.get('instructions'))],
-    ['allowedTools', r.stringArray(f.get('allowed_tools'))],
-    ['allowedCommands', r.stringArray(f.get('allowed_commands'))],
-    ['allowedCommandsTool', r.string(f.get('allowed_commands_tool'))],
-    ['maxIterations', r.number(f.get('max_iterations'))],
-    ['maxEditLines', r.number(f.get('max_edit_lines'))],
-    ['maxFilesPerState', r.number(f.get('max_files_per_state'))],
-    ['contextBudgetBytes', r.number(f.get('context_budget_bytes'))],
-    ['model', r.string(f.get('model'))],
-    ['thinkingLevel', r.string(f.get('thinking_level'))],
-    ['modelLadder', readModelLadder(r, f.get('model_ladder'))],
-  ];
-  for (const [key, value] of optional) if (value !== undefined) (rules as Record<string, unknown>)[key] = value;
+  // Read in this order (it is the order problems are reported in); absent values are left out.
+  const set = (key: keyof StateRules, value: unknown): void => {
+    if (value !== undefined) (rules as Record<string, unknown>)[key] = value;
+  };
+  set('instructions', r.string(f.get('instructions')));
+  set('allowedTools', r.stringArray(f.get('allowed_tools')));
+  set('allowedCommands', r.stringArray(f.get('allowed_commands')));
+  set('allowedCommandsTool', r.string(f.get('allowed_commands_tool')));
+  set('maxIterations', r.number(f.get('max_iterations')));
+  set('maxEditLines', r.number(f.get('max_edit_lines')));
+  set('maxFilesPerState', r.number(f.get('max_files_per_state')));
+  set('contextBudgetBytes', r.number(f.get('context_budget_bytes')));
+  set('model', r.string(f.get('model')));
+  set('thinkingLevel', r.string(f.get('thinking_level')));
+  set('modelLadder', readModelLadder(r, f.get('model_ladder')));
   return rules;
 }
 
