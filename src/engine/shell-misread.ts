@@ -4,7 +4,7 @@
  * tree says is not what bash would run), or undefined. All were found by
  * hand or by the differential fuzzer (test/fuzz/shell-vs-bash.ts).
  */
-import type { SyntaxNode } from './shell-parser';
+import type { ShellNode as SyntaxNode } from './shell-tree';
 
 export interface Misread {
   readonly reason: string;
@@ -12,7 +12,7 @@ export interface Misread {
 }
 
 const BLANK = ' \t\n';
-const named = (node: SyntaxNode): SyntaxNode[] => node.namedChildren.filter((c): c is SyntaxNode => c !== null);
+const named = (node: SyntaxNode): readonly SyntaxNode[] => node.namedChildren;
 const around = (text: string, i: number): string => text.slice(Math.max(0, i - 20), i + 22);
 
 /** Is the character at `at` escaped by an odd run of backslashes before it? */
@@ -33,15 +33,20 @@ function escaped(text: string, at: number): boolean {
 export function skippedText(text: string, root: SyntaxNode): Misread | undefined {
   const covered = new Uint8Array(text.length);
   let bareDollar: Misread | undefined;
-  const visit = (n: SyntaxNode): void => {
-    if (n.childCount === 0 || n.type === 'heredoc_body') covered.fill(1, n.startIndex, n.endIndex);
-    else for (const c of n.children) if (c) visit(c);
-    const expansion = n.parent?.type === 'simple_expansion' || n.parent?.type === 'expansion';
-    if (!bareDollar && n.childCount === 0 && !n.isNamed && n.text === '$' && !expansion && /[A-Za-z0-9_{(\[@*#?$!-]/.test(text[n.endIndex] ?? '')) {
-      bareDollar = { reason: 'a `$` the parser did not read as an expansion', offending: text.slice(n.startIndex, n.startIndex + 30) };
+  // `parent` is the node `n` was reached from (cheaper than asking the tree).
+  const visit = (n: SyntaxNode, parent: SyntaxNode | null): void => {
+    const leaf = n.childCount === 0;
+    if (leaf || n.type === 'heredoc_body') covered.fill(1, n.startIndex, n.endIndex);
+    else for (const c of n.children) visit(c, n);
+    // Cheapest tests first: only a one-character leaf can be a bare `$`.
+    if (!bareDollar && leaf && n.endIndex - n.startIndex === 1 && text[n.startIndex] === '$' && !n.isNamed) {
+      const expansion = parent?.type === 'simple_expansion' || parent?.type === 'expansion';
+      if (!expansion && /[A-Za-z0-9_{(\[@*#?$!-]/.test(text[n.endIndex] ?? '')) {
+        bareDollar = { reason: 'a `$` the parser did not read as an expansion', offending: text.slice(n.startIndex, n.startIndex + 30) };
+      }
     }
   };
-  visit(root);
+  visit(root, root.parent);
   if (bareDollar) return bareDollar;
   for (let i = 0; i < text.length; i++) {
     if (covered[i] || BLANK.includes(text[i] ?? '') || (text[i] === '\\' && text[i + 1] === '\n')) continue;

@@ -4,7 +4,7 @@
  * (parameter/command/arithmetic expansion, globs, brace expansion, a leading
  * tilde): such a word can never be matched against an allowed_commands entry.
  */
-import type { SyntaxNode } from './shell-parser';
+import type { ShellNode as SyntaxNode } from './shell-tree';
 
 export interface Word {
   /** The value after quote removal (the static parts, for a dynamic word). */

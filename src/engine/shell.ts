@@ -13,7 +13,8 @@
 import { matchCommand } from './command-match';
 import { envReadReason, findExecs, isCodeLoadingVar, SHELLS, shellRun, touchesEnviron, unwrap, WRAPPERS, writesFiles, xargsReplace } from './shell-commands';
 import { falseComment, joinedContinuation, type Misread, skippedText, splitWords } from './shell-misread';
-import { loadShellParser, type ShellParser, type SyntaxNode } from './shell-parser';
+import { loadShellParser, type ShellParser } from './shell-parser';
+import { ShellNode as SyntaxNode } from './shell-tree';
 import { sedEffects, sedScripts } from './sed-script';
 import { evalWord, type Word } from './shell-words';
 
@@ -93,7 +94,7 @@ export function analyseWithParser(parser: ShellParser, command: unknown, given: 
 
 const quote = (s: string): string => `\`${s.length > 120 ? `${s.slice(0, 117)}...` : s}\``;
 const textOf = (words: readonly Word[]): string => words.map((w) => w.text).join(' ');
-const named = (node: SyntaxNode): SyntaxNode[] => node.namedChildren.filter((c): c is SyntaxNode => c !== null);
+const named = (node: SyntaxNode): readonly SyntaxNode[] => node.namedChildren;
 
 /** Nodes whose named children are simply more statements or words to walk. */
 const STRUCTURE = new Set([
@@ -148,8 +149,9 @@ class Walk {
   }
 
   private parseAndWalk(text: string, depth: number): void {
-    this.parser.withTree(text, (root) => {
-      if (!root) return deny('the command could not be parsed', text);
+    this.parser.withTree(text, (tsRoot) => {
+      if (!tsRoot) return deny('the command could not be parsed', text);
+      const root = SyntaxNode.root(tsRoot, text);
       if (root.hasError) {
         const bad = this.firstError(root);
         return deny(`the command does not parse as shell${bad ? ` near ${quote(bad.text || bad.type)}` : ''}`, bad?.text ?? text);
