@@ -9,6 +9,8 @@ import type { Diagnostic, InvokeResolver, InvokeTransition, ResolvedWorkflow, Wo
 export function invokeRules(wf: Workflow, resolveUncached: InvokeResolver, file?: string): Diagnostic[] {
   const resolve = memoised(resolveUncached);
   const out: Diagnostic[] = [];
+  // The path back (if any) depends only on the invoked name: searched once per name, however many states invoke it.
+  const paths = new Map<string, string[] | undefined>();
   for (const state of wf.states.values()) {
     for (const t of state.on) {
       if (t.kind !== 'invoke') continue;
@@ -25,8 +27,9 @@ export function invokeRules(wf: Workflow, resolveUncached: InvokeResolver, file?
         });
         continue;
       }
-      const cycle = findCycle(wf, file, child, t, resolve);
-      if (cycle) out.push(cycle);
+      let path = paths.get(t.workflow.name);
+      if (!paths.has(t.workflow.name)) paths.set(t.workflow.name, (path = cyclePath(wf, file, child, t, resolve)));
+      if (path) out.push(cycleDiagnostic(wf, t, path));
     }
   }
   return out;
@@ -55,14 +58,14 @@ function isSelf(wf: Workflow, file: string | undefined, candidate: ResolvedWorkf
   return wf.id !== '' && candidate.workflow.id === wf.id;
 }
 
-/** Depth-first through the children's invokes; reports the first path back to `wf`. */
-function findCycle(
+/** Depth-first through the children's invokes: the first path of names back to `wf`. */
+function cyclePath(
   wf: Workflow,
   file: string | undefined,
   child: ResolvedWorkflow,
   t: InvokeTransition,
   resolve: InvokeResolver,
-): Diagnostic | undefined {
+): string[] | undefined {
   const visited = new Set<string>();
   const search = (node: ResolvedWorkflow, path: string[]): string[] | undefined => {
     if (isSelf(wf, file, node)) return path;
@@ -79,14 +82,16 @@ function findCycle(
     }
     return undefined;
   };
-  const path = search(child, [t.workflow.name]);
-  if (!path) return undefined;
+  return search(child, [t.workflow.name]);
+}
+
+function cycleDiagnostic(wf: Workflow, t: InvokeTransition, path: string[]): Diagnostic {
   const chain = [wf.id || 'this workflow', ...path].map((n) => `\`${n}\``).join(' → ');
   return {
     severity: 'error',
     code: 'invoke-cycle',
     message: `Invoking \`${t.workflow.name}\` leads back to this workflow (${chain}), so runs would nest forever. Break the cycle by invoking a different workflow.`,
     loc: t.workflow.loc,
-    data: { cycle: path },
+    data: { cycle: [...path] },
   };
 }

@@ -44,11 +44,14 @@ export function reachabilityRules(wf: Workflow, sites: readonly TargetSite[]): D
   if (!wf.states.has(wf.initial.name)) return returnRule(wf, sites, edges);
   const reached = walk(roots, edges);
   const out: Diagnostic[] = [];
+  let into: Map<string, TargetSite[]> | undefined; // the sites naming each state, built at the first unreachable state
   for (const state of wf.states.values()) {
     if (reached.has(state.id)) continue;
-    const sources: RelatedInfo[] = sites
-      .filter((s) => s.ref.name === state.id && s.from !== undefined)
-      .map((s) => ({ message: `${s.label} leads here, but \`${s.from}\` is unreachable too`, loc: s.ref.loc }));
+    into ??= sitesByTarget(sites);
+    const sources: RelatedInfo[] = (into.get(state.id) ?? []).map((s) => ({
+      message: `${s.label} leads here, but \`${s.from}\` is unreachable too`,
+      loc: s.ref.loc,
+    }));
     out.push({
       severity: 'error',
       code: 'unreachable-state',
@@ -61,6 +64,18 @@ export function reachabilityRules(wf: Workflow, sites: readonly TargetSite[]): D
     });
   }
   return [...out, ...returnRule(wf, sites, edges)];
+}
+
+/** Sites with a source state, by the state they name, in site order. */
+function sitesByTarget(sites: readonly TargetSite[]): Map<string, TargetSite[]> {
+  const by = new Map<string, TargetSite[]>();
+  for (const s of sites) {
+    if (s.from === undefined) continue;
+    const list = by.get(s.ref.name);
+    if (list) list.push(s);
+    else by.set(s.ref.name, [s]);
+  }
+  return by;
 }
 
 /** `$return` is only meaningful in states an interrupt handler can be in: those reachable from an interrupt target. */

@@ -22,22 +22,62 @@ export const DEFAULT_FAIL_STATE = 'failed';
 export function targetSites(wf: Workflow): TargetSite[] {
   const sites: TargetSite[] = [];
   for (const state of wf.states.values()) {
-    for (const t of state.on) sites.push(...transitionSites(state, t));
-    if (state.safeNext) {
-      sites.push({ from: state.id, ref: state.safeNext, label: `\`safe_next\` of state \`${state.id}\``, returnAllowed: true, root: false });
-    }
+    for (const t of state.on) transitionSites(state, t, sites);
+    if (state.safeNext) sites.push(new Site(state.id, state.safeNext, SAFE_NEXT, state.id, true, false));
   }
   for (const i of wf.interrupts) {
-    sites.push({ ref: i.target, label: `interrupt \`${i.name}\``, returnAllowed: false, root: true });
+    sites.push(new Site(undefined, i.target, INTERRUPT, i.name, false, true));
   }
   return sites;
 }
 
-function transitionSites(state: StateNode, t: Transition): TargetSite[] {
-  const label = `\`${t.event}\` in state \`${state.id}\``;
+const TRANSITION = 0;
+const SAFE_NEXT = 1;
+const INTERRUPT = 2;
+
+/**
+ * A site whose label is put together only when a message needs it: a large
+ * workflow has thousands of sites and nearly all of them are fine.
+ */
+class Site implements TargetSite {
+  declare readonly from?: string;
+  private text: string | undefined;
+  constructor(
+    from: string | undefined,
+    readonly ref: NameRef,
+    private readonly kind: number,
+    /** The event, or the state (`safe_next`), or the interrupt's name. */
+    private readonly name: string,
+    readonly returnAllowed: boolean,
+    readonly root: boolean,
+  ) {
+    if (from !== undefined) (this as { from?: string }).from = from;
+  }
+
+  get label(): string {
+    if (this.text === undefined) {
+      this.text =
+        this.kind === TRANSITION
+          ? `\`${this.name}\` in state \`${this.from ?? ''}\``
+          : this.kind === SAFE_NEXT
+            ? `\`safe_next\` of state \`${this.name}\``
+            : `interrupt \`${this.name}\``;
+    }
+    return this.text;
+  }
+}
+
+function transitionSites(state: StateNode, t: Transition, sites: TargetSite[]): void {
   const returnAllowed = t.kind === 'simple' || t.kind === 'guarded' || t.kind === 'branched';
-  const branchStates = new Set(t.kind === 'fork' ? t.branches.flatMap((b) => [b.initial, b.terminal]) : []);
-  return transitionTargets(t).map((ref) => ({ from: state.id, ref, label, returnAllowed, root: branchStates.has(ref) }));
+  for (const ref of transitionTargets(t)) {
+    sites.push(new Site(state.id, ref, TRANSITION, t.event, returnAllowed, t.kind === 'fork' && isBranchState(t, ref)));
+  }
+}
+
+/** Fork branch states (their `initial` and `terminal`) are reachability roots. */
+function isBranchState(t: Extract<Transition, { kind: 'fork' }>, ref: NameRef): boolean {
+  for (const b of t.branches) if (b.initial === ref || b.terminal === ref) return true;
+  return false;
 }
 
 /**

@@ -4,7 +4,7 @@
  * stable code (docs/format.md lists them) and points at the exact range.
  */
 import { LIMIT_FIELDS } from './formats/statewright-fields.js';
-import { transitionGuards, type Diagnostic, type InvokeResolver, type StateNode, type Workflow } from './model.js';
+import type { Diagnostic, InvokeResolver, NameRef, StateNode, Workflow } from './model.js';
 import { closestName, didYouMean } from './suggest.js';
 import { invokeRules } from './validate-invoke.js';
 import { reachabilityRules } from './validate-reach.js';
@@ -19,14 +19,18 @@ export interface ValidateOptions {
 
 export function validateWorkflow(wf: Workflow, opts: ValidateOptions = {}): Diagnostic[] {
   const sites = targetSites(wf);
-  return [
-    ...initialRule(wf),
-    ...finalRule(wf),
-    ...sites.flatMap((s) => targetRule(wf, s)),
-    ...[...wf.states.values()].flatMap((s) => stateRules(wf, s)),
-    ...reachabilityRules(wf, sites),
-    ...(opts.resolveInvoke ? invokeRules(wf, opts.resolveInvoke, opts.file) : []),
-  ];
+  // One list, filled rule by rule in this order (rules push into it rather than each returning its own list).
+  const out: Diagnostic[] = [...initialRule(wf), ...finalRule(wf)];
+  for (const s of sites) targetRule(wf, s, out);
+  for (const s of wf.states.values()) stateRules(wf, s, out);
+  append(out, reachabilityRules(wf, sites));
+  if (opts.resolveInvoke) append(out, invokeRules(wf, opts.resolveInvoke, opts.file));
+  return out;
+}
+
+/** push(...items) without spreading a possibly long list as arguments. */
+function append<T>(out: T[], items: readonly T[]): void {
+  for (const item of items) out.push(item);
 }
 
 function stateNames(wf: Workflow): string[] {
@@ -50,7 +54,7 @@ function initialRule(wf: Workflow): Diagnostic[] {
 }
 
 function finalRule(wf: Workflow): Diagnostic[] {
-  if ([...wf.states.values()].some((s) => s.kind === 'final')) return [];
+  for (const s of wf.states.values()) if (s.kind === 'final') return [];
   return [
     {
       severity: 'error',
@@ -61,37 +65,37 @@ function finalRule(wf: Workflow): Diagnostic[] {
   ];
 }
 
-function targetRule(wf: Workflow, site: TargetSite): Diagnostic[] {
+function targetRule(wf: Workflow, site: TargetSite, out: Diagnostic[]): void {
   const { ref } = site;
   if (isReturn(ref)) {
-    if (site.returnAllowed) return []; // checked by the reachability rules
-    return [
-      {
-        severity: 'error',
-        code: 'return-not-allowed',
-        message: `\`$return\` is only a target of event transitions; ${site.label} must name a state.`,
-        loc: ref.loc,
-      },
-    ];
+    if (site.returnAllowed) return; // checked by the reachability rules
+    out.push({
+      severity: 'error',
+      code: 'return-not-allowed',
+      message: `\`$return\` is only a target of event transitions; ${site.label} must name a state.`,
+      loc: ref.loc,
+    });
+    return;
   }
-  if (wf.states.has(ref.name) || wf.skippedStates?.has(ref.name)) return [];
+  if (wf.states.has(ref.name) || wf.skippedStates?.has(ref.name)) return;
   if (ref.name === '') {
-    return [{ severity: 'error', code: 'unknown-target', message: `The target of ${site.label} is empty; name a state defined under \`states\`.`, loc: ref.loc }];
+    out.push({ severity: 'error', code: 'unknown-target', message: `The target of ${site.label} is empty; name a state defined under \`states\`.`, loc: ref.loc });
+    return;
   }
   const closest = closestName(ref.name, stateNames(wf));
-  return [
-    {
-      severity: 'error',
-      code: 'unknown-target',
-      message: `State \`${ref.name}\` (${site.label}) is not defined under \`states\`.${didYouMean(closest)}`,
-      loc: ref.loc,
-      ...(closest !== undefined ? { data: { closest } } : {}),
-    },
-  ];
+  out.push({
+    severity: 'error',
+    code: 'unknown-target',
+    message: `State \`${ref.name}\` (${site.label}) is not defined under \`states\`.${didYouMean(closest)}`,
+    loc: ref.loc,
+    ...(closest !== undefined ? { data: { closest } } : {}),
+  });
 }
 
-function stateRules(wf: Workflow, state: StateNode): Diagnostic[] {
-  return [...finalTransitionRule(state), ...limitRule(state), ...state.on.flatMap((t) => transitionRules(wf, state, t))];
+function stateRules(wf: Workflow, state: StateNode, out: Diagnostic[]): void {
+  if (state.kind === 'final') append(out, finalTransitionRule(state));
+  limitRule(state, out);
+  for (const t of state.on) transitionRules(wf, state, t, out);
 }
 
 function finalTransitionRule(state: StateNode): Diagnostic[] {
@@ -112,79 +116,85 @@ function finalTransitionRule(state: StateNode): Diagnostic[] {
 }
 
 /** Limits of 0 or fractions would make a state unusable or are typos; "no limit" is written by leaving the field out. */
-function limitRule(state: StateNode): Diagnostic[] {
-  const values: Record<(typeof LIMIT_FIELDS)[number], number | undefined> = {
-    max_iterations: state.rules.maxIterations,
-    max_edit_lines: state.rules.maxEditLines,
-    max_files_per_state: state.rules.maxFilesPerState,
-    context_budget_bytes: state.rules.contextBudgetBytes,
-    turn_cap: state.turnCap,
-  };
-  return LIMIT_FIELDS.flatMap((field) => {
-    const value = values[field];
-    if (value === undefined || (Number.isInteger(value) && value >= 1)) return [];
-    return [
-      {
-        severity: 'error' as const,
-        code: 'invalid-limit',
-        message: `\`${field}\` must be a whole number of at least 1; found ${value}. Leave the field out for no limit.`,
-        loc: state.fieldLocs?.[field] ?? state.keyLoc,
-      },
-    ];
+function limitRule(state: StateNode, out: Diagnostic[]): void {
+  const { rules } = state;
+  for (const field of LIMIT_FIELDS) {
+    const value =
+      field === 'max_iterations'
+        ? rules.maxIterations
+        : field === 'max_edit_lines'
+          ? rules.maxEditLines
+          : field === 'max_files_per_state'
+            ? rules.maxFilesPerState
+            : field === 'context_budget_bytes'
+              ? rules.contextBudgetBytes
+              : state.turnCap;
+    if (value === undefined || (Number.isInteger(value) && value >= 1)) continue;
+    out.push({
+      severity: 'error' as const,
+      code: 'invalid-limit',
+      message: `\`${field}\` must be a whole number of at least 1; found ${value}. Leave the field out for no limit.`,
+      loc: state.fieldLocs?.[field] ?? state.keyLoc,
+    });
+  }
+}
+
+function transitionRules(wf: Workflow, state: StateNode, t: StateNode['on'][number], out: Diagnostic[]): void {
+  if (t.kind === 'simple' || t.kind === 'guarded') {
+    for (const g of t.guards) guardRule(wf, state, t, g, out);
+  } else if (t.kind === 'branched') {
+    for (const b of t.branches) for (const g of b.guards) guardRule(wf, state, t, g, out);
+    branchRules(state, t, out);
+  } else if (t.kind === 'fork') {
+    append(out, forkRules(wf, state, t));
+  }
+}
+
+/** A guard reference (in transitionGuards order) must name a guard under `guards`. */
+function guardRule(wf: Workflow, state: StateNode, t: StateNode['on'][number], g: NameRef, out: Diagnostic[]): void {
+  if (wf.guards.has(g.name) || wf.skippedGuards?.has(g.name)) return;
+  const closest = closestName(g.name, [...wf.guards.keys()]);
+  out.push({
+    severity: 'error' as const,
+    code: 'unknown-guard',
+    message: `Guard \`${g.name}\` (\`${t.event}\` in state \`${state.id}\`) is not defined under \`guards\`; it would fail every time.${didYouMean(closest)}`,
+    loc: g.loc,
+    ...(closest !== undefined ? { data: { closest } } : {}),
   });
 }
 
-function transitionRules(wf: Workflow, state: StateNode, t: StateNode['on'][number]): Diagnostic[] {
-  const out: Diagnostic[] = transitionGuards(t)
-    .filter((g) => !wf.guards.has(g.name) && !wf.skippedGuards?.has(g.name))
-    .map((g) => {
-      const closest = closestName(g.name, [...wf.guards.keys()]);
-      return {
-        severity: 'error' as const,
-        code: 'unknown-guard',
-        message: `Guard \`${g.name}\` (\`${t.event}\` in state \`${state.id}\`) is not defined under \`guards\`; it would fail every time.${didYouMean(closest)}`,
-        loc: g.loc,
-        ...(closest !== undefined ? { data: { closest } } : {}),
-      };
-    });
-  if (t.kind === 'branched') out.push(...branchRules(state, t));
-  if (t.kind === 'fork') out.push(...forkRules(wf, state, t));
-  return out;
-}
-
-function branchRules(state: StateNode, t: Extract<StateNode['on'][number], { kind: 'branched' }>): Diagnostic[] {
-  const out: Diagnostic[] = [];
-  const where = `\`${t.event}\` in state \`${state.id}\``;
+function branchRules(state: StateNode, t: Extract<StateNode['on'][number], { kind: 'branched' }>, out: Diagnostic[]): void {
+  const where = (): string => `\`${t.event}\` in state \`${state.id}\``;
   if (t.branches.length === 0) {
     out.push({
       severity: 'error',
       code: 'empty-branches',
-      message: `${where} has an empty branch array, so the event can never move the machine. Add branches \`{"target", "guard"}\`, ending with a default \`{"target"}\`.`,
+      message: `${where()} has an empty branch array, so the event can never move the machine. Add branches \`{"target", "guard"}\`, ending with a default \`{"target"}\`.`,
       loc: t.loc,
     });
   }
   const defaultIndex = t.branches.findIndex((b) => b.guards.length === 0);
   const fallback = t.branches[defaultIndex];
-  t.branches.slice(defaultIndex + 1).forEach((b, i) => {
-    if (defaultIndex < 0 || !fallback) return;
-    out.push({
-      severity: 'warning',
-      code: 'unreachable-branch',
-      message: `Branch ${defaultIndex + i + 2} of ${where} can never be taken: the branch before it without guards always wins. Move the default branch last.`,
-      loc: b.loc,
-      related: [{ message: 'the default branch', loc: fallback.loc }],
-    });
-  });
+  if (defaultIndex >= 0 && fallback) {
+    for (let i = defaultIndex + 1; i < t.branches.length; i++) {
+      out.push({
+        severity: 'warning',
+        code: 'unreachable-branch',
+        message: `Branch ${i + 1} of ${where()} can never be taken: the branch before it without guards always wins. Move the default branch last.`,
+        loc: (t.branches[i] as (typeof t.branches)[number]).loc,
+        related: [{ message: 'the default branch', loc: fallback.loc }],
+      });
+    }
+  }
   for (const b of t.branches) {
     if (!b.requiresApprovalLoc) continue;
     out.push({
       severity: 'error',
       code: 'approval-in-branch',
-      message: `\`requires_approval\` is not supported inside a branch (${where}). Route the branch to a state whose transition has \`requires_approval\` instead.`,
+      message: `\`requires_approval\` is not supported inside a branch (${where()}). Route the branch to a state whose transition has \`requires_approval\` instead.`,
       loc: b.requiresApprovalLoc,
     });
   }
-  return out;
 }
 
 function forkRules(wf: Workflow, state: StateNode, t: Extract<StateNode['on'][number], { kind: 'fork' }>): Diagnostic[] {

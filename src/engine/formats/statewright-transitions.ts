@@ -20,27 +20,31 @@ import {
 
 /** Reads one `"EVENT": value` of a state's `on`; undefined when it is too broken to use. */
 export function readTransition(r: Reader, e: Entry, stateName: string): Transition | undefined {
-  const base = { event: e.key, eventLoc: e.keyLoc, loc: nodeLoc(e.node, e.pointer) };
-  const what = `transition \`${e.key}\` of state \`${stateName}\``;
+  const loc = nodeLoc(e.node, e.pointer);
   switch (e.node.type) {
     case 'string':
-      return { ...base, kind: 'simple', target: { name: e.node.value as string, loc: base.loc }, guards: [], requiresApproval: false };
+      return { event: e.key, eventLoc: e.keyLoc, loc, kind: 'simple', target: { name: e.node.value as string, loc }, guards: [], requiresApproval: false };
     case 'array':
-      return { ...base, kind: 'branched', branches: readBranches(r, e, what) };
+      return { event: e.key, eventLoc: e.keyLoc, loc, kind: 'branched', branches: readBranches(r, e, what(e, stateName)) };
     case 'object': {
-      if (hasKey(e.node, 'fork')) return readFork(r, e, what, base);
-      if (hasKey(e.node, 'invoke')) return readInvoke(r, e, what, base);
-      return readGuarded(r, e, what, base);
+      const base: Base = { event: e.key, eventLoc: e.keyLoc, loc };
+      if (hasKey(e.node, 'fork')) return readFork(r, e, what(e, stateName), base);
+      if (hasKey(e.node, 'invoke')) return readInvoke(r, e, what(e, stateName), base);
+      return readGuarded(r, e, what(e, stateName), base);
     }
     default:
       r.report(
         'error',
         'invalid-type',
-        `The value of ${what} must be a target state name, an object with \`target\`, a branch array, an invoke or a fork.`,
-        base.loc,
+        `The value of ${what(e, stateName)} must be a target state name, an object with \`target\`, a branch array, an invoke or a fork.`,
+        loc,
       );
       return undefined;
   }
+}
+
+function what(e: Entry, stateName: string): string {
+  return `transition \`${e.key}\` of state \`${stateName}\``;
 }
 
 function hasKey(obj: JsonNode, key: string): boolean {
