@@ -7,7 +7,7 @@
  */
 import type { JsonValue, Workflow } from './model.js';
 import { cloneJson } from './jsonvalue.js';
-import type { ActiveFork, BranchRun, Frame, JournalEntry, MachineError, Position, RunSnapshot, Scope } from './run.js';
+import type { ActiveFork, ActiveInterrupt, BranchRun, ChildRun, Counters, Frame, JournalEntry, MachineError, PendingApproval, Position, RunSnapshot, Scope } from './run.js';
 
 export interface InvokeResolution {
   workflow: Workflow;
@@ -42,7 +42,10 @@ export type StartedBranch = Extract<BranchRun, { status: 'running' | 'done' | 'f
 export class Op {
   readonly journal: JournalEntry[] = [];
   readonly at: string;
-  private readonly wfCache = new Map<number, Workflow | undefined>();
+  /** Frame 0's IR (the common case), then deeper frames' (loaded once per operation). */
+  private wf0: Workflow | undefined;
+  private wf0Loaded = false;
+  private wfDeeper: Map<number, Workflow | undefined> | undefined;
 
   constructor(
     readonly run: RunSnapshot,
@@ -62,6 +65,13 @@ export class Op {
     return out;
   }
 
+  /** The index of the innermost frame (frames().length - 1, without building the list). */
+  innermost(): number {
+    let i = 0;
+    for (let f: Frame = this.run; f.child; f = f.child) i++;
+    return i;
+  }
+
   frame(i: number): Frame {
     // Walks down the chain (frames()[i] without building the list: this runs several times per operation).
     let f: Frame | undefined = i >= 0 ? this.run : undefined;
@@ -72,12 +82,23 @@ export class Op {
 
   /** The IR of frame `i`, loaded once per operation. */
   workflow(i: number): Workflow | undefined {
-    if (!this.wfCache.has(i)) this.wfCache.set(i, this.env.load(this.frame(i).workflow.definitionText));
-    return this.wfCache.get(i);
+    if (i === 0) {
+      if (!this.wf0Loaded) {
+        this.wf0 = this.env.load(this.run.workflow.definitionText);
+        this.wf0Loaded = true;
+      }
+      return this.wf0;
+    }
+    const cache = (this.wfDeeper ??= new Map());
+    if (!cache.has(i)) cache.set(i, this.env.load(this.frame(i).workflow.definitionText));
+    return cache.get(i);
   }
 
   forgetWorkflow(i: number): void {
-    this.wfCache.delete(i);
+    if (i === 0) {
+      this.wf0 = undefined;
+      this.wf0Loaded = false;
+    } else this.wfDeeper?.delete(i);
   }
 
   branch(loc: Loc): StartedBranch | undefined {
@@ -93,9 +114,16 @@ export class Op {
     return b;
   }
 
+  /**
+   * Journals `entry` (a fresh object the caller built for this call: it is
+   * completed in place with `at` and `scope` rather than copied, so its keys
+   * keep their order: the entry's own, then `at`, then `scope`).
+   */
   log(loc: Loc, entry: DistributiveOmit<JournalEntry, 'at' | 'scope'>): JournalEntry {
+    const full = entry as JournalEntry;
+    full.at = this.at;
     const scope = scopeOf(loc);
-    const full = { ...entry, at: this.at, ...(scope ? { scope } : {}) } as JournalEntry;
+    if (scope) full.scope = scope;
     this.journal.push(full);
     return full;
   }
@@ -113,29 +141,68 @@ export class Op {
 }
 
 /**
- * An operation's copy of a snapshot: a deep copy (`cloneJson`, strings
- * shared), except that each frame's `taken` list is copied as a list whose
- * edges ({from, event, to}) are shared with the original: the machine only
- * ever appends edges and never changes one, and that list grows with the
- * workflow, so copying each edge on every operation cost more than the
- * transition itself.
+ * An operation's copy of a snapshot: what an operation (or the policy) changes
+ * in place is copied (each frame object, its counters, a fork with its
+ * branches, a parked approval, an active interrupt, a child frame), and the
+ * rest is shared with the original: strings, the workflow reference, the
+ * context, and the diagram trail (`visited`, `taken`). Those are never changed
+ * in place: a context is replaced (`mergeShallow` returns a new object), the
+ * trail lists are replaced by longer copies when they grow (see progress.ts,
+ * `addToTrail`), and a reload replaces the workflow reference. That keeps a
+ * transition's cost independent of the workflow's size and the context's.
  */
 export function copyRun(run: RunSnapshot): RunSnapshot {
-  return copyFrame(run as unknown as Record<string, unknown>) as unknown as RunSnapshot;
+  // A snapshot with exactly the keys (in the order) startRun gives one is copied as a literal, which
+  // V8 does several times faster than a spread; any other (a fork, a child, keys from disk) is spread.
+  if (!sameKeys(run, RUN_KEYS)) return copyFrame(run);
+  return {
+    version: run.version,
+    runId: run.runId,
+    workflow: run.workflow,
+    status: run.status,
+    state: run.state,
+    context: run.context,
+    counters: copyCounters(run.counters),
+    visited: run.visited,
+    taken: run.taken,
+    createdAt: run.createdAt,
+    updatedAt: run.updatedAt,
+  };
 }
 
-function copyFrame(f: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const k of Object.keys(f)) {
-    const v = f[k];
-    let copy: unknown;
-    if ((k === 'visited' || k === 'taken') && Array.isArray(v)) copy = v.slice();
-    else if (k === 'child' && typeof v === 'object' && v !== null && !Array.isArray(v)) copy = copyFrame(v as Record<string, unknown>);
-    else copy = cloneJson(v as JsonValue);
-    // `__proto__` stays a plain data property (a snapshot read from disk could carry one).
-    if (k === '__proto__') Object.defineProperty(out, k, { value: copy, enumerable: true, writable: true, configurable: true });
-    else out[k] = copy;
+/** The keys of a top-level snapshot as startRun writes them, with no fork, child, approval or interrupt. */
+const RUN_KEYS: readonly string[] = ['version', 'runId', 'workflow', 'status', 'state', 'context', 'counters', 'visited', 'taken', 'createdAt', 'updatedAt'];
+/** The keys of `freshCounters()`, in its order. */
+const COUNTER_KEYS: readonly string[] = ['iterations', 'transitions', 'filesEdited', 'editLines', 'bytesRead', 'stepsTotal'];
+
+/** `o` has exactly `keys` as its own enumerable keys, in that order. */
+function sameKeys(o: object, keys: readonly string[]): boolean {
+  const own = Object.keys(o);
+  if (own.length !== keys.length) return false;
+  for (let i = 0; i < own.length; i++) if (own[i] !== keys[i]) return false;
+  return true;
+}
+
+function copyFrame<F extends Frame>(f: F): F {
+  // Spread defines own data properties, so a `__proto__` key (a snapshot read from disk could carry one) stays plain data.
+  const out = { ...f };
+  out.counters = copyCounters(f.counters);
+  if (f.fork !== undefined) out.fork = cloneJson(f.fork as unknown as JsonValue) as unknown as ActiveFork;
+  if (f.pendingApproval !== undefined) out.pendingApproval = cloneJson(f.pendingApproval as unknown as JsonValue) as unknown as PendingApproval;
+  if (f.interrupt !== undefined) out.interrupt = cloneJson(f.interrupt as unknown as JsonValue) as unknown as ActiveInterrupt;
+  const child = f.child;
+  if (child !== undefined) out.child = typeof child === 'object' && child !== null && !Array.isArray(child) ? copyFrame(child) : (cloneJson(child as unknown as JsonValue) as unknown as ChildRun);
+  return out;
+}
+
+function copyCounters(c: Counters): Counters {
+  if (typeof c !== 'object' || c === null || Array.isArray(c)) return cloneJson(c as unknown as JsonValue) as unknown as Counters;
+  if (Array.isArray(c.filesEdited) && sameKeys(c, COUNTER_KEYS)) {
+    return { iterations: c.iterations, transitions: c.transitions, filesEdited: c.filesEdited.slice(), editLines: c.editLines, bytesRead: c.bytesRead, stepsTotal: c.stepsTotal };
   }
+  const out = { ...c };
+  if (Array.isArray(c.filesEdited)) out.filesEdited = c.filesEdited.slice();
+  else if (c.filesEdited !== undefined) out.filesEdited = cloneJson(c.filesEdited as unknown as JsonValue) as unknown as string[];
   return out;
 }
 
@@ -151,7 +218,7 @@ export function scopeOf(loc: Loc): Scope | undefined {
 
 /** Where events go: the innermost frame, and in a fork its current (or the chosen) branch. */
 export function activeLoc(op: Op, opt: BranchOption = {}): Loc | MachineError {
-  const frame = op.frames().length - 1;
+  const frame = op.innermost();
   const fork = op.frame(frame).fork;
   if (!fork) return { frame };
   return pickLoc(frame, fork, opt);

@@ -18,7 +18,7 @@
 import type { ForkTransition, JsonObject, JsonValue } from './model.js';
 import { cloneJson, mergeShallow, shallowDiff } from './jsonvalue.js';
 import type { Loc, Op, StartedBranch } from './cursor.js';
-import { failedStateOf, resumeFrame } from './progress.js';
+import { addVisited, failedStateOf, resumeFrame } from './progress.js';
 import type { ActiveFork, BranchRun, MachineError } from './run.js';
 import { freshCounters } from './run.js';
 
@@ -62,7 +62,7 @@ function startBranch(op: Op, frameIdx: number, name: string): void {
   if (!b) return;
   fork.branches[i] = { name: b.name, initial: b.initial, terminal: b.terminal, status: 'running', state: b.initial, context: cloneJson(frame.context), counters: freshCounters() };
   if (fork.mode === 'sequential') fork.current = name;
-  if (!frame.visited.includes(b.initial)) frame.visited.push(b.initial);
+  addVisited(frame, b.initial);
   op.log({ frame: frameIdx, branch: name }, { kind: 'branch_start', branch: name, state: b.initial });
 }
 

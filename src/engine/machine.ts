@@ -15,10 +15,12 @@ import { activeLoc, copyRun, isError, Op, scopeOf } from './cursor.js';
 import type { BranchOption, Loc, MachineEnv } from './cursor.js';
 import { resolveEvent } from './resolve.js';
 import { applyMove, afterMove, enterState, isFailureState, isFinalState, settle } from './progress.js';
+import type { Move } from './progress.js';
 import { fireInterrupt, matchInterrupt } from './interrupts.js';
 import type { FireResult } from './interrupts.js';
 import { BRANCH_DONE_PREFIX, branchDone, startFork } from './fork.js';
 import { startInvoke } from './invoke.js';
+import { plainMove, stateTable } from './machine-table.js';
 import { freshCounters, hashText, resetStateCounters, RUN_SNAPSHOT_VERSION } from './run.js';
 import type { JournalEntry, MachineError, Position, RunSnapshot, RunStatus } from './run.js';
 
@@ -114,7 +116,26 @@ export function startRun(
 
 /** The env with `now()` pinned, so one operation carries one time stamp. */
 function fixedEnv(env: MachineEnv, at: string): MachineEnv {
-  return { now: () => at, load: (t) => env.load(t), resolveInvoke: (n, f) => env.resolveInvoke(n, f) };
+  return new PinnedEnv(env, at);
+}
+
+class PinnedEnv implements MachineEnv {
+  constructor(
+    private readonly base: MachineEnv,
+    private readonly at: string,
+  ) {}
+
+  now(): string {
+    return this.at;
+  }
+
+  load(text: string): Workflow | undefined {
+    return this.base.load(text);
+  }
+
+  resolveInvoke(name: string, fromFile?: string): ReturnType<MachineEnv['resolveInvoke']> {
+    return this.base.resolveInvoke(name, fromFile);
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -148,26 +169,27 @@ function reportedState(op: Op, opt: BranchOption): string {
   return b ? b.state : op.frame(loc.frame).state;
 }
 
+/** No branch: nothing to add to an outcome. */
+const NO_TAG: { branch?: string } = Object.freeze({});
+
 const MOVING: ReadonlySet<JournalEntry['kind']> = new Set([
   'transition', 'interrupt', 'join', 'child_done', 'fork_start', 'invoke_start', 'branch_done',
 ]);
 
-function finishSend(op: Op, event: string, from: string, opt: BranchOption, extra: Partial<SendOutcome> = {}): MachineResult<SendOutcome> {
+function finishSend(op: Op, event: string, from: string, opt: BranchOption, extra?: Partial<SendOutcome>): MachineResult<SendOutcome> {
   const run = op.finish();
-  const ended = op.journal.find((e) => e.kind === 'transition' && e.endedInterrupt);
-  return {
-    run,
-    journal: op.journal,
-    outcome: {
-      event,
-      transitioned: op.journal.some((e) => MOVING.has(e.kind)),
-      from,
-      to: reportedState(op, opt),
-      status: run.status,
-      ...(ended && ended.kind === 'transition' && ended.endedInterrupt ? { interrupt_ended: ended.endedInterrupt } : {}),
-      ...extra,
-    },
-  };
+  const journal = op.journal;
+  let transitioned = false;
+  let ended: string | undefined;
+  for (let i = 0; i < journal.length; i++) {
+    const e = journal[i]!;
+    if (!transitioned && MOVING.has(e.kind)) transitioned = true;
+    // The first transition entry that ended an interrupt names it.
+    if (ended === undefined && e.kind === 'transition' && e.endedInterrupt) ended = e.endedInterrupt;
+  }
+  const outcome: SendOutcome = { event, transitioned, from, to: reportedState(op, opt), status: run.status };
+  if (ended !== undefined) outcome.interrupt_ended = ended;
+  return { run, journal, outcome: extra === undefined ? outcome : { ...outcome, ...extra } };
 }
 
 /** A refused event: the original snapshot, a `rejected` journal entry, the error. */
@@ -199,7 +221,7 @@ export function sendEvent(
   const from = pos.state;
   const scoped = (e: MachineError): MachineResult<SendOutcome> => refuse(run, env1, event, from, e, scopeOf(loc));
   if (isError(wf)) return scoped(wf);
-  const branchTag = loc.branch === undefined ? {} : { branch: loc.branch };
+  const branchTag = loc.branch === undefined ? NO_TAG : { branch: loc.branch };
 
   if (event.startsWith(INTERRUPT_PREFIX)) {
     const name = event.slice(INTERRUPT_PREFIX.length);
@@ -217,18 +239,26 @@ export function sendEvent(
     const p = pos.pendingApproval;
     return scoped({ code: 'pending_approval', message: `"${p.event}" (${p.from} -> ${p.target}) is waiting for a person's approval; no other transition until it is approved or rejected` });
   }
-  const node = wf.states.get(from);
-  if (!node) return scoped({ code: 'unknown_state', message: `state "${from}" is not defined in the workflow` });
-  if (node.kind === 'final') return scoped({ code: 'final_state', message: `state "${from}" is final: no transitions leave it` });
+  const entry = stateTable(wf).get(from);
+  if (!entry) return scoped({ code: 'unknown_state', message: `state "${from}" is not defined in the workflow` });
+  if (entry.final) return scoped({ code: 'final_state', message: `state "${from}" is final: no transitions leave it` });
 
-  const res = resolveEvent(wf, node, pos, event, data);
+  // A plain transition (no guards, no approval, a named target that exists): resolved ahead, in the table.
+  const plain = plainMove(entry, event);
+  if (plain) {
+    const move: Move = { event: plain.event, from, to: plain.to };
+    if (data !== undefined) move.data = data;
+    applyMove(op, loc, wf, move, false, plain);
+    return loc.branch === undefined ? finishSend(op, event, from, opt) : finishSend(op, event, from, opt, { ...branchTag });
+  }
+
+  const res = resolveEvent(wf, entry.node, pos, event, data);
   switch (res.kind) {
     case 'error':
       return scoped(res.error);
     case 'move': {
       if (!wf.states.has(res.to)) return scoped({ code: 'unknown_state', message: `target state "${res.to}" is not defined` });
       res.to = settle(wf, res.to);
-      const move = { event: res.event, from: res.from, to: res.to, ...(res.data === undefined ? {} : { data: res.data }) };
       const approval = res.approval ? { event, target: res.to, ...(res.approval.message === undefined ? {} : { message: res.approval.message }) } : undefined;
       if (approval && wf.meta.approvalMode === 'ask') {
         pos.pendingApproval = {
@@ -244,7 +274,11 @@ export function sendEvent(
         return finishSend(op, event, from, opt, { ...branchTag, pending_approval: approval });
       }
       const via = approval ? 'advisory_approval' : res.via;
-      applyMove(op, loc, wf, { ...move, ...(via ? { via } : {}) }, res.via === 'return');
+      const move: Move = { event: res.event, from: res.from, to: res.to };
+      if (res.data !== undefined) move.data = res.data;
+      if (via) move.via = via;
+      applyMove(op, loc, wf, move, res.via === 'return');
+      if (loc.branch === undefined && !approval) return finishSend(op, event, from, opt);
       return finishSend(op, event, from, opt, { ...branchTag, ...(approval ? { approval_notice: approval } : {}) });
     }
     case 'fork':

@@ -10,8 +10,9 @@ import { handlerRegion } from './interrupts.js';
 import { branchReachedFinal } from './fork.js';
 import { completeChild } from './invoke.js';
 import type { Op, Loc } from './cursor.js';
+import type { PlainMove } from './machine-table.js';
 import { resetStateCounters } from './run.js';
-import type { Frame, JournalEntry, RunStatus } from './run.js';
+import type { Frame, JournalEntry, RunStatus, TakenEdge } from './run.js';
 
 /**
  * A child run or a branch fails when it ends in a final state listed in
@@ -56,8 +57,140 @@ export function enterState(op: Op, loc: Loc, from: string, event: string, to: st
   pos.state = to;
   if (to !== from) resetStateCounters(pos.counters);
   const frame = op.frame(loc.frame);
-  if (!frame.visited.includes(to)) frame.visited.push(to);
-  if (!frame.taken.some((e) => e.from === from && e.event === event && e.to === to)) frame.taken.push({ from, event, to });
+  addVisited(frame, to);
+  addTaken(frame, from, event, to);
+}
+
+// The diagram trail. `visited` and `taken` grow with the workflow and are
+// shared between successive snapshots (copyRun does not copy them), so they
+// are never changed in place: a new state or edge replaces the list with a
+// longer copy. Membership is looked up in an index instead of a scan: an
+// index records where each state (or each state's outgoing edges) stands in
+// the list, and serves every list of an append chain (each list a prefix of
+// the next), since an entry counts for a list only below that list's length.
+// Appending to the chain's longest list extends its index; appending to an
+// older list (two operations from the same snapshot) starts a new index.
+
+/** Below this length a scan costs less than the index lookup. */
+const SCAN_LIMIT = 16;
+
+interface TrailIndex<V> {
+  /** Positions: a state's first place in `visited`; the places of a state's outgoing edges in `taken`, ascending. */
+  readonly at: Map<string, V>;
+  /** The length of the longest list indexed (the chain's tip). */
+  len: number;
+}
+
+const visitedIndex = new WeakMap<readonly string[], TrailIndex<number>>();
+const takenIndex = new WeakMap<readonly TakenEdge[], TrailIndex<number[]>>();
+
+function visitedIndexOf(list: readonly string[]): TrailIndex<number> {
+  let ix = visitedIndex.get(list);
+  if (!ix || list.length > ix.len) {
+    const at = new Map<string, number>();
+    for (let i = 0; i < list.length; i++) if (!at.has(list[i]!)) at.set(list[i]!, i);
+    ix = { at, len: list.length };
+    visitedIndex.set(list, ix);
+  }
+  return ix;
+}
+
+function takenIndexOf(list: readonly TakenEdge[]): TrailIndex<number[]> {
+  let ix = takenIndex.get(list);
+  if (!ix || list.length > ix.len) {
+    const at = new Map<string, number[]>();
+    for (let i = 0; i < list.length; i++) {
+      const from = list[i]!.from;
+      const places = at.get(from);
+      if (places) places.push(i);
+      else at.set(from, [i]);
+    }
+    ix = { at, len: list.length };
+    takenIndex.set(list, ix);
+  }
+  return ix;
+}
+
+function hasVisited(list: readonly string[], state: string): boolean {
+  if (list.length <= SCAN_LIMIT) return list.includes(state);
+  const p = visitedIndexOf(list).at.get(state);
+  return p !== undefined && p < list.length;
+}
+
+function hasTaken(list: readonly TakenEdge[], from: string, event: string, to: string): boolean {
+  const n = list.length;
+  if (n <= SCAN_LIMIT) {
+    for (let i = 0; i < n; i++) {
+      const e = list[i]!;
+      if (e.from === from && e.event === event && e.to === to) return true;
+    }
+    return false;
+  }
+  const places = takenIndexOf(list).at.get(from);
+  if (!places) return false;
+  for (const p of places) {
+    if (p >= n) break;
+    const e = list[p]!;
+    if (e.event === event && e.to === to) return true;
+  }
+  return false;
+}
+
+/** Adds `state` to the frame's visited list (a new list) unless it is there. */
+export function addVisited(frame: Frame, state: string): void {
+  const list = frame.visited;
+  if (hasVisited(list, state)) return;
+  const next = [...list, state];
+  const ix = visitedIndex.get(list);
+  if (ix && ix.len === list.length) {
+    ix.at.set(state, list.length);
+    ix.len++;
+    visitedIndex.set(next, ix);
+  }
+  frame.visited = next;
+}
+
+/** Adds the edge to the frame's taken list (a new list) unless it is there. */
+function addTaken(frame: Frame, from: string, event: string, to: string): void {
+  const list = frame.taken;
+  if (hasTaken(list, from, event, to)) return;
+  const next = [...list, { from, event, to }];
+  const ix = takenIndex.get(list);
+  if (ix && ix.len === list.length) {
+    const places = ix.at.get(from);
+    if (places) places.push(list.length);
+    else ix.at.set(from, [list.length]);
+    ix.len++;
+    takenIndex.set(next, ix);
+  }
+  frame.taken = next;
+}
+
+/**
+ * Plain moves (machine-table.ts) known to be on a frame's trail: for a
+ * `taken` list, with the `visited` list it was seen with, the moves whose
+ * edge is in `taken` and whose target is in `visited`. The lists never
+ * change in place, so what was found in them stays true; a move is looked up
+ * by identity, which spares the string lookups of `hasVisited`/`hasTaken`.
+ */
+const knownMoves = new WeakMap<readonly TakenEdge[], { visited: readonly string[]; n: number; vn: number; set: Set<PlainMove> }>();
+
+/** `enterState` for a plain move from `from` (its edge is `from`, `m.event`, `m.to`). */
+function enterPlain(op: Op, loc: Loc, from: string, m: PlainMove): void {
+  const pos = op.position(loc);
+  pos.state = m.to;
+  if (m.to !== from) resetStateCounters(pos.counters);
+  const frame = op.frame(loc.frame);
+  let known = knownMoves.get(frame.taken);
+  if (known && known.visited === frame.visited && known.n === frame.taken.length && known.vn === frame.visited.length && known.set.has(m)) return;
+  addVisited(frame, m.to);
+  addTaken(frame, from, m.event, m.to);
+  known = knownMoves.get(frame.taken);
+  if (!known || known.visited !== frame.visited || known.n !== frame.taken.length || known.vn !== frame.visited.length) {
+    known = { visited: frame.visited, n: frame.taken.length, vn: frame.visited.length, set: new Set() };
+    knownMoves.set(frame.taken, known);
+  }
+  known.set.add(m);
 }
 
 export interface Move {
@@ -68,28 +201,30 @@ export interface Move {
   via?: 'safe_next' | 'return' | 'approved' | 'advisory_approval';
 }
 
-/** Takes a transition at `loc`: merges the data, moves, ends an interrupt if it is left, journals. */
-export function applyMove(op: Op, loc: Loc, wf: Workflow, move: Move, isReturn: boolean): void {
+/**
+ * Takes a transition at `loc`: merges the data, moves, ends an interrupt if it is left, journals.
+ * `plain`: the move is that plain move of the table (machine-table.ts), whose target and finality are known.
+ */
+export function applyMove(op: Op, loc: Loc, wf: Workflow, move: Move, isReturn: boolean, plain?: PlainMove): void {
   const pos = op.position(loc);
-  pos.context = mergeShallow(pos.context, move.data);
+  // No data merges nothing: the context (never changed in place) stays as it is.
+  if (move.data !== undefined) pos.context = mergeShallow(pos.context, move.data);
   const interrupt = pos.interrupt;
   // `$return` ends the interrupt; so does leaving the handler, i.e. entering a
   // state from which no `$return` can be reached any more (see interrupts.ts).
   const ends = interrupt !== undefined && (isReturn || !handlerRegion(wf).has(move.to));
   if (ends) delete pos.interrupt;
-  enterState(op, loc, move.from, move.event, move.to);
+  if (plain) enterPlain(op, loc, move.from, plain);
+  else enterState(op, loc, move.from, move.event, move.to);
   op.countTransition(loc);
-  op.log(loc, {
-    kind: 'transition',
-    event: move.event,
-    from: move.from,
-    to: move.to,
-    ...(move.data === undefined ? {} : { data: move.data }),
-    ...(move.via ? { via: move.via } : {}),
-    ...(ends && interrupt ? { endedInterrupt: interrupt.name } : {}),
-  });
+  // Built key by key in the order the entry has always had (kind, event, from, to, data, via, endedInterrupt).
+  const entry: Extract<JournalEntry, { kind: 'transition' }> = { kind: 'transition', event: move.event, from: move.from, to: move.to } as Extract<JournalEntry, { kind: 'transition' }>;
+  if (move.data !== undefined) entry.data = move.data;
+  if (move.via) entry.via = move.via;
+  if (ends && interrupt) entry.endedInterrupt = interrupt.name;
+  op.log(loc, entry);
   if (ends && interrupt && isReturn) op.log(loc, { kind: 'interrupt_return', name: interrupt.name, from: move.from, to: move.to });
-  afterMove(op, loc, wf);
+  if (!plain || plain.toFinal) afterMove(op, loc, wf);
 }
 
 /** What reaching the position's current state means, if it is final. */

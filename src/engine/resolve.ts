@@ -74,19 +74,33 @@ function targetMove(
   pos: Position,
   data: JsonValue | undefined,
 ): Resolution {
-  const failed = checkGuards(wf, t.guards, pos).find((g) => !g.passes);
-  if (failed) return { kind: 'error', error: guardFailure(wf, failed) };
-  const target = resolveTarget(t.target, pos);
-  if ('code' in target) return { kind: 'error', error: target };
-  return {
-    kind: 'move',
-    event: t.event,
-    from: pos.state,
-    to: target.to,
-    ...(data === undefined ? {} : { data }),
-    ...(target.via ? { via: target.via } : {}),
-    ...(t.requiresApproval ? { approval: t.approvalMessage === undefined ? {} : { message: t.approvalMessage } } : {}),
-  };
+  if (t.guards.length) {
+    const failed = checkGuards(wf, t.guards, pos).find((g) => !g.passes);
+    if (failed) return { kind: 'error', error: guardFailure(wf, failed) };
+  }
+  // Inlined `resolveTarget` for the common case (a named target); `$return` takes the general path.
+  let to: string;
+  let via: 'return' | undefined;
+  if (t.target.name !== RETURN_TARGET) to = t.target.name;
+  else {
+    const target = resolveTarget(t.target, pos);
+    if ('code' in target) return { kind: 'error', error: target };
+    to = target.to;
+    via = target.via;
+  }
+  // Built key by key in the order callers have always seen (event, from, to, data, via, approval).
+  const res: Extract<Resolution, { kind: 'move' }> = { kind: 'move', event: t.event, from: pos.state, to };
+  if (data !== undefined) res.data = data;
+  if (via) res.via = via;
+  if (t.requiresApproval) res.approval = t.approvalMessage === undefined ? {} : { message: t.approvalMessage };
+  return res;
+}
+
+/** The transition of `event` in `node` (the first, as `find` would). */
+function transitionOf(node: StateNode, event: string): StateNode['on'][number] | undefined {
+  const on = node.on;
+  for (let i = 0; i < on.length; i++) if (on[i]!.event === event) return on[i];
+  return undefined;
 }
 
 /**
@@ -94,7 +108,8 @@ function targetMove(
  * events on final states, while an approval is parked, and on stopped runs.
  */
 export function resolveEvent(wf: Workflow, node: StateNode, pos: Position, event: string, data?: JsonValue): Resolution {
-  const t = node.on.find((x) => x.event === event);
+  const t = transitionOf(node, event);
+  if (t && (t.kind === 'simple' || t.kind === 'guarded')) return targetMove(wf, t, pos, data);
   const base = { event, from: pos.state, ...(data === undefined ? {} : { data }) };
   if (!t) {
     // safe_next catches only events the state does not define, never a defined one whose guards fail.
