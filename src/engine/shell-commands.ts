@@ -255,7 +255,9 @@ function globRegex(glob: string): RegExp {
  */
 export function touchesEnviron(w: Word): boolean {
   if (/\/proc(\/|$)/.test(w.value) || w.value.includes('environ')) return true;
-  return w.dynamic && ENVIRON_PATHS.some((p) => globRegex(w.value).test(p));
+  if (!w.dynamic) return false;
+  const glob = globRegex(w.value);
+  return ENVIRON_PATHS.some((p) => glob.test(p));
 }
 
 const DECLARE = new Set(['declare', 'typeset', 'local', 'readonly', 'export']);

@@ -10,8 +10,11 @@
  * spends most of its time crossing into WASM, not deciding. Here each answer
  * still comes from the parser, only once:
  *
- * - `type`, `endIndex`, `isNamed`, `children`, `namedChildren` and field
- *   children are asked of the real node on first use and cached;
+ * - `type`, `endIndex`, `isNamed`, `children` and field children are asked
+ *   of the real node on first use and cached;
+ * - `namedChildren` are the named ones among `children` (what tree-sitter
+ *   counts as named children), unless an anonymous child has children of its
+ *   own: then the parser is asked;
  * - `text` is the source sliced at the node's offsets, which is what
  *   web-tree-sitter's `text` returns for a tree parsed from a string;
  * - `parent` is the wrapper the node was reached from (the real parent's
@@ -106,25 +109,43 @@ export class ShellNode {
 
   /** The real node's named children, as the wrappers in `children`. */
   get namedChildren(): readonly ShellNode[] {
-    if (this.namedKids === undefined) {
-      const real = this.real.namedChildren;
-      if (real.length === 0) this.namedKids = NONE;
-      else {
-        const kids = this.children;
-        const named: ShellNode[] = [];
-        let from = 0;
-        for (const c of real) {
-          if (!c) continue;
-          const at = ShellNode.indexOf(kids, c, from);
-          if (at >= 0) {
-            named.push(kids[at] as ShellNode);
-            from = at + 1;
-          } else named.push(new ShellNode(c, this.source, this));
-        }
-        this.namedKids = named;
-      }
-    }
+    if (this.namedKids === undefined) this.namedKids = this.namedAmongChildren() ?? this.namedFromParser();
     return this.namedKids;
+  }
+
+  /**
+   * The named children are the named ones among `children`, unless an
+   * anonymous child has children of its own (tree-sitter then looks inside it
+   * for named ones): then undefined, and the parser is asked.
+   */
+  private namedAmongChildren(): readonly ShellNode[] | undefined {
+    const kids = this.children;
+    let named: ShellNode[] | undefined;
+    for (let i = 0; i < kids.length; i++) {
+      const k = kids[i] as ShellNode;
+      if (k.isNamed) {
+        named ??= [];
+        named.push(k);
+      } else if (k.childCount > 0) return undefined;
+    }
+    return named ?? NONE;
+  }
+
+  private namedFromParser(): readonly ShellNode[] {
+    const real = this.real.namedChildren;
+    if (real.length === 0) return NONE;
+    const kids = this.children;
+    const named: ShellNode[] = [];
+    let from = 0;
+    for (const c of real) {
+      if (!c) continue;
+      const at = ShellNode.indexOf(kids, c, from);
+      if (at >= 0) {
+        named.push(kids[at] as ShellNode);
+        from = at + 1;
+      } else named.push(new ShellNode(c, this.source, this));
+    }
+    return named;
   }
 
   get namedChildCount(): number {

@@ -49,7 +49,10 @@ const deny = (reason: string, offending?: string): never => {
 
 /** Whether any rule needs the command looked at (else it passes unparsed). */
 export function shellRulesInForce(rules: ShellRules): boolean {
-  const r = normaliseRules(rules);
+  return inForce(normaliseRules(rules));
+}
+
+function inForce(r: ShellRules): boolean {
   return r.allowedCommands !== undefined || r.blockedEnv.length > 0 || !r.writeAllowed;
 }
 
@@ -57,30 +60,37 @@ export function shellRulesInForce(rules: ShellRules): boolean {
 function normaliseRules(rules: unknown): ShellRules {
   const r = (typeof rules === 'object' && rules !== null ? rules : {}) as Partial<Record<keyof ShellRules, unknown>>;
   const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
-  return {
-    // Present but not a list: no command is allowed.
-    ...(r.allowedCommands !== undefined ? { allowedCommands: strings(r.allowedCommands) } : {}),
-    blockedEnv: strings(r.blockedEnv),
-    writeAllowed: r.writeAllowed === true,
-  };
+  const blockedEnv = strings(r.blockedEnv);
+  const writeAllowed = r.writeAllowed === true;
+  // Present but not a list: no command is allowed.
+  return r.allowedCommands !== undefined ? { allowedCommands: strings(r.allowedCommands), blockedEnv, writeAllowed } : { blockedEnv, writeAllowed };
 }
 
 /** Loads the parser on first use, then analyses. Never rejects. */
-export async function analyseCommand(command: unknown, rules: ShellRules): Promise<ShellVerdict> {
-  if (!shellRulesInForce(rules)) return { ok: true };
-  let parser: ShellParser;
-  try {
-    parser = await loadShellParser();
-  } catch (err) {
-    return { ok: false, reason: `the shell parser could not be loaded (${String(err)}), so no command can be checked` };
+export async function analyseCommand(command: unknown, given: ShellRules): Promise<ShellVerdict> {
+  const rules = normaliseRules(given);
+  if (!inForce(rules)) return { ok: true };
+  // Once loaded, the parser is taken without awaiting its (settled) promise again.
+  let parser = loaded;
+  if (!parser) {
+    try {
+      parser = loaded = await loadShellParser();
+    } catch (err) {
+      return { ok: false, reason: `the shell parser could not be loaded (${String(err)}), so no command can be checked` };
+    }
   }
-  return analyseWithParser(parser, command, rules);
+  return analyseNormalised(parser, command, rules);
 }
+
+let loaded: ShellParser | undefined;
 
 /** The synchronous analysis, for callers that already hold a loaded parser. */
 export function analyseWithParser(parser: ShellParser, command: unknown, given: ShellRules): ShellVerdict {
-  const rules = normaliseRules(given);
-  if (!shellRulesInForce(rules)) return { ok: true };
+  return analyseNormalised(parser, command, normaliseRules(given));
+}
+
+function analyseNormalised(parser: ShellParser, command: unknown, rules: ShellRules): ShellVerdict {
+  if (!inForce(rules)) return { ok: true };
   if (typeof command !== 'string') return { ok: false, reason: 'the command is not text' };
   if (command.length > MAX_COMMAND_LENGTH) return { ok: false, reason: `the command is longer than ${MAX_COMMAND_LENGTH} characters` };
   try {
