@@ -26,13 +26,15 @@ export class Entry {
 
 /** An object's entries by key (a linear search: objects in workflows have a handful of keys). */
 export interface Fields {
+  /** The entries in order. */
+  readonly list: readonly Entry[];
   get(key: string): Entry | undefined;
   has(key: string): boolean;
   [Symbol.iterator](): Iterator<[string, Entry]>;
 }
 
 class EntryList implements Fields {
-  constructor(private readonly list: readonly Entry[]) {}
+  constructor(readonly list: readonly Entry[]) {}
 
   get(key: string): Entry | undefined {
     const list = this.list;
@@ -47,6 +49,11 @@ class EntryList implements Fields {
   *[Symbol.iterator](): Iterator<[string, Entry]> {
     for (const e of this.list) yield [e.key, e];
   }
+}
+
+/** Entries (as `entries` returns them: no repeated keys) by key, without the unknown-field check. */
+export function fieldsOf(list: readonly Entry[]): Fields {
+  return new EntryList(list);
 }
 
 /** Objects with more keys than this find repeated keys with a Map rather than a scan. */
@@ -74,13 +81,14 @@ export class Reader {
     const out: Entry[] = [];
     if (!children) return out;
     const byKey = children.length > SCAN_LIMIT ? new Map<string, Entry>() : undefined;
+    let prefix: string | undefined; // `${pointer}/`, made once for the object's keys
     for (let i = 0; i < children.length; i++) {
       const pc = (children[i] as JsonNode).children;
       const keyNode = pc?.[0];
       const valueNode = pc?.[1];
       if (!keyNode || !valueNode || typeof keyNode.value !== 'string') continue; // a syntax error, already reported
       const key = keyNode.value;
-      const entry = new Entry(key, keyNode, valueNode, childPointer(pointer, key));
+      const entry = new Entry(key, keyNode, valueNode, plainKey(key) ? (prefix ??= `${pointer}/`) + key : childPointer(pointer, key));
       const earlier = byKey ? byKey.get(key) : scan(out, key);
       if (earlier) {
         this.report(
@@ -227,4 +235,9 @@ export class Reader {
 function scan(list: readonly Entry[], key: string): Entry | undefined {
   for (let i = 0; i < list.length; i++) if ((list[i] as Entry).key === key) return list[i];
   return undefined;
+}
+
+/** A key that needs no escaping in a JSON pointer (as childPointer decides). */
+function plainKey(key: string): boolean {
+  return !key.includes('~') && !key.includes('/');
 }

@@ -22,7 +22,7 @@ import type {
 } from '../model.js';
 import { GUARD_OPS } from '../model.js';
 import { childPointer, nodeLoc, nodeValue, ownerLoc, parseJsonc, type JsonNode } from './jsonc.js';
-import { Reader, type Entry, type Fields } from './reader.js';
+import { fieldsOf, Reader, type Entry, type Fields } from './reader.js';
 import {
   APPROVAL_MODES,
   DANGER_LEVELS,
@@ -136,7 +136,7 @@ function readVersion(r: Reader, e: Entry | undefined): string | number | undefin
 function readStates(r: Reader, statesEntry: Entry, skipped: Set<string>): Map<string, StateNode> {
   const states = new Map<string, StateNode>();
   for (const e of r.entries(statesEntry.node, statesEntry.pointer, '`states`', 'duplicate-state')) {
-    if (!r.isObject(e.node, e.pointer, `State \`${e.key}\``)) {
+    if (e.node.type !== 'object' && !r.isObject(e.node, e.pointer, `State \`${e.key}\``)) {
       skipped.add(e.key);
       continue;
     }
@@ -153,7 +153,7 @@ function readState(r: Reader, e: Entry): StateNode {
   const completionSchema = r.jsonObject(f.get('completion_schema'));
   const turnCap = r.number(f.get('turn_cap'));
   const fieldLocs: Record<string, SourceLoc> = {};
-  for (const [key, entry] of f) fieldLocs[key] = nodeLoc(entry.node, entry.pointer);
+  for (const entry of f.list) fieldLocs[entry.key] = nodeLoc(entry.node, entry.pointer);
   return {
     key: e.key,
     id: e.key,
@@ -237,9 +237,11 @@ function readModelLadder(r: Reader, e: Entry | undefined): ModelRung[] | undefin
 }
 
 function readOn(r: Reader, e: Entry | undefined, stateName: string): Transition[] {
-  if (!e || !r.isObject(e.node, e.pointer, `\`on\` of state \`${stateName}\``)) return [];
+  if (!e) return [];
+  const what = `\`on\` of state \`${stateName}\``;
+  if (!r.isObject(e.node, e.pointer, what)) return [];
   const out: Transition[] = [];
-  for (const event of r.entries(e.node, e.pointer, `\`on\` of state \`${stateName}\``)) {
+  for (const event of r.entries(e.node, e.pointer, what)) {
     const t = readTransition(r, event, stateName);
     if (t) out.push(t);
   }
@@ -311,7 +313,7 @@ function readTrigger(r: Reader, e: Entry | undefined, owner: Entry, what: string
 function readMeta(r: Reader, e: Entry | undefined): WorkflowMeta {
   const defaults: WorkflowMeta = { approvalMode: 'ask', captureOutput: false, debug: false, raw: {} };
   if (!e || !r.isObject(e.node, e.pointer, '`meta`')) return defaults;
-  const f: Fields = new Map(r.entries(e.node, e.pointer, '`meta`').map((m) => [m.key, m]));
+  const f: Fields = fieldsOf(r.entries(e.node, e.pointer, '`meta`'));
   const meta: { -readonly [K in keyof WorkflowMeta]: WorkflowMeta[K] } = {
     ...defaults,
     approvalMode: r.oneOf(f.get('approval_mode'), APPROVAL_MODES) ?? 'ask',
