@@ -55,6 +55,9 @@ export function skippedText(text: string, root: SyntaxNode): Misread | undefined
   return undefined;
 }
 
+/** Where a line continuation is part of quoted text (or a comment) for both readers. */
+const QUOTED = new Set(['string', 'raw_string', 'ansi_c_string', 'translated_string', 'heredoc_body', 'comment']);
+
 /**
  * bash joins `a\<newline>b` into one word; the parser splits it in two, which
  * can move the command name (`X=1\<newline>pytest rm` runs `rm` for bash). A
@@ -63,7 +66,6 @@ export function skippedText(text: string, root: SyntaxNode): Misread | undefined
  * `$\<newline>(cmd)` is a substitution for bash).
  */
 export function joinedContinuation(text: string, root: SyntaxNode): Misread | undefined {
-  const QUOTED = new Set(['string', 'raw_string', 'ansi_c_string', 'translated_string', 'heredoc_body', 'comment']);
   const solid = (c: string | undefined): boolean => c !== undefined && !BLANK.includes(c);
   for (let i = text.indexOf('\\\n'); i >= 0; i = text.indexOf('\\\n', i + 2)) {
     if (escaped(text, i) || !solid(text[i - 1]) || !solid(text[i + 2])) continue;
