@@ -163,15 +163,21 @@ function scanString(): string {
   pos++;
   let start = pos;
   let result = '';
+  let hash = 0;
   for (;;) {
     if (pos >= len) throw BAIL;
     const c = src.charCodeAt(pos);
     if (c === 34) {
-      result = result === '' ? src.slice(start, pos) : result + src.slice(start, pos);
+      if (result === '') {
+        result = pos - start <= SHORT ? shortString(start, pos, hash) : src.slice(start, pos);
+      } else {
+        result += src.slice(start, pos);
+      }
       pos++;
       return result;
     }
     if (c < 0x20) throw BAIL;
+    hash = (hash * 31 + c) | 0;
     if (c === 92) {
       result += src.slice(start, pos);
       const e = src.charCodeAt(pos + 1);
@@ -231,6 +237,27 @@ function scanString(): string {
  * loader reads it, which is what the garbage collector pays for).
  */
 const stack: Node[] = [];
+/**
+ * Short strings (keys, state names, tool names) repeat throughout a workflow
+ * and from one check of a file to the next; each would otherwise be a new
+ * copy. A small table, indexed by a hash of the characters, hands back the
+ * string already made when the characters match. (Only strings short enough
+ * to be copied rather than sliced from the text are kept: a cached slice
+ * would keep a whole old text alive.)
+ */
+const SHORT = 12;
+const TABLE_SIZE = 4096;
+const table: Array<string | undefined> = new Array<string | undefined>(TABLE_SIZE).fill(undefined);
+
+function shortString(start: number, end: number, hash: number): string {
+  const slot = (hash ^ (end - start)) & (TABLE_SIZE - 1);
+  const known = table[slot];
+  if (known !== undefined && known.length === end - start && src.startsWith(known, start)) return known;
+  const made = src.slice(start, end);
+  table[slot] = made;
+  return made;
+}
+
 function parseObject(parent: Node | undefined): Node {
   const obj = (parent === undefined ? { type: 'object', offset: pos, length: -1, children: NONE } : { type: 'object', offset: pos, length: -1, parent, children: NONE }) as Building;
   const base = stack.length;

@@ -154,21 +154,24 @@ function readState(r: Reader, e: Entry): StateNode {
   const turnCap = r.number(f.get('turn_cap'));
   const fieldLocs: Record<string, SourceLoc> = {};
   for (const entry of f.list) fieldLocs[entry.key] = nodeLoc(entry.node, entry.pointer);
-  return {
+  // Built step by step rather than with conditional spreads (a large workflow has thousands of states);
+  // the fields are read, and problems reported, in the same order, and the keys keep the same order.
+  const state: { -readonly [K in keyof StateNode]: StateNode[K] } = {
     key: e.key,
     id: e.key,
     kind: readKind(r, f.get('type')),
     children: [],
     rules: readRules(r, f),
     on: readOn(r, f.get('on'), e.key),
-    ...(safeNext ? { safeNext } : {}),
-    ...(completionTool !== undefined ? { completionTool } : {}),
-    ...(completionSchema ? { completionSchema } : {}),
-    ...(turnCap !== undefined ? { turnCap } : {}),
-    keyLoc: e.keyLoc,
-    loc: nodeLoc(e.node, e.pointer),
-    fieldLocs,
-  };
+  } as Partial<StateNode> as { -readonly [K in keyof StateNode]: StateNode[K] };
+  if (safeNext) state.safeNext = safeNext;
+  if (completionTool !== undefined) state.completionTool = completionTool;
+  if (completionSchema) state.completionSchema = completionSchema;
+  if (turnCap !== undefined) state.turnCap = turnCap;
+  state.keyLoc = e.keyLoc;
+  state.loc = nodeLoc(e.node, e.pointer);
+  state.fieldLocs = fieldLocs;
+  return state;
 }
 
 function readKind(r: Reader, e: Entry | undefined): StateKind {
@@ -192,20 +195,28 @@ function readRules(r: Reader, f: Fields): StateRules {
     envOverrides: r.stringRecord(f.get('env_overrides') ?? f.get('env')) ?? {},
   };
   // Read in this order (it is the order problems are reported in); absent values are left out.
-  const set = (key: keyof StateRules, value: unknown): void => {
-    if (value !== undefined) (rules as Record<string, unknown>)[key] = value;
-  };
-  set('instructions', r.string(f.get('instructions')));
-  set('allowedTools', r.stringArray(f.get('allowed_tools')));
-  set('allowedCommands', r.stringArray(f.get('allowed_commands')));
-  set('allowedCommandsTool', r.string(f.get('allowed_commands_tool')));
-  set('maxIterations', r.number(f.get('max_iterations')));
-  set('maxEditLines', r.number(f.get('max_edit_lines')));
-  set('maxFilesPerState', r.number(f.get('max_files_per_state')));
-  set('contextBudgetBytes', r.number(f.get('context_budget_bytes')));
-  set('model', r.string(f.get('model')));
-  set('thinkingLevel', r.string(f.get('thinking_level')));
-  set('modelLadder', readModelLadder(r, f.get('model_ladder')));
+  const instructions = r.string(f.get('instructions'));
+  if (instructions !== undefined) rules.instructions = instructions;
+  const allowedTools = r.stringArray(f.get('allowed_tools'));
+  if (allowedTools !== undefined) rules.allowedTools = allowedTools;
+  const allowedCommands = r.stringArray(f.get('allowed_commands'));
+  if (allowedCommands !== undefined) rules.allowedCommands = allowedCommands;
+  const allowedCommandsTool = r.string(f.get('allowed_commands_tool'));
+  if (allowedCommandsTool !== undefined) rules.allowedCommandsTool = allowedCommandsTool;
+  const maxIterations = r.number(f.get('max_iterations'));
+  if (maxIterations !== undefined) rules.maxIterations = maxIterations;
+  const maxEditLines = r.number(f.get('max_edit_lines'));
+  if (maxEditLines !== undefined) rules.maxEditLines = maxEditLines;
+  const maxFilesPerState = r.number(f.get('max_files_per_state'));
+  if (maxFilesPerState !== undefined) rules.maxFilesPerState = maxFilesPerState;
+  const contextBudgetBytes = r.number(f.get('context_budget_bytes'));
+  if (contextBudgetBytes !== undefined) rules.contextBudgetBytes = contextBudgetBytes;
+  const model = r.string(f.get('model'));
+  if (model !== undefined) rules.model = model;
+  const thinkingLevel = r.string(f.get('thinking_level'));
+  if (thinkingLevel !== undefined) rules.thinkingLevel = thinkingLevel;
+  const modelLadder = readModelLadder(r, f.get('model_ladder'));
+  if (modelLadder !== undefined) rules.modelLadder = modelLadder;
   return rules;
 }
 
