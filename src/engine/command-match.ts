@@ -13,6 +13,24 @@ export function parseEntry(entry: string): Entry {
   return typeof entry === 'string' ? entry.trim().split(/\s+/).filter((w) => w !== '') : [];
 }
 
+/**
+ * Entries are split once, not on every decision: a state's `allowed_commands`
+ * is asked about on every shell call. Bounded so a long-lived host that sees
+ * many workflows does not grow without end.
+ */
+const splitEntries = new Map<string, Entry>();
+const MAX_SPLIT_ENTRIES = 4096;
+
+function parsedEntry(raw: string): Entry {
+  let entry = splitEntries.get(raw);
+  if (entry === undefined) {
+    if (splitEntries.size >= MAX_SPLIT_ENTRIES) splitEntries.clear();
+    entry = parseEntry(raw);
+    splitEntries.set(raw, entry);
+  }
+  return entry;
+}
+
 /** `*` matches any run of characters (including none); every other character is literal. */
 export function wordMatches(pattern: string, value: string): boolean {
   const parts = pattern.split('*');
@@ -40,7 +58,7 @@ export type MatchResult = { readonly ok: true; readonly entry: string } | { read
 export function matchCommand(words: readonly Word[], entries: readonly string[]): MatchResult {
   let dynamic = false;
   for (const raw of entries) {
-    const entry = parseEntry(raw);
+    const entry = parsedEntry(raw);
     if (entry.length === 0 || entry.length > words.length) continue;
     let ok = true;
     for (let i = 0; i < entry.length && ok; i++) {
