@@ -180,6 +180,7 @@ export class Reader {
     if (!e) return undefined;
     if (e.node.type !== 'array' && !this.expect(e.node, e.pointer, 'array', `\`${e.key}\` must be an array of strings`)) return undefined;
     const items = e.node.children ?? [];
+    if (allStrings(items)) return items.map((item) => item.value as string); // exactly sized: the IR keeps it
     const out: string[] = [];
     for (let i = 0; i < items.length; i++) {
       const item = items[i] as JsonNode;
@@ -213,6 +214,13 @@ export class Reader {
   }
 
   private stringItems(e: Entry): NameRef[] {
+    const items = e.node.children ?? [];
+    if (allStrings(items)) {
+      return items.map((item, i) => {
+        const pointer = childPointer(e.pointer, i);
+        return { name: item.value as string, loc: nodeLoc(item, pointer) };
+      });
+    }
     const out: NameRef[] = [];
     (e.node.children ?? []).forEach((item, i) => {
       const pointer = childPointer(e.pointer, i);
@@ -240,4 +248,9 @@ function scan(list: readonly Entry[], key: string): Entry | undefined {
 /** A key that needs no escaping in a JSON pointer (as childPointer decides). */
 function plainKey(key: string): boolean {
   return !key.includes('~') && !key.includes('/');
+}
+
+function allStrings(items: readonly JsonNode[]): boolean {
+  for (let i = 0; i < items.length; i++) if ((items[i] as JsonNode).type !== 'string') return false;
+  return true;
 }

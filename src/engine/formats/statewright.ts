@@ -251,12 +251,9 @@ function readOn(r: Reader, e: Entry | undefined, stateName: string): Transition[
   if (!e) return [];
   const what = `\`on\` of state \`${stateName}\``;
   if (!r.isObject(e.node, e.pointer, what)) return [];
-  const out: Transition[] = [];
-  for (const event of r.entries(e.node, e.pointer, what)) {
-    const t = readTransition(r, event, stateName);
-    if (t) out.push(t);
-  }
-  return out;
+  // map() makes an array of exactly the right size (the IR keeps it; one grown by push reserves 16 slots).
+  const read = r.entries(e.node, e.pointer, what).map((event) => readTransition(r, event, stateName));
+  return read.includes(undefined) ? read.filter((t): t is Transition => t !== undefined) : (read as Transition[]);
 }
 
 function readGuards(r: Reader, e: Entry | undefined, skipped: Set<string>): Map<string, GuardDef> {
