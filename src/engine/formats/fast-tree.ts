@@ -282,7 +282,9 @@ function parseObject(parent: Node | undefined): Node {
     first = false;
     if (c !== 34) throw BAIL;
     const keyStart = pos;
-    const prop = { type: 'property', offset: keyStart, length: -1, parent: obj, children: NONE } as Building;
+    // colonOffset is in the literal (jsonc-parser adds it last, so the keys end up in the same order) so the
+    // node is made with room for it rather than growing a property store when it is set.
+    const prop = { type: 'property', offset: keyStart, length: -1, parent: obj, children: NONE, colonOffset: -1 } as Building;
     const name = scanString();
     const key = { type: 'string', value: name, offset: keyStart, length: pos - keyStart, parent: prop } as Node;
     skipTrivia();
