@@ -109,8 +109,9 @@ export class Reader {
   /** Entries by key, with unknown keys warned about (with a suggestion for typos). */
   fields(obj: JsonNode, pointer: string, what: string, known: readonly string[]): Fields {
     const list = this.entries(obj, pointer, what);
+    const knownSet = setOf(known);
     for (const entry of list) {
-      if (known.includes(entry.key)) continue;
+      if (knownSet.has(entry.key)) continue;
       const closest = closestName(entry.key, known);
       this.report(
         'warning',
@@ -253,4 +254,13 @@ function plainKey(key: string): boolean {
 function allStrings(items: readonly JsonNode[]): boolean {
   for (let i = 0; i < items.length; i++) if ((items[i] as JsonNode).type !== 'string') return false;
   return true;
+}
+
+/** The field lists are constants: each one's Set is made once. */
+const sets = new WeakMap<readonly string[], ReadonlySet<string>>();
+
+function setOf(known: readonly string[]): ReadonlySet<string> {
+  let set = sets.get(known);
+  if (!set) sets.set(known, (set = new Set(known)));
+  return set;
 }

@@ -4,7 +4,7 @@
  * is branched, an object with `fork` is a fork, with `invoke` an invoke, any
  * other object a guarded (single-target) transition.
  */
-import type { Branch, ForkBranch, ForkTransition, NameRef, Transition } from '../model.js';
+import type { Branch, ForkBranch, ForkTransition, InvokeTransition, NameRef, TargetTransition, Transition } from '../model.js';
 import { childPointer, nodeLoc, type JsonNode } from './jsonc.js';
 import type { Entry, Fields, Reader } from './reader.js';
 import {
@@ -57,7 +57,9 @@ type Base = Pick<Transition, 'event' | 'eventLoc' | 'loc'>;
 /** `guard` and `guard`s of a transition or branch, in that order. */
 function readGuardRefs(r: Reader, f: Fields): NameRef[] {
   const single = r.ref(f.get('guard'));
-  return [...(single ? [single] : []), ...(r.refArray(f.get('guards')) ?? [])];
+  const list = r.refArray(f.get('guards'));
+  if (!single) return list ?? [];
+  return list ? [single, ...list] : [single];
 }
 
 function readGuarded(r: Reader, e: Entry, what: string, base: Base): Transition | undefined {
@@ -66,15 +68,14 @@ function readGuarded(r: Reader, e: Entry, what: string, base: Base): Transition 
   if (!f.has('target')) r.missing(e.node, e.pointer, 'target', what, ' Add `"target": "<state>"`.');
   if (!target) return undefined;
   const approvalMessage = r.string(f.get('approval_message'));
-  return {
-    ...base,
-    kind: 'guarded',
-    target,
-    guards: readGuardRefs(r, f),
-    requiresApproval: r.boolean(f.get('requires_approval')) ?? false,
-    ...(approvalMessage !== undefined ? { approvalMessage } : {}),
-  };
+  const guards = readGuardRefs(r, f);
+  const requiresApproval = r.boolean(f.get('requires_approval')) ?? false;
+  const t: Mutable<TargetTransition> = { event: base.event, eventLoc: base.eventLoc, loc: base.loc, kind: 'guarded', target, guards, requiresApproval };
+  if (approvalMessage !== undefined) t.approvalMessage = approvalMessage;
+  return t;
 }
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 function readBranches(r: Reader, e: Entry, what: string): Branch[] {
   const branches: Branch[] = [];
@@ -106,14 +107,10 @@ function readInvoke(r: Reader, e: Entry, what: string, base: Base): Transition |
   const onFail = r.ref(f.get('on_fail'));
   const input = r.jsonObject(f.get('input'));
   if (!workflow || !onComplete) return undefined;
-  return {
-    ...base,
-    kind: 'invoke',
-    workflow,
-    onComplete,
-    ...(onFail ? { onFail } : {}),
-    ...(input ? { input } : {}),
-  };
+  const t: Mutable<InvokeTransition> = { event: base.event, eventLoc: base.eventLoc, loc: base.loc, kind: 'invoke', workflow, onComplete };
+  if (onFail) t.onFail = onFail;
+  if (input) t.input = input;
+  return t;
 }
 
 function readFork(r: Reader, e: Entry, what: string, base: Base): ForkTransition | undefined {
@@ -132,7 +129,9 @@ function readFork(r: Reader, e: Entry, what: string, base: Base): ForkTransition
   if (!branchesEntry) r.missing(forkEntry.node, forkEntry.pointer, 'branches', `the fork of ${what}`);
   const branches = branchesEntry ? readForkBranches(r, branchesEntry, what) : [];
   if (!onComplete) return undefined;
-  return { ...base, kind: 'fork', branches, join, mode, onComplete, ...(onFail ? { onFail } : {}) };
+  const t: Mutable<ForkTransition> = { event: base.event, eventLoc: base.eventLoc, loc: base.loc, kind: 'fork', branches, join, mode, onComplete };
+  if (onFail) t.onFail = onFail;
+  return t;
 }
 
 function readForkBranches(r: Reader, e: Entry, what: string): ForkBranch[] {
