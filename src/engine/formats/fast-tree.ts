@@ -24,30 +24,18 @@ const BAIL = { bail: true };
 let src = '';
 let pos = 0;
 let len = 0;
-/** No comment, no trailing comma, no number JSON.parse reads differently from the tree's plain value (-0, ±Infinity). */
-let strict = true;
-
-/** Roots parsed from strict JSON, with their text: JSON.parse(text) is then exactly their plain value. */
-const strictTexts = new WeakMap<Node, string>();
-
-/** The text a tree was parsed from when JSON.parse of it gives the tree's plain value (see nodeValue). */
-export function strictJsonText(root: Node): string | undefined {
-  return strictTexts.get(root);
-}
 
 /** The tree jsonc-parser's `parseTree` would build, or undefined when `text` is not plainly well formed. */
 export function fastParseTree(text: string): Node | undefined {
   src = text;
   pos = 0;
   len = text.length;
-  strict = true;
   try {
     skipTrivia();
     if (pos >= len) return undefined; // empty content: let jsonc-parser decide
     const root = parseValue(undefined);
     skipTrivia();
     if (pos < len) return undefined;
-    if (strict) strictTexts.set(root, text);
     return root;
   } catch (e) {
     if (e === BAIL || e instanceof RangeError) return undefined; // RangeError: nesting too deep for the stack
@@ -64,7 +52,6 @@ function skipTrivia(): void {
     if (c === 32 || c === 10 || c === 13 || c === 9) {
       pos++;
     } else if (c === 47) {
-      strict = false;
       const next = src.charCodeAt(pos + 1);
       if (next === 47) {
         pos += 2;
@@ -101,9 +88,7 @@ function parseValue(parent: Node | undefined): Node {
   if (c === 45 || (c >= 48 && c <= 57)) {
     const start = pos;
     scanNumber();
-    const n = Number(src.slice(start, pos));
-    if (n === 0 ? Object.is(n, -0) : !Number.isFinite(n)) strict = false;
-    return literal(parent, 'number', n, start);
+    return literal(parent, 'number', Number(src.slice(start, pos)), start);
   }
   throw BAIL;
 }
@@ -274,10 +259,7 @@ function parseObject(parent: Node | undefined): Node {
       skipTrivia();
       if (pos >= len) throw BAIL;
       c = src.charCodeAt(pos);
-      if (c === 125) {
-        strict = false; // a trailing comma
-        break;
-      }
+      if (c === 125) break; // a trailing comma
     }
     first = false;
     if (c !== 34) throw BAIL;
@@ -321,10 +303,7 @@ function parseArray(parent: Node | undefined): Node {
       skipTrivia();
       if (pos >= len) throw BAIL;
       c = src.charCodeAt(pos);
-      if (c === 93) {
-        strict = false; // a trailing comma
-        break;
-      }
+      if (c === 93) break; // a trailing comma
     }
     first = false;
     stack.push(parseValue(arr));

@@ -4,7 +4,7 @@
  */
 import { getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import type { Diagnostic, JsonValue, SourceLoc } from '../model.js';
-import { fastParseTree, strictJsonText } from './fast-tree.js';
+import { fastParseTree } from './fast-tree.js';
 
 export type { Node as JsonNode } from 'jsonc-parser';
 
@@ -127,23 +127,6 @@ export function nodeAtPointer(root: Node, pointer: string): Node | undefined {
 export function nodeValue(node: Node): JsonValue {
   if (node.type === 'object' || node.type === 'array') return plainValue(node) as JsonValue;
   return getNodeValue(node) as JsonValue;
-}
-
-/**
- * The whole tree's plain value (nodeValue(root)); from JSON.parse of the text
- * when the fast parser found it to be strict JSON, which builds the same value
- * faster.
- */
-export function rootValue(root: Node): JsonValue {
-  const text = strictJsonText(root);
-  if (text !== undefined) {
-    try {
-      return JSON.parse(text) as JsonValue;
-    } catch {
-      // not expected (the fast parser accepted it as strict JSON); the tree's value is right either way
-    }
-  }
-  return nodeValue(root);
 }
 
 /** One node as JSON.stringify then JSON.parse would give it back; undefined where stringify drops it. */

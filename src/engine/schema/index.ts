@@ -4,7 +4,7 @@
  * ranges and messages a person can act on.
  */
 import type { ErrorObject } from 'ajv';
-import { describeNode, nodeAtPointer, nodeLoc, nodeValue, ownerLoc, pointerSegments, rootValue, type JsonNode } from '../formats/jsonc.js';
+import { describeNode, nodeAtPointer, nodeLoc, nodeValue, ownerLoc, pointerSegments, type JsonNode } from '../formats/jsonc.js';
 import type { Diagnostic, SourceLoc } from '../model.js';
 import validate from './workflow-validator.generated.js';
 
@@ -18,7 +18,7 @@ const SILENT = new Set(['additionalProperties', 'if', 'then', 'else', 'not', 'an
 export function schemaDiagnostics(root: JsonNode): Diagnostic[] {
   let valid: boolean;
   try {
-    valid = validate(rootValue(root));
+    valid = validate(nodeValue(root));
   } catch {
     return []; // a validator failure must never break checking; the loader and rules still run
   }
