@@ -87,8 +87,8 @@ export class WorkflowRegistry {
   private load(file: string): Workflow | undefined {
     let stamp: string;
     try {
-      const st = fs.statSync(file);
-      if (!st.isFile()) return undefined;
+      const st = fs.statSync(file, { throwIfNoEntry: false });
+      if (!st?.isFile()) return undefined;
       stamp = `${st.size}:${st.mtimeMs}`;
     } catch {
       return undefined;
@@ -108,7 +108,8 @@ export class WorkflowRegistry {
 
 function isDirectory(p: string): boolean {
   try {
-    return fs.statSync(p).isDirectory();
+    // throwIfNoEntry: a missing folder (the usual answer, asked for every folder up to the root) without building an Error.
+    return fs.statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
   } catch {
     return false;
   }
