@@ -148,13 +148,12 @@ function scanString(): string {
   pos++;
   let start = pos;
   let result = '';
-  let hash = 0;
   for (;;) {
     if (pos >= len) throw BAIL;
     const c = src.charCodeAt(pos);
     if (c === 34) {
       if (result === '') {
-        result = pos - start <= SHORT ? shortString(start, pos, hash) : src.slice(start, pos);
+        result = pos - start <= SHORT ? shortString(start, pos) : src.slice(start, pos);
       } else {
         result += src.slice(start, pos);
       }
@@ -162,7 +161,6 @@ function scanString(): string {
       return result;
     }
     if (c < 0x20) throw BAIL;
-    hash = (hash * 31 + c) | 0;
     if (c === 92) {
       result += src.slice(start, pos);
       const e = src.charCodeAt(pos + 1);
@@ -225,20 +223,25 @@ const stack: Node[] = [];
 /**
  * Short strings (keys, state names, tool names) repeat throughout a workflow
  * and from one check of a file to the next; each would otherwise be a new
- * copy. A small table, indexed by a hash of the characters, hands back the
- * string already made when the characters match. (Only strings short enough
- * to be copied rather than sliced from the text are kept: a cached slice
- * would keep a whole old text alive.)
+ * string, hashed again wherever it is looked up (field sets, maps, property
+ * keys). A small table, indexed by a hash of the characters, hands back the
+ * string already made when the characters match. The table keeps only strings
+ * that do not point into a text (a slice of 13 or more characters would keep
+ * the whole old text alive): those are replaced by their internalized copy.
  */
-const SHORT = 12;
-const TABLE_SIZE = 4096;
+const SHORT = 32;
+const TABLE_SIZE = 8192;
 const table: Array<string | undefined> = new Array<string | undefined>(TABLE_SIZE).fill(undefined);
 
-function shortString(start: number, end: number, hash: number): string {
-  const slot = (hash ^ (end - start)) & (TABLE_SIZE - 1);
+function shortString(start: number, end: number): string {
+  let hash = end - start;
+  for (let i = start; i < end; i++) hash = (hash * 31 + src.charCodeAt(i)) | 0;
+  const slot = (hash ^ (hash >>> 13)) & (TABLE_SIZE - 1);
   const known = table[slot];
   if (known !== undefined && known.length === end - start && src.startsWith(known, start)) return known;
-  const made = src.slice(start, end);
+  let made = src.slice(start, end);
+  // A property key is internalized: a flat copy of its own (engines do not slice internalized strings).
+  if (made.length >= 13) made = Object.keys({ [made]: 0 })[0] ?? made;
   table[slot] = made;
   return made;
 }
