@@ -116,7 +116,16 @@ test('authoring workflows: problems, quick fixes, completion, hover, rename, out
         assert.ok(rows.some((r) => r.message.startsWith(message) && r.code === code && r.at === at), `${code} ${at} in ${JSON.stringify(rows)}`);
       }
       // The code lenses ("▶ Start run", "↘ 1 in · 2 out") belong in the picture.
-      await vsc.page.locator('.codelens-decoration').first().waitFor({ state: 'visible', timeout: 10_000 });
+      const lens = vsc.page.locator('.codelens-decoration').first();
+      if (!(await lens.waitFor({ state: 'visible', timeout: 20_000 }).then(() => true, () => false))) {
+        // Seen on a heavily loaded machine: no lenses drawn yet. An edit and its undo (the file is
+        // as before) makes VS Code ask the provider again; the assertion below is unchanged.
+        await vsc.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+        await vsc.page.keyboard.press('End');
+        await vsc.page.keyboard.type(' ');
+        await vsc.page.keyboard.press('Control+Z');
+        await lens.waitFor({ state: 'visible', timeout: 20_000 });
+      }
       assert.ok((await vsc.page.locator('.codelens-decoration').allInnerTexts()).some((l) => l.includes('▶ Start run')));
       fs.mkdirSync(IMAGES, { recursive: true });
       await vsc.page.screenshot({ path: path.join(IMAGES, 'authoring-diagnostics.png') });
