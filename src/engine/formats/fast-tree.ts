@@ -247,25 +247,10 @@ function shortString(start: number, end: number): string {
 }
 
 function parseObject(parent: Node | undefined): Node {
-  const obj = (parent === undefined ? { type: 'object', offset: pos, length: -1, children: NONE } : { type: 'object', offset: pos, length: -1, parent, children: NONE }) as Building;
+  const obj = open('object', parent);
   const base = stack.length;
-  pos++;
-  skipTrivia();
-  let first = true;
-  for (;;) {
-    if (pos >= len) throw BAIL;
-    let c = src.charCodeAt(pos);
-    if (c === 125) break;
-    if (!first) {
-      if (c !== 44) throw BAIL;
-      pos++;
-      skipTrivia();
-      if (pos >= len) throw BAIL;
-      c = src.charCodeAt(pos);
-      if (c === 125) break; // a trailing comma
-    }
-    first = false;
-    if (c !== 34) throw BAIL;
+  for (let first = true; another(125, first); first = false) {
+    if (src.charCodeAt(pos) !== 34) throw BAIL;
     const keyStart = pos;
     // colonOffset is in the literal (jsonc-parser adds it last, so the keys end up in the same order) so the
     // node is made with room for it rather than growing a property store when it is set.
@@ -284,38 +269,51 @@ function parseObject(parent: Node | undefined): Node {
     stack.push(prop);
     skipTrivia();
   }
-  pos++;
-  obj.length = pos - obj.offset;
-  obj.children = takeFrom(base);
-  return obj;
+  return close(obj, base);
 }
 
 function parseArray(parent: Node | undefined): Node {
-  const arr = (parent === undefined ? { type: 'array', offset: pos, length: -1, children: NONE } : { type: 'array', offset: pos, length: -1, parent, children: NONE }) as Building;
+  const arr = open('array', parent);
   const base = stack.length;
-  pos++;
-  skipTrivia();
-  let first = true;
-  for (;;) {
-    if (pos >= len) throw BAIL;
-    let c = src.charCodeAt(pos);
-    if (c === 93) break;
-    if (!first) {
-      if (c !== 44) throw BAIL;
-      pos++;
-      skipTrivia();
-      if (pos >= len) throw BAIL;
-      c = src.charCodeAt(pos);
-      if (c === 93) break; // a trailing comma
-    }
-    first = false;
+  for (let first = true; another(93, first); first = false) {
     stack.push(parseValue(arr));
     skipTrivia();
   }
+  return close(arr, base);
+}
+
+/** An object or array node at its opening bracket; `pos` moves past the bracket and any trivia after it. */
+function open(type: 'object' | 'array', parent: Node | undefined): Building {
+  const node = (parent === undefined ? { type, offset: pos, length: -1, children: NONE } : { type, offset: pos, length: -1, parent, children: NONE }) as Building;
   pos++;
-  arr.length = pos - arr.offset;
-  arr.children = takeFrom(base);
-  return arr;
+  skipTrivia();
+  return node;
+}
+
+/** Finishes `node` at its closing bracket, with the children pushed since `base`. */
+function close(node: Building, base: number): Node {
+  pos++;
+  node.length = pos - node.offset;
+  node.children = takeFrom(base);
+  return node;
+}
+
+/**
+ * At the start of an object's or array's next member (past the comma after
+ * the previous one): true if there is one, false at the closing `close`
+ * (a trailing comma before it is allowed).
+ */
+function another(close: number, first: boolean): boolean {
+  if (pos >= len) throw BAIL;
+  let c = src.charCodeAt(pos);
+  if (c === close) return false;
+  if (first) return true;
+  if (c !== 44) throw BAIL;
+  pos++;
+  skipTrivia();
+  if (pos >= len) throw BAIL;
+  c = src.charCodeAt(pos);
+  return c !== close;
 }
 
 /** The nodes pushed since `base`, removed from the stack. */

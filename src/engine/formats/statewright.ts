@@ -195,29 +195,23 @@ function readRules(r: Reader, f: Fields): StateRules {
     envOverrides: r.stringRecord(f.get('env_overrides') ?? f.get('env')) ?? {},
   };
   // Read in this order (it is the order problems are reported in); absent values are left out.
-  const instructions = r.string(f.get('instructions'));
-  if (instructions !== undefined) rules.instructions = instructions;
-  const allowedTools = r.stringArray(f.get('allowed_tools'));
-  if (allowedTools !== undefined) rules.allowedTools = allowedTools;
-  const allowedCommands = r.stringArray(f.get('allowed_commands'));
-  if (allowedCommands !== undefined) rules.allowedCommands = allowedCommands;
-  const allowedCommandsTool = r.string(f.get('allowed_commands_tool'));
-  if (allowedCommandsTool !== undefined) rules.allowedCommandsTool = allowedCommandsTool;
-  const maxIterations = r.number(f.get('max_iterations'));
-  if (maxIterations !== undefined) rules.maxIterations = maxIterations;
-  const maxEditLines = r.number(f.get('max_edit_lines'));
-  if (maxEditLines !== undefined) rules.maxEditLines = maxEditLines;
-  const maxFilesPerState = r.number(f.get('max_files_per_state'));
-  if (maxFilesPerState !== undefined) rules.maxFilesPerState = maxFilesPerState;
-  const contextBudgetBytes = r.number(f.get('context_budget_bytes'));
-  if (contextBudgetBytes !== undefined) rules.contextBudgetBytes = contextBudgetBytes;
-  const model = r.string(f.get('model'));
-  if (model !== undefined) rules.model = model;
-  const thinkingLevel = r.string(f.get('thinking_level'));
-  if (thinkingLevel !== undefined) rules.thinkingLevel = thinkingLevel;
-  const modelLadder = readModelLadder(r, f.get('model_ladder'));
-  if (modelLadder !== undefined) rules.modelLadder = modelLadder;
+  put(rules, 'instructions', r.string(f.get('instructions')));
+  put(rules, 'allowedTools', r.stringArray(f.get('allowed_tools')));
+  put(rules, 'allowedCommands', r.stringArray(f.get('allowed_commands')));
+  put(rules, 'allowedCommandsTool', r.string(f.get('allowed_commands_tool')));
+  put(rules, 'maxIterations', r.number(f.get('max_iterations')));
+  put(rules, 'maxEditLines', r.number(f.get('max_edit_lines')));
+  put(rules, 'maxFilesPerState', r.number(f.get('max_files_per_state')));
+  put(rules, 'contextBudgetBytes', r.number(f.get('context_budget_bytes')));
+  put(rules, 'model', r.string(f.get('model')));
+  put(rules, 'thinkingLevel', r.string(f.get('thinking_level')));
+  put(rules, 'modelLadder', readModelLadder(r, f.get('model_ladder')));
   return rules;
+}
+
+/** Sets an optional field only when it has a value (so absent ones stay absent, not undefined). */
+function put<K extends keyof StateRules>(rules: { -readonly [P in keyof StateRules]: StateRules[P] }, key: K, value: StateRules[K] | undefined): void {
+  if (value !== undefined) rules[key] = value;
 }
 
 function readModelLadder(r: Reader, e: Entry | undefined): ModelRung[] | undefined {
