@@ -5,7 +5,8 @@
  * counters. The enforcement table (no run, unreadable run, paused, final) is
  * applied by the Runner before it gets here; this is the "running" row.
  *
- * Order of checks (DESIGN.md): own tools → disallowed_tools → allowed_tools →
+ * Order of checks (DESIGN.md): own tools → the run's own files (an edit or
+ * write into `.stategate/`, see protected-paths.ts) → disallowed_tools → allowed_tools →
  * max_iterations → shell rules → max_edit_lines → max_files_per_state →
  * context_budget_bytes. An allowed call counts one iteration when decided
  * (a client may never report the end); a denied call counts nothing.
@@ -19,6 +20,7 @@ import { copyRun } from './cursor.js';
 import { locate, fileChanged, type MachineEnv, type MachineResult, type BranchOption } from './machine.js';
 import type { JsonValue, StateNode, StateRules, Workflow } from './model.js';
 import type { JournalEntry, RunSnapshot } from './run.js';
+import { protectedPathReason } from './protected-paths.js';
 import { extractCall, isOwnTool, toolMatches, editLineCount, type ExtraAliases, type ExtractedCall } from './tools.js';
 
 export interface ToolCall {
@@ -140,6 +142,14 @@ export function decide(run: RunSnapshot, call: ToolCall, env: MachineEnv, opts: 
 
   // stategate's own tools: always allowed, never counted.
   if (isOwnTool(call.tool)) return { run: next, journal, outcome: { decision: 'allow', notices: [], state: node.id, counted: false } };
+
+  // The run's own files: no state's rules can hand them to an agent (stricter than the reference, docs/compat.md).
+  if (extracted.editShape) {
+    for (const p of extracted.paths) {
+      const why = protectedPathReason(p);
+      if (why) return deny(`${call.tool} denied: ${why}`);
+    }
+  }
 
   if (rules.disallowedTools.some((r) => toolMatches(r, call.tool, aliases))) {
     return deny(toolDenial(wf, node, call.tool, extracted.canonical, '(it is in disallowed_tools)', aliases));

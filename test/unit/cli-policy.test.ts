@@ -69,6 +69,27 @@ for (const [name, toolName, input] of shapes) {
   });
 }
 
+test('the run\'s own files under .stategate/ are refused to every edit shape, even where the state allows edits', () => {
+  const cwd = runAt('edit');
+  const before = fs.readFileSync(path.join(cwd, '.stategate', 'active'), 'utf8');
+  const attempts: Array<[string, unknown]> = [
+    ['Write', { file_path: '.stategate/active', content: 'other-run' }],
+    ['create_file', { filePath: path.join(cwd, '.stategate', 'active'), content: 'x' }],
+    ['replace_string_in_file', { filePath: path.join(cwd, '.stategate', 'runs', before.trim(), 'run.json'), oldString: 'edit', newString: 'done' }],
+    ['MultiEdit', { file_path: 'src/../.stategate/active', edits: [{ old_string: 'a', new_string: 'b' }] }],
+    ['apply_patch', { input: '*** Begin Patch\n*** Add File: .stategate/active\n+x\n*** End Patch' }],
+  ];
+  for (const [name, input] of attempts) {
+    const d = tool(cwd, name, input);
+    assert.equal(d.decision, 'deny', `${name} ${JSON.stringify(input)}`);
+    assert.match(d.reason ?? '', /only stategate writes/);
+    assert.equal(d.counted, false);
+  }
+  // Workflow files may live there too and stay editable: a running run keeps its own copy.
+  assert.equal(tool(cwd, 'Write', { file_path: '.stategate/workflows/next.json', content: '{}' }).decision, 'allow');
+  assert.equal(fs.readFileSync(path.join(cwd, '.stategate', 'active'), 'utf8'), before);
+});
+
 test('max_edit_lines adds up over the state: 3 + 2 is over 4', () => {
   const cwd = runAt('edit');
   assert.equal(tool(cwd, 'Edit', { file_path: 'a.ts', old_string: 'x', new_string: lines(3) }).decision, 'allow');
