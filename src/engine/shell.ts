@@ -13,6 +13,7 @@
 import { matchCommand } from './command-match';
 import { envReadReason, findExecs, isCodeLoadingVar, SHELLS, shellRun, touchesEnviron, unwrap, WRAPPERS, writesFiles, xargsReplace } from './shell-commands';
 import { falseComment, joinedContinuation, type Misread, skippedText, splitWords } from './shell-misread';
+import { protectedPathReason } from './protected-paths';
 import { loadShellParser, type ShellParser } from './shell-parser';
 import { ShellNode as SyntaxNode } from './shell-tree';
 import { sedEffects, sedScripts } from './sed-script';
@@ -429,6 +430,8 @@ class Walk {
       if (!OUTPUT_OPS.has(op)) continue; // input, duplication (<&, >&-), closing
       if (op === '>&' && !w.dynamic && /^([0-9]+|-)$/.test(w.value)) continue;
       if (!w.dynamic && HARMLESS_TARGETS.has(w.value)) continue;
+      const own = w.dynamic ? undefined : protectedPathReason(w.value);
+      if (own) deny(`it writes to ${own}`, `${op} ${w.text}`);
       if (!this.rules.writeAllowed) deny(`it writes to a file (${op} ${w.text}), and this state allows no Write or Edit`, `${op} ${w.text}`);
     }
   }
@@ -490,7 +493,12 @@ class Walk {
       const why = envReadReason(words, this.blocked);
       if (why) deny(`${quote(text)} is not allowed while variables are blocked: ${why}`, text);
     }
-    if (!this.rules.writeAllowed && writesFiles(words)) deny(`${quote(text)} writes files, and this state allows no Write or Edit`, text);
+    if (writesFiles(words)) {
+      if (!this.rules.writeAllowed) deny(`${quote(text)} writes files, and this state allows no Write or Edit`, text);
+      // A file command aimed at the run's own files (`cp x .stategate/active`), whatever the state allows.
+      const own = words.find((w) => !w.dynamic && protectedPathReason(w.value) !== undefined);
+      if (own) deny(`${quote(text)} writes files, and ${protectedPathReason(own.value)}`, text);
+    }
     const name = words[0]?.value;
     if (name === 'find') {
       for (const exec of findExecs(words)) {

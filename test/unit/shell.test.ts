@@ -85,6 +85,11 @@ for (const { list, where } of corpusEntries()) {
 
 // Reasons say what was wrong (the agent reads them).
 const reasonRows: [string, ShellRules, RegExp][] = [
+  // The run's own files, even where Write is allowed and the command is.
+  ['echo other > .stategate/active', { allowedCommands: ['echo'], blockedEnv: [], writeAllowed: true }, /writes to \.stategate\/active is one of the run's own files/],
+  ['pytest >> ./src/../.stategate/runs/r/journal.jsonl', { allowedCommands: ['pytest'], blockedEnv: [], writeAllowed: true }, /only stategate writes/],
+  ['cp forged.json .stategate/runs/r/run.json', { allowedCommands: ['cp'], blockedEnv: [], writeAllowed: true }, /writes files, and \.stategate\/runs\/r\/run\.json is one of the run's own files/],
+  ['rm -f .stategate/active', { allowedCommands: ['rm'], blockedEnv: [], writeAllowed: true }, /only stategate writes/],
   ['pytest; rm -rf /', { ...STRICT, writeAllowed: true }, /`rm -rf \/` is not an allowed command here \(allowed: pytest, npm test\)/],
   ['pytest > out.txt', STRICT, /writes to a file \(> out\.txt\)/],
   ['echo $GITHUB_TOKEN', { ...STRICT, allowedCommands: undefined }, /blocked variable GITHUB_TOKEN/],
@@ -110,6 +115,8 @@ const freeRows: [string, ShellRules, boolean][] = [
   ['whoami', { allowedCommands: undefined, blockedEnv: ['X'], writeAllowed: true }, true],
   ['echo $X', { allowedCommands: undefined, blockedEnv: ['X'], writeAllowed: true }, false],
   ['pytest > out', { allowedCommands: ['pytest'], blockedEnv: [], writeAllowed: true }, true],
+  ['echo x > .stategate/workflows/next.json', { allowedCommands: ['echo'], blockedEnv: [], writeAllowed: true }, true],
+  ['cat .stategate/active', { allowedCommands: ['cat'], blockedEnv: [], writeAllowed: true }, true],
   ['pytest', { allowedCommands: [], blockedEnv: [], writeAllowed: true }, false],
   ['sudo apt-get update', { allowedCommands: ['sudo apt-get update', 'apt-get update'], blockedEnv: [], writeAllowed: true }, true],
   ['sudo apt-get update', { allowedCommands: ['apt-get update'], blockedEnv: [], writeAllowed: true }, false],
