@@ -18,6 +18,7 @@ import { WorkflowRegistry } from './registry.js';
 import { hashText, RUN_SNAPSHOT_VERSION, type RunSnapshot } from './run.js';
 import { RunStore, StoreError, type ActiveRun } from './store.js';
 import { decide, record, shellRulesFor, type Decision, type PolicyOptions, type RecordOutcome, type ShellRules, type ShellVerdict, type ToolCall, type ToolResult } from './policy.js';
+import { readToolAliases } from './tool-aliases-file.js';
 import { extractCall, isOwnTool, type ExtraAliases } from './tools.js';
 
 /**
@@ -255,7 +256,8 @@ export class Runner {
       const here = machine.locate(run, this.env, branchOpt(opts.branch));
       if ('code' in here) return denied(`stategate cannot tell which state applies: ${here.message}`, run.state);
       if (here.node.kind === 'final') return { ...off(`the run is in final state '${here.node.id}': enforcement is off`), state: here.node.id };
-      const policy: PolicyOptions = { ...branchOpt(opts.branch), workspaceRoot: this.workspaceRoot, ...(opts.aliases ? { aliases: opts.aliases } : {}), ...(await this.shellInputs(here.node, call, opts.aliases)) };
+      const aliases = this.aliasesFor(opts);
+      const policy: PolicyOptions = { ...branchOpt(opts.branch), workspaceRoot: this.workspaceRoot, ...(aliases ? { aliases } : {}), ...(await this.shellInputs(here.node, call, aliases)) };
       return this.apply((r) => {
         // The run may have moved while the command was analysed: decide only on the state analysed.
         if (r.status !== 'running') return { run: r, journal: [], outcome: { ...off(`the run is ${r.status}: enforcement is off`), state: r.state } };
@@ -279,8 +281,17 @@ export class Runner {
     if (active.kind === 'none' || active.run.status !== 'running') {
       return { notices: [], interrupted: false, state: active.kind === 'ok' ? active.run.state : '', enforcement: 'off' };
     }
-    const out = this.apply((r) => record(r, call, result, this.env, { ...branchOpt(opts.branch), workspaceRoot: this.workspaceRoot, ...(opts.aliases ? { aliases: opts.aliases } : {}) }));
+    const aliases = this.aliasesFor(opts);
+    const out = this.apply((r) => record(r, call, result, this.env, { ...branchOpt(opts.branch), workspaceRoot: this.workspaceRoot, ...(aliases ? { aliases } : {}) }));
     return { ...out, enforcement: 'on' };
+  }
+
+  /** The caller's aliases, else the store's tool-aliases.json (the setting, for processes outside VS Code). */
+  private aliasesFor(opts: ToolOptions): ExtraAliases | undefined {
+    if (opts.aliases) return opts.aliases;
+    const read = readToolAliases(this.store.dir);
+    if (!read.ok) throw new RunnerError('aliases_unreadable', read.reason);
+    return read.aliases;
   }
 
   /** The shell verdict (and rewrite) for a shell call, computed before taking the lock. */

@@ -184,6 +184,11 @@ test('Enable Agent Enforcement: consent, hook files, a working hook command; Dis
     assert.equal(denied.hookSpecificOutput.permissionDecision, 'deny');
     assert.match(denied.hookSpecificOutput.permissionDecisionReason, /not allowed in state 'planning'/);
     assert.ok(!/"deny"/.test(ask('read_file', { filePath: path.join(vsc.workspaceDir, 'NOTES.md') })));
+    // stategate.toolAliases reaches the hook through .stategate/tool-aliases.json: the scripted
+    // model's reader counts as Read (allowed in planning); an unmapped id is still refused.
+    assert.deepEqual(JSON.parse(fs.readFileSync(path.join(vsc.workspaceDir, '.stategate', 'tool-aliases.json'), 'utf8')), { scripted_writeFile: 'Write', scripted_readFile: 'Read' });
+    assert.ok(!/"deny"/.test(ask('scripted_readFile', { path: path.join(vsc.workspaceDir, 'NOTES.md') })));
+    assert.match(ask('unmapped_readFile', { path: path.join(vsc.workspaceDir, 'NOTES.md') }), /"deny"/);
 
     // What Claude Code reads (the same entries work in .claude/settings.json): a screen for the README.
     await vsc.openFile('.claude/settings.local.json');

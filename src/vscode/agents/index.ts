@@ -1,6 +1,7 @@
 /**
  * Everything that gates agents: the statewright_* language-model tools, the
- * @stategate participant, the hook installer commands, custom agent sync.
+ * @stategate participant, the hook installer commands, custom agent sync,
+ * the tool-aliases file for processes outside VS Code.
  * activate() registers the tools and the participant by name with stand-ins
  * (extension.ts); this returns what they hand each call to. The MCP server
  * definition (mcp-provider.ts) loads nothing, so activate() registers it itself.
@@ -9,6 +10,7 @@ import type * as vscode from 'vscode';
 import type { RegisterCommand } from '../contributions.js';
 import type { RunService } from '../runtime/run-service.js';
 import { syncCustomAgent } from './agent-sync.js';
+import { syncToolAliases } from './aliases-sync.js';
 import { registerEnforcementCommands } from './enforcement.js';
 import { lmTools, type AgentTool } from './lm-tools.js';
 import { participantHandler } from './participant.js';
@@ -23,6 +25,6 @@ export function startAgents(context: vscode.ExtensionContext, service: RunServic
   return {
     tools: lmTools(service),
     participant: participantHandler(service),
-    disposables: [...registerEnforcementCommands(context, service.folder, register), ...syncCustomAgent(service)],
+    disposables: [...registerEnforcementCommands(context, service.folder, register), ...syncCustomAgent(service), ...syncToolAliases(service)],
   };
 }
