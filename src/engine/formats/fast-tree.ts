@@ -235,7 +235,7 @@ const table: Array<string | undefined> = new Array<string | undefined>(TABLE_SIZ
 
 function shortString(start: number, end: number): string {
   let hash = end - start;
-  for (let i = start; i < end; i++) hash = (hash * 31 + src.charCodeAt(i)) | 0;
+  for (let i = start; i < end; i++) hash = ((hash << 5) - hash + src.charCodeAt(i)) | 0; // hash * 31 + c, kept in 32 bits
   const slot = (hash ^ (hash >>> 13)) & (TABLE_SIZE - 1);
   const known = table[slot];
   if (known !== undefined && known.length === end - start && src.startsWith(known, start)) return known;
