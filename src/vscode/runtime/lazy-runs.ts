@@ -11,6 +11,9 @@ import * as vscode from 'vscode';
 import { contributed, PANEL_EDITOR_TYPE, PANEL_VIEW_ID, PARTICIPANT_ID } from '../contributions.js';
 import type { RunParts } from './runs.js';
 
+/** How long after activate() the run support loads (the status bar of a run started earlier appears then). */
+const RUNS_DELAY_MS = 150;
+
 type Runs = typeof import('./runs.js');
 
 /**
@@ -54,13 +57,14 @@ export function registerRuns(context: vscode.ExtensionContext, folder: vscode.Wo
   const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, (...a) => runs().agents!.participant(...a));
   participant.iconPath = vscode.Uri.file(path.join(context.extensionPath, 'media', 'icon.png'));
   context.subscriptions.push(participant);
-  // The status bar and the rest follow the run from `.stategate/` once loaded: right after activation.
-  setImmediate(() => {
+  // The status bar and the rest follow the run from `.stategate/` once loaded: shortly after
+  // activation, not inside it (loading the run support takes tens of ms; a person does not see 150).
+  setTimeout(() => {
     try {
       runs();
     } catch (err) {
       void vscode.window.showErrorMessage(`stategate: could not load its run support: ${(err as Error)?.message ?? String(err)}`);
     }
-  });
+  }, RUNS_DELAY_MS);
   return runs;
 }
