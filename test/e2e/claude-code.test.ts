@@ -9,6 +9,11 @@
 // (same fields per event and tool), and STATEGATE_RECORD_CLAUDE_HOOKS=1 writes
 // them there anew.
 //
+// Three sessions: planning (Read allowed, Write denied), `stategate run send
+// READY`, implementing (Write and Edit allowed and recorded, Bash denied, a
+// write of .env.local fires an interrupt), then stategate's own MCP server
+// (`--mcp-config`, `stategate mcp`) takes the run back and to its end.
+//
 // Claude Code runs with `--permission-mode acceptEdits`: Claude Code itself
 // would let Write and Edit through, so a denial of them can only be the hook's.
 // The test skips only when setup-claude.sh says the npm registry is out of
@@ -96,6 +101,7 @@ class Session {
   readonly ws = path.join(this.root, 'ws');
   readonly home = path.join(this.root, 'home');
   readonly inputsFile = path.join(this.root, 'hook-inputs.jsonl');
+  readonly mcpConfig = path.join(this.root, 'mcp.json');
   readonly model = new ScriptedModel();
   api!: FakeAnthropic;
 
@@ -116,11 +122,13 @@ class Session {
     const settings = mergeClaudeSettings(own, { execPath: process.execPath, extensionPath: REPO_ROOT, platform: process.platform });
     fs.mkdirSync(path.join(this.ws, '.claude'));
     fs.writeFileSync(path.join(this.ws, CLAUDE_SETTINGS_FILE), `${JSON.stringify(settings, null, 2)}\n`);
+    // `claude mcp add stategate -- node <extension>/dist/cli.js mcp` (docs/agents.md), as a file for --mcp-config.
+    fs.writeFileSync(this.mcpConfig, `${JSON.stringify({ mcpServers: { stategate: { command: process.execPath, args: [CLI, 'mcp'] } } }, null, 2)}\n`);
     this.api = await startFakeAnthropic(this.model.answer, { logFile: path.join(this.root, 'requests.jsonl') });
   }
 
   /** `claude -p` in the workspace, with a clean environment pointed at the fake API. */
-  run(prompt: string): Promise<ClaudeRun> {
+  run(prompt: string, extraArgs: readonly string[] = []): Promise<ClaudeRun> {
     const env = {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: this.home,
@@ -132,7 +140,7 @@ class Session {
       DISABLE_AUTOUPDATER: '1',
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
     };
-    const args = ['-p', prompt, '--output-format', 'json', '--permission-mode', 'acceptEdits'];
+    const args = ['-p', prompt, '--output-format', 'json', '--permission-mode', 'acceptEdits', ...extraArgs];
     return new Promise((resolve, reject) => {
       const child = spawn(this.claude, args, { cwd: this.ws, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
       let stdout = '';
@@ -324,6 +332,31 @@ test('Claude Code under the stategate hook: denied in planning with the reason, 
     assert.match(JSON.stringify(next?.messages ?? []), /\[STATEWRIGHT INTERRUPT\] Writing \.env\.local fired interrupt \\"secrets\\"/);
   });
 
+  // --- session 3, state secrets_review: stategate's MCP tools -------------
+  // Claude Code asks before an MCP tool runs: --allowedTools lets stategate's transition tool through.
+  const transition = 'mcp__stategate__statewright_transition';
+  s.model.turns = [
+    { type: 'tool_use', name: transition, input: { event: 'CLEARED' } },
+    { type: 'tool_use', name: transition, input: { event: 'DONE' } },
+  ];
+  const from3 = s.model.main.length;
+  const third = await s.run('the secret is fine; finish', ['--mcp-config', s.mcpConfig, '--strict-mcp-config', '--allowedTools', transition]);
+  const results3 = s.model.results(from3);
+
+  await t.test('MCP: statewright_transition through `stategate mcp` returns from the interrupt and finishes the run', () => {
+    assertRan(third);
+    assert.equal(results3.length, 2, JSON.stringify(results3));
+    assert.equal(results3[0]!.is_error, false, results3[0]!.text);
+    assert.match(results3[0]!.text, /Transition CLEARED: secrets_review → implementing/);
+    assert.equal(results3[1]!.is_error, false, results3[1]!.text);
+    assert.match(results3[1]!.text, /Transition DONE: implementing → done/);
+    const transitions = s.journal().filter((e) => e.kind === 'transition').map((e) => `${e['from']}→${e['to']}`);
+    assert.deepEqual(transitions.slice(-2), ['secrets_review→implementing', 'implementing→done']);
+    const view = stategate(s.ws, ['run', 'state']) as { state: string; is_final: boolean };
+    assert.equal(view.state, 'done');
+    assert.equal(view.is_final, true);
+  });
+
   // --- what Claude Code sent to the hooks -----------------------------------
   const inputs = s.hookInputs().map((h) => portable(h, s.root));
   const firstOf = new Map<string, HookInput>();
@@ -331,8 +364,8 @@ test('Claude Code under the stategate hook: denied in planning with the reason, 
 
   await t.test('Claude Code sent every hook event the script causes, with the documented core fields', () => {
     const names = [...firstOf.keys()].sort();
-    const expected = ['PostToolUse.Edit', 'PostToolUse.Read', 'PostToolUse.Write', 'PreToolUse.Bash', 'PreToolUse.Edit', 'PreToolUse.Read', 'PreToolUse.Write', 'SessionStart', 'Stop', 'UserPromptSubmit'];
-    assert.deepEqual(names, expected.map((n) => `${n}.json`));
+    const expected = [`PostToolUse.${transition}`, `PreToolUse.${transition}`, 'PostToolUse.Edit', 'PostToolUse.Read', 'PostToolUse.Write', 'PreToolUse.Bash', 'PreToolUse.Edit', 'PreToolUse.Read', 'PreToolUse.Write', 'SessionStart', 'Stop', 'UserPromptSubmit'];
+    assert.deepEqual(names, expected.map((n) => `${n}.json`).sort());
     for (const h of inputs) {
       for (const key of ['session_id', 'transcript_path', 'cwd', 'hook_event_name']) assert.equal(typeof h[key], 'string', `${fixtureName(h)} has no ${key}`);
       if (h.hook_event_name.endsWith('ToolUse')) assert.equal(typeof h['tool_input'], 'object', `${fixtureName(h)} has no tool_input`);
