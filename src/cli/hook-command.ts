@@ -47,10 +47,29 @@ function readStdin(): string {
   }
 }
 
+/**
+ * The bytes of a result the agent reads (context_budget_bytes). Clients send
+ * more than that: Claude Code's PostToolUse gives a Read as
+ * `{file: {content, ...}}`, a shell call as `{stdout, stderr, ...}` and an MCP
+ * tool as `[{type: "text", text}]` (test/fixtures/hooks/claude-code-recorded/);
+ * where the shape is known only the text counts, otherwise the whole JSON.
+ */
 function resultBytes(response: unknown): number {
   if (response === undefined || response === null) return 0;
-  const text = typeof response === 'string' ? response : JSON.stringify(response);
-  return Buffer.byteLength(text ?? '', 'utf8');
+  return Buffer.byteLength(readText(response) ?? JSON.stringify(response) ?? '', 'utf8');
+}
+
+function readText(response: unknown): string | undefined {
+  if (typeof response === 'string') return response;
+  if (Array.isArray(response)) {
+    const texts = response.map((p) => (p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : undefined));
+    return texts.every((t) => t !== undefined) ? texts.join('') : undefined;
+  }
+  if (typeof response !== 'object') return undefined;
+  const r = response as { file?: { content?: unknown }; stdout?: unknown; stderr?: unknown };
+  if (typeof r.file?.content === 'string') return r.file.content;
+  if (typeof r.stdout === 'string' || typeof r.stderr === 'string') return `${typeof r.stdout === 'string' ? r.stdout : ''}${typeof r.stderr === 'string' ? r.stderr : ''}`;
+  return undefined;
 }
 
 function resultText(response: unknown): string | undefined {
@@ -96,10 +115,11 @@ async function handle(input: HookInput, runner: Runner, dir: string, out: Output
         lines.push(briefing(runner.state()));
       }
       if (!lines.length) return 0;
-      if (recorded.interrupted) {
+      if (recorded.interrupted && input.client === 'vscode') {
         // VS Code 1.139 does not pass a PostToolUse additionalContext to the model, but it does pass
-        // a block's reason (the call already ran; "block" only means "tell the model"), and Claude
-        // Code does the same: so an interrupt, which the agent must act on, goes out both ways.
+        // a block's reason (the call already ran; "block" only means "tell the model"): so an
+        // interrupt, which the agent must act on, goes out both ways. Claude Code passes both on
+        // (the model would read it twice, the block with the hook's command line), so it gets the context.
         emit(out, { decision: 'block', reason: lines.join('\n'), ...contextOutput('PostToolUse', lines.join('\n')) });
         return 0;
       }

@@ -248,8 +248,10 @@ export function record(run: RunSnapshot, call: ToolCall, result: ToolResult, env
   if ('code' in found) return { run: next, journal, outcome: { notices: [], interrupted: false, state: run.state } };
   const { node, position, workflow } = found;
   const extracted = extractCall(call.tool, call.input, opts.aliases);
-  const bytes = Math.max(0, Math.floor(result.bytes ?? 0));
-  if (!isOwnTool(call.tool)) position.counters.bytesRead += bytes;
+  // An edit's result is a confirmation, whatever the client echoes back (Claude Code's PostToolUse
+  // carries the whole original file): the budget counts what the agent reads, so edits add nothing.
+  const bytes = isOwnTool(call.tool) || extracted.editShape ? 0 : Math.max(0, Math.floor(result.bytes ?? 0));
+  position.counters.bytesRead += bytes;
   const files = extracted.editShape ? extracted.paths.map((p) => relativeTo(opts.workspaceRoot, p)) : [];
   const capture = workflow.meta.captureOutput && result.output !== undefined ? { output: result.output.slice(0, CAPTURE_LIMIT) } : {};
   journal.push({
