@@ -5,10 +5,10 @@
 //   git worktree add ../fix && (cd ../fix && <apply fix> && npm run build:schema)
 //   node bench/ab.mjs ../fix
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { benchCacheDir, bundleForNode } from './bundle.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const other = process.argv[2] && resolve(process.argv[2]);
@@ -16,8 +16,7 @@ if (!other) {
   process.stderr.write('usage: node bench/ab.mjs OTHER_CHECKOUT\n');
   process.exit(2);
 }
-const outDir = join(root, 'node_modules', '.cache', 'stategate-bench');
-mkdirSync(outDir, { recursive: true });
+const outDir = benchCacheDir(root);
 const engine = (dir) => ['machine', 'machine-env', 'policy', 'check'].map((m) => JSON.stringify(join(dir, 'src', 'engine', `${m}.ts`)));
 const [am, ae, ap, ac] = engine(root);
 const [bm, be, bp, bc] = engine(other);
@@ -31,16 +30,5 @@ process.stdout.write(runAB({ machine: am, env: ae, policy: ap, check: ac }, { ma
 `,
 );
 const outfile = join(outDir, 'ab.cjs');
-await build({
-  entryPoints: [entry],
-  outfile,
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'cjs',
-  mainFields: ['module', 'main'],
-  nodePaths: [join(root, 'node_modules')],
-  external: ['web-tree-sitter'],
-  logLevel: 'warning',
-});
+await bundleForNode(entry, outfile, { nodePaths: [join(root, 'node_modules')] });
 process.exit(spawnSync(process.execPath, [outfile], { stdio: 'inherit' }).status ?? 1);

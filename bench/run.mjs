@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { benchCacheDir, bundleForNode } from './bundle.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -18,9 +18,7 @@ if (!args.includes('--no-build')) {
     process.exit(1);
   }
 }
-// Inside node_modules, so the bundle resolves packages (and the parser's WASM) from the repository.
-const outDir = join(root, 'node_modules', '.cache', 'stategate-bench');
-mkdirSync(outDir, { recursive: true });
+const outDir = benchCacheDir(root);
 // A snapshot of what was just packaged: others working in the same checkout may rebuild dist/ meanwhile.
 const artifacts = join(outDir, 'artifacts');
 rmSync(artifacts, { recursive: true, force: true });
@@ -28,18 +26,7 @@ mkdirSync(artifacts, { recursive: true });
 if (existsSync(join(root, 'dist'))) cpSync(join(root, 'dist'), join(artifacts, 'dist'), { recursive: true });
 if (existsSync(join(root, 'stategate.vsix'))) cpSync(join(root, 'stategate.vsix'), join(artifacts, 'stategate.vsix'));
 const outfile = join(outDir, 'main.cjs');
-await build({
-  entryPoints: [join(root, 'bench', 'main.ts')],
-  outfile,
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'cjs',
-  mainFields: ['module', 'main'],
-  // An ES module that finds its WASM through import.meta.url: loaded as the package, not bundled.
-  external: ['web-tree-sitter'],
-  logLevel: 'warning',
-});
+await bundleForNode(join(root, 'bench', 'main.ts'), outfile);
 const r = spawnSync(process.execPath, [outfile, ...args.filter((a) => a !== '--no-build')], {
   cwd: root,
   stdio: 'inherit',

@@ -21,7 +21,7 @@ import { parse, stringOption } from './args.js';
 import { isCliError, type ExitCode, type Output } from './io.js';
 import type { Command } from './commands.js';
 import { alreadyBriefed, markBriefed } from './hook-briefed.js';
-import { contextOutput, HookInputError, parseHookInput, preToolOutput, stopOutput, type HookClient, type HookInput } from './hook-protocol.js';
+import { contextOutput, HookInputError, parseHookInput, preToolOutput, resultBytes, stopOutput, type HookClient, type HookInput } from './hook-protocol.js';
 import { createRunner } from './runner-factory.js';
 
 const USAGE = 'stategate hook [--client vscode|claude] [--dir DIR]';
@@ -45,31 +45,6 @@ function readStdin(): string {
   } catch {
     return '';
   }
-}
-
-/**
- * The bytes of a result the agent reads (context_budget_bytes). Clients send
- * more than that: Claude Code's PostToolUse gives a Read as
- * `{file: {content, ...}}`, a shell call as `{stdout, stderr, ...}` and an MCP
- * tool as `[{type: "text", text}]` (test/fixtures/hooks/claude-code-recorded/);
- * where the shape is known only the text counts, otherwise the whole JSON.
- */
-function resultBytes(response: unknown): number {
-  if (response === undefined || response === null) return 0;
-  return Buffer.byteLength(readText(response) ?? JSON.stringify(response) ?? '', 'utf8');
-}
-
-function readText(response: unknown): string | undefined {
-  if (typeof response === 'string') return response;
-  if (Array.isArray(response)) {
-    const texts = response.map((p) => (p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : undefined));
-    return texts.every((t) => t !== undefined) ? texts.join('') : undefined;
-  }
-  if (typeof response !== 'object') return undefined;
-  const r = response as { file?: { content?: unknown }; stdout?: unknown; stderr?: unknown };
-  if (typeof r.file?.content === 'string') return r.file.content;
-  if (typeof r.stdout === 'string' || typeof r.stderr === 'string') return `${typeof r.stdout === 'string' ? r.stdout : ''}${typeof r.stderr === 'string' ? r.stderr : ''}`;
-  return undefined;
 }
 
 function resultText(response: unknown): string | undefined {

@@ -1,8 +1,9 @@
 /**
  * The agent-hook protocol family shared by VS Code's agent hooks and Claude
  * Code: JSON on stdin, JSON on stdout, exit code 2 blocks and shows stderr to
- * the model. This module only translates: raw input -> `HookInput`, and
- * decisions -> each client's output shape.
+ * the model. This module only translates: raw input -> `HookInput`, a tool
+ * response -> the bytes the agent read of it, and decisions -> each client's
+ * output shape.
  *
  * Input shapes (sources: VS Code's hooks reference and DESIGN.md's reading of
  * it; Claude Code's hooks documentation):
@@ -10,7 +11,8 @@
  *   and for tool events `tool_name`, `tool_input`, `tool_use_id`
  *   (PostToolUse also `tool_response`).
  * - Claude Code: `hook_event_name`, `session_id`, `cwd`, `transcript_path`,
- *   `tool_name`, `tool_input`, PostToolUse `tool_response`.
+ *   `tool_name`, `tool_input`, PostToolUse `tool_response` (an object, never a
+ *   string: test/fixtures/hooks/claude-code-recorded/ has what 2.1.330 sends).
  */
 
 export type HookClient = 'vscode' | 'claude';
@@ -98,4 +100,29 @@ export function contextOutput(event: HookEventName, context: string): object {
 /** Stop: block (the agent must go on) or just remind. */
 export function stopOutput(reason: string, block: boolean): object {
   return block ? { decision: 'block', reason } : { systemMessage: reason };
+}
+
+/**
+ * The bytes of a result the agent reads (context_budget_bytes). Clients send
+ * more than that: Claude Code's PostToolUse gives a Read as
+ * `{file: {content, ...}}`, a shell call as `{stdout, stderr, ...}` and an MCP
+ * tool as `[{type: "text", text}]` (test/fixtures/hooks/claude-code-recorded/);
+ * where the shape is known only the text counts, otherwise the whole JSON.
+ */
+export function resultBytes(response: unknown): number {
+  if (response === undefined || response === null) return 0;
+  return Buffer.byteLength(readText(response) ?? JSON.stringify(response) ?? '', 'utf8');
+}
+
+function readText(response: unknown): string | undefined {
+  if (typeof response === 'string') return response;
+  if (Array.isArray(response)) {
+    const texts = response.map((p) => (p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : undefined));
+    return texts.every((t) => t !== undefined) ? texts.join('') : undefined;
+  }
+  if (typeof response !== 'object') return undefined;
+  const r = response as { file?: { content?: unknown }; stdout?: unknown; stderr?: unknown };
+  if (typeof r.file?.content === 'string') return r.file.content;
+  if (typeof r.stdout === 'string' || typeof r.stderr === 'string') return `${typeof r.stdout === 'string' ? r.stdout : ''}${typeof r.stderr === 'string' ? r.stderr : ''}`;
+  return undefined;
 }

@@ -4,7 +4,7 @@
  * event whose transition is "plain" (simple or guarded with no guards, a
  * named target that exists, no approval). Such a transition resolves to the
  * same move whatever the run's context is, so the table holds that move
- * ready: the event, the settled target (`settle`) and whether it is final.
+ * ready: the event and the settled target (`settle`).
  *
  * It exists because the IR is large (source locations, rules) and spread
  * over the heap: on a 1000-state workflow, reaching a state's transition and
@@ -23,8 +23,6 @@ export interface PlainMove {
   readonly event: string;
   /** The settled target (a compound target is entered through its initial leaf). */
   readonly to: string;
-  /** The settled target is a final state. */
-  readonly toFinal: boolean;
 }
 
 export interface StateEntry {
@@ -78,8 +76,7 @@ function buildTable(wf: Workflow): Map<string, StateEntry> {
       if ((t.kind === 'simple' || t.kind === 'guarded') && t.guards.length === 0 && !t.requiresApproval) {
         const target = t.target.name;
         if (target !== RETURN_TARGET && wf.states.has(target)) {
-          const to = settle(wf, target);
-          move = { event: t.event, to, toFinal: wf.states.get(to)?.kind === 'final' };
+          move = { event: t.event, to: settle(wf, target) };
         }
       }
       moves.push(move);

@@ -248,7 +248,7 @@ export function sendEvent(
   if (plain) {
     const move: Move = { event: plain.event, from, to: plain.to };
     if (data !== undefined) move.data = data;
-    applyMove(op, loc, wf, move, false, plain);
+    applyMove(op, loc, wf, move, false);
     return loc.branch === undefined ? finishSend(op, event, from, opt) : finishSend(op, event, from, opt, { ...branchTag });
   }
 

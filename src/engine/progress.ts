@@ -10,7 +10,6 @@ import { handlerRegion } from './interrupts.js';
 import { branchReachedFinal } from './fork.js';
 import { completeChild } from './invoke.js';
 import type { Op, Loc } from './cursor.js';
-import type { PlainMove } from './machine-table.js';
 import { resetStateCounters } from './run.js';
 import type { Frame, JournalEntry, RunStatus, TakenEdge } from './run.js';
 
@@ -166,32 +165,6 @@ function addTaken(frame: Frame, from: string, event: string, to: string): void {
   frame.taken = next;
 }
 
-/**
- * Plain moves (machine-table.ts) known to be on a frame's trail: for a
- * `taken` list, with the `visited` list it was seen with, the moves whose
- * edge is in `taken` and whose target is in `visited`. The lists never
- * change in place, so what was found in them stays true; a move is looked up
- * by identity, which spares the string lookups of `hasVisited`/`hasTaken`.
- */
-const knownMoves = new WeakMap<readonly TakenEdge[], { visited: readonly string[]; n: number; vn: number; set: Set<PlainMove> }>();
-
-/** `enterState` for a plain move from `from` (its edge is `from`, `m.event`, `m.to`). */
-function enterPlain(op: Op, loc: Loc, from: string, m: PlainMove): void {
-  const pos = op.position(loc);
-  pos.state = m.to;
-  if (m.to !== from) resetStateCounters(pos.counters);
-  const frame = op.frame(loc.frame);
-  let known = knownMoves.get(frame.taken);
-  if (known && known.visited === frame.visited && known.n === frame.taken.length && known.vn === frame.visited.length && known.set.has(m)) return;
-  addVisited(frame, m.to);
-  addTaken(frame, from, m.event, m.to);
-  known = knownMoves.get(frame.taken);
-  if (!known || known.visited !== frame.visited || known.n !== frame.taken.length || known.vn !== frame.visited.length) {
-    known = { visited: frame.visited, n: frame.taken.length, vn: frame.visited.length, set: new Set() };
-    knownMoves.set(frame.taken, known);
-  }
-  known.set.add(m);
-}
 
 export interface Move {
   event: string;
@@ -203,9 +176,8 @@ export interface Move {
 
 /**
  * Takes a transition at `loc`: merges the data, moves, ends an interrupt if it is left, journals.
- * `plain`: the move is that plain move of the table (machine-table.ts), whose target and finality are known.
  */
-export function applyMove(op: Op, loc: Loc, wf: Workflow, move: Move, isReturn: boolean, plain?: PlainMove): void {
+export function applyMove(op: Op, loc: Loc, wf: Workflow, move: Move, isReturn: boolean): void {
   const pos = op.position(loc);
   // No data merges nothing: the context (never changed in place) stays as it is.
   if (move.data !== undefined) pos.context = mergeShallow(pos.context, move.data);
@@ -214,8 +186,7 @@ export function applyMove(op: Op, loc: Loc, wf: Workflow, move: Move, isReturn: 
   // state from which no `$return` can be reached any more (see interrupts.ts).
   const ends = interrupt !== undefined && (isReturn || !handlerRegion(wf).has(move.to));
   if (ends) delete pos.interrupt;
-  if (plain) enterPlain(op, loc, move.from, plain);
-  else enterState(op, loc, move.from, move.event, move.to);
+  enterState(op, loc, move.from, move.event, move.to);
   op.countTransition(loc);
   // Built key by key in the order the entry has always had (kind, event, from, to, data, via, endedInterrupt).
   const entry: Extract<JournalEntry, { kind: 'transition' }> = { kind: 'transition', event: move.event, from: move.from, to: move.to } as Extract<JournalEntry, { kind: 'transition' }>;
@@ -224,7 +195,7 @@ export function applyMove(op: Op, loc: Loc, wf: Workflow, move: Move, isReturn: 
   if (ends && interrupt) entry.endedInterrupt = interrupt.name;
   op.log(loc, entry);
   if (ends && interrupt && isReturn) op.log(loc, { kind: 'interrupt_return', name: interrupt.name, from: move.from, to: move.to });
-  if (!plain || plain.toFinal) afterMove(op, loc, wf);
+  afterMove(op, loc, wf);
 }
 
 /** What reaching the position's current state means, if it is final. */

@@ -8,8 +8,8 @@
  *
  * Paths are compared by segments after removing `.` and resolving `..`, so
  * `src/../.stategate/active` and `./.stategate//runs/x/run.json` are caught.
- * Case is kept: the store is created lower-case, and on a case-insensitive
- * disk a differently cased spelling is also refused (see `isProtectedPath`).
+ * `.stategate` and `workflows` are matched without regard to case, since on a
+ * case-insensitive disk `.STATEGATE/active` is the same file.
  */
 
 /** Why `path` may not be written by an agent, or undefined when it may. */

@@ -496,8 +496,10 @@ class Walk {
     if (writesFiles(words)) {
       if (!this.rules.writeAllowed) deny(`${quote(text)} writes files, and this state allows no Write or Edit`, text);
       // A file command aimed at the run's own files (`cp x .stategate/active`), whatever the state allows.
-      const own = words.find((w) => !w.dynamic && protectedPathReason(w.value) !== undefined);
-      if (own) deny(`${quote(text)} writes files, and ${protectedPathReason(own.value)}`, text);
+      for (const w of words) {
+        const own = w.dynamic ? undefined : protectedPathReason(w.value);
+        if (own) deny(`${quote(text)} writes files, and ${own}`, text);
+      }
     }
     const name = words[0]?.value;
     if (name === 'find') {

@@ -137,6 +137,13 @@ interface TableRow {
   readonly edit: 'allow' | 'deny';
 }
 
+/** A workspace whose run has been through one CLI command (`run send READY`, `run pause`, ...). */
+function runAfter(args: readonly string[]): string {
+  const { cwd } = workspace();
+  assert.equal(cli([...args], { cwd }).code, 0);
+  return cwd;
+}
+
 const TABLE: readonly TableRow[] = [
   { name: 'no .stategate directory: allow, nothing to enforce', setup: () => workspace(false).cwd, edit: 'allow' },
   {
@@ -159,42 +166,10 @@ const TABLE: readonly TableRow[] = [
     edit: 'allow',
   },
   { name: 'run running, Edit not in allowed_tools: deny', setup: () => workspace().cwd, edit: 'deny' },
-  {
-    name: 'run running, Edit allowed in this state: allow',
-    setup: () => {
-      const { cwd } = workspace();
-      assert.equal(cli(['run', 'send', 'READY'], { cwd }).code, 0);
-      return cwd;
-    },
-    edit: 'allow',
-  },
-  {
-    name: 'run paused: allow, enforcement is off',
-    setup: () => {
-      const { cwd } = workspace();
-      assert.equal(cli(['run', 'pause'], { cwd }).code, 0);
-      return cwd;
-    },
-    edit: 'allow',
-  },
-  {
-    name: 'run stopped: allow, enforcement is off',
-    setup: () => {
-      const { cwd } = workspace();
-      assert.equal(cli(['run', 'stop'], { cwd }).code, 0);
-      return cwd;
-    },
-    edit: 'allow',
-  },
-  {
-    name: 'run in a final state: allow, enforcement is off',
-    setup: () => {
-      const { cwd } = workspace();
-      assert.equal(cli(['run', 'send', 'FINISH'], { cwd }).code, 0);
-      return cwd;
-    },
-    edit: 'allow',
-  },
+  { name: 'run running, Edit allowed in this state: allow', setup: () => runAfter(['run', 'send', 'READY']), edit: 'allow' },
+  { name: 'run paused: allow, enforcement is off', setup: () => runAfter(['run', 'pause']), edit: 'allow' },
+  { name: 'run stopped: allow, enforcement is off', setup: () => runAfter(['run', 'stop']), edit: 'allow' },
+  { name: 'run in a final state: allow, enforcement is off', setup: () => runAfter(['run', 'send', 'FINISH']), edit: 'allow' },
 ];
 
 before(() => requireBuiltCli());
