@@ -1,9 +1,11 @@
 /**
  * `stategate validate FILE... [--json]`: exit 0 when no file has an error,
  * 1 when one has, 2 on usage or I/O errors. Prints nothing for clean files.
+ * Workflow files and registry manifests (`manifest.json`) are each checked as
+ * what they are; `--json` names the format (`statewright`, `registry`, ...).
  */
 import * as fs from 'node:fs';
-import { checkWorkflowFile } from '../engine/check.js';
+import { checkFile } from '../engine/check.js';
 import { LineIndex } from '../engine/text.js';
 import type { Diagnostic } from '../engine/model.js';
 import { parse } from './args.js';
@@ -34,7 +36,7 @@ export const command: Command = {
   async run(args: readonly string[], out: Output): Promise<ExitCode> {
     const parsed = parse(args, { json: { type: 'boolean' } }, USAGE);
     if (parsed.values.help) {
-      out.stdout(`usage: ${USAGE}\n\nChecks each file against the workflow schema and the semantic rules\n(targets, guards, reachability, interrupts, forks, invokes).\nExit: 0 no errors, 1 errors, 2 usage or I/O error. Prints nothing for clean files.\n`);
+      out.stdout(`usage: ${USAGE}\n\nChecks each file against the workflow schema and the semantic rules\n(targets, guards, reachability, interrupts, forks, invokes); a registry\nmanifest (manifest.json) against its own rules (each entry's file exists and\nloads, unique names).\nExit: 0 no errors, 1 errors, 2 usage or I/O error. Prints nothing for clean files.\n`);
       return 0;
     }
     if (parsed.positionals.length === 0) throw new CliError('usage', `no file given\nusage: ${USAGE}`);
@@ -47,7 +49,7 @@ export const command: Command = {
       } catch (err) {
         throw new CliError('io', `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
       }
-      const result = checkWorkflowFile(text, file);
+      const result = checkFile(text, file);
       const lines = new LineIndex(text);
       const diagnostics = result.diagnostics.map((d) => toJson(d, lines));
       if (diagnostics.some((d) => d.severity === 'error')) errors = true;

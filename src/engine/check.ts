@@ -1,15 +1,18 @@
 /**
- * One call for "is this workflow file right?": parse + schema + semantic rules,
- * diagnostics sorted by position. The CLI's `validate` and the editor use it.
+ * One call for "is this file right?": parse + schema + semantic rules,
+ * diagnostics sorted by position. The CLI's `validate` and the editor use it
+ * (`checkFile`, for workflows and registry manifests alike).
  */
-import { loadWorkflowText } from './formats/index.js';
-import type { Diagnostic, InvokeResolver, Workflow, WorkflowFormat } from './model.js';
+import { detectFormat, loadWorkflowText, type FileFormat } from './formats/index.js';
+import { loadRegistryManifest } from './formats/registry-manifest.js';
+import type { Diagnostic, InvokeResolver, Workflow } from './model.js';
 import { WorkflowRegistry } from './registry.js';
 import { schemaDiagnostics } from './schema/index.js';
 import { validateWorkflow } from './validate.js';
+import { manifestRules } from './validate-manifest.js';
 
 export interface CheckResult {
-  readonly format: WorkflowFormat;
+  readonly format: FileFormat;
   readonly workflow?: Workflow;
   readonly diagnostics: Diagnostic[];
 }
@@ -25,6 +28,12 @@ export interface CheckOptions {
 /** Shared so repeated checks (an editor on every keystroke) reuse parsed sibling files. */
 const defaultRegistry = new WorkflowRegistry();
 
+/** A workflow or a registry manifest, each checked as what it is. */
+export function checkFile(text: string, file: string, opts: CheckOptions = {}): CheckResult {
+  return detectFormat(text, file) === 'registry' ? checkRegistryManifest(text, file) : checkWorkflowFile(text, file, opts);
+}
+
+/** A workflow file (a registry manifest given here is reported as not a workflow). */
 export function checkWorkflowFile(text: string, file: string, opts: CheckOptions = {}): CheckResult {
   const loaded = loadWorkflowText(text, file);
   const diagnostics = [...loaded.diagnostics];
@@ -37,6 +46,14 @@ export function checkWorkflowFile(text: string, file: string, opts: CheckOptions
   return loaded.workflow ? { format: loaded.format, workflow: loaded.workflow, diagnostics: sorted } : { format: loaded.format, diagnostics: sorted };
 }
 
+/** A registry manifest: its shape, then what its entries point at (validate-manifest.ts). */
+export function checkRegistryManifest(text: string, file: string): CheckResult {
+  const loaded = loadRegistryManifest(text);
+  const diagnostics = [...loaded.diagnostics];
+  if (loaded.manifest) diagnostics.push(...manifestRules(loaded.manifest, file, { registry: defaultRegistry, checkWorkflow: (t, f) => checkWorkflowFile(t, f) }));
+  return { format: 'registry', diagnostics: sortDiagnostics(diagnostics) };
+}
+
 /**
  * Schema findings the loader and the rules have not already reported. They
  * report most type and shape problems themselves (with better messages), at the
@@ -44,7 +61,7 @@ export function checkWorkflowFile(text: string, file: string, opts: CheckOptions
  * duplicate. With syntax errors the tree is partial and the schema would only
  * add noise about values that are not there.
  */
-function schemaFindings(format: WorkflowFormat, root: CheckRoot, others: readonly Diagnostic[]): Diagnostic[] {
+function schemaFindings(format: FileFormat, root: CheckRoot, others: readonly Diagnostic[]): Diagnostic[] {
   if (format !== 'statewright' || !root || others.some((d) => d.code === 'json-syntax')) return [];
   const diagnosed = new Set(others.map((d) => d.loc.pointer));
   return schemaDiagnostics(root).filter((d) => !diagnosed.has(d.loc.pointer));

@@ -5,7 +5,7 @@
  * copy of the caller's snapshot (an `Op`, see `copyRun`), so the public
  * functions stay pure.
  */
-import type { JsonValue, Workflow } from './model.js';
+import type { InvokeProblem, JsonValue, Workflow } from './model.js';
 import { cloneJson } from './jsonvalue.js';
 import type { ActiveFork, ActiveInterrupt, BranchRun, ChildRun, Counters, Frame, JournalEntry, MachineError, PendingApproval, Position, RunSnapshot, Scope } from './run.js';
 
@@ -23,7 +23,7 @@ export interface MachineEnv {
   /** The IR of a definition text (cached by hash); undefined when it does not load. */
   load(text: string): Workflow | undefined;
   /** Finds an invoked workflow by id or registered name, relative to the invoking file. */
-  resolveInvoke(name: string, fromFile?: string): InvokeResolution | undefined;
+  resolveInvoke(name: string, fromFile?: string): InvokeResolution | InvokeProblem | undefined;
 }
 
 /** Selects a branch of a parallel fork (sequential forks always act on the current branch). */

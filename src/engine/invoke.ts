@@ -8,8 +8,9 @@
  * parent to its `failed` state if it has one, else the parent frame fails.
  */
 import type { InvokeTransition, JsonValue } from './model.js';
+import { isInvokeProblem } from './model.js';
 import { cloneJson, mergeShallow } from './jsonvalue.js';
-import type { InvokeResolution, Op } from './cursor.js';
+import type { Op } from './cursor.js';
 import { afterMove, failedStateOf, resumeFrame } from './progress.js';
 import type { ChildRun, MachineError } from './run.js';
 import { freshCounters, hashText } from './run.js';
@@ -22,7 +23,8 @@ export function startInvoke(
   data: JsonValue | undefined,
 ): MachineError | ChildRun {
   const parent = op.frame(frameIdx);
-  const found: InvokeResolution | undefined = op.env.resolveInvoke(t.workflow.name, parent.workflow.file);
+  const found = op.env.resolveInvoke(t.workflow.name, parent.workflow.file);
+  if (isInvokeProblem(found)) return { code: 'invoke_unresolved', message: `cannot invoke "${t.workflow.name}": ${found.problem}` };
   if (!found) {
     return { code: 'invoke_unresolved', message: `no workflow "${t.workflow.name}" was found to invoke (by id, or by a name in a manifest.json registry)` };
   }

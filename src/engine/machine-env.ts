@@ -12,11 +12,11 @@
  */
 import type { Workflow } from './model.js';
 import { loadWorkflowText } from './formats/index.js';
-import type { InvokeResolution, MachineEnv } from './cursor.js';
+import type { MachineEnv } from './cursor.js';
 
 export interface MachineEnvOptions {
   now?: () => string;
-  resolveInvoke?: (name: string, fromFile?: string) => InvokeResolution | undefined;
+  resolveInvoke?: MachineEnv['resolveInvoke'];
   /** Bound on cached definitions (oldest dropped first). */
   cacheSize?: number;
 }

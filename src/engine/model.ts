@@ -266,10 +266,25 @@ export interface ResolvedWorkflow {
 }
 
 /**
+ * Why an invoke cannot be resolved, when it is more than "no such name": a
+ * registry manifest the lookup had to read is broken (the name may be
+ * registered there), or the file registered under the name does not load.
+ */
+export interface InvokeProblem {
+  /** Names the file and says what is wrong with it. */
+  readonly problem: string;
+}
+
+/**
  * Finds the workflow an `invoke` names. `fromFile` is the file whose invoke is
  * being resolved (names resolve beside it); absent means the file being checked.
  */
-export type InvokeResolver = (name: string, fromFile?: string) => ResolvedWorkflow | undefined;
+export type InvokeResolver = (name: string, fromFile?: string) => ResolvedWorkflow | InvokeProblem | undefined;
+
+/** Whether a lookup ended in a problem rather than a workflow. */
+export function isInvokeProblem<T extends object>(found: T | InvokeProblem | undefined): found is InvokeProblem {
+  return found !== undefined && 'problem' in found;
+}
 
 export type Severity = 'error' | 'warning' | 'info';
 

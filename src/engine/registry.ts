@@ -3,18 +3,30 @@
  * files in the invoking file's folder and in the nearest `.stategate/workflows/`,
  * or by a name registered in a `manifest.json` there
  * (`{"workflows": [{"name", "file"}]}`, the reference's registration format).
+ * A manifest that cannot be read or is malformed is a problem to report, never
+ * an empty registry: the name looked for may be registered in it.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { isInvokeRegistry } from './formats/index.js';
+import { loadRegistryManifest, MANIFEST_FILE } from './formats/registry-manifest.js';
 import { loadStatewright } from './formats/statewright.js';
-import type { InvokeResolver, ResolvedWorkflow, Workflow } from './model.js';
+import type { InvokeProblem, InvokeResolver, ResolvedWorkflow, Workflow } from './model.js';
+import { isInvokeProblem } from './model.js';
+import { LineIndex } from './text.js';
 
-export const MANIFEST_FILE = 'manifest.json';
+export { MANIFEST_FILE };
 
 interface Cached {
   readonly stamp: string;
   readonly workflow?: Workflow;
 }
+
+/** A folder's manifest as invoke resolution sees it. */
+export type ManifestRead =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'ok'; readonly entries: ReadonlyArray<{ readonly name: string; readonly file: string }> }
+  | { readonly kind: 'broken'; readonly problem: string };
 
 export class WorkflowRegistry {
   /** Parsed files by absolute path, reused while the file's size and mtime are unchanged. */
@@ -35,35 +47,59 @@ export class WorkflowRegistry {
     return dirs;
   }
 
-  resolve(name: string, fromFile: string): ResolvedWorkflow | undefined {
+  /**
+   * The workflow `name` names from `fromFile`: in each folder by id, then by
+   * the folder's manifest. A broken manifest met on the way, or a registered
+   * file that does not load, ends the search with the problem.
+   */
+  lookup(name: string, fromFile: string): ResolvedWorkflow | InvokeProblem | undefined {
     for (const dir of this.searchDirs(fromFile)) {
-      const found = this.byId(dir, name) ?? this.byManifest(dir, name);
+      const found = this.withId(dir, name) ?? this.byManifest(dir, name);
       if (found) return found;
     }
     return undefined;
   }
 
+  /** The workflow `name` names, when it resolves (editor features; problems are the validator's to report). */
+  resolve(name: string, fromFile: string): ResolvedWorkflow | undefined {
+    const found = this.lookup(name, fromFile);
+    return isInvokeProblem(found) ? undefined : found;
+  }
+
   /** A resolver for validating `file`; chained invokes resolve beside the file that names them. */
   resolverFor(file: string): InvokeResolver {
-    return (name, fromFile) => this.resolve(name, fromFile ?? file);
+    return (name, fromFile) => this.lookup(name, fromFile ?? file);
   }
 
-  /** Names registered in the folder's manifest, with the file each points to. */
-  manifestEntries(dir: string): Array<{ name: string; file: string }> {
-    let parsed: unknown;
+  /** The folder's manifest: its entries (files made absolute), none, or what is wrong with it. */
+  readManifest(dir: string): ManifestRead {
+    const file = path.join(dir, MANIFEST_FILE);
+    let text: string;
     try {
-      parsed = JSON.parse(fs.readFileSync(path.join(dir, MANIFEST_FILE), 'utf8'));
-    } catch {
-      return []; // no manifest, or an unreadable one: nothing registered
+      text = fs.readFileSync(file, 'utf8');
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return { kind: 'none' };
+      return { kind: 'broken', problem: `the registry ${file} cannot be read (${code ?? (err as Error).message}).` };
     }
-    const list = (parsed as { workflows?: unknown } | null)?.workflows;
-    if (!Array.isArray(list)) return [];
-    return list
-      .filter((w): w is { name: string; file: string } => typeof w?.name === 'string' && typeof w?.file === 'string')
-      .map((w) => ({ name: w.name, file: path.resolve(dir, w.file) }));
+    if (!isInvokeRegistry(text)) return { kind: 'none' }; // a workflow, or another tool's manifest.json
+    const loaded = loadRegistryManifest(text);
+    const error = loaded.diagnostics.find((d) => d.severity === 'error');
+    if (error || !loaded.manifest) {
+      const at = error ? new LineIndex(text).position(error.loc.start) : { line: 0, character: 0 };
+      return { kind: 'broken', problem: `the registry ${file} is malformed at line ${at.line + 1}, column ${at.character + 1}: ${error?.message ?? 'it is not a registry manifest.'}` };
+    }
+    return { kind: 'ok', entries: loaded.manifest.entries.map((e) => ({ name: e.name.name, file: path.resolve(dir, e.file.name) })) };
   }
 
-  private byId(dir: string, id: string): ResolvedWorkflow | undefined {
+  /** Names registered in the folder's manifest, with the file each points to (none when it is broken: listing only). */
+  manifestEntries(dir: string): ReadonlyArray<{ name: string; file: string }> {
+    const read = this.readManifest(dir);
+    return read.kind === 'ok' ? read.entries : [];
+  }
+
+  /** The first workflow (by file name) in `dir` whose id is `id`. */
+  withId(dir: string, id: string): ResolvedWorkflow | undefined {
     let names: string[];
     try {
       names = fs.readdirSync(dir).filter((n) => n.endsWith('.json') && n !== MANIFEST_FILE).sort();
@@ -78,10 +114,16 @@ export class WorkflowRegistry {
     return undefined;
   }
 
-  private byManifest(dir: string, name: string): ResolvedWorkflow | undefined {
-    const entry = this.manifestEntries(dir).find((w) => w.name === name);
-    const workflow = entry && this.load(entry.file);
-    return entry && workflow ? { workflow, file: entry.file } : undefined;
+  private byManifest(dir: string, name: string): ResolvedWorkflow | InvokeProblem | undefined {
+    const read = this.readManifest(dir);
+    if (read.kind === 'none') return undefined;
+    if (read.kind === 'broken') return { problem: `${read.problem} \`${name}\` may be registered there: fix the manifest (\`stategate validate ${path.join(dir, MANIFEST_FILE)}\` says what is wrong).` };
+    const entry = read.entries.find((w) => w.name === name);
+    if (!entry) return undefined;
+    const workflow = this.load(entry.file);
+    if (workflow) return { workflow, file: entry.file };
+    const why = fs.existsSync(entry.file) ? 'does not load as a workflow' : 'does not exist';
+    return { problem: `${path.join(dir, MANIFEST_FILE)} registers \`${name}\` as ${entry.file}, which ${why} (\`stategate validate ${path.join(dir, MANIFEST_FILE)}\` says why).` };
   }
 
   private load(file: string): Workflow | undefined {

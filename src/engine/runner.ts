@@ -14,6 +14,7 @@ import { createMachineEnv } from './machine-env.js';
 import * as machine from './machine.js';
 import type { MachineEnv, MachineResult, StateView } from './machine.js';
 import type { JsonObject, JsonValue } from './model.js';
+import { isInvokeProblem } from './model.js';
 import { WorkflowRegistry } from './registry.js';
 import { hashText, RUN_SNAPSHOT_VERSION, type RunSnapshot } from './run.js';
 import { RunStore, StoreError, type ActiveRun } from './store.js';
@@ -103,7 +104,8 @@ export class Runner {
     this.env = createMachineEnv({
       ...(options.now ? { now: options.now } : {}),
       resolveInvoke: (name, fromFile) => {
-        const found = fromFile ? this.registry.resolve(name, fromFile) : undefined;
+        const found = fromFile ? this.registry.lookup(name, fromFile) : undefined;
+        if (isInvokeProblem(found)) return found; // e.g. a broken manifest: the run is told which file and what is wrong
         if (!found?.file) return undefined;
         try {
           return { workflow: found.workflow, text: fs.readFileSync(found.file, 'utf8'), file: found.file };

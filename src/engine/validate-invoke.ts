@@ -1,10 +1,12 @@
 /**
  * Invoke rules that look beyond this file: the named workflow must be found
- * (by id or registered name), and invoking must never lead back to this
- * workflow (a child would start its parent again, forever).
+ * (by id or registered name, through registries that can be read), and
+ * invoking must never lead back to this workflow (a child would start its
+ * parent again, forever).
  */
 import * as path from 'node:path';
 import type { Diagnostic, InvokeResolver, InvokeTransition, ResolvedWorkflow, Workflow } from './model.js';
+import { isInvokeProblem } from './model.js';
 
 export function invokeRules(wf: Workflow, resolveUncached: InvokeResolver, file?: string): Diagnostic[] {
   const resolve = memoised(resolveUncached);
@@ -15,6 +17,16 @@ export function invokeRules(wf: Workflow, resolveUncached: InvokeResolver, file?
     for (const t of state.on) {
       if (t.kind !== 'invoke') continue;
       const child = resolve(t.workflow.name);
+      if (isInvokeProblem(child)) {
+        out.push({
+          severity: 'error',
+          code: 'broken-manifest',
+          message: `\`${t.workflow.name}\` cannot be looked up: ${child.problem}`,
+          loc: t.workflow.loc,
+          data: { workflow: t.workflow.name },
+        });
+        continue;
+      }
       if (!child) {
         out.push({
           severity: 'warning',
@@ -42,7 +54,7 @@ export function invokeRules(wf: Workflow, resolveUncached: InvokeResolver, file?
  * many states.
  */
 function memoised(resolve: InvokeResolver): InvokeResolver {
-  const memo = new Map<string, ResolvedWorkflow | undefined>();
+  const memo = new Map<string, ReturnType<InvokeResolver>>();
   return (name, fromFile) => {
     const key = fromFile === undefined ? `\u0000${name}` : `${fromFile}\u0000${name}`;
     if (memo.has(key)) return memo.get(key);
@@ -76,7 +88,8 @@ function cyclePath(
       for (const next of s.on) {
         if (next.kind !== 'invoke') continue;
         const grandchild = resolve(next.workflow.name, node.file);
-        const found = grandchild && search(grandchild, [...path, next.workflow.name]);
+        // A grandchild that cannot be looked up is reported in the file that invokes it.
+        const found = grandchild && !isInvokeProblem(grandchild) && search(grandchild, [...path, next.workflow.name]);
         if (found) return found;
       }
     }

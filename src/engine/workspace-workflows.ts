@@ -88,6 +88,18 @@ export function findWorkflows(root: string): WorkflowEntry[] {
   return entries;
 }
 
+/**
+ * The workflows to propose, the one in `activeFile` (the file open in the
+ * active editor) first when it is one of them, the rest in their order: the
+ * workflow a person is looking at is the one they most likely mean to run.
+ */
+export function activeFirst<T extends { readonly file: string }>(entries: readonly T[], activeFile: string | undefined): { ordered: T[]; active?: T } {
+  const at = activeFile === undefined ? -1 : entries.findIndex((w) => path.resolve(w.file) === path.resolve(activeFile));
+  const active = entries[at];
+  if (at < 0 || !active) return { ordered: [...entries] };
+  return { ordered: [active, ...entries.slice(0, at), ...entries.slice(at + 1)], active };
+}
+
 /** Find a workflow by id, registered name, or file path relative to the root. */
 export function findWorkflow(root: string, name: string): WorkflowEntry | undefined {
   const all = findWorkflows(root);

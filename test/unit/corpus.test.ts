@@ -1,41 +1,51 @@
 /**
  * Every real workflow in ../shared/corpus (beside this repository) checks with
  * zero errors and zero warnings: loader, schema and semantic rules together,
- * with invokes resolved through the files and manifests beside each workflow.
+ * with invokes resolved through the files and manifests beside each workflow;
+ * and every registry manifest there checks clean as a manifest.
+ * Skipped in a clone without ../shared, except under CI (helpers/shared-material.ts).
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { checkWorkflowFile } from '../../src/engine/check.js';
+import { checkFile } from '../../src/engine/check.js';
+import { MANIFEST_FILE } from '../../src/engine/formats/registry-manifest.js';
 import { WorkflowRegistry } from '../../src/engine/registry.js';
+import { requireShared } from './helpers/shared-material.js';
 
-const repoRoot = path.resolve(__dirname, '..', '..');
-const corpus = path.resolve(repoRoot, '../shared/corpus');
+const { dir: corpus, present, skip } = requireShared('corpus');
 
 function jsonFiles(dir: string): string[] {
   return fs
     .readdirSync(dir, { withFileTypes: true })
-    .flatMap((e) => (e.isDirectory() ? jsonFiles(path.join(dir, e.name)) : e.name.endsWith('.json') && e.name !== 'manifest.json' ? [path.join(dir, e.name)] : []))
+    .flatMap((e) => (e.isDirectory() ? jsonFiles(path.join(dir, e.name)) : e.name.endsWith('.json') ? [path.join(dir, e.name)] : []))
     .sort();
 }
 
-describe('corpus', () => {
-  it('is present beside the repository', () => {
-    assert.ok(fs.existsSync(corpus), `the workflow corpus is missing: expected it at ${corpus} (../shared/corpus from the repository root)`);
-  });
+describe('corpus', { skip }, () => {
+  const all = present ? jsonFiles(corpus) : [];
+  const manifests = all.filter((f) => path.basename(f) === MANIFEST_FILE);
+  const files = all.filter((f) => !manifests.includes(f));
 
-  const files = fs.existsSync(corpus) ? jsonFiles(corpus) : [];
-
-  it('holds workflow files, including the stitch folder', () => {
+  it('holds workflow files, including the stitch folder and its manifest', () => {
     assert.ok(files.length >= 17, `found only ${files.length} workflow files under ${corpus}`);
     assert.ok(files.some((f) => f.includes(`${path.sep}stitch${path.sep}`)));
+    assert.ok(manifests.length >= 1);
   });
+
+  for (const file of manifests) {
+    it(`${path.relative(corpus, file)} checks as a registry manifest with no errors and no warnings`, () => {
+      const result = checkFile(fs.readFileSync(file, 'utf8'), file);
+      assert.equal(result.format, 'registry');
+      assert.deepEqual(result.diagnostics.map((d) => `${d.severity} ${d.code} at ${d.loc.pointer}: ${d.message}`), []);
+    });
+  }
 
   for (const file of files) {
     const name = path.relative(corpus, file);
     it(`${name} checks with no errors and no warnings`, () => {
-      const result = checkWorkflowFile(fs.readFileSync(file, 'utf8'), file);
+      const result = checkFile(fs.readFileSync(file, 'utf8'), file);
       const found = result.diagnostics.map((d) => `${d.severity} ${d.code} at ${d.loc.pointer}: ${d.message}`);
       assert.deepEqual(found, []);
       assert.ok(result.workflow && result.workflow.states.size > 0);

@@ -30,9 +30,11 @@ import * as machine from '../../src/engine/machine';
 import { hashText, type RunSnapshot } from '../../src/engine/run';
 import { replay } from '../../src/engine/replay';
 import type { JsonObject, JsonValue } from '../../src/engine/model';
+import { sharedPath } from './helpers/shared-material';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
-const CORPUS = process.env.STATEGATE_CORPUS ?? '/work/shared/corpus';
+/** Seeds from ../shared/corpus when it is there (helpers/shared-material.ts); examples/ always. */
+const CORPUS = process.env.STATEGATE_CORPUS ?? sharedPath('corpus');
 const COUNT = Number(process.env.FUZZ_COUNT ?? 5000);
 const SEED = process.env.FUZZ_SEED === undefined ? Date.now() ^ (Math.random() * 0x7fffffff) : Number(process.env.FUZZ_SEED);
 /** A document that takes longer than this fails the property (it is generous: a corpus file takes milliseconds). */

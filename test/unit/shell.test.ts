@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { analyseCommand, rewriteCommand, type ShellRules } from '../../src/engine/shell';
 import { matchCommand, wordMatches } from '../../src/engine/command-match';
 import type { Word } from '../../src/engine/shell-words';
+import { requireShared } from './helpers/shared-material';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'shell');
 const STRICT: ShellRules = { allowedCommands: ['pytest', 'npm test'], blockedEnv: ['AWS_SECRET_ACCESS_KEY', 'GITHUB_TOKEN'], writeAllowed: false };
@@ -56,7 +57,8 @@ for (const row of legitimate) {
 
 // Every allowed_commands entry of the real workflows is exercised by a legitimate
 // row run under that state's own list (a plain split is enough for these rows).
-const CORPUS = join(__dirname, '..', '..', '..', 'shared', 'corpus');
+// Without ../shared/corpus there are no such rows (and the presence test says why).
+const CORPUS = requireShared('corpus').dir;
 function corpusEntries(): { list: string[]; where: string }[] {
   const out: { list: string[]; where: string }[] = [];
   const walk = (dir: string): void => {

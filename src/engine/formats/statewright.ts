@@ -126,7 +126,8 @@ function readWorkflow(r: Reader, node: JsonNode, pointer: string): Workflow | un
   };
 }
 
-function readVersion(r: Reader, e: Entry | undefined): string | number | undefined {
+/** `version`: a string or a number (the registry manifest's too). */
+export function readVersion(r: Reader, e: Entry | undefined): string | number | undefined {
   if (!e) return undefined;
   if (e.node.type === 'number' || e.node.type === 'string') return e.node.value as string | number;
   r.report('error', 'invalid-type', '`version` must be a string or a number.', nodeLoc(e.node, e.pointer));

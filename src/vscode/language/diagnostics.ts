@@ -1,10 +1,11 @@
 /**
- * Problems for workflow files, updated as you type: each change is checked
- * after a short pause (150 ms) so fast typing costs one check, not one per key.
+ * Problems for workflow files and registry manifests, updated as you type:
+ * each change is checked after a short pause (150 ms) so fast typing costs one
+ * check, not one per key.
  */
 import * as vscode from 'vscode';
 import type { Diagnostic, RelatedInfo } from '../../engine/model.js';
-import { isWorkflowDocument, type WorkflowDocuments } from './documents.js';
+import { isCheckedDocument, type WorkflowDocuments } from './documents.js';
 import { locationOf, toRange } from './locations.js';
 
 const DEBOUNCE_MS = 150;
@@ -20,7 +21,7 @@ export function registerDiagnostics(context: vscode.ExtensionContext, docs: Work
   const timers = new Map<string, ReturnType<typeof setTimeout>>();
 
   const update = (doc: vscode.TextDocument): void => {
-    const analysis = docs.analyze(doc);
+    const analysis = docs.diagnose(doc);
     if (!analysis) {
       collection.delete(doc.uri); // e.g. its `$schema` was removed
       return;
@@ -40,10 +41,10 @@ export function registerDiagnostics(context: vscode.ExtensionContext, docs: Work
     collection,
     vscode.workspace.onDidOpenTextDocument(update),
     vscode.workspace.onDidChangeTextDocument((e) => {
-      if (e.contentChanges.length && (isWorkflowDocument(e.document) || collection.has(e.document.uri))) schedule(e.document);
+      if (e.contentChanges.length && (isCheckedDocument(e.document) || collection.has(e.document.uri))) schedule(e.document);
     }),
-    // Another file may have changed what an `invoke` resolves to: recheck open workflows on save.
-    vscode.workspace.onDidSaveTextDocument(() => vscode.workspace.textDocuments.forEach((d) => isWorkflowDocument(d) && schedule(d))),
+    // Another file may have changed what an `invoke` resolves to, or whether a registered file loads: recheck on save.
+    vscode.workspace.onDidSaveTextDocument(() => vscode.workspace.textDocuments.forEach((d) => isCheckedDocument(d) && schedule(d))),
     vscode.workspace.onDidCloseTextDocument((doc) => {
       collection.delete(doc.uri);
       docs.forget(doc);

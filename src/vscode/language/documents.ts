@@ -1,20 +1,36 @@
 /**
- * Which open documents are workflows, and their analysis (parse + schema +
- * semantic rules) cached per document version, so every provider asking about
- * the same keystroke shares one check.
+ * Which open documents stategate checks (workflows, and the registry
+ * manifests that name them for `invoke`), and their analysis (parse + schema
+ * + rules) cached per document version, so every provider asking about the
+ * same keystroke shares one check.
  */
 import * as vscode from 'vscode';
+import { isRegistryManifestDocument } from '../../engine/formats/index.js';
 import { MANIFEST_FILE } from '../../engine/registry.js';
 import { declaresWorkflowSchema, isWorkflowPath } from '../../engine/workspace-workflows.js';
 import type { CheckResult } from '../../engine/check.js';
-import { checkWorkflowFile } from './lazy-check.js';
+import { checkFile } from './lazy-check.js';
+
+function isJson(doc: vscode.TextDocument): boolean {
+  return doc.languageId === 'json' || doc.languageId === 'jsonc';
+}
 
 /** `*.workflow.json`, `.stategate/workflows/*.json` (not the registry manifest), or JSON naming the workflow schema. */
 export function isWorkflowDocument(doc: vscode.TextDocument): boolean {
-  if (doc.languageId !== 'json' && doc.languageId !== 'jsonc') return false;
+  if (!isJson(doc)) return false;
   if (isWorkflowPath(doc.uri.path) && !doc.uri.path.endsWith(`/${MANIFEST_FILE}`)) return true;
   // `$schema` sits at the top of a file by convention; reading the head keeps this cheap on big files.
   return declaresWorkflowSchema(doc.getText(new vscode.Range(0, 0, 40, 0)));
+}
+
+/** A `manifest.json` with a top-level `workflows` (other tools' manifest.json files are left alone). */
+export function isRegistryDocument(doc: vscode.TextDocument): boolean {
+  return isJson(doc) && doc.uri.path.endsWith(`/${MANIFEST_FILE}`) && isRegistryManifestDocument(doc.getText(), doc.uri.path);
+}
+
+/** Whether stategate shows Problems for the document. */
+export function isCheckedDocument(doc: vscode.TextDocument): boolean {
+  return isWorkflowDocument(doc) || isRegistryDocument(doc);
 }
 
 export interface Analysis extends CheckResult {
@@ -31,9 +47,23 @@ export function documentPath(doc: vscode.TextDocument): string {
 export class WorkflowDocuments {
   private readonly cache = new Map<string, Analysis>();
 
-  /** The analysis of a workflow document at its current version; undefined for other documents. */
+  /** The analysis of a workflow document at its current version; undefined for other documents (manifests included). */
   analyze(doc: vscode.TextDocument): Analysis | undefined {
     if (!isWorkflowDocument(doc)) return undefined;
+    const analysis = this.check(doc);
+    return analysis.format === 'registry' ? undefined : analysis;
+  }
+
+  /** The analysis behind a document's Problems: a workflow's or a registry manifest's. */
+  diagnose(doc: vscode.TextDocument): Analysis | undefined {
+    return isCheckedDocument(doc) ? this.check(doc) : undefined;
+  }
+
+  forget(doc: vscode.TextDocument): void {
+    this.cache.delete(doc.uri.toString());
+  }
+
+  private check(doc: vscode.TextDocument): Analysis {
     const key = doc.uri.toString();
     const hit = this.cache.get(key);
     if (hit?.version === doc.version) return hit;
@@ -41,7 +71,7 @@ export class WorkflowDocuments {
     const file = documentPath(doc);
     let result: CheckResult;
     try {
-      result = checkWorkflowFile(text, file);
+      result = checkFile(text, file);
     } catch (e) {
       // The engine promises not to throw; if it ever does, say so in Problems instead of breaking every provider.
       result = { format: 'statewright', diagnostics: [{ severity: 'error', code: 'internal-error', message: `stategate could not check this file: ${String(e)}`, loc: { pointer: '', start: 0, end: 0 } }] };
@@ -49,9 +79,5 @@ export class WorkflowDocuments {
     const analysis: Analysis = { ...result, text, file, version: doc.version };
     this.cache.set(key, analysis);
     return analysis;
-  }
-
-  forget(doc: vscode.TextDocument): void {
-    this.cache.delete(doc.uri.toString());
   }
 }

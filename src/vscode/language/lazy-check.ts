@@ -1,14 +1,16 @@
 /**
  * The workflow checker (ajv's compiled schema and the semantic rules), loaded
- * when the first workflow document is analysed: a bundle of its own
- * (dist/extension-check.js, see scripts/build.mjs), so activation never loads it.
+ * when the first workflow document or registry manifest is analysed: a bundle
+ * of its own (dist/extension-check.js, see scripts/build.mjs), so activation
+ * never loads it.
  */
 import type { CheckOptions, CheckResult } from '../../engine/check.js';
 
 type Check = typeof import('../../engine/check.js');
 let check: Check | undefined;
 
-export function checkWorkflowFile(text: string, file: string, opts?: CheckOptions): CheckResult {
+/** A workflow or a registry manifest, each checked as what it is. */
+export function checkFile(text: string, file: string, opts?: CheckOptions): CheckResult {
   check ??= require('../../engine/check.js') as Check;
-  return check.checkWorkflowFile(text, file, opts);
+  return check.checkFile(text, file, opts);
 }

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { exportWorkflow, EXPORT_FORMATS, type ExportFormat } from '../../engine/export.js';
 import { RunnerError } from '../../engine/runner.js';
-import { findWorkflows } from '../../engine/workspace-workflows.js';
+import { activeFirst, findWorkflows } from '../../engine/workspace-workflows.js';
 import type { RegisterCommand } from '../contributions.js';
 import type { RunService } from './run-service.js';
 
@@ -39,9 +39,22 @@ function uriArg(arg: unknown): vscode.Uri | undefined {
   return undefined;
 }
 
+/** The file open in the active editor, if it is on disk. */
+function activeEditorFile(): string | undefined {
+  const uri = vscode.window.activeTextEditor?.document.uri;
+  return uri?.scheme === 'file' ? uri.fsPath : undefined;
+}
+
+/** Proposes the workspace's workflows, the one open in the active editor first (selected, so Enter runs it). */
 async function pickWorkflowFile(service: RunService, title: string): Promise<string | undefined> {
   const root = service.folder.uri.fsPath;
-  const items = findWorkflows(root).map((w) => ({ label: w.id, description: path.relative(root, w.file), detail: `${w.states} states`, file: w.file }));
+  const { ordered, active } = activeFirst(findWorkflows(root), activeEditorFile());
+  const items = ordered.map((w) => ({
+    label: w.id,
+    description: path.relative(root, w.file),
+    detail: w === active ? `${w.states} states · open in the editor` : `${w.states} states`,
+    file: w.file,
+  }));
   if (items.length === 0) {
     void vscode.window.showInformationMessage('stategate: no workflow files in this workspace (*.workflow.json or .stategate/workflows/*.json).');
     return undefined;
