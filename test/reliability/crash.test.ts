@@ -34,9 +34,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { replay } from '../../src/engine/replay';
 import type { JournalEntry } from '../../src/engine/run';
+import { STATE_ENV } from '../unit/helpers/state-dir';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
@@ -233,7 +234,7 @@ interface McpConn {
 }
 
 async function connectMcp(shared: Shared): Promise<McpConn> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], cwd: shared.cwd, stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], cwd: shared.cwd, stderr: 'pipe', env: { ...getDefaultEnvironment(), ...STATE_ENV } });
   const client = new Client({ name: 'soak', version: '1.0.0' });
   await client.connect(transport);
   const pid = transport.pid ?? -1;
