@@ -10,12 +10,12 @@
  * stop`; and, in-process, a writer stopped after each step of a commit (a
  * crash there) is never read as tampering.
  */
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
+import { tempDir } from './helpers/temp-dir';
 import { cli, type CliResult } from './helpers/cli';
 import { TEST_STATE_DIR } from './helpers/state-dir';
 import { recordFileFor } from '../../src/engine/active-record';
@@ -33,16 +33,6 @@ const WORKFLOW = {
   },
 };
 
-const made: string[] = [];
-after(() => {
-  for (const d of made) fs.rmSync(d, { recursive: true, force: true });
-});
-
-function tempDir(prefix: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  made.push(dir);
-  return dir;
-}
 
 function workspace(): { cwd: string; runId: string } {
   const cwd = tempDir('sg-tamper-');
