@@ -25,6 +25,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { mergeClaudeSettings, CLAUDE_SETTINGS_FILE } from '../../src/vscode/agents/hook-install';
+import { STATE_ENV } from '../unit/helpers/state-dir';
 import { startFakeAnthropic, toolResults, type Block, type FakeAnthropic, type MessagesRequest } from './fake-anthropic';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -139,6 +140,8 @@ class Session {
       DISABLE_ERROR_REPORTING: '1',
       DISABLE_AUTOUPDATER: '1',
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      // The hooks keep the run's record where this test's own CLI calls do (never the user's state folder).
+      ...STATE_ENV,
     };
     const args = ['-p', prompt, '--output-format', 'json', '--permission-mode', 'acceptEdits', ...extraArgs];
     return new Promise((resolve, reject) => {

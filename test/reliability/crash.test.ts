@@ -245,7 +245,9 @@ async function cliWorker(shared: Shared, kind: CliKind): Promise<void> {
       if (r.code !== 0) tally.errors.push(`${id}: exit ${r.code} ${r.stderr.trim()}`);
     } else if (kind === 'pre') {
       const decision = (json as { hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string } } | undefined)?.hookSpecificOutput;
-      if (r.code !== 0 || decision?.permissionDecision === 'deny') tally.errors.push(`${id}: exit ${r.code} ${decision?.permissionDecisionReason ?? r.stderr.trim()}`);
+      // Allowed, or denied because an interrupt moved the state meanwhile ("call again"); busy is counted below.
+      const raced = /moved to another state while this call was being decided/.test(decision?.permissionDecisionReason ?? '');
+      if (r.code !== 0 || (decision?.permissionDecision === 'deny' && !raced)) tally.errors.push(`${id}: exit ${r.code} ${decision?.permissionDecisionReason ?? r.stderr.trim()}`);
     } else if (shared.useHook) {
       // Every answered PostToolUse recorded its result (a `tool_result` entry);
       // the answer says when the write fired the interrupt too.
