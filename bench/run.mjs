@@ -25,11 +25,14 @@ rmSync(artifacts, { recursive: true, force: true });
 mkdirSync(artifacts, { recursive: true });
 if (existsSync(join(root, 'dist'))) cpSync(join(root, 'dist'), join(artifacts, 'dist'), { recursive: true });
 if (existsSync(join(root, 'stategate.vsix'))) cpSync(join(root, 'stategate.vsix'), join(artifacts, 'stategate.vsix'));
+const stateDir = join(outDir, 'state');
+rmSync(stateDir, { recursive: true, force: true });
 const outfile = join(outDir, 'main.cjs');
 await bundleForNode(join(root, 'bench', 'main.ts'), outfile);
 const r = spawnSync(process.execPath, [outfile, ...args.filter((a) => a !== '--no-build')], {
   cwd: root,
   stdio: 'inherit',
-  env: { ...process.env, STATEGATE_BENCH_ROOT: root, STATEGATE_BENCH_ARTIFACTS: artifacts, STATEGATE_VSIX: join(artifacts, 'stategate.vsix') },
+  // The runs the benchmark starts keep their record outside the workspace here, not in the user's state folder.
+  env: { ...process.env, STATEGATE_BENCH_ROOT: root, STATEGATE_BENCH_ARTIFACTS: artifacts, STATEGATE_VSIX: join(artifacts, 'stategate.vsix'), STATEGATE_STATE_DIR: stateDir },
 });
 process.exit(r.status ?? 1);

@@ -28,6 +28,8 @@ const machine = require('../src/engine/machine.ts');
 const { createMachineEnv } = require('../src/engine/machine-env.ts');
 const { writeFileAtomic } = require('../src/engine/atomic-file.ts');
 const { RUN_FORMAT, RUN_FORMAT_VERSION } = require('../src/engine/store.ts');
+const { ActiveRecordFile, workspaceOf } = require('../src/engine/active-record.ts');
+const { userStateDir } = require('../src/engine/user-state-dir.ts');
 
 function fail(message) {
   process.stderr.write(`recover-run: ${message}\n`);
@@ -170,6 +172,20 @@ if (!values.write) {
 if (fs.existsSync(runFile)) fs.renameSync(runFile, `${runFile}.broken-${now.replace(/[:.]/g, '-')}`);
 // The journal ends with a complete line, so the next writer appends cleanly.
 if (journalText !== '' && !journalText.endsWith('\n')) writeFileAtomic(journalFile, `${entries.map((e) => JSON.stringify(e)).join('\n')}\n`);
-writeFileAtomic(runFile, `${JSON.stringify(envelope, null, 2)}\n`);
+const text = `${JSON.stringify(envelope, null, 2)}\n`;
+writeFileAtomic(runFile, text);
 if (values.activate) writeFileAtomic(path.join(dir, 'active'), `${runId}\n`);
+// The record outside the workspace (src/engine/active-record.ts) names what stategate last wrote: a person
+// rebuilding the active run vouches for the new file, so the record follows it (or goes, if it enforces nothing).
+let active;
+try {
+  active = fs.readFileSync(path.join(dir, 'active'), 'utf8').trim();
+} catch {
+  active = undefined;
+}
+if (active === runId) {
+  const record = new ActiveRecordFile(workspaceOf(dir), userStateDir());
+  if (run.status === 'running') record.write({ run: runId, journalSeq: envelope.journalSeq, sha256: hashText(text) }, now);
+  else record.clear();
+}
 process.stdout.write(`wrote ${runFile}${values.activate ? ' and made it active' : ''}\n`);

@@ -15,8 +15,10 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { findStoreDir } from '../engine/active-record.js';
 import { briefing, INTERRUPT_MARKER } from '../engine/briefing.js';
 import type { Runner } from '../engine/runner.js';
+import { userStateDir } from '../engine/user-state-dir.js';
 import { parse, stringOption } from './args.js';
 import { isCliError, type ExitCode, type Output } from './io.js';
 import type { Command } from './commands.js';
@@ -25,19 +27,6 @@ import { contextOutput, HookInputError, parseHookInput, preToolOutput, resultByt
 import { createRunner } from './runner-factory.js';
 
 const USAGE = 'stategate hook [--client vscode|claude] [--dir DIR]';
-
-/** Find `.stategate` from the hook's cwd upwards (hooks may run in a subfolder of the workspace). */
-export function findStategateDir(cwd: string): string | undefined {
-  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
-    const candidate = path.join(dir, '.stategate');
-    try {
-      if (fs.statSync(candidate).isDirectory()) return candidate;
-    } catch {
-      /* keep looking */
-    }
-    if (path.dirname(dir) === dir) return undefined;
-  }
-}
 
 function readStdin(): string {
   try {
@@ -107,7 +96,8 @@ async function handle(input: HookInput, runner: Runner, dir: string, out: Output
       const active = runner.active();
       if (active.kind === 'none') return 0;
       if (active.kind === 'unreadable') {
-        emit(out, contextOutput(input.event, `stategate cannot read the active run, so every tool call is denied: ${active.reason}`));
+        const what = active.tampered ? 'found the active run tampered with' : 'cannot read the active run';
+        emit(out, contextOutput(input.event, `stategate ${what}, so every tool call is denied: ${active.reason}`));
         return 0;
       }
       const text = briefing(runner.state());
@@ -156,8 +146,10 @@ export const command: Command = {
       if (err instanceof HookInputError) return failClosed(out, `bad hook input, so the call is denied: ${err.message}`);
       throw err;
     }
-    const dir = stringOption(parsed, 'dir') ?? process.env.STATEGATE_DIR ?? findStategateDir(input.cwd ?? process.cwd());
-    if (!dir) return 0; // no .stategate anywhere above: nothing to enforce
+    // `.stategate` from the hook's cwd upwards (hooks may run in a subfolder of the workspace), or a
+    // workspace recorded outside as having an active run whose `.stategate` is gone (tampering).
+    const dir = stringOption(parsed, 'dir') ?? process.env.STATEGATE_DIR ?? findStoreDir(input.cwd ?? process.cwd(), userStateDir());
+    if (!dir) return 0; // no .stategate anywhere above, no record of one: nothing to enforce
     const root = input.cwd && !stringOption(parsed, 'dir') ? path.dirname(path.resolve(dir)) : undefined;
     try {
       return await handle(input, createRunner(path.resolve(dir), root), path.resolve(dir), out);

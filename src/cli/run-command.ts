@@ -158,7 +158,8 @@ export const command: Command = {
     try {
       answer = await spec.exec(runner, parsed);
     } catch (err) {
-      if (err instanceof RunnerError) throw new CliError(err.code, err.message, err.code === 'run_unreadable' ? 3 : 1);
+      // Exit 3: enforcement cannot use its state (DESIGN.md "The CLI").
+      if (err instanceof RunnerError) throw new CliError(err.code, err.message, err.code === 'run_unreadable' || err.code === 'run_tampered' ? 3 : 1);
       throw err;
     }
     printJson(out, answer);

@@ -17,10 +17,11 @@ import type { JsonObject, JsonValue } from './model.js';
 import { isInvokeProblem } from './model.js';
 import { WorkflowRegistry } from './registry.js';
 import { hashText, RUN_SNAPSHOT_VERSION, type RunSnapshot } from './run.js';
-import { RunStore, StoreError, type ActiveRun } from './store.js';
+import { RunStore, StoreError, type ActiveRun, type CommitStep } from './store.js';
 import { decide, record, shellRulesFor, type Decision, type PolicyOptions, type RecordOutcome, type ShellRules, type ShellVerdict, type ToolCall, type ToolResult } from './policy.js';
 import { readToolAliases } from './tool-aliases-file.js';
 import { extractCall, isOwnTool, type ExtraAliases } from './tools.js';
+import { userStateDir } from './user-state-dir.js';
 
 /**
  * check.ts (the schema validator, ajv's compiled code, and the semantic rules)
@@ -60,6 +61,10 @@ export interface RunnerOptions {
   /** Shell analysis for shell tools; without it, commands in restricted states are denied (fail closed). */
   readonly analyseShell?: ShellAnalyser;
   readonly rewriteShell?: ShellRewriter;
+  /** Where the record of the active run outside the workspace is kept (default: userStateDir()). */
+  readonly stateDir?: string;
+  /** Tests: called after each step of a commit, to stop a writer there (store.ts). */
+  readonly afterCommitStep?: (step: CommitStep) => void;
 }
 
 export class RunnerError extends Error {
@@ -97,6 +102,9 @@ export class Runner {
     this.store = new RunStore<RunSnapshot>(options.dir, {
       checkRun: checkRunSnapshot,
       ...(options.lockTimeoutMs === undefined ? {} : { lockTimeoutMs: options.lockTimeoutMs }),
+      // Only a running run enforces anything: pausing, stopping or finishing removes the record.
+      outsideRecord: { stateDir: options.stateDir ?? userStateDir(), enforcing: (r) => r.status === 'running' },
+      ...(options.afterCommitStep ? { afterStep: options.afterCommitStep } : {}),
     });
     this.analyseShell = options.analyseShell;
     this.rewriteShell = options.rewriteShell;
@@ -132,16 +140,23 @@ export class Runner {
     return read;
   }
 
-  /** The active run; throws RunnerError when there is none or it is unreadable. */
+  /** The active run; throws RunnerError when there is none, it is unreadable (`run_unreadable`) or tampered with (`run_tampered`). */
   requireActive(): RunSnapshot {
     const active = this.active();
     if (active.kind === 'ok') return active.run;
     if (active.kind === 'none') throw new RunnerError('no_active_run', `no active run (${active.why}): start one with \`stategate run start WORKFLOW_FILE\``);
-    throw new RunnerError('run_unreadable', active.reason);
+    throw unusable(active);
+  }
+
+  /** A new run never replaces one whose files were tampered with: a person recovers first (`stategate run stop`). */
+  private refuseIfTampered(): void {
+    const active = this.active();
+    if (active.kind === 'unreadable' && active.tampered) throw unusable(active);
   }
 
   /** Validate and start a workflow file as the active run (a running active run is stopped first). */
   start(file: string, context?: JsonObject): { run: RunSnapshot; replaced?: string } {
+    this.refuseIfTampered();
     const { text, abs } = this.readWorkflowFile(file);
     const check = checkWorkflowFile(text, abs);
     const errors = check.diagnostics.filter((d) => d.severity === 'error');
@@ -151,14 +166,16 @@ export class Runner {
     }
     const runId = RunStore.newRunId();
     const started = machine.startRun(check.workflow, text, { runId, file: abs, hash: hashText(text), ...(context ? { context } : {}) }, this.env);
-    if (!started.run) throw new RunnerError(started.outcome.error?.code ?? 'start_failed', started.outcome.error?.message ?? 'the run could not start');
+    const run = started.run;
+    if (!run) throw new RunnerError(started.outcome.error?.code ?? 'start_failed', started.outcome.error?.message ?? 'the run could not start');
     const replaced = this.stopActiveIfRunning();
-    this.store.create(started.run, started.journal);
-    return replaced ? { run: started.run, replaced } : { run: started.run };
+    this.storeOp(() => this.store.create(run, started.journal));
+    return replaced ? { run, replaced } : { run };
   }
 
   /** Resume the newest paused run of the workflow in `file`; with none paused, start it fresh. */
   resume(file: string): { run: RunSnapshot; resumed: boolean } {
+    this.refuseIfTampered();
     const { text, abs } = this.readWorkflowFile(file);
     const id = checkWorkflowFile(text, abs, { resolveInvoke: false }).workflow?.id;
     const paused = this.store
@@ -168,8 +185,7 @@ export class Runner {
     const newest = paused[paused.length - 1];
     if (!newest) return { run: this.start(file).run, resumed: false };
     this.stopActiveIfRunning(newest.runId);
-    this.store.update(newest.runId, (r) => this.change(machine.resume(r, this.env)));
-    this.store.setActive(newest.runId);
+    this.storeOp(() => this.store.activate(newest.runId, (r) => this.change(machine.resume(r, this.env))));
     return { run: this.store.readRun(newest.runId), resumed: true };
   }
 
@@ -186,17 +202,19 @@ export class Runner {
     return this.apply((r) => machine.pause(r, this.env));
   }
   /**
-   * Stop the active run. When its files cannot be read, this is the recovery
-   * step the fail-closed message names (`stategate run stop`), so it must not
-   * fail with that same error: it clears `active` (enforcement is off again)
-   * and leaves the run's files where they are, to inspect or rebuild from the
-   * journal (docs/reliability.md).
+   * Stop the active run. When its files cannot be read, or were tampered
+   * with, this is the recovery step the fail-closed message names
+   * (`stategate run stop`), so it must not fail with that same error: it
+   * clears `active` and the record outside the workspace (enforcement is off
+   * again) and leaves the run's files where they are, to inspect or rebuild
+   * from the journal (docs/reliability.md).
    */
   stop(): machine.StatusOutcome & { deactivated?: string; reason?: string } {
     const active = this.active();
     if (active.kind === 'unreadable') {
-      this.store.setActive(undefined);
-      return { status: 'stopped', state: '', ...(active.runId ? { deactivated: active.runId } : {}), reason: `the active run could not be read, so it is no longer active (its files are kept): ${active.reason}` };
+      this.storeOp(() => this.store.deactivate());
+      const what = active.tampered ? 'the active run was tampered with' : 'the active run could not be read';
+      return { status: 'stopped', state: '', ...(active.runId ? { deactivated: active.runId } : {}), reason: `${what}, so it is no longer active (its files are kept): ${active.reason}` };
     }
     return this.apply((r) => machine.stop(r, this.env));
   }
@@ -249,7 +267,7 @@ export class Runner {
     try {
       const active = this.active();
       if (active.kind === 'none') return off(`nothing to enforce: ${active.why}`);
-      if (active.kind === 'unreadable') return denied(`stategate cannot read the active run, so it denies every tool call: ${active.reason}`);
+      if (active.kind === 'unreadable') return denied(active.tampered ? `stategate found the active run tampered with: ${active.reason}` : `stategate cannot read the active run, so it denies every tool call: ${active.reason}`);
       const run = active.run;
       if (run.status !== 'running') return { ...off(`the run is ${run.status}: enforcement is off`), state: run.state };
       // stategate's own tools pass before anything else: an agent not yet bound to a branch of a
@@ -279,7 +297,7 @@ export class Runner {
   /** Record what a call did after it ran: result bytes, the edited file, the interrupt it fires. */
   result(call: ToolCall, result: ToolResult, opts: ToolOptions = {}): RecordOutcome & { enforcement: 'on' | 'off' } {
     const active = this.active();
-    if (active.kind === 'unreadable') throw new RunnerError('run_unreadable', active.reason);
+    if (active.kind === 'unreadable') throw unusable(active);
     if (active.kind === 'none' || active.run.status !== 'running') {
       return { notices: [], interrupted: false, state: active.kind === 'ok' ? active.run.state : '', enforcement: 'off' };
     }
@@ -320,8 +338,13 @@ export class Runner {
 
   /** Apply a machine operation to the active run under the lock. */
   apply<O>(op: (run: RunSnapshot) => MachineResult<O>): O {
+    return this.storeOp(() => this.store.updateActive((run) => this.change(op(run))));
+  }
+
+  /** A store operation, its StoreErrors as RunnerErrors (same code). */
+  private storeOp<T>(fn: () => T): T {
     try {
-      return this.store.updateActive((run) => this.change(op(run)));
+      return fn();
     } catch (err) {
       if (err instanceof StoreError) throw new RunnerError(err.code, err.message);
       throw err;
@@ -335,7 +358,7 @@ export class Runner {
   private stopActiveIfRunning(except?: string): string | undefined {
     const active = this.active();
     if (active.kind !== 'ok' || active.runId === except || active.run.status !== 'running') return undefined;
-    this.store.update(active.runId, (r) => this.change(machine.stop(r, this.env)));
+    this.storeOp(() => this.store.update(active.runId, (r) => this.change(machine.stop(r, this.env))));
     return active.runId;
   }
 
@@ -347,6 +370,11 @@ export class Runner {
       throw new RunnerError('io', `cannot read workflow ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
     }
   }
+}
+
+/** The error for an active run that cannot be used: unreadable, or tampered with. */
+function unusable(active: Extract<ActiveRun<RunSnapshot>, { kind: 'unreadable' }>): RunnerError {
+  return new RunnerError(active.tampered ? 'run_tampered' : 'run_unreadable', active.reason);
 }
 
 function branchOpt(branch: string | undefined): machine.BranchOption {

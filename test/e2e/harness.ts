@@ -22,6 +22,8 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { type Browser, type Frame, type Locator, type Page, chromium } from 'playwright-core';
 import type { HostSuiteResult } from './host-runner/src/suite';
+// STATEGATE_STATE_DIR: a temporary folder, inherited by code-server, its extension host and the hooks it runs.
+import '../unit/helpers/state-dir';
 
 export type { HostSuiteResult, HostTestResult } from './host-runner/src/suite';
 

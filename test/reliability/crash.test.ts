@@ -10,6 +10,13 @@
  *     while the hook command has not landed, `stategate run file-changed f/ID.txt`)
  *   - `statewright_transition {event: STEP, data: {last: ID}}` on long-lived
  *     `stategate mcp` servers driven by the SDK's stdio client
+ * Beside them, processes that must never take a killed writer's leftovers for
+ * tampering (the record outside the workspace, src/engine/active-record.ts, is
+ * written before each commit's rename):
+ *   - `stategate hook` PreToolUse of a Read (a process per call; an allowed call
+ *     is counted, so these commit too): never denied but for "busy"
+ *   - `stategate run state` (a process per call; reads without the lock, racing
+ *     the commits): never an error
  * The workflow: `work --STEP--> work`; a `*.txt` write fires the interrupt
  * `touched` into `handling`, whose STEP is `$return`. So every STEP is a
  * transition, and every write from `work` is an interrupt, each carrying its
@@ -19,11 +26,13 @@
  * its answer) is in the journal exactly once and no id is there twice; the
  * journal's seq is gapless and ends at run.json's journalSeq; replay(journal)
  * reproduces run.json's state, context, status and transition count; a lock
- * left by a killed holder is detected and broken, and none is left at the end.
+ * left by a killed holder is detected and broken, and none is left at the end;
+ * the record outside the workspace names the run and run.json's sha256.
  *
  * Sizes come from the environment (defaults: 10,000 answered events in total):
- *   SOAK_EVENTS, SOAK_CLI_SHARE, SOAK_WRITE_SHARE (fractions; the rest is MCP),
- *   SOAK_CLI_WORKERS, SOAK_WRITE_WORKERS, SOAK_MCP_WORKERS,
+ *   SOAK_EVENTS, SOAK_CLI_SHARE, SOAK_WRITE_SHARE, SOAK_PRE_SHARE, SOAK_STATE_SHARE
+ *   (fractions; the rest is MCP), SOAK_CLI_WORKERS, SOAK_WRITE_WORKERS,
+ *   SOAK_PRE_WORKERS, SOAK_STATE_WORKERS, SOAK_MCP_WORKERS,
  *   SOAK_KILL_MIN_MS, SOAK_KILL_MAX_MS, SOAK_BIG_EVERY (one MCP event in N carries
  *   70 KB of data, so journal lines outgrow the store's read window), SOAK_DIR.
  */
@@ -34,9 +43,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { recordFileFor } from '../../src/engine/active-record';
 import { replay } from '../../src/engine/replay';
-import type { JournalEntry } from '../../src/engine/run';
+import { hashText, type JournalEntry } from '../../src/engine/run';
+import { STATE_ENV } from '../unit/helpers/state-dir';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
@@ -76,13 +87,23 @@ function envFloat(name: string, fallback: number): number {
 const TOTAL = envInt('SOAK_EVENTS', 10_000);
 const CLI_SHARE = envFloat('SOAK_CLI_SHARE', 0.05);
 const WRITE_SHARE = envFloat('SOAK_WRITE_SHARE', 0.05);
+const PRE_SHARE = envFloat('SOAK_PRE_SHARE', 0.02);
+const STATE_SHARE = envFloat('SOAK_STATE_SHARE', 0.02);
 const QUOTA = {
   send: Math.round(TOTAL * CLI_SHARE),
   write: Math.round(TOTAL * WRITE_SHARE),
+  pre: Math.round(TOTAL * PRE_SHARE),
+  state: Math.round(TOTAL * STATE_SHARE),
   mcp: 0,
 };
-QUOTA.mcp = TOTAL - QUOTA.send - QUOTA.write;
-const WORKERS = { send: envInt('SOAK_CLI_WORKERS', 2), write: envInt('SOAK_WRITE_WORKERS', 2), mcp: envInt('SOAK_MCP_WORKERS', 3) };
+QUOTA.mcp = TOTAL - QUOTA.send - QUOTA.write - QUOTA.pre - QUOTA.state;
+const WORKERS = {
+  send: envInt('SOAK_CLI_WORKERS', 2),
+  write: envInt('SOAK_WRITE_WORKERS', 2),
+  pre: envInt('SOAK_PRE_WORKERS', 1),
+  state: envInt('SOAK_STATE_WORKERS', 1),
+  mcp: envInt('SOAK_MCP_WORKERS', 3),
+};
 /** One MCP event in this many carries 70 KB of data (0: never). */
 const BIG_EVERY = envInt('SOAK_BIG_EVERY', 40);
 const KILL_MIN_MS = envInt('SOAK_KILL_MIN_MS', 50);
@@ -111,7 +132,9 @@ function hookAvailable(cwd: string): boolean {
   return r.status === 0;
 }
 
-type Kind = 'send' | 'write' | 'mcp';
+type Kind = 'send' | 'write' | 'pre' | 'state' | 'mcp';
+type CliKind = Exclude<Kind, 'mcp'>;
+const KINDS: readonly Kind[] = ['send', 'write', 'pre', 'state', 'mcp'];
 
 interface Tally {
   answered: number;
@@ -174,8 +197,13 @@ function parseJson(text: string): unknown {
   }
 }
 
-function cliEvent(shared: Shared, kind: 'send' | 'write', id: string): ReturnType<typeof runOnce> {
+function cliEvent(shared: Shared, kind: CliKind, id: string): ReturnType<typeof runOnce> {
   if (kind === 'send') return runOnce(shared, kind, ['run', 'send', 'STEP', '--data', JSON.stringify({ last: id })], '');
+  if (kind === 'state') return runOnce(shared, kind, ['run', 'state'], '');
+  if (kind === 'pre') {
+    const input = { hook_event_name: 'PreToolUse', session_id: 'soak', cwd: shared.cwd, tool_name: 'Read', tool_input: { file_path: path.join(shared.cwd, 'f', `${id}.txt`) } };
+    return runOnce(shared, kind, ['hook', '--client', 'claude'], JSON.stringify(input));
+  }
   if (shared.useHook) {
     const input = {
       hookEventName: 'PostToolUse',
@@ -193,7 +221,7 @@ function cliEvent(shared: Shared, kind: 'send' | 'write', id: string): ReturnTyp
 }
 
 /** A worker that runs one CLI process per event until its kind's quota of answers is met. */
-async function cliWorker(shared: Shared, kind: 'send' | 'write'): Promise<void> {
+async function cliWorker(shared: Shared, kind: CliKind): Promise<void> {
   const tally = shared.tally[kind];
   const quota = QUOTA[kind];
   while (tally.answered + tally.inFlight < quota) {
@@ -212,6 +240,14 @@ async function cliWorker(shared: Shared, kind: 'send' | 'write'): Promise<void> 
     if (kind === 'send') {
       if (r.code === 0 && json?.transitioned === true) tally.acked.add(id);
       else tally.errors.push(`${id}: exit ${r.code} ${r.stderr.trim() || r.stdout.trim()}`);
+    } else if (kind === 'state') {
+      // A reader racing the commits (and the killer's leftovers) never sees tampering.
+      if (r.code !== 0) tally.errors.push(`${id}: exit ${r.code} ${r.stderr.trim()}`);
+    } else if (kind === 'pre') {
+      const decision = (json as { hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string } } | undefined)?.hookSpecificOutput;
+      // Allowed, or denied because an interrupt moved the state meanwhile ("call again"); busy is counted below.
+      const raced = /moved to another state while this call was being decided/.test(decision?.permissionDecisionReason ?? '');
+      if (r.code !== 0 || (decision?.permissionDecision === 'deny' && !raced)) tally.errors.push(`${id}: exit ${r.code} ${decision?.permissionDecisionReason ?? r.stderr.trim()}`);
     } else if (shared.useHook) {
       // Every answered PostToolUse recorded its result (a `tool_result` entry);
       // the answer says when the write fired the interrupt too.
@@ -233,7 +269,7 @@ interface McpConn {
 }
 
 async function connectMcp(shared: Shared): Promise<McpConn> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], cwd: shared.cwd, stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], cwd: shared.cwd, stderr: 'pipe', env: { ...getDefaultEnvironment(), ...STATE_ENV } });
   const client = new Client({ name: 'soak', version: '1.0.0' });
   await client.connect(transport);
   const pid = transport.pid ?? -1;
@@ -361,18 +397,20 @@ test(`crash safety: ${TOTAL} events from CLI, ${'hook/file-changed'} and MCP wri
   const shared: Shared = {
     cwd,
     live: new Map(),
-    tally: { send: newTally(), write: newTally(), mcp: newTally() },
+    tally: { send: newTally(), write: newTally(), pre: newTally(), state: newTally(), mcp: newTally() },
     useHook: hookAvailable(cwd),
     done: false,
     ids: 0,
   };
-  t.diagnostic(`writers: ${WORKERS.send}× run send (${QUOTA.send}), ${WORKERS.write}× ${shared.useHook ? 'hook PostToolUse' : 'run file-changed'} (${QUOTA.write}), ${WORKERS.mcp}× mcp (${QUOTA.mcp}); dir ${cwd}`);
+  t.diagnostic(`writers: ${WORKERS.send}× run send (${QUOTA.send}), ${WORKERS.write}× ${shared.useHook ? 'hook PostToolUse' : 'run file-changed'} (${QUOTA.write}), ${WORKERS.pre}× hook PreToolUse (${QUOTA.pre}), ${WORKERS.mcp}× mcp (${QUOTA.mcp}); readers: ${WORKERS.state}× run state (${QUOTA.state}); dir ${cwd}`);
 
   const t0 = Date.now();
   const killing = killer(shared, lockFile);
   const workers: Promise<unknown>[] = [];
   for (let i = 0; i < WORKERS.send; i++) workers.push(cliWorker(shared, 'send'));
   for (let i = 0; i < WORKERS.write; i++) workers.push(cliWorker(shared, 'write'));
+  for (let i = 0; i < WORKERS.pre; i++) workers.push(cliWorker(shared, 'pre'));
+  for (let i = 0; i < WORKERS.state; i++) workers.push(cliWorker(shared, 'state'));
   const mcpWorkers: Promise<{ restarts: number }>[] = [];
   for (let i = 0; i < WORKERS.mcp; i++) mcpWorkers.push(mcpWorker(shared));
   let killStats: KillStats;
@@ -399,8 +437,11 @@ test(`crash safety: ${TOTAL} events from CLI, ${'hook/file-changed'} and MCP wri
   assert.equal(fs.existsSync(lockFile), false, 'no lock left behind');
   assert.equal(fs.existsSync(`${lockFile}.break`), false, 'no breaker file left behind');
 
-  // run.json parses.
-  const envelope = JSON.parse(fs.readFileSync(path.join(runDir, 'run.json'), 'utf8')) as {
+  // run.json parses, and the record outside the workspace names it exactly.
+  const runText = fs.readFileSync(path.join(runDir, 'run.json'), 'utf8');
+  const record = JSON.parse(fs.readFileSync(recordFileFor(fs.realpathSync(cwd), STATE_ENV.STATEGATE_STATE_DIR!), 'utf8')) as { run: string; sha256: string };
+  assert.deepEqual([record.run, record.sha256], [runId, hashText(runText)], 'the record names the run and its run.json');
+  const envelope = JSON.parse(runText) as {
     journalSeq: number;
     run: { state: string; status: string; context: unknown; counters: { transitions: number } };
   };
@@ -431,7 +472,7 @@ test(`crash safety: ${TOTAL} events from CLI, ${'hook/file-changed'} and MCP wri
   const twice = [...seen].filter(([, n]) => n > 1);
   assert.deepEqual(twice, [], 'no event is in the journal twice');
   let acked = 0;
-  for (const kind of ['send', 'write', 'mcp'] as const) {
+  for (const kind of KINDS) {
     const missing = [...shared.tally[kind].acked].filter((id) => seen.get(id) !== 1);
     assert.deepEqual(missing.slice(0, 20), [], `${kind}: ${missing.length} acknowledged events missing from the journal`);
     acked += shared.tally[kind].acked.size;
@@ -445,17 +486,17 @@ test(`crash safety: ${TOTAL} events from CLI, ${'hook/file-changed'} and MCP wri
   assert.equal(rebuilt.status, envelope.run.status);
   assert.equal(rebuilt.transitions, envelope.run.counters.transitions);
 
-  const answered = shared.tally.send.answered + shared.tally.write.answered + shared.tally.mcp.answered;
-  const killedInFlight = shared.tally.send.killed + shared.tally.write.killed + shared.tally.mcp.killed;
+  const answered = KINDS.reduce((n, k) => n + shared.tally[k].answered, 0);
+  const killedInFlight = KINDS.reduce((n, k) => n + shared.tally[k].killed, 0);
   // Journal records whose writer was killed before it got its answer (committed, not acknowledged).
   const unackedInJournal = seen.size - acked - 1;
   const tmpLeft = fs.readdirSync(runDir).filter((f) => f.endsWith('.tmp')).length;
-  const errors = [...shared.tally.send.errors, ...shared.tally.write.errors, ...shared.tally.mcp.errors];
+  const errors = KINDS.flatMap((k) => shared.tally[k].errors);
   const summary = {
     seconds: Number(seconds.toFixed(1)),
     answered,
     acknowledgedTransitions: acked,
-    perKind: Object.fromEntries((['send', 'write', 'mcp'] as const).map((k) => [k, { answered: shared.tally[k].answered, acked: shared.tally[k].acked.size, killedInFlight: shared.tally[k].killed, errors: shared.tally[k].errors.length }])),
+    perKind: Object.fromEntries(KINDS.map((k) => [k, { answered: shared.tally[k].answered, acked: shared.tally[k].acked.size, killedInFlight: shared.tally[k].killed, errors: shared.tally[k].errors.length }])),
     kills: killStats.kills,
     killsOfLockHolder: killStats.holderKills,
     staleLocksLeftByKills: killStats.staleLocksLeft,

@@ -12,6 +12,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Runner } from '../../src/engine/runner';
+import './helpers/state-dir';
 import { analyseForPolicy, rewriteForPolicy } from '../../src/engine/shell-gate';
 import { customAgentMarkdown } from '../../src/vscode/agents/custom-agent';
 import { modelCandidates, runLoop, systemText, currentView, type LoopDeps, type LoopEvent, type ModelTurn, type ToolCallRequest, type TranscriptEntry } from '../../src/vscode/agents/participant-loop';

@@ -5,6 +5,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { cli } from './helpers/cli';
+import { TEST_STATE_DIR } from './helpers/state-dir';
+import { recordFileFor } from '../../src/engine/active-record';
 
 const REVIEW = {
   id: 'review',
@@ -107,14 +109,20 @@ test('no active run is an error that says how to start one', () => {
   assert.match(r.json.error.message, /stategate run start/);
 });
 
-test('a corrupt run.json is reported with how to recover, exit 3', () => {
+test('a corrupt run.json is reported with how to recover, exit 3: tampering while the record outside the workspace names the run, unreadable without it', () => {
   const cwd = started();
   const id = fs.readFileSync(path.join(cwd, '.stategate', 'active'), 'utf8').trim();
   fs.writeFileSync(path.join(cwd, '.stategate', 'runs', id, 'run.json'), '{"format": "stategate-run", "vers');
   const r = cli(['run', 'state'], { cwd });
   assert.equal(r.code, 3);
-  assert.equal(r.json.error.code, 'run_unreadable');
-  assert.match(r.json.error.message, /stategate run stop/);
+  assert.equal(r.json.error.code, 'run_tampered');
+  assert.match(r.json.error.message, /not the file stategate last wrote.*no longer a usable run file.*stategate run stop/);
+  // A run from before the record existed (or whose record is gone): the file is just unreadable.
+  fs.rmSync(recordFileFor(fs.realpathSync(cwd), TEST_STATE_DIR));
+  const old = cli(['run', 'state'], { cwd });
+  assert.equal(old.code, 3);
+  assert.equal(old.json.error.code, 'run_unreadable');
+  assert.match(old.json.error.message, /stategate run stop/);
 });
 
 test('starting a workflow with errors is refused and names the first error', () => {

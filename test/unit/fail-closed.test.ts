@@ -6,7 +6,9 @@
  *
  * Each unreadable case must deny (or error) with a message that says how to
  * recover, never crash (no stack trace; exit codes as documented: `run state`
- * exits 3 with a `run_unreadable` error; `run tool` answers `decision: deny`;
+ * exits 3 with a `run_tampered` error while the record outside the workspace
+ * names the run, which every change made behind stategate's back contradicts,
+ * and `run_unreadable` without that record; `run tool` answers `decision: deny`;
  * the hook answers a PreToolUse deny), and the recovery it names must work
  * (`stategate run stop`, after which nothing is enforced). A workflow file
  * changed or deleted after the run started changes nothing: the run goes on
@@ -19,8 +21,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CLI as BUILT_CLI, requireBuiltCli, type CliResult } from './helpers/cli';
+import { STATE_ENV, TEST_STATE_DIR } from './helpers/state-dir';
+import { recordFileFor } from '../../src/engine/active-record';
 
 /** STATEGATE_TEST_CLI runs these tests against another build (e.g. a private copy of dist/). */
 const CLI = process.env.STATEGATE_TEST_CLI ?? BUILT_CLI;
@@ -256,9 +260,15 @@ const CORRUPTIONS: readonly Corruption[] = [
   { name: '`active` names an invalid run id', corrupt: (cwd) => fs.writeFileSync(path.join(stategate(cwd), 'active'), '../../etc\n') },
 ];
 
-for (const c of CORRUPTIONS) {
-  test(`unreadable run: ${c.name} — hook, run tool and run state deny with a way to recover, and run stop recovers`, () => {
+/** The cases also run without the record outside the workspace (a run from before it existed): unreadable, not tampered. */
+const WITHOUT_RECORD = new Set(['run.json missing', 'run.json invalid JSON', 'a run snapshot of an unknown version', '`active` names a run that does not exist']);
+
+const cases = [...CORRUPTIONS.map((c) => ({ ...c, record: true })), ...CORRUPTIONS.filter((c) => WITHOUT_RECORD.has(c.name)).map((c) => ({ ...c, record: false }))];
+
+for (const c of cases) {
+  test(`unreadable run: ${c.name}${c.record ? '' : ', no record outside the workspace'} — hook, run tool and run state deny with a way to recover, and run stop recovers`, () => {
     const { cwd, runId } = workspace();
+    if (!c.record) fs.rmSync(recordFileFor(fs.realpathSync(cwd), TEST_STATE_DIR));
     // Read is allowed in `reading`: the denial must come from the unreadable run, not the rules.
     c.corrupt(cwd, runId);
     for (const client of ['vscode', 'claude'] as const) {
@@ -275,7 +285,7 @@ for (const c of CORRUPTIONS) {
     const s = cli(['run', 'state'], { cwd });
     assertNoCrash(s, 'run state');
     assert.equal(s.code, 3, `run state exits 3 when the run cannot be read: ${s.stdout}`);
-    assert.equal((s.json as { error: { code: string } }).error.code, 'run_unreadable');
+    assert.equal((s.json as { error: { code: string } }).error.code, c.record ? 'run_tampered' : 'run_unreadable');
     assert.match((s.json as { error: { message: string } }).error.message, RECOVERY);
     assert.match(s.stderr, /^stategate: .+\n$/, 'one line on stderr');
 
@@ -300,7 +310,7 @@ before(async () => {
   requireBuiltCli();
   const { cwd, runId } = workspace();
   const client = new Client({ name: 'fail-closed', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], cwd, stderr: 'pipe' }));
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], cwd, stderr: 'pipe', env: { ...getDefaultEnvironment(), ...STATE_ENV } }));
   mcp = { client, cwd, runId };
 });
 
@@ -369,7 +379,7 @@ test('lock held by a live process past the time budget: hook and run tool deny s
     assert.equal(s.code, 0, s.stderr);
     // The MCP server: reading works, a transition is an error the agent can read.
     const client = new Client({ name: 'fail-closed-lock', version: '1.0.0' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], cwd, stderr: 'pipe' }));
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], cwd, stderr: 'pipe', env: { ...getDefaultEnvironment(), ...STATE_ENV } }));
     try {
       const state = await client.callTool({ name: 'statewright_get_state', arguments: {} });
       assert.equal(state.isError, false, text(state));

@@ -9,6 +9,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { cli, type CliResult } from './helpers/cli';
+import { TEST_STATE_DIR } from './helpers/state-dir';
+import { recordFileFor } from '../../src/engine/active-record';
 
 const WORKFLOW = {
   id: 'gate',
@@ -255,7 +257,12 @@ test('a corrupt run file denies with how to recover', () => {
   fs.writeFileSync(path.join(cwd, '.stategate', 'runs', id, 'run.json'), '{"truncat');
   const r = hook(cwd, event('claude', cwd, 'PreToolUse', TOOLS.claude.read('a.ts')));
   assert.equal(decision(r), 'deny');
-  assert.match(r.json.hookSpecificOutput.permissionDecisionReason, /cannot read the active run.*stategate run stop/);
+  assert.match(r.json.hookSpecificOutput.permissionDecisionReason, /tampered with: .*not the file stategate last wrote.*stategate run stop/);
+  // Without the record outside the workspace (a run from before it existed): unreadable, denied all the same.
+  fs.rmSync(recordFileFor(fs.realpathSync(cwd), TEST_STATE_DIR));
+  const old = hook(cwd, event('claude', cwd, 'PreToolUse', TOOLS.claude.read('a.ts')));
+  assert.equal(decision(old), 'deny');
+  assert.match(old.json.hookSpecificOutput.permissionDecisionReason, /cannot read the active run.*stategate run stop/);
 });
 
 test('no active run: nothing to enforce', () => {

@@ -5,8 +5,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CLI, requireBuiltCli } from './helpers/cli';
+import { STATE_ENV } from './helpers/state-dir';
 
 const WORKFLOW = {
   id: 'review',
@@ -32,7 +33,7 @@ before(async () => {
   cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-mcp-'));
   fs.writeFileSync(path.join(cwd, 'review.workflow.json'), JSON.stringify(WORKFLOW));
   client = new Client({ name: 'test', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], cwd, stderr: 'pipe' }));
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], cwd, stderr: 'pipe', env: { ...getDefaultEnvironment(), ...STATE_ENV } }));
 });
 
 after(async () => {

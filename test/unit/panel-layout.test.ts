@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Runner } from '../../src/engine/runner';
+import './helpers/state-dir';
 import { diagramModel } from '../../src/vscode/panel/diagram-model';
 import { layoutDiagram, type Box } from '../../webview/layout';
 

@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Runner } from '../../src/engine/runner';
+import './helpers/state-dir';
 import { diagramModel, labelWidth, nodeWidth } from '../../src/vscode/panel/diagram-model';
 import { historyOf, renderModel } from '../../src/vscode/panel/render-model';
 import { historyPoint } from '../../src/vscode/panel/history-point';

@@ -17,6 +17,7 @@ import {
   isOurVscodeHookFile,
   mergeClaudeSettings,
   removeFromClaudeSettings,
+  repointHookEntries,
   VSCODE_HOOK_FILE,
   vscodeHookFile,
 } from './hook-install.js';
@@ -113,6 +114,36 @@ function disable(folder: vscode.WorkspaceFolder): string[] {
   }
   void vscode.window.setStatusBarMessage(changed.length ? `stategate: removed hooks from ${changed.join(', ')}` : 'stategate: no stategate hooks to remove', 4000);
   return changed;
+}
+
+/**
+ * On activation: point stategate's existing hook entries at this extension's
+ * CLI and runtime, when an update (a new version folder) or a moved VS Code
+ * changed them. Only our entries' commands change; nothing is enabled that was
+ * not; trusted workspaces only. A file that is not JSON is left alone.
+ */
+export function repointHooks(context: vscode.ExtensionContext, folder: vscode.WorkspaceFolder): void {
+  if (!vscode.workspace.isTrusted) return;
+  const rt = hostRuntime(context);
+  const changed: string[] = [];
+  for (const rel of [VSCODE_HOOK_FILE, CLAUDE_SETTINGS_FILE]) {
+    const file = path.join(folder.uri.fsPath, rel);
+    let text: string;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch {
+      continue; // not enabled there
+    }
+    const next = repointHookEntries(text, rt);
+    if (next === undefined) continue;
+    try {
+      writeFileAtomic(file, next);
+      changed.push(rel);
+    } catch (err) {
+      void vscode.window.showWarningMessage(`stategate: could not point the hooks in ${rel} at this version: ${(err as Error).message}. Run "stategate: Enable Agent Enforcement" again.`);
+    }
+  }
+  if (changed.length) void vscode.window.setStatusBarMessage(`stategate: agent hooks in ${changed.join(', ')} now run this version`, 4000);
 }
 
 export function registerEnforcementCommands(context: vscode.ExtensionContext, folder: vscode.WorkspaceFolder, register: RegisterCommand): vscode.Disposable[] {

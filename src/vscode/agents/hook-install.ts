@@ -10,10 +10,14 @@
  *   reads too) and every other key is kept. Claude Code's entries have no
  *   `env`, so the variable goes inline in the command.
  * Our entries are recognised by their command (the bundled CLI's `hook
- * --client` call), so disabling removes exactly what enabling wrote, even
- * after the extension moved to a new version folder.
+ * --client` call, in the plain form older versions wrote and in the guarded
+ * form of cli-launch.ts's guardedCommandLine), so disabling removes exactly
+ * what enabling wrote, even after the extension moved to a new version folder.
+ * On activation the extension re-points its entries at its current CLI and
+ * runtime (repointHookEntries): an update moves the extension to a new folder.
  */
-import { cliCommandLine, cliInvocation, type HostRuntime } from './cli-launch.js';
+import { applyEdits, modify, type JSONPath } from 'jsonc-parser';
+import { cliInvocation, guardedCommandLine, RUNTIME_ENV, type HostRuntime } from './cli-launch.js';
 
 /** The events the hook command answers (DESIGN.md: VS Code agent hooks). */
 export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop'] as const;
@@ -27,15 +31,28 @@ export const HOOK_TIMEOUT_S = 10;
 
 type Json = Record<string, unknown>;
 
-/** Does this hook command run stategate's CLI (any version folder, either quoting)? */
+const OUR_COMMAND = /cli\.js['"]?\s+hook\s+--client\s+(vscode|claude)\b/;
+
+/** Does this hook command run stategate's CLI (any version folder, either quoting, plain or guarded)? */
 export function isStategateHookCommand(command: unknown): boolean {
-  return typeof command === 'string' && /cli\.js['"]?\s+hook\s+--client\s+(vscode|claude)\b/.test(command);
+  return typeof command === 'string' && OUR_COMMAND.test(command);
+}
+
+/**
+ * The command of a client's hook entries: guarded, so a missing CLI or
+ * runtime denies (cli-launch.ts). VS Code runs it with cmd.exe on Windows;
+ * Claude Code's entries have no `env`, so the variable goes inline (POSIX
+ * shells only: Claude Code runs hooks with Git Bash on Windows).
+ */
+export function hookCommand(rt: HostRuntime, client: 'vscode' | 'claude'): string {
+  const args = ['hook', '--client', client];
+  if (client === 'vscode') return guardedCommandLine(rt, args, { shell: rt.platform === 'win32' ? 'cmd' : 'posix', hookFile: VSCODE_HOOK_FILE });
+  return guardedCommandLine(rt, args, { shell: 'posix', hookFile: CLAUDE_SETTINGS_FILE, inlineEnv: true });
 }
 
 /** The whole of `.github/hooks/stategate.json`. */
 export function vscodeHookFile(rt: HostRuntime): Json {
-  const inv = cliInvocation(rt, ['hook', '--client', 'vscode']);
-  const entry = { type: 'command', command: cliCommandLine(rt, ['hook', '--client', 'vscode']), env: inv.env, timeout: HOOK_TIMEOUT_S };
+  const entry = { type: 'command', command: hookCommand(rt, 'vscode'), env: { ...RUNTIME_ENV }, timeout: HOOK_TIMEOUT_S };
   return { hooks: Object.fromEntries(HOOK_EVENTS.map((e) => [e, [{ ...entry, env: { ...entry.env } }]])) };
 }
 
@@ -64,7 +81,7 @@ function isOurGroup(group: unknown): boolean {
 export function mergeClaudeSettings(existing: unknown, rt: HostRuntime): Json {
   const base = { ...(asObject(existing) ?? {}) };
   const hooks = { ...(asObject(base['hooks']) ?? {}) };
-  const command = cliCommandLine(rt, ['hook', '--client', 'claude'], { inlineEnv: true });
+  const command = hookCommand(rt, 'claude');
   for (const event of HOOK_EVENTS) {
     const kept = (Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : []).filter((g) => !isOurGroup(g));
     // Claude Code filters tool events by matcher ("*": every tool); VS Code ignores it.
@@ -101,6 +118,44 @@ export function removeFromClaudeSettings(existing: unknown): { settings: Json | 
   return { settings: Object.keys(base).length ? base : undefined, removed };
 }
 
+/**
+ * The text of a hook file with stategate's entries pointed at this
+ * extension's CLI and runtime, or undefined when none needs it (none of ours,
+ * or all current). Only the `command` of our entries changes, edited in place:
+ * every other byte of the file stays as the person left it. Both shapes: VS
+ * Code's flat entries and Claude Code's matcher groups.
+ */
+export function repointHookEntries(text: string, rt: HostRuntime): string | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined; // not ours to repair
+  }
+  const hooks = asObject(asObject(value)?.['hooks']);
+  if (!hooks) return undefined;
+  const edits: { path: JSONPath; command: string }[] = [];
+  const visit = (entry: unknown, at: JSONPath) => {
+    const current = asObject(entry)?.['command'];
+    const client = typeof current === 'string' ? OUR_COMMAND.exec(current)?.[1] : undefined;
+    if (client !== 'vscode' && client !== 'claude') return;
+    const wanted = hookCommand(rt, client);
+    if (current !== wanted) edits.push({ path: [...at, 'command'], command: wanted });
+  };
+  for (const [event, list] of Object.entries(hooks)) {
+    if (!Array.isArray(list)) continue;
+    list.forEach((entry, i) => {
+      visit(entry, ['hooks', event, i]);
+      const inner = asObject(entry)?.['hooks'];
+      if (Array.isArray(inner)) inner.forEach((h, j) => visit(h, ['hooks', event, i, 'hooks', j]));
+    });
+  }
+  if (edits.length === 0) return undefined;
+  let out = text;
+  for (const e of edits) out = applyEdits(out, modify(out, e.path, e.command, {}));
+  return out;
+}
+
 /** What the consent dialog lists: one line per file. */
 export function describeWrites(files: readonly { file: string; client: 'vscode' | 'claude' }[], rt: HostRuntime): string {
   const lines = files.map(({ file, client }) =>
@@ -110,5 +165,6 @@ export function describeWrites(files: readonly { file: string; client: 'vscode' 
   );
   const inv = cliInvocation(rt, ['hook']);
   lines.push('', `Each hook runs: ${inv.command} ${inv.args.join(' ')} (with ELECTRON_RUN_AS_NODE=1), which answers from the active run in .stategate/.`);
+  lines.push('', 'If that CLI or runtime goes missing (the extension uninstalled, or VS Code moved), the hooks deny every tool call until you enable again or disable them. After an update, the extension points them at its new folder itself.');
   return lines.join('\n');
 }

@@ -1,7 +1,8 @@
 /**
  * Everything that gates agents: the statewright_* language-model tools, the
  * @stategate participant, the hook installer commands, custom agent sync,
- * the tool-aliases file for processes outside VS Code.
+ * the tool-aliases file for processes outside VS Code; and, at start, hook
+ * entries re-pointed at this version of the extension.
  * activate() registers the tools and the participant by name with stand-ins
  * (extension.ts); this returns what they hand each call to. The MCP server
  * definition (mcp-provider.ts) loads nothing, so activate() registers it itself.
@@ -11,7 +12,7 @@ import type { RegisterCommand } from '../contributions.js';
 import type { RunService } from '../runtime/run-service.js';
 import { syncCustomAgent } from './agent-sync.js';
 import { syncToolAliases } from './aliases-sync.js';
-import { registerEnforcementCommands } from './enforcement.js';
+import { registerEnforcementCommands, repointHooks } from './enforcement.js';
 import { lmTools, type AgentTool } from './lm-tools.js';
 import { participantHandler } from './participant.js';
 
@@ -22,6 +23,7 @@ export interface Agents {
 }
 
 export function startAgents(context: vscode.ExtensionContext, service: RunService, register: RegisterCommand): Agents {
+  repointHooks(context, service.folder);
   return {
     tools: lmTools(service),
     participant: participantHandler(service),

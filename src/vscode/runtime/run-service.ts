@@ -5,7 +5,10 @@
  * (this window, the CLI in a terminal, a hook process, the MCP server,
  * another window). `.stategate/` is the only source of truth, so "changed" is
  * decided by re-reading it: on a file-system event, and on a slow poll as a
- * backstop for file systems whose events are unreliable.
+ * backstop for file systems whose events are unreliable. The poll also looks
+ * at the record of the active run outside the workspace, so a `.stategate/`
+ * deleted behind stategate's back shows as tampering (the engine decides
+ * that; this only shows it, with one warning per finding).
  */
 import * as path from 'node:path';
 import * as fs from 'node:fs';
@@ -19,7 +22,8 @@ import type { Workflow } from '../../engine/model.js';
 
 export type RunSituation =
   | { readonly kind: 'none' }
-  | { readonly kind: 'unreadable'; readonly reason: string }
+  /** `tampered`: the files do not match the record outside the workspace (DESIGN.md "When enforcement applies"). */
+  | { readonly kind: 'unreadable'; readonly reason: string; readonly tampered?: boolean }
   | {
       readonly kind: 'active';
       readonly run: RunSnapshot;
@@ -39,6 +43,8 @@ export class RunService implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [this.changed];
   private situation: RunSituation = { kind: 'none' };
   private stamp = '';
+  /** The tampering last warned about, so a finding is announced once, not on every poll. */
+  private warned: string | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
 
   constructor(readonly folder: vscode.WorkspaceFolder) {
@@ -62,6 +68,7 @@ export class RunService implements vscode.Disposable {
     if (!force && stamp === this.stamp) return this.situation;
     this.stamp = stamp;
     this.situation = this.read();
+    this.warnOfTampering(this.situation);
     this.changed.fire(this.situation);
     return this.situation;
   }
@@ -85,10 +92,16 @@ export class RunService implements vscode.Disposable {
     for (const d of this.disposables) d.dispose();
   }
 
+  private warnOfTampering(s: RunSituation): void {
+    const finding = s.kind === 'unreadable' && s.tampered ? s.reason : undefined;
+    if (finding && finding !== this.warned) void vscode.window.showWarningMessage(`stategate: the active run was tampered with. ${finding}`);
+    this.warned = finding;
+  }
+
   private read(): RunSituation {
     const active = this.runner.active();
     if (active.kind === 'none') return { kind: 'none' };
-    if (active.kind === 'unreadable') return { kind: 'unreadable', reason: active.reason };
+    if (active.kind === 'unreadable') return { kind: 'unreadable', reason: active.reason, ...(active.tampered ? { tampered: true } : {}) };
     try {
       const view = this.runner.state();
       return {
@@ -103,24 +116,19 @@ export class RunService implements vscode.Disposable {
     }
   }
 
-  /** What identifies the current on-disk state: the active id and run.json's size and mtime. */
+  /** What identifies the current on-disk state: the active id, run.json's size and mtime, and the record outside the workspace. */
   private readStamp(): string {
     const store = this.runner.store;
+    const record = store.record ? statStamp(store.record.file) : '';
     let id = '';
     try {
       id = store.activeRunId() ?? '';
     } catch {
       id = '?';
     }
-    if (!id) return 'none';
-    try {
-      const st = fs.statSync(store.runFile(id));
-      const wf = this.situation.kind === 'active' ? this.situation.run.workflow.file : undefined;
-      const wfStamp = wf ? statStamp(wf) : '';
-      return `${id}:${st.size}:${st.mtimeMs}:${wfStamp}`;
-    } catch {
-      return `${id}:missing`;
-    }
+    if (!id) return `none:${record}`;
+    const wf = this.situation.kind === 'active' ? this.situation.run.workflow.file : undefined;
+    return `${id}:${statStamp(store.runFile(id))}:${wf ? statStamp(wf) : ''}:${record}`;
   }
 }
 

@@ -2,7 +2,8 @@
  * The status bar: `<workflow id> › <state>` while a run is active, the
  * iteration count against max_iterations beside it, a warning style while an
  * approval or interrupt is pending, and a tooltip with what is allowed now.
- * Nothing when there is no run.
+ * An error style when the run cannot be read or was tampered with (its files
+ * vanished or changed behind stategate's back). Nothing when there is no run.
  */
 import * as vscode from 'vscode';
 import type { RunService, RunSituation } from './run-service.js';
@@ -28,7 +29,7 @@ export class RunStatusBar implements vscode.Disposable {
       return;
     }
     if (s.kind === 'unreadable') {
-      this.main.text = 'stategate: run unreadable';
+      this.main.text = s.tampered ? '$(warning) stategate: run tampered with' : 'stategate: run unreadable';
       this.main.tooltip = `${s.reason}\n\nEnforcement denies every tool call until this is fixed.`;
       this.main.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
       this.main.show();

@@ -2,6 +2,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import './state-dir';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 export const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
