@@ -92,7 +92,10 @@ function copyLike(p: Parsed, tree: boolean, sourcesChange: boolean): WriteTarget
   if (!dest) return [];
   const out: WriteTarget[] = dir ? [] : [{ word: dest, tree, unlessFolder: true }];
   for (const s of sources) {
-    out.push({ word: { ...dest, value: `${dest.value}/${basename(s.value)}`, dynamic: dest.dynamic || s.dynamic }, tree });
+    // `~/a/x` or `"$D"/x` still ends in the name `x`: only a run-time part in the last segment hides it.
+    const name = basename(s.value);
+    const dynamic = dest.dynamic || (s.dynamic && /[$`*?[\]{}~]/.test(name));
+    out.push({ word: { value: `${dest.value}/${name}`, dynamic, text: `${dest.text}/${name}` }, tree });
     if (sourcesChange) out.push({ word: s, tree: true });
   }
   return out;

@@ -12,7 +12,7 @@
  */
 import * as path from 'node:path';
 import { enforcementFileAt, enforcementLocations, type EnforcementFile, type EnforcementPlaces } from './enforcement-files.js';
-import { globMatches, type GlobPlaces } from './path-globs.js';
+import { globMatches, globProblem, type GlobPlaces } from './path-globs.js';
 import type { PathScope } from './path-scope.js';
 import { protectedPathReason } from './protected-paths.js';
 import { isInside, resolveReal, type PathLookup } from './real-path.js';
@@ -117,7 +117,7 @@ export class PathGuard {
     const inside = this.locations().find((l) => isInside(l.at, p.real, true) || isInside(l.at, p.lexical, true));
     if (!inside) return undefined;
     const own2 = inside.shown.includes('.stategate');
-    const its = own2 ? "one of the run's own files, which only stategate writes" : 'a file that installs or switches on the agent gate';
+    const its = own2 ? "one of the run's own files, which only stategate writes" : 'a file or folder that installs or switches on the agent gate';
     return { where, what: `holds ${inside.shown}, ${its}, so a command that may change everything in it cannot run while a run is enforced. Aim it at a folder that holds none of them.${own2 ? '' : ` ${GATE_WAY_OUT}`}` };
   }
 
@@ -127,7 +127,8 @@ export class PathGuard {
     const places: GlobPlaces = { root: this.env.root, realRoot: this.realRoot, resolve: (d) => resolveReal(d, this.env.root, this.env), ...(this.places.home ? { home: this.places.home } : {}) };
     const probe = tree ? { lexical: path.join(p.lexical, INSIDE_PROBE), real: path.join(p.real, INSIDE_PROBE) } : undefined;
     const spellings = probe ? [p, probe] : [p];
-    const denied = scope.denied.find((g) => spellings.some((s) => globMatches(g, s, places, 'either')));
+    // A glob that cannot be read fails closed: it denies everything and admits nothing (validation reports it).
+    const denied = scope.denied.find((g) => globProblem(g) !== undefined || spellings.some((s) => globMatches(g, s, places, 'either')));
     if (denied !== undefined) return { where, what: `matches denied_paths "${denied}" of state '${state}': no writes there in this state.` };
     if (scope.allowed !== undefined) {
       if (spellings.every((s) => scope.allowed!.some((g) => globMatches(g, s, places, 'real')))) return undefined;
