@@ -162,7 +162,7 @@ export function decide(run: RunSnapshot, call: ToolCall, env: MachineEnv, opts: 
   const strictShell = shellRules !== undefined && commandRulesInForce(shellRules);
   const plan = planWrites({ extracted, lenient: !strictShell, ...(opts.cwd ? { cwd: opts.cwd } : {}), ...(opts.shell ? { shell: opts.shell } : {}) }, guard);
   const layout = toolEntry(call.tool, aliases)?.edit;
-  const guarded = protectedWriteReason(plan, { tool: call.tool, input: call.input, ...(layout ? { layout } : {}) }, extracted, guard) ?? (strictShell ? unknownWriteReason(plan) : undefined);
+  const guarded = protectedWriteReason(plan, { tool: call.tool, input: call.input, ...(layout ? { layout } : {}) }, extracted, guard);
   if (guarded) return deny(guarded);
 
   if (rules.disallowedTools.some((r) => toolMatches(r, call.tool, aliases))) {
@@ -186,7 +186,8 @@ export function decide(run: RunSnapshot, call: ToolCall, env: MachineEnv, opts: 
       return deny(`Command denied in state '${node.id}': ${opts.shell.reason}.${allowed}`);
     }
   }
-  const outOfScope = scopeWriteReason(plan, call.tool, pathScopeOf(rules), node.id, guard);
+  // Where the command's commands are restricted, a write it cannot place could be anywhere (a protected file too).
+  const outOfScope = (strictShell ? unknownWriteReason(plan) : undefined) ?? scopeWriteReason(plan, call.tool, pathScopeOf(rules), node.id, guard);
   if (outOfScope) return deny(outOfScope);
   let editLines = 0;
   let newFiles: string[] = [];

@@ -66,7 +66,7 @@ test('restricted commands: the walk still stops at the first problem, and report
   assert.deepEqual(v.writes?.map((w) => w.word.value), ['.claude/settings.json']);
 });
 
-const dirsOf = async (command: string, rules = STRICT): Promise<DirChange[]> => (await analyseCommand(command, rules)).dirs ?? [];
+const dirsOf = async (command: string, rules = STRICT): Promise<readonly DirChange[]> => (await analyseCommand(command, rules)).dirs ?? [];
 
 test('directory changes: literal ones are followed, repeated or run-time ones are not', async () => {
   assert.deepEqual((await dirsOf('cd .claude && echo {} > settings.json')).map((d) => ('to' in d ? d.to.value : '?')), ['.claude']);
