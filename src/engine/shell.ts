@@ -269,16 +269,12 @@ class Walk {
         for (const c of named(node)) this.walk(c, depth);
         return;
       case 'c_style_for_statement':
-        this.repeating++;
-        try {
+        return this.repeated(() => {
           for (const c of named(node)) {
             if (c.type === 'do_group' || c.type === 'compound_statement') this.walk(c, depth);
             else this.arithmetic(c, depth);
           }
-        } finally {
-          this.repeating--;
-        }
-        return;
+        });
       default:
         if (WORDISH.has(node.type)) return this.scan(node, depth);
         return deny(`the shell construct \`${node.type}\` is not analysed`, node.text);

@@ -116,9 +116,9 @@ export class PathGuard {
     if (!tree) return undefined;
     const inside = this.locations().find((l) => isInside(l.at, p.real, true) || isInside(l.at, p.lexical, true));
     if (!inside) return undefined;
-    const own2 = inside.shown.includes('.stategate');
-    const its = own2 ? "one of the run's own files, which only stategate writes" : 'a file or folder that installs or switches on the agent gate';
-    return { where, what: `holds ${inside.shown}, ${its}, so a command that may change everything in it cannot run while a run is enforced. Aim it at a folder that holds none of them.${own2 ? '' : ` ${GATE_WAY_OUT}`}` };
+    const runFile = inside.shown.includes('.stategate');
+    const its = runFile ? "one of the run's own files, which only stategate writes" : 'a file or folder that installs or switches on the agent gate';
+    return { where, what: `holds ${inside.shown}, ${its}, so a command that may change everything in it cannot run while a run is enforced. Aim it at a folder that holds none of them.${runFile ? '' : ` ${GATE_WAY_OUT}`}` };
   }
 
   /** Why the state's path scope refuses a write to `p`, or undefined. */
