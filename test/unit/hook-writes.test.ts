@@ -161,6 +161,9 @@ for (const client of ['vscode', 'claude'] as const) {
     const p = place(c);
     allowed(pre(p, client, t.write(path.join(p.ws, 'src', 'a.ts'), 'export {};\n')));
     allowed(pre(p, client, t.write(path.join(p.ws, '.stategate', 'workflows', 'x.json'), '{}')));
+    fs.mkdirSync(path.join(p.ws, '.stategate', 'workflows'), { recursive: true });
+    fs.writeFileSync(path.join(p.ws, '.stategate', 'workflows', 'x.json'), '{"id": "x"}');
+    allowed(pre(p, client, t.edit(path.join(p.ws, '.stategate', 'workflows', 'x.json'), '"x"', '"y"')));
     allowed(pre(p, client, t.shell('echo x > out.txt && mkdir -p build && rm -rf build/*')));
     allowed(pre(p, client, t.shell('cat .stategate/active')));
   });
@@ -200,6 +203,19 @@ for (const client of ['vscode', 'claude'] as const) {
     allowed(pre(p, client, t.edit(path.join(p.ws, 'lnk', 'a.ts'), 'b', 'c')));
     allowed(pre(p, client, t.edit(path.join(p.ws, 'src', '..', 'src', 'a.ts'), 'c', 'd')));
     denied(pre(p, client, t.edit(path.join(p.ws, 'src', 'b.ts'), 'a', 'b')), /max_files_per_state/);
+  });
+
+  test(`${client}: a workspace reached through a symlink is the same workspace`, (c) => {
+    const p = place(c, 'files');
+    const link = `${p.ws}-link`;
+    fs.symlinkSync(p.ws, link);
+    c.after(() => fs.rmSync(link, { force: true }));
+    const viaLink = (call: Record<string, unknown>) => cli(['hook', '--client', client], { cwd: link, input: event(client, link, 'PreToolUse', call), env: p.env });
+    denied(viaLink(t.edit(path.join(link, '.stategate', 'active'), 'a', 'b')), RUN_FILES);
+    allowed(viaLink(t.edit(path.join(link, 'src', 'a.ts'), 'a', 'b')));
+    // The real spelling of the same file is the same file for max_files_per_state.
+    allowed(pre(p, client, t.edit(path.join(p.ws, 'src', 'a.ts'), 'b', 'c')));
+    denied(viaLink(t.edit(path.join(link, 'src', 'b.ts'), 'a', 'b')), /max_files_per_state/);
   });
 
   test(`${client}: an interrupt's file_pattern matches where the file really is`, (c) => {
