@@ -55,7 +55,8 @@ function emit(out: Output, value: object | undefined): void {
 async function handle(input: HookInput, runner: Runner, dir: string, out: Output): Promise<ExitCode> {
   switch (input.event) {
     case 'PreToolUse': {
-      const answer = await runner.tool({ tool: input.toolName!, input: input.toolInput ?? {} });
+      // The agent's folder: where its relative paths (and its shell's `> file`) start.
+      const answer = await runner.tool({ tool: input.toolName!, input: input.toolInput ?? {} }, input.cwd ? { cwd: input.cwd } : {});
       if (answer.decision === 'deny') {
         emit(out, preToolOutput({ decision: 'deny', reason: answer.reason ?? 'denied by the workflow' }));
         return 0;
@@ -71,7 +72,7 @@ async function handle(input: HookInput, runner: Runner, dir: string, out: Output
     }
     case 'PostToolUse': {
       const text = resultText(input.toolResponse);
-      const recorded = runner.result({ tool: input.toolName!, input: input.toolInput ?? {} }, { bytes: resultBytes(input.toolResponse), ...(text !== undefined ? { output: text } : {}) });
+      const recorded = runner.result({ tool: input.toolName!, input: input.toolInput ?? {} }, { bytes: resultBytes(input.toolResponse), ...(text !== undefined ? { output: text } : {}) }, input.cwd ? { cwd: input.cwd } : {});
       const lines = [...recorded.notices];
       if (recorded.interrupted && recorded.interrupt) {
         const i = recorded.interrupt;

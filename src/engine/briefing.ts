@@ -1,7 +1,7 @@
 /**
  * What the agent is told each turn (hook context injection, the @stategate
  * participant's system message, `statewright_get_state`): the state's
- * instructions, allowed tools and commands, env overrides, limits with their
+ * instructions, allowed tools and commands, where it may write, env overrides, limits with their
  * usage, the events available with targets and guard status, and any pending
  * approval or active interrupt. Plain text: every model reads it.
  */
@@ -19,6 +19,15 @@ function limit(name: string, used: number | string, max: number | null): string 
   return max === null ? undefined : `${name} ${used}/${max}`;
 }
 
+/** Where the agent may write (allowed_paths, denied_paths, the workspace default), or undefined when anywhere. */
+function pathScopeLine(view: StateView): string | undefined {
+  const parts: string[] = [];
+  if (view.allowed_paths) parts.push(`only to ${view.allowed_paths.length ? view.allowed_paths.join(', ') : '(nowhere)'} (allowed_paths)`);
+  else if (!view.writes_outside_workspace) parts.push('only inside the workspace (add allowed_paths to the state to write elsewhere)');
+  if (view.denied_paths.length) parts.push(`never to ${view.denied_paths.join(', ')} (denied_paths)`);
+  return parts.length ? `Writes (file tools and shell): ${parts.join('; ')}.` : undefined;
+}
+
 export function briefing(view: StateView): string {
   const lines: string[] = [];
   const where = view.branch ? ` (fork branch ${view.branch})` : view.scope ? ` (${view.scope})` : '';
@@ -31,6 +40,8 @@ export function briefing(view: StateView): string {
   lines.push(`Allowed tools: ${list(view.allowed_tools, 'all')}${view.disallowed_tools.length ? `; never: ${view.disallowed_tools.join(', ')}` : ''}.`);
   if (view.allowed_commands) lines.push(`Allowed shell commands (each simple command must start with one): ${list(view.allowed_commands, '')}.`);
   if (view.blocked_env.length) lines.push(`Do not read these environment variables: ${view.blocked_env.join(', ')}.`);
+  const scope = pathScopeLine(view);
+  if (scope) lines.push(scope);
   const overrides = Object.entries(view.env_overrides);
   if (overrides.length) lines.push(`Environment for commands in this state: ${overrides.map(([k, v]) => `${k}=${v}`).join(' ')}.`);
   const limits = [

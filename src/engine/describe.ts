@@ -11,6 +11,7 @@ import { RETURN_TARGET } from './model.js';
 import { activeLoc, isError, Op, scopeOf } from './cursor.js';
 import type { BranchOption, Loc, MachineEnv } from './cursor.js';
 import { checkGuards } from './resolve.js';
+import { pathScopeOf } from './path-scope.js';
 import { BRANCH_DONE_PREFIX } from './fork.js';
 import type { ActiveFork, ActiveInterrupt, ChildRun, MachineError, PendingApproval, Position, RunSnapshot, RunStatus } from './run.js';
 
@@ -38,6 +39,10 @@ export interface StateView {
   allowed_commands: readonly string[] | null;
   blocked_env: readonly string[];
   env_overrides: Readonly<Record<string, string>>;
+  /** Where writes may go (path-scope.ts): allowed_paths (null: no such list), denied_paths, and whether writes outside the workspace pass. */
+  allowed_paths: readonly string[] | null;
+  denied_paths: readonly string[];
+  writes_outside_workspace: boolean;
   model: string | null;
   thinking_level: string | null;
   transitions: TransitionView[];
@@ -164,6 +169,7 @@ export function describe(run: RunSnapshot, env: MachineEnv, opt: BranchOption = 
   const parent = loc.frame > 0 ? op.frame(loc.frame - 1) : undefined;
   const wref = frame.workflow;
   const scope = scopeOf(loc);
+  const scopeRules = rules ? pathScopeOf(rules) : undefined;
   return {
     state: pos.state,
     status: run.status,
@@ -175,6 +181,9 @@ export function describe(run: RunSnapshot, env: MachineEnv, opt: BranchOption = 
     allowed_commands: rules?.allowedCommands ?? null,
     blocked_env: rules?.blockedEnv ?? [],
     env_overrides: rules?.envOverrides ?? {},
+    allowed_paths: scopeRules?.allowed ?? null,
+    denied_paths: scopeRules?.denied ?? [],
+    writes_outside_workspace: scopeRules ? !scopeRules.outsideDenied && scopeRules.allowed === undefined : true,
     model: rules?.model ?? null,
     thinking_level: rules?.thinkingLevel ?? null,
     transitions,

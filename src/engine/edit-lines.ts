@@ -83,13 +83,20 @@ export function editLineCount(shape: EditShape): number {
   }
 }
 
-/** Files a patch touches: `*** Add/Update/Delete File: p`, `*** Move to: p`, `+++ b/p`. */
+/**
+ * Files a patch touches: `*** Add/Update/Delete File: p`, `*** Move to: p`,
+ * `+++ b/p`, and a unified diff's `--- a/p` header (the file a deletion, `+++
+ * /dev/null`, removes; a header only where `+++` follows, so a removed line
+ * `--- x` in a hunk is content).
+ */
 export function patchPaths(patch: string): string[] {
   const out: string[] = [];
-  for (const line of textLines(patch)) {
-    const m = /^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$/.exec(line) ?? /^\+\+\+ (?:b\/)?(.+?)(?:\t.*)?$/.exec(line);
+  const lines = textLines(patch);
+  lines.forEach((line, i) => {
+    const old = lines[i + 1]?.startsWith('+++ ') ? /^--- (?:a\/)?(.+?)(?:\t.*)?$/.exec(line) : null;
+    const m = /^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$/.exec(line) ?? /^\+\+\+ (?:b\/)?(.+?)(?:\t.*)?$/.exec(line) ?? old;
     const p = m?.[1]?.trim();
     if (p && p !== '/dev/null' && !out.includes(p)) out.push(p);
-  }
+  });
   return out;
 }

@@ -5,11 +5,14 @@
  * counters. The enforcement table (no run, unreadable run, paused, final) is
  * applied by the Runner before it gets here; this is the "running" row.
  *
- * Order of checks (DESIGN.md): own tools → the run's own files (an edit or
- * write into `.stategate/`, see protected-paths.ts) → disallowed_tools → allowed_tools →
- * max_iterations → shell rules → max_edit_lines → max_files_per_state →
- * context_budget_bytes. An allowed call counts one iteration when decided
- * (a client may never report the end); a denied call counts nothing.
+ * Order of checks (DESIGN.md): own tools → protected files (a write into
+ * the run's own files under `.stategate/` or into the files that install the
+ * agent gate, by any tool or shell command, after symlinks: write-plan.ts)
+ * → disallowed_tools → allowed_tools → max_iterations → shell rules → path
+ * scope (allowed_paths, denied_paths, outside the workspace: path-scope.ts)
+ * → max_edit_lines → max_files_per_state → context_budget_bytes. An allowed
+ * call counts one iteration when decided (a client may never report the
+ * end); a denied call counts nothing.
  *
  * Edit lines and edited files are also counted when the call is decided,
  * since the limits must hold before the edit runs and a client may never
@@ -20,8 +23,15 @@ import { copyRun } from './cursor.js';
 import { locate, fileChanged, type MachineEnv, type MachineResult, type BranchOption } from './machine.js';
 import type { JsonValue, StateNode, StateRules, Workflow } from './model.js';
 import type { JournalEntry, RunSnapshot } from './run.js';
-import { protectedPathReason } from './protected-paths.js';
-import { extractCall, isOwnTool, toolMatches, editLineCount, type ExtraAliases, type ExtractedCall } from './tools.js';
+import { lexicalPathEnv } from './path-env.js';
+import { pathScopeOf } from './path-scope.js';
+import { commandRulesInForce, type ShellRules } from './shell-rules.js';
+import type { ShellEffects } from './shell.js';
+import { extractCall, isOwnTool, toolEntry, toolMatches, editLineCount, type ExtraAliases, type ExtractedCall } from './tools.js';
+import { planWrites, protectedWriteReason, scopeWriteReason, unknownWriteReason } from './write-plan.js';
+import { PathGuard, type PathEnv } from './write-guard.js';
+
+export type { ShellRules } from './shell-rules.js';
 
 export interface ToolCall {
   /** The tool id as the client names it (`run_in_terminal`, `Bash`, `mcp__x__y`...). */
@@ -29,14 +39,18 @@ export interface ToolCall {
   readonly input: unknown;
 }
 
-/** The result of analysing a shell command against a state's rules (shell.ts, done before the lock). */
-export type ShellVerdict = { readonly ok: true } | { readonly ok: false; readonly reason: string };
+/** The result of analysing a shell command against a state's rules (shell.ts, done before the lock), with what it writes. */
+export type ShellVerdict = ({ readonly ok: true } | { readonly ok: false; readonly reason: string }) & ShellEffects;
 
 export interface PolicyOptions extends BranchOption {
   /** User-added tool aliases (the setting that extends the tool-name table). */
   readonly aliases?: ExtraAliases;
   /** The workspace root: edited paths are counted workspace-relative. */
   readonly workspaceRoot?: string;
+  /** The machine for the path rules (real paths, home, state folder); without it paths are taken as written. */
+  readonly paths?: PathEnv;
+  /** The agent's working folder, where relative paths start (default: the workspace root). */
+  readonly cwd?: string;
   /** For a shell call, the analysis of its command under the state's rules. Absent: not analysed (denied where rules need it). */
   readonly shell?: ShellVerdict;
   /** A rewritten input to suggest when the call is allowed (blocked env unset, overrides applied). */
@@ -54,13 +68,6 @@ export interface Decision {
   readonly counted: boolean;
 }
 
-/** The parts of a state's rules that need a shell analysis of a command. */
-export interface ShellRules {
-  readonly allowedCommands?: readonly string[];
-  readonly blockedEnv: readonly string[];
-  readonly writeAllowed: boolean;
-}
-
 const BUDGET_NOTICE_AT = 0.9;
 
 export function isToolAllowedByRules(rules: StateRules, tool: string, aliases?: ExtraAliases): boolean {
@@ -69,7 +76,11 @@ export function isToolAllowedByRules(rules: StateRules, tool: string, aliases?: 
   return rules.allowedTools.some((r) => toolMatches(r, tool, aliases));
 }
 
-/** Whether a shell call in this state needs the command analysed, and under which rules. */
+/**
+ * The rules a shell call's command is analysed under. Every shell command is
+ * analysed while a run is enforced, even where commands are free: what it
+ * writes must pass the protected files and the path scope.
+ */
 export function shellRulesFor(node: StateNode, call: ExtractedCall, tool: string, aliases?: ExtraAliases): ShellRules | undefined {
   if (call.kind !== 'shell') return undefined;
   const rules = node.rules;
@@ -77,7 +88,6 @@ export function shellRulesFor(node: StateNode, call: ExtractedCall, tool: string
   const restricted = rules.allowedCommandsTool === undefined || toolMatches(rules.allowedCommandsTool, tool, aliases);
   const writeAllowed = isToolAllowedByRules(rules, 'Write', aliases) || isToolAllowedByRules(rules, 'Edit', aliases);
   const allowedCommands = restricted ? rules.allowedCommands : undefined;
-  if (allowedCommands === undefined && rules.blockedEnv.length === 0 && writeAllowed) return undefined;
   return { ...(allowedCommands ? { allowedCommands } : {}), blockedEnv: rules.blockedEnv, writeAllowed };
 }
 
@@ -107,11 +117,13 @@ function toolDenial(wf: Workflow, node: StateNode, tool: string, canonical: stri
   return `${name} is not allowed in state '${node.id}' ${why}. Allowed: ${allowedList(node.rules)}.${way}`;
 }
 
-function relativeTo(root: string | undefined, p: string): string {
-  if (!root) return p;
-  const norm = p.replace(/\\/g, '/');
-  const r = root.replace(/\\/g, '/').replace(/\/$/, '');
-  return norm.startsWith(`${r}/`) ? norm.slice(r.length + 1) : norm.replace(/^\.\//, '');
+function pathGuard(opts: PolicyOptions): PathGuard {
+  return new PathGuard(opts.paths ?? lexicalPathEnv(opts.workspaceRoot ?? '/'));
+}
+
+/** The edited files of a call, one spelling per file (workspace-relative, or the real absolute path outside). */
+function editedFiles(extracted: ExtractedCall, guard: PathGuard, cwd: string | undefined): string[] {
+  return [...new Set(extracted.paths.map((p) => guard.identity(guard.resolve(p, cwd))))];
 }
 
 /**
@@ -143,13 +155,15 @@ export function decide(run: RunSnapshot, call: ToolCall, env: MachineEnv, opts: 
   // stategate's own tools: always allowed, never counted.
   if (isOwnTool(call.tool)) return { run: next, journal, outcome: { decision: 'allow', notices: [], state: node.id, counted: false } };
 
-  // The run's own files: no state's rules can hand them to an agent (stricter than the reference, docs/compat.md).
-  if (extracted.editShape) {
-    for (const p of extracted.paths) {
-      const why = protectedPathReason(p);
-      if (why) return deny(`${call.tool} denied: ${why}`);
-    }
-  }
+  // The run's own files and the files that install the gate: no state's rules can hand them to an
+  // agent (stricter than the reference, docs/compat.md), whatever tool or command writes them.
+  const guard = pathGuard(opts);
+  const shellRules = shellRulesFor(node, extracted, call.tool, aliases);
+  const strictShell = shellRules !== undefined && commandRulesInForce(shellRules);
+  const plan = planWrites({ extracted, lenient: !strictShell, ...(opts.cwd ? { cwd: opts.cwd } : {}), ...(opts.shell ? { shell: opts.shell } : {}) }, guard);
+  const layout = toolEntry(call.tool, aliases)?.edit;
+  const guarded = protectedWriteReason(plan, { tool: call.tool, input: call.input, ...(layout ? { layout } : {}) }, extracted, guard);
+  if (guarded) return deny(guarded);
 
   if (rules.disallowedTools.some((r) => toolMatches(r, call.tool, aliases))) {
     return deny(toolDenial(wf, node, call.tool, extracted.canonical, '(it is in disallowed_tools)', aliases));
@@ -164,15 +178,17 @@ export function decide(run: RunSnapshot, call: ToolCall, env: MachineEnv, opts: 
       `State '${node.id}' has used all ${rules.maxIterations} tool calls (max_iterations). Decide on a transition now: ${events.length ? events.join(', ') : 'no events are defined'} (statewright_transition).`,
     );
   }
-  const shellRules = shellRulesFor(node, extracted, call.tool, aliases);
   if (shellRules) {
-    if (extracted.command === undefined) return deny(`${call.tool} was called without a command stategate can read, and state '${node.id}' restricts commands.`);
-    if (!opts.shell) return deny(`the command was not analysed, and state '${node.id}' restricts commands (stategate fails closed).`);
+    if (extracted.command === undefined) return deny(`${call.tool} was called without a command stategate can read, and every command is checked for what it writes.`);
+    if (!opts.shell) return deny(`the command was not analysed, and every command is checked for what it writes (stategate fails closed).`);
     if (!opts.shell.ok) {
       const allowed = shellRules.allowedCommands ? ` Allowed commands: ${shellRules.allowedCommands.join(', ')}.` : '';
       return deny(`Command denied in state '${node.id}': ${opts.shell.reason}.${allowed}`);
     }
   }
+  // Where the command's commands are restricted, a write it cannot place could be anywhere (a protected file too).
+  const outOfScope = (strictShell ? unknownWriteReason(plan) : undefined) ?? scopeWriteReason(plan, call.tool, pathScopeOf(rules), node.id, guard);
+  if (outOfScope) return deny(outOfScope);
   let editLines = 0;
   let newFiles: string[] = [];
   if (extracted.editShape) {
@@ -182,8 +198,7 @@ export function decide(run: RunSnapshot, call: ToolCall, env: MachineEnv, opts: 
         `This edit changes ${editLines} line(s); state '${node.id}' allows ${rules.maxEditLines} (max_edit_lines) and ${c.editLines} are used. Make a smaller edit, or transition.`,
       );
     }
-    const paths = extracted.paths.map((p) => relativeTo(opts.workspaceRoot, p));
-    newFiles = paths.filter((p) => !c.filesEdited.includes(p));
+    newFiles = editedFiles(extracted, guard, opts.cwd).filter((p) => !c.filesEdited.includes(p));
     if (rules.maxFilesPerState !== undefined && c.filesEdited.length + newFiles.length > rules.maxFilesPerState) {
       return deny(
         `State '${node.id}' allows edits to ${rules.maxFilesPerState} file(s) (max_files_per_state) and ${c.filesEdited.length} are edited (${c.filesEdited.join(', ') || 'none'}); ${newFiles.join(', ')} would be more. Re-editing those files is free.`,
@@ -252,7 +267,7 @@ export function record(run: RunSnapshot, call: ToolCall, result: ToolResult, env
   // carries the whole original file): the budget counts what the agent reads, so edits add nothing.
   const bytes = isOwnTool(call.tool) || extracted.editShape ? 0 : Math.max(0, Math.floor(result.bytes ?? 0));
   position.counters.bytesRead += bytes;
-  const files = extracted.editShape ? extracted.paths.map((p) => relativeTo(opts.workspaceRoot, p)) : [];
+  const files = extracted.editShape ? editedFiles(extracted, pathGuard(opts), opts.cwd) : [];
   const capture = workflow.meta.captureOutput && result.output !== undefined ? { output: result.output.slice(0, CAPTURE_LIMIT) } : {};
   journal.push({
     kind: 'tool_result',

@@ -22,6 +22,8 @@ import { decide, record, shellRulesFor, type Decision, type PolicyOptions, type 
 import { readToolAliases } from './tool-aliases-file.js';
 import { extractCall, isOwnTool, type ExtraAliases } from './tools.js';
 import { userStateDir } from './user-state-dir.js';
+import { nodePathEnv } from './path-env.js';
+import { PathGuard, type PathEnv } from './write-guard.js';
 
 /**
  * check.ts (the schema validator, ajv's compiled code, and the semantic rules)
@@ -48,6 +50,8 @@ export interface ToolAnswer extends Omit<Decision, 'state' | 'counted'> {
 export interface ToolOptions {
   readonly branch?: string;
   readonly aliases?: ExtraAliases;
+  /** The agent's working folder (a hook's `cwd`): relative paths in the call start there. */
+  readonly cwd?: string;
 }
 
 export interface RunnerOptions {
@@ -65,6 +69,8 @@ export interface RunnerOptions {
   readonly stateDir?: string;
   /** Tests: called after each step of a commit, to stop a writer there (store.ts). */
   readonly afterCommitStep?: (step: CommitStep) => void;
+  /** The machine for the path rules (default: this one's file system, home and state folder). */
+  readonly paths?: PathEnv;
 }
 
 export class RunnerError extends Error {
@@ -97,6 +103,8 @@ export class Runner {
   private readonly registry = new WorkflowRegistry();
   private readonly analyseShell: ShellAnalyser | undefined;
   private readonly rewriteShell: ShellRewriter | undefined;
+  /** Path rules resolve symlinks, the workspace root's own included (write-guard.ts). */
+  readonly paths: PathEnv;
 
   constructor(options: RunnerOptions) {
     this.store = new RunStore<RunSnapshot>(options.dir, {
@@ -109,6 +117,8 @@ export class Runner {
     this.analyseShell = options.analyseShell;
     this.rewriteShell = options.rewriteShell;
     this.workspaceRoot = path.resolve(options.workspaceRoot ?? path.dirname(path.resolve(options.dir)));
+    // The path rules protect the same state folder the record is kept in.
+    this.paths = options.paths ?? (options.stateDir ? { ...nodePathEnv(this.workspaceRoot), stateDir: options.stateDir } : nodePathEnv(this.workspaceRoot));
     this.env = createMachineEnv({
       ...(options.now ? { now: options.now } : {}),
       resolveInvoke: (name, fromFile) => {
@@ -277,7 +287,7 @@ export class Runner {
       if ('code' in here) return denied(`stategate cannot tell which state applies: ${here.message}`, run.state);
       if (here.node.kind === 'final') return { ...off(`the run is in final state '${here.node.id}': enforcement is off`), state: here.node.id };
       const aliases = this.aliasesFor(opts);
-      const policy: PolicyOptions = { ...branchOpt(opts.branch), workspaceRoot: this.workspaceRoot, ...(aliases ? { aliases } : {}), ...(await this.shellInputs(here.node, call, aliases)) };
+      const policy: PolicyOptions = { ...branchOpt(opts.branch), ...this.pathOptions(opts), ...(aliases ? { aliases } : {}), ...(await this.shellInputs(here.node, call, aliases)) };
       return this.apply((r) => {
         // The run may have moved while the command was analysed: decide only on the state analysed.
         if (r.status !== 'running') return { run: r, journal: [], outcome: { ...off(`the run is ${r.status}: enforcement is off`), state: r.state } };
@@ -302,7 +312,7 @@ export class Runner {
       return { notices: [], interrupted: false, state: active.kind === 'ok' ? active.run.state : '', enforcement: 'off' };
     }
     const aliases = this.aliasesFor(opts);
-    const out = this.apply((r) => record(r, call, result, this.env, { ...branchOpt(opts.branch), workspaceRoot: this.workspaceRoot, ...(aliases ? { aliases } : {}) }));
+    const out = this.apply((r) => record(r, call, result, this.env, { ...branchOpt(opts.branch), ...this.pathOptions(opts), ...(aliases ? { aliases } : {}) }));
     return { ...out, enforcement: 'on' };
   }
 
@@ -328,12 +338,15 @@ export class Runner {
     return out;
   }
 
-  /** Workspace-relative `/`-separated path, or undefined when outside the workspace. */
+  private pathOptions(opts: ToolOptions): Pick<PolicyOptions, 'workspaceRoot' | 'paths' | 'cwd'> {
+    return { workspaceRoot: this.workspaceRoot, paths: this.paths, ...(opts.cwd ? { cwd: opts.cwd } : {}) };
+  }
+
+  /** Workspace-relative `/`-separated path where the file really is (after symlinks), or undefined when outside the workspace. */
   relativePath(file: string): string | undefined {
-    const abs = path.resolve(this.workspaceRoot, file);
-    const rel = path.relative(this.workspaceRoot, abs);
-    if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
-    return rel.split(path.sep).join('/');
+    const guard = new PathGuard(this.paths);
+    const rel = guard.identity(guard.resolve(file));
+    return rel === '' || path.isAbsolute(rel) ? undefined : rel;
   }
 
   /** Apply a machine operation to the active run under the lock. */

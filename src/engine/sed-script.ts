@@ -9,6 +9,8 @@
 export interface SedEffects {
   readonly runs: boolean;
   readonly writes: boolean;
+  /** The files `w`/`W` and `s///w` write (the path rules check them). */
+  readonly files: readonly string[];
 }
 
 /** Index after a delimited part starting at `i` (just past the opening delimiter). */
@@ -53,6 +55,13 @@ const toLineEnd = (s: string, i: number): number => {
 export function sedEffects(script: string): SedEffects {
   let runs = false;
   let writes = false;
+  const files: string[] = [];
+  /** `w FILE`: the file name runs to the end of the line. */
+  const fileAt = (from: number): number => {
+    const end = toLineEnd(script, from);
+    files.push(script.slice(from, end).trim());
+    return end;
+  };
   let i = 0;
   while (i < script.length) {
     const c0 = script[i] ?? '';
@@ -65,23 +74,23 @@ export function sedEffects(script: string): SedEffects {
       continue;
     }
     i = skipAddress(script, i);
-    if (i < 0) return { runs: true, writes };
+    if (i < 0) return { runs: true, writes, files };
     while (script[i] === ' ' || script[i] === '\t') i++;
     const cmd = script[i] ?? '';
     i++;
     if (cmd === '' || cmd === '{' || cmd === '}' || cmd === ';' || cmd === '\n') continue;
     if (cmd === 's' || cmd === 'y') {
       const delim = script[i] ?? '';
-      if (delim === '' || delim === '\n' || delim === '\\') return { runs: true, writes };
+      if (delim === '' || delim === '\n' || delim === '\\') return { runs: true, writes, files };
       i = skipDelimited(script, i + 1, delim);
       if (i >= 0) i = skipDelimited(script, i, delim);
-      if (i < 0) return { runs: true, writes };
+      if (i < 0) return { runs: true, writes, files };
       if (cmd === 's') {
         const flags = /^[0-9gpiImMe]*w?/.exec(script.slice(i))?.[0] ?? '';
         if (flags.includes('e')) runs = true;
         if (flags.endsWith('w')) {
           writes = true;
-          i = toLineEnd(script, i);
+          i = fileAt(i + flags.length);
         } else i += flags.length;
       }
     } else if (cmd === 'e') {
@@ -89,13 +98,13 @@ export function sedEffects(script: string): SedEffects {
       i = toLineEnd(script, i);
     } else if (cmd === 'w' || cmd === 'W') {
       writes = true;
-      i = toLineEnd(script, i);
+      i = fileAt(i);
     } else if ('aicrR:'.includes(cmd)) i = toLineEnd(script, i);
     else if ('btT'.includes(cmd)) while (i < script.length && !/[;\n]/.test(script[i] ?? '')) i++;
     else if ('qQlLv'.includes(cmd)) while (/[0-9 ]/.test(script[i] ?? '')) i++;
-    else if (!'pdDnNgGhHxPz=F'.includes(cmd)) return { runs: true, writes };
+    else if (!'pdDnNgGhHxPz=F'.includes(cmd)) return { runs: true, writes, files };
   }
-  return { runs, writes };
+  return { runs, writes, files };
 }
 
 /** The scripts of a sed command line: `-e S`/`--expression=S`, else the first operand; `-f` files are unknown. */

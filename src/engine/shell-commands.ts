@@ -179,6 +179,11 @@ function outputTarget(words: readonly Word[], flags: readonly string[]): boolean
       } else if (f.startsWith('--') ? v.startsWith(`${f}=`) : v.startsWith(f) && !v.startsWith('--')) {
         const t = v.slice(f.length + (f.startsWith('--') ? 1 : 0));
         if (!HARMLESS_TARGETS.has(t)) return true;
+      } else if (!f.startsWith('--') && /^-[a-zA-Z]+$/.test(v) && v.slice(2).includes(f.slice(1))) {
+        // In a cluster (`curl -sSLo out`) the letter takes the rest of the cluster, or the next word.
+        const rest = v.slice(v.indexOf(f.slice(1), 2) + 1);
+        const t = rest === '' ? words[i + 1]?.value : rest;
+        if (t === undefined || !HARMLESS_TARGETS.has(t)) return true;
       }
     }
   }

@@ -11,7 +11,8 @@ export async function analyseForPolicy(command: string, rules: ShellRules): Prom
   if (verdict.ok) return verdict;
   // Name the offending text unless the reason already quotes it.
   const named = verdict.offending !== undefined && !verdict.reason.includes(verdict.offending);
-  return { ok: false, reason: named ? `${verdict.reason} (${verdict.offending})` : verdict.reason };
+  const { offending: _offending, ...rest } = verdict;
+  return { ...rest, reason: named ? `${verdict.reason} (${verdict.offending})` : verdict.reason };
 }
 
 export function rewriteForPolicy(command: string, blockedEnv: readonly string[], overrides: Readonly<Record<string, string>>): string {

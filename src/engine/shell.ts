@@ -9,27 +9,37 @@
  * know, a parse error, a command name computed at run time, a sourced file or
  * a shell reading its script from stdin is a denial with a reason, never a
  * pass. The first problem found (in source order) is the one reported.
+ *
+ * Whatever the rules, the analysis also reports what the command writes
+ * (redirect targets, file commands' targets: shell-write-targets.ts) and
+ * where it changes folder, for the path rules the policy applies
+ * (write-guard.ts: protected files, path scope). In a state whose commands
+ * are free (no allowed_commands, no blocked_env, Write allowed) the walk is
+ * lenient: a construct it cannot analyse is skipped rather than denied, since
+ * the state lets the agent run any program anyway; it reports the writes it
+ * can see.
  */
 import { matchCommand } from './command-match';
+import { commandRulesInForce, type ShellRules } from './shell-rules';
 import { envReadReason, findExecs, isCodeLoadingVar, SHELLS, shellRun, touchesEnviron, unwrap, WRAPPERS, writesFiles, xargsReplace } from './shell-commands';
 import { falseComment, joinedContinuation, type Misread, skippedText, splitWords } from './shell-misread';
-import { protectedPathReason } from './protected-paths';
 import { loadShellParser, type ShellParser } from './shell-parser';
 import { ShellNode as SyntaxNode } from './shell-tree';
 import { sedEffects, sedScripts } from './sed-script';
 import { evalWord, type Word } from './shell-words';
+import { dirChange, envChdir, UNKNOWN_TARGET, writeTargets, type DirChange, type ShellWrite, type WriteTarget } from './shell-write-targets';
 
 export { rewriteCommand } from './shell-rewrite';
 
-export interface ShellRules {
-  /** undefined: any command (the other rules still apply). */
-  readonly allowedCommands?: readonly string[];
-  readonly blockedEnv: readonly string[];
-  /** Whether the state allows Write or Edit: shell writes to files need it. */
-  readonly writeAllowed: boolean;
+export type { ShellRules } from './shell-rules';
+
+/** What the command writes and where it changes folder, in source order (also on a denial: what was seen before it). */
+export interface ShellEffects {
+  readonly writes?: readonly ShellWrite[];
+  readonly dirs?: readonly DirChange[];
 }
 
-export type ShellVerdict = { readonly ok: true } | { readonly ok: false; readonly reason: string; readonly offending?: string };
+export type ShellVerdict = ({ readonly ok: true } | { readonly ok: false; readonly reason: string; readonly offending?: string }) & ShellEffects;
 
 /** Longer commands are denied rather than analysed (a hook has a time budget). */
 const MAX_COMMAND_LENGTH = 64 * 1024;
@@ -48,14 +58,12 @@ const deny = (reason: string, offending?: string): never => {
   throw new Denial(reason, offending);
 };
 
-/** Whether any rule needs the command looked at (else it passes unparsed). */
+/** Whether any rule limits the command (else the walk is lenient and only reports writes). */
 export function shellRulesInForce(rules: ShellRules): boolean {
   return inForce(normaliseRules(rules));
 }
 
-function inForce(r: ShellRules): boolean {
-  return r.allowedCommands !== undefined || r.blockedEnv.length > 0 || !r.writeAllowed;
-}
+const inForce = commandRulesInForce;
 
 /** Rules from anywhere, made safe to read: anything malformed is read the strict way. */
 function normaliseRules(rules: unknown): ShellRules {
@@ -70,13 +78,13 @@ function normaliseRules(rules: unknown): ShellRules {
 /** Loads the parser on first use, then analyses. Never rejects. */
 export async function analyseCommand(command: unknown, given: ShellRules): Promise<ShellVerdict> {
   const rules = normaliseRules(given);
-  if (!inForce(rules)) return { ok: true };
   // Once loaded, the parser is taken without awaiting its (settled) promise again.
   let parser = loaded;
   if (!parser) {
     try {
       parser = loaded = await loadShellParser();
     } catch (err) {
+      // Without a parser no write can be seen, so not even a free state's command passes.
       return { ok: false, reason: `the shell parser could not be loaded (${String(err)}), so no command can be checked` };
     }
   }
@@ -91,15 +99,17 @@ export function analyseWithParser(parser: ShellParser, command: unknown, given: 
 }
 
 function analyseNormalised(parser: ShellParser, command: unknown, rules: ShellRules): ShellVerdict {
-  if (!inForce(rules)) return { ok: true };
   if (typeof command !== 'string') return { ok: false, reason: 'the command is not text' };
   if (command.length > MAX_COMMAND_LENGTH) return { ok: false, reason: `the command is longer than ${MAX_COMMAND_LENGTH} characters` };
+  const walk = new Walk(parser, rules);
   try {
-    new Walk(parser, rules).source(command, 0);
-    return { ok: true };
+    walk.source(command, 0);
+    return { ok: true, ...walk.effects() };
   } catch (err) {
-    if (err instanceof Denial) return err.offending === undefined ? { ok: false, reason: err.reason } : { ok: false, reason: err.reason, offending: err.offending };
-    return { ok: false, reason: `the command could not be analysed (${String(err)})` };
+    // A free state's command passes what the walk could not read (it reports the writes it saw).
+    if (err instanceof Denial && !inForce(rules)) return { ok: true, ...walk.effects() };
+    if (err instanceof Denial) return { ok: false, reason: err.reason, ...(err.offending === undefined ? {} : { offending: err.offending }), ...walk.effects() };
+    return { ok: false, reason: `the command could not be analysed (${String(err)})`, ...walk.effects() };
   }
 }
 
@@ -129,11 +139,41 @@ const HIDDEN_SUBSTITUTION = /(?:^|[^\\])(?:\\\\)*(?:`|\$[({A-Za-z_])/;
 const OUTPUT_OPS = new Set(['>', '>>', '>|', '&>', '&>>', '>&']);
 const HARMLESS_TARGETS = new Set(['/dev/null', '/dev/stdout', '/dev/stderr']);
 const ARITH_TEST_OPS = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge']);
+/** Loops: a `cd` inside may run any number of times. */
+const LOOPS = new Set(['while_statement', 'for_statement']);
 class Walk {
+  /** A free state's command: skip what cannot be analysed, report the writes seen. */
+  private readonly lenient: boolean;
+  private readonly writes: ShellWrite[] = [];
+  private readonly dirs: DirChange[] = [];
+  /** Inside a loop, a function body or a trap: a `cd` there may run any number of times, or later. */
+  private repeating = 0;
+
   constructor(
     private readonly parser: ShellParser,
     private readonly rules: ShellRules,
-  ) {}
+  ) {
+    this.lenient = !inForce(rules);
+  }
+
+  effects(): ShellEffects {
+    return { ...(this.writes.length ? { writes: this.writes } : {}), ...(this.dirs.length ? { dirs: this.dirs } : {}) };
+  }
+
+  private wrote(target: WriteTarget, how: string): void {
+    if (!target.word.dynamic && HARMLESS_TARGETS.has(target.word.value)) return;
+    this.writes.push({ ...target, how });
+  }
+
+  /** Walk a node where a cd could run more than once, or later than it stands. */
+  private repeated(walk: () => void): void {
+    this.repeating++;
+    try {
+      walk();
+    } finally {
+      this.repeating--;
+    }
+  }
 
   private get blocked(): readonly string[] {
     return this.rules.blockedEnv;
@@ -181,7 +221,17 @@ class Walk {
   }
 
   private walk(node: SyntaxNode, depth: number): void {
+    if (!this.lenient) return this.walkNode(node, depth);
+    try {
+      this.walkNode(node, depth);
+    } catch (err) {
+      if (!(err instanceof Denial)) throw err;
+    }
+  }
+
+  private walkNode(node: SyntaxNode, depth: number): void {
     if (node.type === 'ERROR' || node.isMissing) deny('the command does not parse as shell', node.text);
+    if (LOOPS.has(node.type)) return this.repeated(() => named(node).forEach((c) => this.walk(c, depth)));
     if (STRUCTURE.has(node.type)) {
       for (const c of named(node)) this.walk(c, depth);
       return;
@@ -210,7 +260,7 @@ class Walk {
       case 'function_definition': {
         // The body is checked where it is defined: whatever calls it, it runs only commands that pass.
         const body = node.childForFieldName('body');
-        if (body) this.walk(body, depth);
+        if (body) this.repeated(() => this.walk(body, depth));
         for (const c of named(node)) if (c.type.endsWith('redirect')) this.redirect(c, depth);
         return;
       }
@@ -219,11 +269,12 @@ class Walk {
         for (const c of named(node)) this.walk(c, depth);
         return;
       case 'c_style_for_statement':
-        for (const c of named(node)) {
-          if (c.type === 'do_group' || c.type === 'compound_statement') this.walk(c, depth);
-          else this.arithmetic(c, depth);
-        }
-        return;
+        return this.repeated(() => {
+          for (const c of named(node)) {
+            if (c.type === 'do_group' || c.type === 'compound_statement') this.walk(c, depth);
+            else this.arithmetic(c, depth);
+          }
+        });
       default:
         if (WORDISH.has(node.type)) return this.scan(node, depth);
         return deny(`the shell construct \`${node.type}\` is not analysed`, node.text);
@@ -430,14 +481,13 @@ class Walk {
       if (!OUTPUT_OPS.has(op)) continue; // input, duplication (<&, >&-), closing
       if (op === '>&' && !w.dynamic && /^([0-9]+|-)$/.test(w.value)) continue;
       if (!w.dynamic && HARMLESS_TARGETS.has(w.value)) continue;
-      const own = w.dynamic ? undefined : protectedPathReason(w.value);
-      if (own) deny(`it writes to ${own}`, `${op} ${w.text}`);
+      this.wrote({ word: w, tree: false }, `${op} ${w.text}`);
       if (!this.rules.writeAllowed) deny(`it writes to a file (${op} ${w.text}), and this state allows no Write or Edit`, `${op} ${w.text}`);
     }
   }
 
-  /** A simple command's words (after assignments): unwrap, recurse into bodies, check. */
-  private run(words: readonly Word[], depth: number): void {
+  /** A simple command's words (after assignments): unwrap, recurse into bodies, check. `fromXargs`: more arguments come from its input. */
+  private run(words: readonly Word[], depth: number, fromXargs = false): void {
     const name = words[0];
     if (!name) return;
     const text = textOf(words);
@@ -466,7 +516,7 @@ class Walk {
     if (n === 'trap') {
       const body = args.find((w) => !w.value.startsWith('-'));
       if (body?.dynamic) deny('trap with a command only known when it runs cannot be analysed', text);
-      if (body && args.length > 1) this.source(body.value, depth + 1);
+      if (body && args.length > 1) this.repeated(() => this.source(body.value, depth + 1));
     }
     const spec = Object.hasOwn(WRAPPERS, n) ? WRAPPERS[n] : undefined;
     if (spec) {
@@ -478,14 +528,20 @@ class Walk {
         const inner = rep ? u.words.map((w) => (w.value.includes(rep) ? { ...w, dynamic: true } : w)) : u.words;
         // sudo/doas: the author must allow the elevated command itself, not just what it wraps.
         if (u.privileged) this.mustMatch(words, text);
-        return this.run(inner, depth);
+        const chdir = n === 'env' ? envChdir(words) : undefined;
+        if (chdir) this.changedDir(chdir);
+        return this.run(inner, depth, n === 'xargs' && !rep);
       }
     }
-    this.regular(words, depth);
+    this.regular(words, depth, fromXargs);
+  }
+
+  private changedDir(change: DirChange): void {
+    this.dirs.push(this.repeating > 0 ? { unknown: true } : change);
   }
 
   /** Checks for a command that runs as itself. */
-  private regular(words: readonly Word[], depth: number): void {
+  private regular(words: readonly Word[], depth: number, fromXargs = false): void {
     const text = textOf(words);
     // Not allowed at all is the most useful thing to tell; the checks below catch allowed commands used to write or leak.
     this.mustMatch(words, text);
@@ -494,13 +550,13 @@ class Walk {
       if (why) deny(`${quote(text)} is not allowed while variables are blocked: ${why}`, text);
     }
     if (writesFiles(words)) {
+      // The policy checks each target against the protected files and the path scope, whatever the state allows.
+      for (const t of writeTargets(words)) this.wrote(t, text);
+      if (fromXargs) this.wrote({ word: UNKNOWN_TARGET, tree: true }, text);
       if (!this.rules.writeAllowed) deny(`${quote(text)} writes files, and this state allows no Write or Edit`, text);
-      // A file command aimed at the run's own files (`cp x .stategate/active`), whatever the state allows.
-      for (const w of words) {
-        const own = w.dynamic ? undefined : protectedPathReason(w.value);
-        if (own) deny(`${quote(text)} writes files, and ${own}`, text);
-      }
     }
+    const change = dirChange(words);
+    if (change) this.changedDir(change);
     const name = words[0]?.value;
     if (name === 'find') {
       for (const exec of findExecs(words)) {
@@ -525,6 +581,7 @@ class Walk {
     if (!scripts) deny('a sed script read from a file cannot be analysed', text);
     for (const script of scripts ?? []) {
       const fx = sedEffects(script);
+      for (const file of fx.files) this.wrote({ word: { value: file, dynamic: false, text: file }, tree: false }, text);
       if (fx.runs) deny(`the sed script ${quote(script)} runs commands (e, s///e) or cannot be analysed`, text);
       if (fx.writes && !this.rules.writeAllowed) deny(`the sed script ${quote(script)} writes files (w), and this state allows no Write or Edit`, text);
     }

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sedEffects, sedScripts } from '../../src/engine/sed-script';
 
-const effectRows: [string, boolean, boolean][] = [
+const effectRows: [string, boolean, boolean, string[]?][] = [
   ['1,40p', false, false],
   ['/error/p', false, false],
   ['s/a/b/g', false, false],
@@ -17,14 +17,17 @@ const effectRows: [string, boolean, boolean][] = [
   ['s/x/whoami/e', true, false],
   ['s/a/b/;e', true, false],
   ['/foo/{e id\n}', true, false],
-  ['w out', false, true],
-  ['s/x/y/w out', false, true],
-  ['2W out', false, true],
+  ['w out', false, true, ['out']],
+  ['s/x/y/w out', false, true, ['out']],
+  ['2W out', false, true, ['out']],
+  ['s/x/y/gw .claude/settings.json\np', false, true, ['.claude/settings.json']],
+  ['/a/w one\n/b/w  two', false, true, ['one', 'two']],
   ['s/unterminated', true, false],
   ['K', true, false],
 ];
-for (const [script, runs, writes] of effectRows) {
-  test(`sedEffects(${JSON.stringify(script)})`, () => assert.deepEqual(sedEffects(script), { runs, writes }));
+for (const [script, runs, writes, files = []] of effectRows) {
+  // `files`: what w / W / s///w write (the path rules check them).
+  test(`sedEffects(${JSON.stringify(script)})`, () => assert.deepEqual(sedEffects(script), { runs, writes, files }));
 }
 
 const scriptRows: [string[], string[] | undefined][] = [

@@ -97,6 +97,7 @@ const extractRows: { name: string; id: string; input: unknown; kind: string; pat
   { name: 'VS Code multi-replace', id: 'multi_replace_string_in_file', input: { replacements: [{ filePath: 'a.ts', oldString: 'a', newString: 'b' }, { filePath: 'b.ts', oldString: 'c', newString: 'd' }] }, kind: 'edit', paths: ['a.ts', 'b.ts'], lines: 2 },
   { name: 'apply_patch V4A', id: 'apply_patch', input: { input: '*** Begin Patch\n*** Update File: src/a.ts\n@@\n ctx\n-old\n+new\n+more\n*** Add File: b.ts\n+one\n*** End Patch' }, kind: 'edit', paths: ['src/a.ts', 'b.ts'], lines: 3 },
   { name: 'unified diff', id: 'copilot_applyPatch', input: { input: '--- a/x.ts\n+++ b/x.ts\n@@ -1,2 +1,2 @@\n-a\n+b\n c\n-d' }, kind: 'edit', paths: ['x.ts'], lines: 2 },
+  { name: 'unified diff deleting a file names it', id: 'apply_patch', input: { input: '--- a/.claude/settings.json\n+++ /dev/null\n@@ -1 +0,0 @@\n-{}' }, kind: 'edit', paths: ['.claude/settings.json'], lines: 1 },
   { name: 'diff line starting with -- is content', id: 'apply_patch', input: { input: '--- a/q.sql\n+++ b/q.sql\n@@\n--- old comment\n+-- new comment' }, kind: 'edit', paths: ['q.sql'], lines: 1 },
   { name: 'Write', id: 'Write', input: { file_path: 'w.txt', content: 'a\nb\nc\n' }, kind: 'write', paths: ['w.txt'], lines: 3 },
   { name: 'create_file', id: 'create_file', input: { filePath: 'n.txt', content: 'x' }, kind: 'write', paths: ['n.txt'], lines: 1 },

@@ -33,6 +33,9 @@ export const STATE_FIELDS = [
   'max_edit_lines',
   'max_files_per_state',
   'context_budget_bytes',
+  // Our addition (docs/format.md): where the agent may write.
+  'allowed_paths',
+  'denied_paths',
   'model',
   'thinking_level',
   'model_ladder',

@@ -23,6 +23,7 @@ import type {
 import { GUARD_OPS } from '../model.js';
 import { childPointer, nodeLoc, nodeValue, ownerLoc, parseJsonc, type JsonNode } from './jsonc.js';
 import { fieldsOf, Reader, type Entry, type Fields } from './reader.js';
+import { globProblem } from '../path-globs.js';
 import {
   APPROVAL_MODES,
   DANGER_LEVELS,
@@ -204,10 +205,27 @@ function readRules(r: Reader, f: Fields): StateRules {
   put(rules, 'maxEditLines', r.number(f.get('max_edit_lines')));
   put(rules, 'maxFilesPerState', r.number(f.get('max_files_per_state')));
   put(rules, 'contextBudgetBytes', r.number(f.get('context_budget_bytes')));
+  put(rules, 'allowedPaths', readGlobs(r, f.get('allowed_paths')));
+  put(rules, 'deniedPaths', readGlobs(r, f.get('denied_paths')));
   put(rules, 'model', r.string(f.get('model')));
   put(rules, 'thinkingLevel', r.string(f.get('thinking_level')));
   put(rules, 'modelLadder', readModelLadder(r, f.get('model_ladder')));
   return rules;
+}
+
+/**
+ * `allowed_paths` / `denied_paths` (our addition, path-scope.ts): a glob
+ * picomatch cannot read is an `invalid-glob` error at its own range, and is
+ * kept (at run time it fails closed: it admits nothing, and denies everything).
+ */
+function readGlobs(r: Reader, e: Entry | undefined): string[] | undefined {
+  const items = r.refArray(e);
+  if (!items || !e) return undefined;
+  for (const item of items) {
+    const problem = globProblem(item.name);
+    if (problem) r.report('error', 'invalid-glob', `\`${item.name}\` in \`${e.key}\` is not a usable glob: ${problem}.`, item.loc);
+  }
+  return items.map((i) => i.name);
 }
 
 /** Sets an optional field only when it has a value (so absent ones stay absent, not undefined). */

@@ -1,0 +1,133 @@
+/**
+ * The files that install or switch on stategate's enforcement, for every
+ * client a later hook installer may write to. While a run is enforced an
+ * agent may not write them (by a file tool, a patch or a shell command): one
+ * write of `.github/hooks/stategate.json` or `chat.useHooks: false` and every
+ * later call of that agent would be ungated. A person changes them with
+ * "stategate: Disable Agent Enforcement" or by stopping the run.
+ *
+ * One table, matched against the real path (after symlinks, see
+ * real-path.ts), without regard to case:
+ * - `anywhere`: a path ending in these segments, in any folder, inside or
+ *   outside the workspace (a client reads `.claude/settings.json` from the
+ *   folder it starts in and from the home folder alike);
+ * - `home`: under the user's home folder; `state`: stategate's own user
+ *   state folder (the tamper-evidence record and the hook launcher).
+ *
+ * MCP configuration (`.vscode/mcp.json`, `.github/mcp.json`, `.cursor/mcp.json`)
+ * is not here: it gives the agent tools, each of which is still gated by the
+ * hooks, and it cannot turn the hooks off (docs/enforcement.md).
+ */
+import * as path from 'node:path';
+import { isInside } from './real-path.js';
+
+export interface EnforcementFile {
+  /** Segments, `*` within a segment, a trailing `/**` for a folder and everything in it. */
+  readonly pattern: string;
+  readonly at: 'anywhere' | 'home' | 'state';
+  /** What it is, for the denial ("Claude Code's project settings, which hold its hooks"). */
+  readonly what: string;
+  /** A VS Code settings file: a write that leaves its hook settings unchanged may pass (vscode-hook-settings.ts). */
+  readonly hookSettings?: boolean;
+}
+
+export const ENFORCEMENT_FILES: readonly EnforcementFile[] = [
+  { pattern: '.github/hooks/**', at: 'anywhere', what: 'a hook file of VS Code and Copilot CLI (any file there can add or shadow hooks)' },
+  { pattern: '.claude/settings.json', at: 'anywhere', what: "Claude Code's settings, which VS Code reads for hooks too" },
+  { pattern: '.claude/settings.local.json', at: 'anywhere', what: "Claude Code's local settings, where stategate installs its hooks" },
+  { pattern: '.vscode/settings.json', at: 'anywhere', what: 'VS Code workspace settings (chat.useHooks, chat.useClaudeHooks, chat.hookFilesLocations)', hookSettings: true },
+  { pattern: '*.code-workspace', at: 'anywhere', what: 'a VS Code workspace file, whose settings can turn hooks off' },
+  { pattern: 'User/settings.json', at: 'anywhere', what: 'VS Code user settings (chat.useHooks, chat.useClaudeHooks, chat.hookFilesLocations)', hookSettings: true },
+  { pattern: 'User/profiles/*/settings.json', at: 'anywhere', what: 'VS Code profile settings (chat.useHooks, chat.useClaudeHooks, chat.hookFilesLocations)', hookSettings: true },
+  { pattern: '.copilot/hooks/**', at: 'anywhere', what: "a Copilot CLI user hook file" },
+  { pattern: '.codex/hooks.json', at: 'anywhere', what: "Codex's hook file" },
+  { pattern: '.codex/config.toml', at: 'anywhere', what: "Codex's configuration, which can hold hooks" },
+  { pattern: '.gemini/settings.json', at: 'anywhere', what: "Gemini CLI's settings, which hold its hooks" },
+  { pattern: '.cursor/hooks.json', at: 'anywhere', what: "Cursor's hook file" },
+  { pattern: '.opencode/**', at: 'anywhere', what: "OpenCode's project folder, whose plugins are its hooks" },
+  { pattern: 'opencode.json', at: 'anywhere', what: "OpenCode's configuration, which loads plugins" },
+  { pattern: 'opencode.jsonc', at: 'anywhere', what: "OpenCode's configuration, which loads plugins" },
+  { pattern: '.config/opencode/**', at: 'home', what: "OpenCode's user folder, whose plugins are its hooks" },
+  { pattern: '**', at: 'state', what: "stategate's own state folder (the record of the active run and the hook launcher)" },
+];
+
+/** Where the table's folders are on this machine. */
+export interface EnforcementPlaces {
+  /** The workspace folder (real path). */
+  readonly root: string;
+  readonly home?: string;
+  /** userStateDir() (real path). */
+  readonly stateDir?: string;
+  readonly platform: NodeJS.Platform;
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+const slash = (p: string): string => p.split(path.sep).join('/');
+
+const matchers = new Map<string, (p: string) => boolean>();
+function matcher(glob: string): (p: string) => boolean {
+  let m = matchers.get(glob);
+  if (!m) {
+    // Loaded on the first write decided (a hook process deciding a Read never needs it).
+    const picomatch = require('picomatch') as typeof import('picomatch');
+    m = picomatch(glob, { dot: true, nocase: true });
+    matchers.set(glob, m);
+  }
+  return m;
+}
+
+/** The entry a real absolute path falls under, if any. */
+export function enforcementFileAt(real: string, places: EnforcementPlaces): EnforcementFile | undefined {
+  for (const entry of ENFORCEMENT_FILES) {
+    if (entry.at === 'anywhere') {
+      if (matcher(`**/${entry.pattern}`)(slash(real).replace(/^\/+/, ''))) return entry;
+      continue;
+    }
+    const base = entry.at === 'home' ? places.home : places.stateDir;
+    if (base === undefined || !isInside(real, base, true)) continue;
+    const rel = slash(path.relative(base.toLowerCase(), real.toLowerCase()));
+    if (entry.pattern === '**' || matcher(entry.pattern)(rel)) return entry;
+  }
+  return undefined;
+}
+
+/** VS Code-family user data folders (their `User/settings.json` is matched anywhere; these are where they are). */
+const VSCODE_PRODUCTS = ['Code', 'Code - Insiders', 'VSCodium', 'Cursor', 'Windsurf'];
+
+function userSettingsFiles(places: EnforcementPlaces): string[] {
+  const home = places.home;
+  if (home === undefined) return [];
+  const config =
+    places.platform === 'win32'
+      ? (places.env['APPDATA'] ?? path.join(home, 'AppData', 'Roaming'))
+      : places.platform === 'darwin'
+        ? path.join(home, 'Library', 'Application Support')
+        : (places.env['XDG_CONFIG_HOME'] ?? path.join(home, '.config'));
+  return [
+    ...VSCODE_PRODUCTS.map((p) => path.join(config, p, 'User', 'settings.json')),
+    path.join(home, '.local', 'share', 'code-server', 'User', 'settings.json'),
+  ];
+}
+
+/**
+ * Concrete files and folders of the table on this machine: the workspace's
+ * and the home folder's copies, VS Code's user settings, stategate's state
+ * folder. A command that writes a whole tree (`rm -rf X`, `mv X Y`, `tar -x`)
+ * is denied when one of these lies inside it; copies deeper in other folders
+ * are not searched for.
+ */
+export function enforcementLocations(places: EnforcementPlaces): string[] {
+  const out: string[] = [];
+  for (const entry of ENFORCEMENT_FILES) {
+    const literal = entry.pattern.replace(/\/\*\*$/, '');
+    if (entry.at === 'state') {
+      if (places.stateDir !== undefined) out.push(places.stateDir);
+    } else if (entry.at === 'home') {
+      if (places.home !== undefined) out.push(path.join(places.home, literal));
+    } else if (!/[*?[{]/.test(literal)) {
+      out.push(path.join(places.root, literal));
+      if (places.home !== undefined) out.push(path.join(places.home, literal));
+    }
+  }
+  return [...new Set([...out, ...userSettingsFiles(places)])];
+}

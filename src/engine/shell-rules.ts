@@ -1,0 +1,21 @@
+/**
+ * The parts of a state's rules the shell analysis works under (shared by the
+ * policy, which builds them, and shell.ts, which applies them; kept apart so
+ * the policy never loads the analysis).
+ */
+export interface ShellRules {
+  /** undefined: any command (the other rules still apply). */
+  readonly allowedCommands?: readonly string[];
+  readonly blockedEnv: readonly string[];
+  /** Whether the state allows Write or Edit: shell writes to files need it. */
+  readonly writeAllowed: boolean;
+}
+
+/**
+ * Do the rules limit commands? When they do not, the analysis is lenient
+ * (it only reports what the command writes) and so are the path rules
+ * about writes they cannot place.
+ */
+export function commandRulesInForce(r: ShellRules): boolean {
+  return r.allowedCommands !== undefined || r.blockedEnv.length > 0 || !r.writeAllowed;
+}

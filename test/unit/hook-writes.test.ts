@@ -1,0 +1,235 @@
+/**
+ * Issue 12, part 4, through `stategate hook` for both clients: an agent may
+ * not switch its own gate off by writing the hook configuration, may not
+ * reach the run's files through a symlink, and may not write outside the
+ * workspace in a state with rules (unless allowed_paths admits it); by a
+ * file tool or by a shell command alike. The allowed cases stay allowed.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { cli, type CliResult } from './helpers/cli';
+
+type Client = 'vscode' | 'claude';
+
+interface Place {
+  readonly ws: string;
+  readonly home: string;
+  /** Outside the workspace, admitted by the `scoped` state's allowed_paths. */
+  readonly outside: string;
+  readonly env: Record<string, string>;
+}
+
+function workflow(outside: string) {
+  return {
+    id: 'writes',
+    initial: 'write',
+    meta: { debug: true },
+    interrupts: { config: { trigger: { file_pattern: 'config/**' }, target: 'review' } },
+    states: {
+      write: { allowed_tools: ['Read', 'Write', 'Edit', 'MultiEdit', 'Bash'], on: { DONE: 'done', STRICT: 'strict', SCOPED: 'scoped', FILES: 'files', FREE: 'free' } },
+      strict: { allowed_tools: ['Read', 'Write', 'Edit', 'Bash'], allowed_commands: ['echo', 'cd', 'cp'], on: { DONE: 'done' } },
+      scoped: { allowed_tools: ['Read', 'Write', 'Edit', 'Bash'], allowed_paths: ['src/**', `${outside}/**`], denied_paths: ['src/generated/**'], on: { DONE: 'done' } },
+      files: { allowed_tools: ['Edit'], max_files_per_state: 1, on: { DONE: 'done' } },
+      free: { on: { DONE: 'done' } },
+      review: { allowed_tools: ['Read'], on: { OK: '$return' } },
+      done: { type: 'final' },
+    },
+  };
+}
+
+/** A workspace with a running run, its own home folder (so `~` is a temp folder), and a folder outside both. */
+function place(t: { after: (f: () => void) => void }, state = 'write'): Place {
+  const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sg-hook-writes-')));
+  t.after(() => fs.rmSync(base, { recursive: true, force: true }));
+  const ws = path.join(base, 'ws');
+  const home = path.join(base, 'home');
+  const outside = path.join(base, 'outside');
+  for (const d of [ws, home, outside]) fs.mkdirSync(d);
+  const env = { HOME: home, USERPROFILE: home, XDG_STATE_HOME: '', XDG_CONFIG_HOME: '', STATEGATE_STATE_DIR: '' };
+  fs.writeFileSync(path.join(ws, 'w.workflow.json'), JSON.stringify(workflow(outside)));
+  assert.equal(cli(['run', 'start', 'w.workflow.json'], { cwd: ws, env }).code, 0);
+  if (state !== 'write') assert.equal(cli(['run', 'force', state], { cwd: ws, env }).code, 0);
+  return { ws, home, outside, env };
+}
+
+function event(client: Client, cwd: string, name: string, extra: Record<string, unknown>): string {
+  const common =
+    client === 'vscode'
+      ? { hookEventName: name, sessionId: 'vs-1', timestamp: '2026-11-22T20:00:00.000Z', cwd, transcript_path: '/tmp/t.json', tool_use_id: 'call-1' }
+      : { hook_event_name: name, session_id: 'cc-1', cwd, transcript_path: '/tmp/t.jsonl', tool_use_id: 'toolu_1' };
+  return JSON.stringify({ ...common, ...extra });
+}
+
+/** Each client's tool names and input keys (test/fixtures/hooks/README.md). */
+const TOOLS = {
+  vscode: {
+    write: (f: string, content: string) => ({ tool_name: 'create_file', tool_input: { filePath: f, content } }),
+    edit: (f: string, oldString: string, newString: string) => ({ tool_name: 'replace_string_in_file', tool_input: { filePath: f, oldString, newString } }),
+    multi: (f: string, oldString: string, newString: string) => ({ tool_name: 'multi_replace_string_in_file', tool_input: { explanation: 'x', replacements: [{ filePath: f, oldString, newString }] } }),
+    shell: (command: string) => ({ tool_name: 'run_in_terminal', tool_input: { command, explanation: 'x', isBackground: false } }),
+  },
+  claude: {
+    write: (f: string, content: string) => ({ tool_name: 'Write', tool_input: { file_path: f, content } }),
+    edit: (f: string, old_string: string, new_string: string) => ({ tool_name: 'Edit', tool_input: { file_path: f, old_string, new_string } }),
+    multi: (f: string, old_string: string, new_string: string) => ({ tool_name: 'MultiEdit', tool_input: { file_path: f, edits: [{ old_string, new_string }] } }),
+    shell: (command: string) => ({ tool_name: 'Bash', tool_input: { command, description: 'x' } }),
+  },
+};
+
+function pre(p: Place, client: Client, call: Record<string, unknown>): CliResult {
+  return cli(['hook', '--client', client], { cwd: p.ws, input: event(client, p.ws, 'PreToolUse', call), env: p.env });
+}
+
+function denied(r: CliResult, why: RegExp): void {
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.json?.hookSpecificOutput?.permissionDecision, 'deny', `allowed: ${r.stdout}`);
+  assert.match(r.json.hookSpecificOutput.permissionDecisionReason, why);
+}
+
+function allowed(r: CliResult): void {
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, '', `denied: ${r.json?.hookSpecificOutput?.permissionDecisionReason}`);
+}
+
+const GATE = /installs or switches on the agent gate.*"stategate: Disable Agent Enforcement" or by stopping the run/;
+const RUN_FILES = /one of the run's own files under \.stategate\//;
+
+for (const client of ['vscode', 'claude'] as const) {
+  const t = TOOLS[client];
+
+  test(`${client}: the hook configuration cannot be written in a state that allows Write`, (c) => {
+    const p = place(c);
+    const at = (f: string) => path.join(p.ws, f);
+    denied(pre(p, client, t.write(at('.github/hooks/stategate.json'), '{"hooks":{}}')), /\.github\/hooks\/stategate\.json is a hook file of VS Code and Copilot CLI.*installs or switches on the agent gate/);
+    denied(pre(p, client, t.write(at('.claude/settings.local.json'), '{}')), GATE);
+    denied(pre(p, client, t.write(at('.claude/settings.json'), '{"hooks":{}}')), GATE);
+    denied(pre(p, client, t.multi(at('.claude/settings.json'), '"hooks"', '"x"')), GATE);
+    denied(pre(p, client, t.write(at('.vscode/settings.json'), '{ "chat.useHooks": false }')), /VS Code workspace settings.*installs or switches on the agent gate/);
+    denied(pre(p, client, t.write(at('team.code-workspace'), '{"settings":{"chat.useHooks":false}}')), GATE);
+    denied(pre(p, client, t.write(path.join(p.home, '.claude', 'settings.json'), '{}')), /\.claude\/settings\.json is Claude Code's settings.*Disable Agent Enforcement/);
+    denied(pre(p, client, t.write(path.join(p.home, '.copilot', 'hooks', 'x.json'), '{}')), GATE);
+    denied(pre(p, client, t.write(path.join(p.home, '.local', 'state', 'stategate', 'launcher.js'), '')), /stategate's own state folder/);
+  });
+
+  test(`${client}: .vscode/settings.json may be edited where its hook settings stay as they were`, (c) => {
+    const p = place(c);
+    const settings = path.join(p.ws, '.vscode', 'settings.json');
+    fs.mkdirSync(path.dirname(settings));
+    fs.writeFileSync(settings, '{\n  "editor.tabSize": 2,\n  "chat.useHooks": true\n}\n');
+    allowed(pre(p, client, t.edit(settings, '"editor.tabSize": 2', '"editor.tabSize": 4')));
+    denied(pre(p, client, t.edit(settings, '"chat.useHooks": true', '"chat.useHooks": false')), GATE);
+    // An edit whose result cannot be computed (text not in the file) is denied.
+    denied(pre(p, client, t.edit(settings, '"no such text"', '"x"')), GATE);
+    allowed(pre(p, client, t.write(settings, '{\n  "editor.tabSize": 8,\n  "chat.useHooks": true\n}\n')));
+  });
+
+  test(`${client}: a symlink does not reach the run's files or the hook configuration`, (c) => {
+    const p = place(c);
+    fs.mkdirSync(path.join(p.ws, 'sub'));
+    fs.symlinkSync('../.stategate', path.join(p.ws, 'sub', 'link'));
+    fs.symlinkSync('.claude', path.join(p.ws, 'cfg'));
+    denied(pre(p, client, t.write(path.join(p.ws, 'sub', 'link', 'active'), 'forged')), /sub\/link\/active \(really .*\/\.stategate\/active\) is one of the run's own files/);
+    denied(pre(p, client, t.edit(path.join(p.ws, 'sub', 'link', 'runs', 'r', 'run.json'), 'a', 'b')), RUN_FILES);
+    denied(pre(p, client, t.write(path.join(p.ws, 'cfg', 'settings.json'), '{}')), /cfg\/settings\.json \(really .*\/\.claude\/settings\.json\) is Claude Code's settings/);
+    denied(pre(p, client, t.shell('echo x > sub/link/active')), /`> sub\/link\/active` writes sub\/link\/active \(really .*\.stategate\/active\), which is one of the run's own files/);
+    denied(pre(p, client, t.shell('cp forged.json cfg/settings.local.json')), GATE);
+  });
+
+  test(`${client}: shell commands cannot write the hook configuration either`, (c) => {
+    const p = place(c);
+    denied(pre(p, client, t.shell('echo \'{"hooks":{}}\' > .claude/settings.json')), /`> \.claude\/settings\.json` writes \.claude\/settings\.json, which is Claude Code's settings/);
+    denied(pre(p, client, t.shell('cd .github/hooks && echo {} > stategate.json')), GATE);
+    denied(pre(p, client, t.shell('rm -rf .github')), /holds .*\.github\/hooks/);
+    denied(pre(p, client, t.shell('sed -i s/true/false/ .vscode/settings.json')), GATE);
+    denied(pre(p, client, t.shell('echo x > ~/.claude/settings.json')), GATE);
+  });
+
+  test(`${client}: writes outside the workspace are denied in a state with rules, with the field to add`, (c) => {
+    const p = place(c);
+    denied(pre(p, client, t.write('/etc/x', 'x')), /\/etc\/x is outside the workspace .* state 'write' has rules.*add "\/etc\/x" \(or a glob such as "\/etc\/\*\*"\) to the state's allowed_paths/);
+    denied(pre(p, client, t.shell('echo x > /etc/x')), /writes \/etc\/x, which is outside the workspace/);
+    denied(pre(p, client, t.shell('echo "alias ls=rm" >> ~/.bashrc')), /~\/\.bashrc .*is outside the workspace.*"~\/\.bashrc"/);
+    denied(pre(p, client, t.write(path.join(p.home, '.bashrc'), 'x')), /outside the workspace/);
+    denied(pre(p, client, t.write(path.join(p.home, '.ssh', 'authorized_keys'), 'ssh-ed25519 AAAA')), /authorized_keys is outside the workspace.*"~\/\.ssh\/authorized_keys"/);
+    denied(pre(p, client, t.shell('cat key.pub >> ~/.ssh/authorized_keys')), /outside the workspace/);
+  });
+
+  test(`${client}: the allowed cases stay allowed`, (c) => {
+    const p = place(c);
+    allowed(pre(p, client, t.write(path.join(p.ws, 'src', 'a.ts'), 'export {};\n')));
+    allowed(pre(p, client, t.write(path.join(p.ws, '.stategate', 'workflows', 'x.json'), '{}')));
+    fs.mkdirSync(path.join(p.ws, '.stategate', 'workflows'), { recursive: true });
+    fs.writeFileSync(path.join(p.ws, '.stategate', 'workflows', 'x.json'), '{"id": "x"}');
+    allowed(pre(p, client, t.edit(path.join(p.ws, '.stategate', 'workflows', 'x.json'), '"x"', '"y"')));
+    allowed(pre(p, client, t.shell('echo x > out.txt && mkdir -p build && rm -rf build/*')));
+    allowed(pre(p, client, t.shell('cat .stategate/active')));
+  });
+
+  test(`${client}: allowed_paths admits, denied_paths wins`, (c) => {
+    const p = place(c, 'scoped');
+    allowed(pre(p, client, t.write(path.join(p.ws, 'src', 'a.ts'), 'x')));
+    allowed(pre(p, client, t.write(path.join(p.outside, 'report.txt'), 'x')));
+    allowed(pre(p, client, t.shell(`echo x > ${p.outside}/log.txt`)));
+    denied(pre(p, client, t.write(path.join(p.ws, 'README.md'), 'x')), /README\.md is not covered by allowed_paths of state 'scoped'/);
+    denied(pre(p, client, t.write(path.join(p.ws, 'src', 'generated', 'x.ts'), 'x')), /matches denied_paths "src\/generated\/\*\*"/);
+    denied(pre(p, client, t.shell('echo x > /etc/x')), /not covered by allowed_paths/);
+    // Protected files stay protected whatever allowed_paths says.
+    denied(pre(p, client, t.write(path.join(p.ws, 'src', '.claude', 'settings.json'), '{}')), GATE);
+  });
+
+  test(`${client}: a state without rules writes anywhere but the protected files`, (c) => {
+    const p = place(c, 'free');
+    allowed(pre(p, client, t.write(path.join(p.outside, 'x'), 'x')));
+    denied(pre(p, client, t.write(path.join(p.ws, '.claude', 'settings.local.json'), '{}')), GATE);
+    denied(pre(p, client, t.shell('echo x > .stategate/active')), RUN_FILES);
+  });
+
+  test(`${client}: with restricted commands, a write stategate cannot place is denied`, (c) => {
+    const p = place(c, 'strict');
+    allowed(pre(p, client, t.shell('echo x > out.txt')));
+    denied(pre(p, client, t.shell('echo x > "$F"')), /cannot tell before it runs .*"\$F" is only known when the command runs/);
+    denied(pre(p, client, t.shell('D=.stategate; echo x > $D/active')), /cannot tell before it runs/);
+    denied(pre(p, client, t.shell('cd .stategate && echo x > active')), RUN_FILES);
+  });
+
+  test(`${client}: two spellings of one file count once for max_files_per_state`, (c) => {
+    const p = place(c, 'files');
+    fs.mkdirSync(path.join(p.ws, 'src'));
+    fs.symlinkSync('src', path.join(p.ws, 'lnk'));
+    allowed(pre(p, client, t.edit(path.join(p.ws, 'src', 'a.ts'), 'a', 'b')));
+    allowed(pre(p, client, t.edit(path.join(p.ws, 'lnk', 'a.ts'), 'b', 'c')));
+    allowed(pre(p, client, t.edit(path.join(p.ws, 'src', '..', 'src', 'a.ts'), 'c', 'd')));
+    denied(pre(p, client, t.edit(path.join(p.ws, 'src', 'b.ts'), 'a', 'b')), /max_files_per_state/);
+  });
+
+  test(`${client}: a workspace reached through a symlink is the same workspace`, (c) => {
+    const p = place(c, 'files');
+    const link = `${p.ws}-link`;
+    fs.symlinkSync(p.ws, link);
+    c.after(() => fs.rmSync(link, { force: true }));
+    const viaLink = (call: Record<string, unknown>) => cli(['hook', '--client', client], { cwd: link, input: event(client, link, 'PreToolUse', call), env: p.env });
+    denied(viaLink(t.edit(path.join(link, '.stategate', 'active'), 'a', 'b')), RUN_FILES);
+    allowed(viaLink(t.edit(path.join(link, 'src', 'a.ts'), 'a', 'b')));
+    // The real spelling of the same file is the same file for max_files_per_state.
+    allowed(pre(p, client, t.edit(path.join(p.ws, 'src', 'a.ts'), 'b', 'c')));
+    denied(viaLink(t.edit(path.join(link, 'src', 'b.ts'), 'a', 'b')), /max_files_per_state/);
+  });
+
+  test(`${client}: an interrupt's file_pattern matches where the file really is`, (c) => {
+    const p = place(c);
+    fs.mkdirSync(path.join(p.ws, 'config'));
+    fs.symlinkSync('config', path.join(p.ws, 'settings-link'));
+    const edit = t.edit(path.join(p.ws, 'settings-link', 'app.env'), 'A=1', 'A=2');
+    const r = cli(['hook', '--client', client], { cwd: p.ws, input: event(client, p.ws, 'PostToolUse', { ...edit, tool_response: 'ok' }), env: p.env });
+    assert.match(r.json?.hookSpecificOutput?.additionalContext ?? '', /\[STATEWRIGHT INTERRUPT\] Writing config\/app\.env fired interrupt "config"/);
+  });
+}
+
+test('vscode: an apply_patch touching the hook file is denied', (c) => {
+  const p = place(c);
+  const patch = '*** Begin Patch\n*** Update File: .github/hooks/stategate.json\n@@\n-{}\n+{"hooks":{}}\n*** End Patch';
+  denied(pre(p, 'vscode', { tool_name: 'apply_patch', tool_input: { input: patch, explanation: 'x' } }), GATE);
+});
