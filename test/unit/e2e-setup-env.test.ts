@@ -68,10 +68,12 @@ function standIns(t: CleanupOwner): { bin: string; recorded: string } {
 function runScript(t: CleanupOwner, script: string): { env: Record<string, string>; status: number | null; stderr: string } {
   const { bin, recorded } = standIns(t);
   const outerBins = [path.join(REPO_ROOT, 'node_modules', '.bin'), '/usr/lib/node_modules/npm/node_modules/@npmcli/run-script/lib/node-gyp-bin'];
+  // This test may itself run under npm (npm test): start from the environment without its npm_* variables.
+  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
   const r = spawnSync('bash', [path.join(E2E, script)], {
     encoding: 'utf8',
     env: {
-      ...process.env,
+      ...base,
       ...OUTER_NPM,
       ...PERSON,
       PATH: [...outerBins, bin, process.env.PATH].join(':'),
