@@ -21,11 +21,11 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { mergeClaudeSettings, CLAUDE_SETTINGS_FILE } from '../../src/vscode/agents/hook-install';
 import { startFakeAnthropic, toolResults, type Block, type FakeAnthropic, type MessagesRequest } from './fake-anthropic';
+import { removeTempDir, tempDir } from '../unit/helpers/temp-dir';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
@@ -97,7 +97,7 @@ interface ClaudeRun {
 }
 
 class Session {
-  readonly root = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-claude-'));
+  readonly root = tempDir('sg-claude-');
   readonly ws = path.join(this.root, 'ws');
   readonly home = path.join(this.root, 'home');
   readonly inputsFile = path.join(this.root, 'hook-inputs.jsonl');
@@ -228,7 +228,7 @@ test('Claude Code under the stategate hook: denied in planning with the reason, 
   await s.start();
   t.after(async () => {
     await s.close();
-    if (process.env.STATEGATE_KEEP_CLAUDE_E2E !== '1') fs.rmSync(s.root, { recursive: true, force: true });
+    removeTempDir(s.root); // STATEGATE_KEEP_TEMP=1 keeps it
   });
   const plan = path.join(s.ws, 'plan.md');
 

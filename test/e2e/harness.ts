@@ -22,6 +22,7 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { type Browser, type Frame, type Locator, type Page, chromium } from 'playwright-core';
 import type { HostSuiteResult } from './host-runner/src/suite';
+import { tempDir } from '../unit/helpers/temp-dir';
 
 export type { HostSuiteResult, HostTestResult } from './host-runner/src/suite';
 
@@ -114,11 +115,8 @@ export interface LaunchOptions {
 }
 
 const live = new Set<VsCode>();
-/** Temp folders that live as long as this process (built test extensions). */
-const processTemp: string[] = [];
 process.on('exit', () => {
   for (const v of live) v.killNow();
-  for (const dir of processTemp) fs.rmSync(dir, { recursive: true, force: true });
 });
 
 /** A free TCP port on 127.0.0.1. */
@@ -144,8 +142,7 @@ export function testExtensionVsix(dir: string): Promise<string> {
   let built = builtVsix.get(dir);
   if (!built) {
     built = (async () => {
-      const out = fs.mkdtempSync(path.join(os.tmpdir(), `stategate-${path.basename(dir)}-`));
-      processTemp.push(out);
+      const out = tempDir(`stategate-${path.basename(dir)}-`); // lives as long as this process
       const { build } = await import('esbuild');
       await build({
         entryPoints: [path.join(dir, 'src', 'extension.ts')],
@@ -243,7 +240,7 @@ export class VsCode {
   static async launch(opts: LaunchOptions = {}): Promise<VsCode> {
     const env = e2eEnv();
     const t0 = Date.now();
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'stategate-e2e-'));
+    const root = tempDir('stategate-e2e-');
     const workspaceDir = path.join(root, 'workspace');
     if (opts.workspace) fs.cpSync(path.resolve(REPO_ROOT, opts.workspace), workspaceDir, { recursive: true });
     else fs.mkdirSync(workspaceDir);

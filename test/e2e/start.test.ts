@@ -4,14 +4,14 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { chromium } from 'playwright-core';
 import { ARTIFACTS, REPO_ROOT, e2eEnv, freePort } from './harness';
+import { tempDir } from '../unit/helpers/temp-dir';
 
 test('npm start serves VS Code with stategate on examples/ and stops on Ctrl+C', { timeout: 300_000 }, async (t) => {
-  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'stategate-start-'));
+  const home = tempDir('stategate-start-', t);
   const port = await freePort();
   // Through npm (its environment reaches scripts/start.mjs and setup.sh), in a
   // process group of its own, like a command started from a terminal.
@@ -78,7 +78,6 @@ test('npm start serves VS Code with stategate on examples/ and stops on Ctrl+C',
   const stopped = await groupEnds(child.pid!, 20_000);
   if (stopped) await closed;
   else process.kill(-child.pid!, 'SIGKILL');
-  fs.rmSync(home, { recursive: true, force: true });
   assert.ok(stopped, `npm start stops on Ctrl+C:\n${out}`);
   assert.match(out, /\[start\] stopping code-server/);
   // Nothing is left listening.

@@ -7,7 +7,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { cliCommandLine, cliInvocation, quoteWord, type HostRuntime } from '../../src/vscode/agents/cli-launch';
 import {
@@ -18,6 +17,7 @@ import {
   removeFromClaudeSettings,
   vscodeHookFile,
 } from '../../src/vscode/agents/hook-install';
+import { tempDir } from './helpers/temp-dir';
 
 const RT: HostRuntime = { execPath: '/opt/VS Code/code', extensionPath: "/home/a b/.vscode/extensions/stategate.stategate-0.1.0", platform: 'linux' };
 
@@ -75,7 +75,7 @@ test('our commands are recognised in every quoting; other commands are not', () 
 });
 
 test('quoting survives spaces, quotes and $ in paths when a real shell runs the line', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sg q'uote $HOME "));
+  const dir = tempDir("sg q'uote $HOME ");
   fs.mkdirSync(path.join(dir, 'dist'));
   // A stand-in for dist/cli.js: prints its arguments and the variable.
   fs.writeFileSync(path.join(dir, 'dist', 'cli.js'), 'console.log(JSON.stringify([process.argv.slice(2), process.env.ELECTRON_RUN_AS_NODE]))');
