@@ -6,10 +6,10 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { mergeClaudeSettings, CLAUDE_SETTINGS_FILE } from '../../src/vscode/agents/hook-install';
 import { startFakeAnthropic, toolResults, type Block, type FakeAnthropic, type MessagesRequest } from './fake-anthropic';
+import { tempDir } from '../unit/helpers/temp-dir';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 export const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
@@ -66,7 +66,7 @@ export interface ClaudeRun {
 }
 
 export class Session {
-  readonly root = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-claude-'));
+  readonly root = tempDir('sg-claude-');
   readonly ws = path.join(this.root, 'ws');
   readonly home = path.join(this.root, 'home');
   readonly inputsFile = path.join(this.root, 'hook-inputs.jsonl');

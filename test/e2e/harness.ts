@@ -24,6 +24,7 @@ import { type Browser, type Frame, type Locator, type Page, chromium } from 'pla
 import type { HostSuiteResult } from './host-runner/src/suite';
 // STATEGATE_STATE_DIR: a temporary folder, inherited by code-server, its extension host and the hooks it runs.
 import '../unit/helpers/state-dir';
+import { tempDir } from '../unit/helpers/temp-dir';
 
 export type { HostSuiteResult, HostTestResult } from './host-runner/src/suite';
 
@@ -116,11 +117,8 @@ export interface LaunchOptions {
 }
 
 const live = new Set<VsCode>();
-/** Temp folders that live as long as this process (built test extensions). */
-const processTemp: string[] = [];
 process.on('exit', () => {
   for (const v of live) v.killNow();
-  for (const dir of processTemp) fs.rmSync(dir, { recursive: true, force: true });
 });
 
 /** A free TCP port on 127.0.0.1. */
@@ -146,8 +144,7 @@ export function testExtensionVsix(dir: string): Promise<string> {
   let built = builtVsix.get(dir);
   if (!built) {
     built = (async () => {
-      const out = fs.mkdtempSync(path.join(os.tmpdir(), `stategate-${path.basename(dir)}-`));
-      processTemp.push(out);
+      const out = tempDir(`stategate-${path.basename(dir)}-`); // lives as long as this process
       const { build } = await import('esbuild');
       await build({
         entryPoints: [path.join(dir, 'src', 'extension.ts')],
@@ -245,7 +242,7 @@ export class VsCode {
   static async launch(opts: LaunchOptions = {}): Promise<VsCode> {
     const env = e2eEnv();
     const t0 = Date.now();
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'stategate-e2e-'));
+    const root = tempDir('stategate-e2e-');
     const workspaceDir = path.join(root, 'workspace');
     if (opts.workspace) fs.cpSync(path.resolve(REPO_ROOT, opts.workspace), workspaceDir, { recursive: true });
     else fs.mkdirSync(workspaceDir);

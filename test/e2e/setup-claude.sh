@@ -16,6 +16,10 @@
 # on that); any other failure exits 1.
 set -euo pipefail
 
+# Started by npm or by hand, the inner npm below gets the same environment.
+source "$(dirname "${BASH_SOURCE[0]}")/npm-env.sh"
+stategate_clean_npm_env
+
 CLAUDE_CODE_VERSION=${CLAUDE_CODE_VERSION:-2.1.330}
 CACHE=${STATEGATE_E2E_CACHE:-$HOME/.cache/stategate-e2e}
 PREFIX="$CACHE/claude-code"

@@ -10,6 +10,10 @@
 # Prints, as its last line, `STATEGATE_E2E_ENV <file>`: a shell file with the paths.
 set -euo pipefail
 
+# Started by npm or by hand, the inner npm below gets the same environment.
+source "$(dirname "${BASH_SOURCE[0]}")/npm-env.sh"
+stategate_clean_npm_env
+
 CODE_SERVER_VERSION=4.139.1
 NODE_MAJOR=24
 CACHE=${STATEGATE_E2E_CACHE:-$HOME/.cache/stategate-e2e}

@@ -16,11 +16,11 @@
  * Usage: node --import tsx test/fuzz/shell-vs-bash.ts commands|env|writes [seed] [count]
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyseWithParser, type ShellRules } from '../../src/engine/shell';
 import { loadShellParser } from '../../src/engine/shell-parser';
+import { removeTempDir, tempDir } from '../unit/helpers/temp-dir';
 
 export type Mode = 'commands' | 'env' | 'writes';
 
@@ -56,8 +56,8 @@ export interface FuzzReport {
 
 export async function differential(mode: Mode, seed: number, count: number): Promise<FuzzReport> {
   const parser = await loadShellParser();
-  const bin = mkdtempSync(join(tmpdir(), 'stategate-fuzz-bin-'));
-  const dir = mkdtempSync(join(tmpdir(), 'stategate-fuzz-'));
+  const bin = tempDir('stategate-fuzz-bin-');
+  const dir = tempDir('stategate-fuzz-');
   const marker = join(bin, 'ran');
   writeFileSync(join(bin, 'mark'), `#!/bin/sh\necho ran >> '${marker}'\n`);
   chmodSync(join(bin, 'mark'), 0o755);
@@ -88,8 +88,8 @@ export async function differential(mode: Mode, seed: number, count: number): Pro
       if (leaked) bypasses.push(cmd);
     }
   } finally {
-    rmSync(dir, { recursive: true, force: true });
-    rmSync(bin, { recursive: true, force: true });
+    removeTempDir(dir);
+    removeTempDir(bin);
   }
   return { tried: count, allowed, bypasses };
 }

@@ -48,6 +48,7 @@ import { recordFileFor } from '../../src/engine/active-record';
 import { replay } from '../../src/engine/replay';
 import { hashText, type JournalEntry } from '../../src/engine/run';
 import { STATE_ENV } from '../unit/helpers/state-dir';
+import { tempDir } from '../unit/helpers/temp-dir';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
@@ -59,7 +60,7 @@ const REPO_ROOT = path.resolve(__dirname, '..', '..');
 function snapshotCli(): string {
   if (process.env.STATEGATE_TEST_CLI) return process.env.STATEGATE_TEST_CLI;
   const dist = path.join(REPO_ROOT, 'dist');
-  const into = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-soak-cli-'));
+  const into = tempDir('sg-soak-cli-');
   for (let attempt = 0; ; attempt++) {
     try {
       fs.cpSync(path.join(dist, 'cli.js'), path.join(into, 'cli.js'));
@@ -384,7 +385,7 @@ async function killer(shared: Shared, lockFile: string): Promise<KillStats> {
 
 test(`crash safety: ${TOTAL} events from CLI, ${'hook/file-changed'} and MCP writers under SIGKILL`, { timeout: 30 * 60_000 }, async (t) => {
   assert.ok(fs.existsSync(CLI), `${CLI} is missing: run \`npm run build\` first`);
-  const cwd = fs.mkdtempSync(path.join(SOAK_ROOT, 'sg-soak-'));
+  const cwd = tempDir('sg-soak-', t, SOAK_ROOT); // STATEGATE_KEEP_TEMP=1 keeps it for inspection
   fs.writeFileSync(path.join(cwd, 'soak.workflow.json'), JSON.stringify(WORKFLOW, null, 2));
   fs.mkdirSync(path.join(cwd, 'f'));
   const started = spawnSync(process.execPath, [CLI, 'run', 'start', 'soak.workflow.json'], { cwd, encoding: 'utf8' });
@@ -515,7 +516,5 @@ test(`crash safety: ${TOTAL} events from CLI, ${'hook/file-changed'} and MCP wri
   // Busy answers are allowed (a writer may wait past its lock budget), but nothing else.
   const unexpected = errors.filter((e) => !/busy/i.test(e));
   assert.deepEqual(unexpected.slice(0, 10), [], `${unexpected.length} unexpected error answers`);
-  // Kept for inspection when anything above failed.
-  fs.rmSync(cwd, { recursive: true, force: true });
   if (!process.env.STATEGATE_TEST_CLI) fs.rmSync(path.dirname(CLI), { recursive: true, force: true });
 });

@@ -9,7 +9,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { Runner } from '../../src/engine/runner';
 import './helpers/state-dir';
@@ -17,6 +16,7 @@ import { analyseForPolicy, rewriteForPolicy } from '../../src/engine/shell-gate'
 import { customAgentMarkdown } from '../../src/vscode/agents/custom-agent';
 import { modelCandidates, runLoop, systemText, currentView, type LoopDeps, type LoopEvent, type ModelTurn, type ToolCallRequest, type TranscriptEntry } from '../../src/vscode/agents/participant-loop';
 import { NO_RULES, offerRules, offeredTools } from '../../src/vscode/agents/tool-offer';
+import { tempDir } from './helpers/temp-dir';
 
 const WORKFLOW = {
   id: 'build',
@@ -31,7 +31,7 @@ const WORKFLOW = {
 };
 
 function setup(workflow: object = WORKFLOW): { runner: Runner; root: string } {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-agents-'));
+  const root = tempDir('sg-agents-');
   const file = path.join(root, 'build.workflow.json');
   fs.writeFileSync(file, JSON.stringify(workflow));
   const runner = new Runner({ dir: path.join(root, '.stategate'), workspaceRoot: root, analyseShell: analyseForPolicy, rewriteShell: rewriteForPolicy });

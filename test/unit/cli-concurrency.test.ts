@@ -6,11 +6,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { cli, cliAsync } from './helpers/cli';
 import { replay } from '../../src/engine/replay';
 import type { JournalEntry } from '../../src/engine/run';
+import { tempDir } from './helpers/temp-dir';
 
 const TOGGLE = {
   id: 'toggle',
@@ -36,7 +36,7 @@ async function sender(cwd: string, worker: number): Promise<number> {
 }
 
 test(`${PROCESSES} processes × ${EVENTS_EACH} events through the CLI: every transition counted once and replayable`, { timeout: 300_000 }, async () => {
-  const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-concurrency-'));
+  const cwd = tempDir('sg-concurrency-');
   fs.writeFileSync(path.join(cwd, 'toggle.workflow.json'), JSON.stringify(TOGGLE, null, 2));
   const started = cli(['run', 'start', 'toggle.workflow.json'], { cwd });
   assert.equal(started.code, 0, started.stderr);

@@ -7,16 +7,16 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { cli } from './helpers/cli.js';
 import { requireShared } from './helpers/shared-material.js';
+import { tempDir } from './helpers/temp-dir';
 
 const roots: string[] = [];
 after(() => roots.forEach((r) => fs.rmSync(r, { recursive: true, force: true })));
 
 function folder(files: Record<string, string>): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-cli-manifest-'));
+  const root = tempDir('sg-cli-manifest-');
   roots.push(root);
   for (const [rel, text] of Object.entries(files)) fs.writeFileSync(path.join(root, rel), text);
   return root;

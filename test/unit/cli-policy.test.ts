@@ -5,9 +5,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { cli } from './helpers/cli';
+import { tempDir } from './helpers/temp-dir';
 
 const WORKFLOW = {
   id: 'limits',
@@ -28,7 +28,7 @@ const WORKFLOW = {
 };
 
 function runAt(state: string): string {
-  const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-policy-'));
+  const cwd = tempDir('sg-policy-');
   fs.writeFileSync(path.join(cwd, 'limits.workflow.json'), JSON.stringify(WORKFLOW));
   assert.equal(cli(['run', 'start', 'limits.workflow.json'], { cwd }).code, 0);
   if (state !== 'hub') assert.equal(cli(['run', 'force', state], { cwd }).code, 0);

@@ -2,11 +2,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { cli } from './helpers/cli';
 import { TEST_STATE_DIR } from './helpers/state-dir';
 import { recordFileFor } from '../../src/engine/active-record';
+import { tempDir } from './helpers/temp-dir';
 
 const REVIEW = {
   id: 'review',
@@ -24,7 +24,7 @@ const REVIEW = {
 };
 
 function workspace(): string {
-  const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-cli-'));
+  const cwd = tempDir('sg-cli-');
   fs.writeFileSync(path.join(cwd, 'review.workflow.json'), JSON.stringify(REVIEW, null, 2));
   return cwd;
 }

@@ -5,28 +5,22 @@
  * Every case: the journal stays gapless with each change exactly once, and
  * replays to run.json.
  */
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { RunStore } from '../../src/engine/store';
 import { replay } from '../../src/engine/replay';
 import { cli } from './helpers/cli';
+import { tempDir } from './helpers/temp-dir';
 
 interface Snap {
   readonly runId: string;
   readonly n: number;
 }
 
-const made: string[] = [];
-after(() => {
-  for (const d of made) fs.rmSync(d, { recursive: true, force: true });
-});
-
 function store(): RunStore<Snap> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-journal-'));
-  made.push(dir);
+  const dir = tempDir('sg-journal-');
   return new RunStore<Snap>(path.join(dir, '.stategate'), { checkRun: (v) => (v && typeof v === 'object' ? undefined : 'not a run') });
 }
 
@@ -89,8 +83,7 @@ test('a killed writer\'s change is rolled forward once even when its line is hug
 });
 
 test('through the CLI: an event with 100 KB of data, then more events: journal gapless and replayable', () => {
-  const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-journal-cli-'));
-  made.push(cwd);
+  const cwd = tempDir('sg-journal-cli-');
   fs.writeFileSync(path.join(cwd, 't.workflow.json'), JSON.stringify({ id: 't', initial: 'a', states: { a: { on: { GO: 'a', END: 'done' } }, done: { type: 'final' } } }));
   const started = cli(['run', 'start', 't.workflow.json'], { cwd });
   assert.equal(started.code, 0, started.stderr);

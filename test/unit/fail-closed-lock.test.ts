@@ -4,22 +4,17 @@
  * another (live) process. A live holder's lock is never broken; anything else
  * is broken by the next writer, so no lock stays stuck.
  */
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { LockBusyError, processStart, withFileLock } from '../../src/engine/lock';
-
-const made: string[] = [];
-after(() => {
-  for (const d of made) fs.rmSync(d, { recursive: true, force: true });
-});
+import { tempDir } from './helpers/temp-dir';
 
 function lockDir(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-lock-'));
-  made.push(dir);
+  const dir = tempDir('sg-lock-');
   return dir;
 }
 

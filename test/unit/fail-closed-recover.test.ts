@@ -3,13 +3,13 @@
  * whose run.json is destroyed is rebuilt from its journal (a torn last line
  * included) and goes on where it was; what replay cannot restore is refused.
  */
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { cli, REPO_ROOT } from './helpers/cli';
+import { tempDir } from './helpers/temp-dir';
 
 const SCRIPT = path.join(REPO_ROOT, 'scripts', 'recover-run.mjs');
 
@@ -30,14 +30,8 @@ function recover(cwd: string, ...args: string[]) {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-const made: string[] = [];
-after(() => {
-  for (const d of made) fs.rmSync(d, { recursive: true, force: true });
-});
-
 function setup(): { cwd: string; runDir: string } {
-  const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-recover-'));
-  made.push(cwd);
+  const cwd = tempDir('sg-recover-');
   fs.writeFileSync(path.join(cwd, 'recover.workflow.json'), JSON.stringify(WORKFLOW, null, 2));
   const started = cli(['run', 'start', 'recover.workflow.json'], { cwd });
   assert.equal(started.code, 0, started.stderr);

@@ -25,6 +25,7 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { CLI as BUILT_CLI, requireBuiltCli, type CliResult } from './helpers/cli';
 import { STATE_ENV, TEST_STATE_DIR } from './helpers/state-dir';
 import { recordFileFor } from '../../src/engine/active-record';
+import { tempDir } from './helpers/temp-dir';
 
 /** STATEGATE_TEST_CLI runs these tests against another build (e.g. a private copy of dist/). */
 const CLI = process.env.STATEGATE_TEST_CLI ?? BUILT_CLI;
@@ -51,15 +52,8 @@ const WORKFLOW = {
   },
 };
 
-/** Every temp folder a test made, removed when the file's tests are done. */
-const made: string[] = [];
-after(() => {
-  for (const d of made) fs.rmSync(d, { recursive: true, force: true });
-});
-
 function workspace(start = true): { cwd: string; runId: string } {
-  const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-failclosed-'));
-  made.push(cwd);
+  const cwd = tempDir('sg-failclosed-');
   fs.writeFileSync(path.join(cwd, 'gate.workflow.json'), JSON.stringify(WORKFLOW, null, 2));
   if (!start) return { cwd, runId: '' };
   const r = cli(['run', 'start', 'gate.workflow.json'], { cwd });

@@ -31,6 +31,7 @@ import { hashText, type RunSnapshot } from '../../src/engine/run';
 import { replay } from '../../src/engine/replay';
 import type { JsonObject, JsonValue } from '../../src/engine/model';
 import { sharedPath } from './helpers/shared-material';
+import { tempDir } from './helpers/temp-dir';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 /** Seeds from ../shared/corpus when it is there (helpers/shared-material.ts); examples/ always. */
@@ -421,7 +422,7 @@ if (!isMainThread && (workerData as { fuzzLoader?: boolean } | undefined)?.fuzzL
 } else if (isMainThread) {
   test(`fuzz: ${COUNT} generated and mutated workflow documents through checkWorkflowFile (seed ${SEED})`, { timeout: Math.max(600_000, COUNT * 20) }, async (t) => {
     // A folder with two workflows that invoke each other (cycles the fuzzed document can join).
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-fuzz-'));
+    const dir = tempDir('sg-fuzz-', t);
     const cyc = (id: string, other: string) => ({ id, initial: 'go', states: { go: { on: { NEXT: { invoke: other, on_complete: 'done' } } }, done: { type: 'final' } } });
     fs.writeFileSync(path.join(dir, 'cyc-a.workflow.json'), JSON.stringify(cyc('cyc-a', 'cyc-b')));
     fs.writeFileSync(path.join(dir, 'cyc-b.workflow.json'), JSON.stringify(cyc('cyc-b', 'cyc-a')));

@@ -7,7 +7,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { tempDir } from './helpers/temp-dir';
 import { cliCommandLine, cliInvocation, quoteWord, type HostRuntime } from '../../src/vscode/agents/cli-launch';
@@ -95,7 +94,7 @@ test('our commands are recognised in every quoting, plain (older versions) and g
 });
 
 test('quoting survives spaces, quotes and $ in paths when a real shell runs the line, plain and guarded', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sg q'uote $HOME "));
+  const dir = tempDir("sg q'uote $HOME ");
   fs.mkdirSync(path.join(dir, 'dist'));
   // A stand-in for dist/cli.js: prints its arguments and the variable.
   fs.writeFileSync(path.join(dir, 'dist', 'cli.js'), 'console.log(JSON.stringify([process.argv.slice(2), process.env.ELECTRON_RUN_AS_NODE]))');

@@ -8,9 +8,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { cli, type CliResult } from './helpers/cli';
+import { tempDir } from './helpers/temp-dir';
 
 type Client = 'vscode' | 'claude';
 
@@ -42,7 +42,7 @@ function workflow(outside: string) {
 
 /** A workspace with a running run, its own home folder (so `~` is a temp folder), and a folder outside both. */
 function place(t: { after: (f: () => void) => void }, state = 'write'): Place {
-  const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sg-hook-writes-')));
+  const base = fs.realpathSync(tempDir('sg-hook-writes-'));
   t.after(() => fs.rmSync(base, { recursive: true, force: true }));
   const ws = path.join(base, 'ws');
   const home = path.join(base, 'home');

@@ -6,11 +6,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { cli, type CliResult } from './helpers/cli';
 import { TEST_STATE_DIR } from './helpers/state-dir';
 import { recordFileFor } from '../../src/engine/active-record';
+import { tempDir } from './helpers/temp-dir';
 
 const WORKFLOW = {
   id: 'gate',
@@ -31,7 +31,7 @@ const WORKFLOW = {
 type Client = 'vscode' | 'claude';
 
 function workspace(start = true): string {
-  const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-hook-'));
+  const cwd = tempDir('sg-hook-');
   fs.writeFileSync(path.join(cwd, 'gate.workflow.json'), JSON.stringify(WORKFLOW));
   if (start) assert.equal(cli(['run', 'start', 'gate.workflow.json'], { cwd }).code, 0);
   return cwd;

@@ -2,12 +2,12 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CLI, requireBuiltCli } from './helpers/cli';
 import { STATE_ENV } from './helpers/state-dir';
+import { tempDir } from './helpers/temp-dir';
 
 const WORKFLOW = {
   id: 'review',
@@ -30,7 +30,7 @@ function text(result: unknown): string {
 
 before(async () => {
   requireBuiltCli();
-  cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-mcp-'));
+  cwd = tempDir('sg-mcp-');
   fs.writeFileSync(path.join(cwd, 'review.workflow.json'), JSON.stringify(WORKFLOW));
   client = new Client({ name: 'test', version: '1.0.0' });
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], cwd, stderr: 'pipe', env: { ...getDefaultEnvironment(), ...STATE_ENV } }));

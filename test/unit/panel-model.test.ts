@@ -2,7 +2,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { Runner } from '../../src/engine/runner';
 import './helpers/state-dir';
@@ -10,6 +9,7 @@ import { diagramModel, labelWidth, nodeWidth } from '../../src/vscode/panel/diag
 import { historyOf, renderModel } from '../../src/vscode/panel/render-model';
 import { historyPoint } from '../../src/vscode/panel/history-point';
 import type { RunSituation } from '../../src/vscode/runtime/run-service';
+import { tempDir } from './helpers/temp-dir';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const FEATURE = path.join(REPO, 'test', 'e2e', 'fixtures', 'panel', 'feature.workflow.json');
@@ -17,7 +17,7 @@ const CHECKS = path.join(REPO, 'examples', 'checks.workflow.json');
 
 /** A workspace with the panel's fixture workflow and a runner on it. */
 function workspace(file = FEATURE): { runner: Runner; file: string } {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-panel-'));
+  const root = tempDir('sg-panel-');
   const copy = path.join(root, path.basename(file));
   fs.copyFileSync(file, copy);
   return { runner: new Runner({ dir: path.join(root, '.stategate'), workspaceRoot: root }), file: copy };

@@ -6,7 +6,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { briefing } from '../../src/engine/briefing';
 import { checkWorkflowFile } from '../../src/engine/check';
@@ -14,6 +13,7 @@ import { loadStatewright } from '../../src/engine/formats/statewright';
 import { fieldDoc } from '../../src/engine/language/schema-docs';
 import { cli } from './helpers/cli';
 import { lit, withCode } from './support/ranges';
+import { tempDir } from './helpers/temp-dir';
 
 const text = (states: Record<string, unknown>): string => JSON.stringify({ id: 'scope', initial: 'work', states: { ...states, done: { type: 'final' } } }, null, 2);
 
@@ -46,7 +46,7 @@ test('the schema documents both fields (the editor hover)', () => {
 });
 
 test('the state view and the briefing tell the agent where it may write', (t) => {
-  const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-scope-view-'));
+  const ws = tempDir('sg-scope-view-');
   t.after(() => fs.rmSync(ws, { recursive: true, force: true }));
   const wf = text({
     work: { allowed_tools: ['Write'], allowed_paths: ['src/**'], denied_paths: ['src/gen/**'], on: { NEXT: 'ruled', DONE: 'done' } },

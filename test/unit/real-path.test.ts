@@ -2,9 +2,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { isInside, nodeFileSystem, resolveReal, type PathLookup } from '../../src/engine/real-path';
+import { tempDir } from './helpers/temp-dir';
 
 /** A file system of folders and symlinks: `links` maps a path to what the link holds. */
 function fake(dirs: string[], links: Record<string, string>): PathLookup {
@@ -71,7 +71,7 @@ test('isInside: case matters for the workspace, not for protected files', () => 
 });
 
 test('the real file system: a symlinked folder, a dangling link, a symlinked root', (t) => {
-  const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sg-realpath-')));
+  const tmp = fs.realpathSync(tempDir('sg-realpath-'));
   t.after(() => fs.rmSync(tmp, { recursive: true, force: true }));
   const ws = path.join(tmp, 'ws');
   fs.mkdirSync(path.join(ws, '.stategate'), { recursive: true });

@@ -7,19 +7,19 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { checkFile } from '../../src/engine/check.js';
 import { detectFormat, isInvokeRegistry, isRegistryManifestDocument } from '../../src/engine/formats/index.js';
 import type { Diagnostic } from '../../src/engine/model.js';
 import { lit, span, type Range } from './support/ranges.js';
+import { tempDir } from './helpers/temp-dir';
 
 const roots: string[] = [];
 after(() => roots.forEach((r) => fs.rmSync(r, { recursive: true, force: true })));
 
 /** A temporary tree: { 'relative/path.json': text }; a value of null makes a folder. */
 function tree(files: Record<string, string | null>): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-manifest-'));
+  const root = tempDir('sg-manifest-');
   roots.push(root);
   for (const [rel, text] of Object.entries(files)) {
     const p = path.join(root, rel);

@@ -7,11 +7,11 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { checkWorkflowFile } from '../../src/engine/check.js';
 import { WorkflowRegistry } from '../../src/engine/registry.js';
 import { lit, withCode } from './support/ranges.js';
+import { tempDir } from './helpers/temp-dir';
 
 function workflow(id: string, invoke?: string): string {
   const start = invoke ? { on: { GO: { invoke, on_complete: 'done' } } } : { on: { GO: 'done' } };
@@ -23,8 +23,7 @@ after(() => roots.forEach((r) => fs.rmSync(r, { recursive: true, force: true }))
 
 /** A temporary tree: { 'relative/path.json': text }. */
 function tree(files: Record<string, string>): string {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-registry-'));
-  roots.push(root);
+  const root = tempDir('sg-registry-');
   for (const [rel, text] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
     fs.writeFileSync(path.join(root, rel), text);

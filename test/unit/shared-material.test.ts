@@ -8,12 +8,12 @@ import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { REPO_ROOT } from './helpers/cli.js';
 import { underCi } from './helpers/shared-material.js';
+import { tempDir } from './helpers/temp-dir';
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-shared-'));
+const tmp = tempDir('sg-shared-');
 after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 /** corpus.test.ts in a child test runner with ../shared hidden; its TAP report and exit code. */

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { RunStore, StoreError } from '../../src/engine/store';
 import { FileLock } from '../../src/engine/lock';
+import { tempDir } from './helpers/temp-dir';
 
 interface Snap {
   readonly runId: string;
@@ -13,7 +14,7 @@ interface Snap {
 }
 
 function tempStore(lockTimeoutMs = 2000): RunStore<Snap> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-store-'));
+  const dir = tempDir('sg-store-');
   return new RunStore<Snap>(path.join(dir, '.stategate'), {
     lockTimeoutMs,
     checkRun: (v) => (v && typeof (v as Snap).n === 'number' ? undefined : 'no counter'),

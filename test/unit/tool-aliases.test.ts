@@ -6,10 +6,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { readToolAliases, writeToolAliases } from '../../src/engine/tool-aliases-file';
 import { cli } from './helpers/cli';
+import { tempDir } from './helpers/temp-dir';
 
 const WORKFLOW = {
   id: 'aliases',
@@ -22,7 +22,7 @@ const WORKFLOW = {
 };
 
 function workspace(aliases?: string): string {
-  const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-aliases-'));
+  const cwd = tempDir('sg-aliases-');
   fs.writeFileSync(path.join(cwd, 'aliases.workflow.json'), JSON.stringify(WORKFLOW));
   assert.equal(cli(['run', 'start', 'aliases.workflow.json'], { cwd }).code, 0);
   if (aliases !== undefined) fs.writeFileSync(path.join(cwd, '.stategate', 'tool-aliases.json'), aliases);
@@ -76,7 +76,7 @@ test('the hook reads the same file', () => {
 });
 
 test('writeToolAliases writes only on change and removes the file when there are no aliases', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-aliases-w-'));
+  const dir = tempDir('sg-aliases-w-');
   assert.equal(writeToolAliases(dir, undefined), false, 'nothing to remove');
   assert.equal(writeToolAliases(dir, { a: 'Read' }), true);
   assert.equal(writeToolAliases(dir, { a: 'Read' }), false, 'unchanged');
@@ -87,7 +87,7 @@ test('writeToolAliases writes only on change and removes the file when there are
 });
 
 test('empty names and ids are dropped when read', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-aliases-r-'));
+  const dir = tempDir('sg-aliases-r-');
   fs.writeFileSync(path.join(dir, 'tool-aliases.json'), '{"": "Read", "x": "", "y": "Write"}');
   assert.deepEqual(readToolAliases(dir), { ok: true, aliases: { y: 'Write' } });
 });

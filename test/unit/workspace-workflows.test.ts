@@ -5,9 +5,9 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { activeFirst, findWorkflows } from '../../src/engine/workspace-workflows.js';
+import { tempDir } from './helpers/temp-dir';
 
 const entry = (file: string) => ({ file: path.resolve('/ws', file) });
 const files = (list: ReadonlyArray<{ file: string }>) => list.map((w) => path.relative(path.resolve('/ws'), w.file));
@@ -36,7 +36,7 @@ describe('activeFirst', () => {
 });
 
 describe('the workflows proposed for a workspace', () => {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-workflows-'));
+  const root = tempDir('sg-workflows-');
   after(() => fs.rmSync(root, { recursive: true, force: true }));
   const workflow = (id: string) => JSON.stringify({ id, initial: 's', states: { s: { type: 'final' } } });
   fs.writeFileSync(path.join(root, 'alpha.workflow.json'), workflow('alpha'));

@@ -6,14 +6,11 @@
  * process that made it removes when it exits. Child processes (the CLI, VS Code's
  * extension host, hook processes) inherit the variable.
  */
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
+import { tempDir } from './temp-dir';
 
 if (!process.env.STATEGATE_STATE_DIR) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-state-'));
+  const dir = tempDir('sg-state-');
   process.env.STATEGATE_STATE_DIR = dir;
-  process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
 }
 
 /** The state directory tests use (a temporary folder). */
