@@ -10,8 +10,9 @@
  * a shell reading its script from stdin is a denial with a reason, never a
  * pass. The first problem found (in source order) is the one reported.
  */
-import { matchCommand } from './command-match';
-import { envReadReason, findExecs, isCodeLoadingVar, SHELLS, shellRun, touchesEnviron, unwrap, WRAPPERS, writesFiles, xargsReplace } from './shell-commands';
+import { riskyArguments, riskyAssignment, type Assignment, type Finding } from './command-args';
+import { matchEntries, type EntryMatch } from './command-match';
+import { envReadReason, findExecs, SHELLS, shellRun, touchesEnviron, unwrap, WRAPPERS, writesFiles, xargsReplace } from './shell-commands';
 import { falseComment, joinedContinuation, type Misread, skippedText, splitWords } from './shell-misread';
 import { protectedPathReason } from './protected-paths';
 import { loadShellParser, type ShellParser } from './shell-parser';
@@ -314,6 +315,7 @@ class Walk {
     this.misread(splitWords(this.text, node));
     const words: Word[] = [];
     const assignments: SyntaxNode[] = [];
+    const prefix: Assignment[] = [];
     for (const c of named(node)) {
       if (c.type === 'variable_assignment') assignments.push(c);
       else if (c.type.endsWith('redirect')) this.redirect(c, depth);
@@ -324,12 +326,16 @@ class Walk {
       } else if (WORDISH.has(c.type)) words.push(this.word(c, depth));
       else this.walk(c, depth);
     }
-    for (const a of assignments) this.assignment(a, depth);
-    this.run(words, depth);
+    for (const a of assignments) this.assignment(a, depth, prefix);
+    this.run(words, depth, prefix);
   }
 
-  /** `NAME=value` (before a command, alone, or in export/declare). */
-  private assignment(node: SyntaxNode, depth: number): void {
+  /**
+   * `NAME=value` (before a command, alone, or in export/declare). One before a
+   * command goes to `prefix`: whether it is allowed depends on the entry the
+   * command matches.
+   */
+  private assignment(node: SyntaxNode, depth: number, prefix?: Assignment[]): void {
     const nameNode = node.childForFieldName('name');
     const name = nameNode?.type === 'subscript' ? (nameNode.childForFieldName('name')?.text ?? '') : (nameNode?.text ?? '');
     if (nameNode?.type === 'subscript') this.subscript(nameNode, depth);
@@ -339,13 +345,24 @@ class Walk {
     if (eq && value && !/^(?:\\\n)*$/.test(this.text.slice(eq.endIndex, value.startIndex))) {
       deny('this assignment is split differently by bash and by the parser', node.text);
     }
-    this.checkAssignedName(name, node.text);
-    for (const c of named(node)) if (c !== nameNode && c.id !== nameNode?.id) this.word(c, depth);
+    let valueWord: Word | undefined;
+    for (const c of named(node)) {
+      if (c !== nameNode && c.id !== nameNode?.id) {
+        const w = this.word(c, depth);
+        if (value && c.id === value.id) valueWord = w;
+      }
+    }
+    const a: Assignment = { name, append: eq?.text === '+=', text: node.text, ...(valueWord ? { value: valueWord } : {}) };
+    if (prefix) prefix.push(a);
+    else this.checkAssignments([a]);
   }
 
-  private checkAssignedName(name: string, text: string): void {
-    if (this.rules.allowedCommands !== undefined && isCodeLoadingVar(name)) {
-      deny(`it sets ${name}, which changes what the allowed command runs or loads`, text);
+  /** Assignments no entry can name here (alone, or before eval / sh -c / source): risky ones are denied. */
+  private checkAssignments(assigns: readonly Assignment[]): void {
+    if (this.rules.allowedCommands === undefined) return;
+    for (const a of assigns) {
+      const why = riskyAssignment(a);
+      if (why) deny(`it sets ${a.name}, which changes what the allowed command runs or loads: ${why}`, a.text);
     }
   }
 
@@ -437,13 +454,18 @@ class Walk {
   }
 
   /** A simple command's words (after assignments): unwrap, recurse into bodies, check. */
-  private run(words: readonly Word[], depth: number): void {
+  private run(words: readonly Word[], depth: number, assigns: readonly Assignment[] = []): void {
     const name = words[0];
-    if (!name) return;
+    if (!name) return this.checkAssignments(assigns);
     const text = textOf(words);
     if (name.dynamic) deny(`the command name ${quote(name.text)} is only known when it runs`, text);
     const n = name.value;
     const args = words.slice(1);
+    const spec = Object.hasOwn(WRAPPERS, n) ? WRAPPERS[n] : undefined;
+    // Only a command that runs as itself is matched against an entry, which may name its assignments.
+    if (!spec) {
+      if (n === 'eval' || n === 'source' || n === '.' || n === 'trap' || SHELLS.has(n)) this.checkAssignments(assigns);
+    }
     if (n === 'eval') {
       const dyn = args.find((w) => w.dynamic);
       if (dyn) deny('eval of text only known when it runs cannot be analysed', text);
@@ -468,27 +490,29 @@ class Walk {
       if (body?.dynamic) deny('trap with a command only known when it runs cannot be analysed', text);
       if (body && args.length > 1) this.source(body.value, depth + 1);
     }
-    const spec = Object.hasOwn(WRAPPERS, n) ? WRAPPERS[n] : undefined;
     if (spec) {
       const u = unwrap(words, spec);
       if (u.kind === 'opaque') deny(`${n} with ${quote(u.offending)} runs something that cannot be analysed`, text);
       if (u.kind === 'wrapped') {
-        for (const a of u.assignments) this.checkAssignedName(a.value.slice(0, a.value.indexOf('=')), a.text);
+        const wrapped = u.assignments.map((a): Assignment => {
+          const eq = a.value.indexOf('=');
+          return { name: a.value.slice(0, eq), value: { ...a, value: a.value.slice(eq + 1) }, append: false, text: a.text };
+        });
         const rep = n === 'xargs' ? xargsReplace(words) : undefined;
-        const inner = rep ? u.words.map((w) => (w.value.includes(rep) ? { ...w, dynamic: true } : w)) : u.words;
+        const inner = rep ? u.words.map((w) => (w.value.includes(rep) ? { ...w, dynamic: true } : w)) : n === 'xargs' ? [...u.words, XARGS_INPUT] : u.words;
         // sudo/doas: the author must allow the elevated command itself, not just what it wraps.
         if (u.privileged) this.mustMatch(words, text);
-        return this.run(inner, depth);
+        return this.run(inner, depth, [...assigns, ...wrapped]);
       }
     }
-    this.regular(words, depth);
+    this.regular(words, depth, assigns);
   }
 
   /** Checks for a command that runs as itself. */
-  private regular(words: readonly Word[], depth: number): void {
+  private regular(words: readonly Word[], depth: number, assigns: readonly Assignment[] = []): void {
     const text = textOf(words);
     // Not allowed at all is the most useful thing to tell; the checks below catch allowed commands used to write or leak.
-    this.mustMatch(words, text);
+    this.mustMatch(words, text, undefined, assigns);
     if (this.blocked.length > 0) {
       const why = envReadReason(words, this.blocked);
       if (why) deny(`${quote(text)} is not allowed while variables are blocked: ${why}`, text);
@@ -530,17 +554,54 @@ class Walk {
     }
   }
 
-  private mustMatch(words: readonly Word[], text: string, why?: string): void {
+  private mustMatch(words: readonly Word[], text: string, why?: string, assigns: readonly Assignment[] = []): void {
     const allowed = this.rules.allowedCommands;
     if (allowed === undefined) {
       if (why) deny(why, text);
       return;
     }
-    const m = matchCommand(words, allowed);
-    if (m.ok) return;
+    const m = matchEntries(words, allowed, assigns);
+    if (m.matches.length > 0) {
+      // Entries match by leading words; the arguments after them must not make the tool run other code
+      // (command-risks.ts), unless a matching entry names them itself.
+      let first: string | undefined;
+      for (const match of m.matches) {
+        const risk = this.argumentRisk(words, assigns, match);
+        if (!risk) return;
+        first ??= risk;
+      }
+      deny(first!, text);
+    }
     if (why) deny(why, text);
     const list = allowed.length > 0 ? allowed.join(', ') : 'none';
     if (m.dynamic) deny(`${quote(text)} has a word only known when it runs where an allowed command needs a literal one (allowed: ${list})`, text);
     deny(`${quote(text)} is not an allowed command here (allowed: ${list})`, text);
   }
+
+  /** Why the command's arguments or assignments make the matched entry run other code, or undefined. */
+  private argumentRisk(words: readonly Word[], assigns: readonly Assignment[], match: EntryMatch): string | undefined {
+    const full = [...assigns.map((a) => a.text), ...words.map((w) => w.text)].join(' ');
+    for (const a of assigns) {
+      const why = riskyAssignment(a);
+      if (why && !match.namesAssignment(a.name)) {
+        return `${quote(full)} sets ${a.name}, which changes what the allowed command runs or loads: ${why}. An allowed_commands entry allows that only by naming it (e.g. "${a.text} ${words.map((w) => w.text).join(' ')}")`;
+      }
+    }
+    const f = riskyArguments(words, (i, upTo) => match.covers(i, upTo));
+    return f ? riskReason(words, f, full) : undefined;
+  }
+}
+
+/** Stands for the words xargs adds from its input: only known when it runs, and any number of them. */
+const XARGS_INPUT: Word = { value: '$xargs_input', dynamic: true, text: '$(words xargs reads from its input)' };
+
+/** The reason for a risky argument, with the way to allow it. */
+function riskReason(words: readonly Word[], f: Finding, full: string): string {
+  if (f.dynamic) {
+    const fix = f.dashDashEnds ? '; end its options with `--` before such words, or' : ';';
+    return `${quote(full)}: ${f.what} ${f.why} that load or run code (command-risks.ts)${fix} write it in double quotes after a literal start (\"tests/$X\")`;
+  }
+  if (f.fix) return `${quote(full)} can run other code than the allowed command: ${f.what}: ${f.why}; ${f.fix}`;
+  const named = words.slice(0, f.last + 1).map((w) => w.text).join(' ');
+  return `${quote(full)} can run other code than the allowed command: ${f.what}: ${f.why}. An allowed_commands entry allows that only by naming it (e.g. "${named}")`;
 }
