@@ -125,6 +125,57 @@ function arithmeticEnd(text: string, from: number): number {
   return text.length;
 }
 
+/** A table's risky flags by spelling (folded long names, short letters): asked of every option word, so built once. */
+interface FlagIndex {
+  readonly long: ReadonlyMap<string, readonly FlagRisk[]>;
+  readonly short: ReadonlyMap<string, readonly FlagRisk[]>;
+}
+
+const indexes = new WeakMap<ToolRisks, FlagIndex>();
+
+function flagIndex(t: ToolRisks): FlagIndex {
+  let index = indexes.get(t);
+  if (!index) {
+    const long = new Map<string, FlagRisk[]>();
+    const short = new Map<string, FlagRisk[]>();
+    const add = (map: Map<string, FlagRisk[]>, key: string, f: FlagRisk): void => {
+      const list = map.get(key);
+      if (list) list.push(f);
+      else map.set(key, [f]);
+    };
+    for (const f of t.flags) {
+      for (const l of f.long ?? []) add(long, fold(l, t.syntax.fold), f);
+      for (const c of f.short ?? '') add(short, c, f);
+    }
+    index = { long, short };
+    indexes.set(t, index);
+  }
+  return index;
+}
+
+/** The risky flags a long name means (with abbreviations: every risky name it is a prefix of). */
+function longRisks(t: ToolRisks, folded: string): readonly FlagRisk[] {
+  const index = flagIndex(t).long;
+  const sx = t.syntax;
+  if (!sx.abbreviations || folded.length < 2 || sx.realPrefixes?.includes(folded)) return index.get(folded) ?? NONE;
+  const out: FlagRisk[] = [];
+  for (const [name, flags] of index) if (name.startsWith(folded)) out.push(...flags);
+  return out;
+}
+
+const NONE: readonly FlagRisk[] = [];
+
+/** The same table read another way (after `npm exec`, after `yarn run`...): made once per table. */
+const variants = new WeakMap<ToolRisks, Map<string, ToolRisks>>();
+
+function variant(t: ToolRisks, key: 'program' | 'own' | 'script', first: ToolRisks['first']): ToolRisks {
+  let byKey = variants.get(t);
+  if (!byKey) variants.set(t, (byKey = new Map()));
+  let v = byKey.get(key);
+  if (!v) byKey.set(key, (v = { ...t, first }));
+  return v;
+}
+
 const splitsApart = (w: Word): boolean => w.dynamic && dynamicShape(w.text).splits;
 
 /** Called with each program a command ends up running: the command itself, `npx X`'s X, `node`'s script. */
@@ -163,7 +214,9 @@ class Reader {
         continue;
       }
       if (v.startsWith('-') && v !== '-') {
-        if (t.stdinWithout?.includes(v.split('=')[0] ?? v)) sawStdinException = true;
+        if (t.stdinWithout && (t.stdinWithout.includes(v.split('=')[0] ?? v) || (!v.startsWith('--') && [...v.slice(1)].some((c) => t.stdinWithout?.includes(`-${c}`))))) {
+          sawStdinException = true;
+        }
         const next = this.option(t, i);
         if (next === 'stop') return;
         if (typeof next === 'object') return this.switchTo(next.table, next.from);
@@ -211,13 +264,13 @@ class Reader {
     const v = this.words[i]!.value;
     if (first.kind === 'subcommands') return this.switchTo(Object.hasOwn(first.tables, v) ? first.tables[v] : undefined, i + 1);
     if (first.kind === 'program') return this.program(t, i);
-    if (first.launch.includes(v)) return this.read({ ...t, first: { kind: 'program' } }, i + 1);
+    if (first.launch.includes(v)) return this.read(variant(t, 'program', { kind: 'program' }), i + 1);
     if (first.scriptArgs === 'after-dash-dash' || first.own.includes(v)) {
       // npm reads its own options everywhere; so do yarn's and pnpm's own commands.
-      return this.read({ ...t, first: undefined }, i + 1);
+      return this.read(variant(t, 'own', undefined), i + 1);
     }
     // `yarn run [options] NAME`: its options come first, then the script's name.
-    if (first.run.includes(v)) return this.read({ ...t, first: { ...first, launch: [], run: [], own: [] } }, i + 1);
+    if (first.run.includes(v)) return this.read(variant(t, 'script', { ...first, launch: [], run: [], own: [] }), i + 1);
     return this.script(this.words[i]!, i + 1);
   }
 
@@ -258,9 +311,7 @@ class Reader {
       const attached = attachedLetter ? v.slice(2) : eq < 0 ? undefined : v.slice(eq + 1);
       const nameEnd = dashes + name.length;
       if (dynFrom < nameEnd) return this.dynamicOption(t, i) ? 'stop' : i;
-      const folded = fold(name, sx.fold);
-      const shortened = sx.abbreviations && folded.length >= 2 && !sx.realPrefixes?.includes(folded);
-      const risky = t.flags.filter((f) => f.long?.some((l) => fold(l, sx.fold) === folded || (shortened && fold(l, sx.fold).startsWith(folded))));
+      const risky = longRisks(t, fold(name, sx.fold));
       if (risky.length > 0) return this.flag(t, risky, i, v.slice(0, nameEnd), nameEnd, attached, dynFrom);
       if (attached === undefined && sx.longWithValue?.includes(name)) return this.plainValue(t, i);
       return i;
@@ -276,8 +327,8 @@ class Reader {
         if (rest === '' && this.words[i + 1]?.dynamic) return this.dynamicOption(t, i + 1) ? 'stop' : i + 1;
         return { table: mod !== undefined && Object.hasOwn(PYTHON_MODULES, mod) ? PYTHON_MODULES[mod] : undefined, from: rest !== '' ? i + 1 : i + 2 };
       }
-      const risky = t.flags.filter((f) => f.short?.includes(ch));
-      if (risky.length > 0) return this.flag(t, risky, i, `-${ch}`, at + 1, rest === '' ? undefined : rest, dynFrom);
+      const risky = flagIndex(t).short.get(ch);
+      if (risky) return this.flag(t, risky, i, `-${ch}`, at + 1, rest === '' ? undefined : rest, dynFrom);
       if (sx.shortWithValue?.includes(ch)) return rest === '' ? this.plainValue(t, i) : i;
       if (shorts === 'single') return i;
     }

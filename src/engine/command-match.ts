@@ -117,13 +117,23 @@ export type MatchResult = { readonly ok: true; readonly entry: string } | { read
  */
 export function matchCommand(words: readonly Word[], entries: readonly string[], assigns: readonly Assignment[] = []): MatchResult {
   const m = matchEntries(words, entries, assigns);
-  return m.matches.length > 0 ? { ok: true, entry: m.matches[0]!.entry } : { ok: false, dynamic: m.dynamic };
+  return m.match ? { ok: true, entry: m.match.entry } : { ok: false, dynamic: m.dynamic };
 }
 
-/** Every entry the command matches, in the list's order (the first one that allows its arguments wins). */
-export function matchEntries(words: readonly Word[], entries: readonly string[], assigns: readonly Assignment[] = []): { matches: EntryMatch[]; dynamic: boolean } {
+/**
+ * The first entry, in the list's order, that the command matches and that
+ * `accept` takes (its arguments are fine under it); `matched` says whether
+ * any entry matched at all. Stops at the first accepted one: this is asked
+ * of every simple command.
+ */
+export function matchEntries(
+  words: readonly Word[],
+  entries: readonly string[],
+  assigns: readonly Assignment[] = [],
+  accept: (m: EntryMatch) => boolean = () => true,
+): { match?: EntryMatch; matched: boolean; dynamic: boolean } {
   let dynamic = false;
-  const matches: EntryMatch[] = [];
+  let matched = false;
   for (const raw of entries) {
     const split = parsedEntry(raw);
     const entry = split.words;
@@ -148,7 +158,11 @@ export function matchEntries(words: readonly Word[], entries: readonly string[],
         ok = false;
       } else ok = wordMatches(entry[i] ?? '', w.value);
     }
-    if (ok) matches.push(new Matched(raw, split));
+    if (ok) {
+      const match = new Matched(raw, split);
+      if (accept(match)) return { match, matched: true, dynamic };
+      matched = true;
+    }
   }
-  return { matches, dynamic: dynamic || (words[0]?.dynamic ?? false) };
+  return { matched, dynamic: dynamic || (words[0]?.dynamic ?? false) };
 }

@@ -90,7 +90,7 @@ export interface ToolRisks {
   readonly first?: Subcommands | { readonly kind: 'program' } | PackageManager;
   /** A flag whose value names a program that reads the rest (`python -m pytest`). */
   readonly programFlag?: string;
-  /** Reads its program from its input when no script is named (node, python). */
+  /** Reads its program from its input when no script is named (node, python), unless one of these options is given. */
   readonly stdinWithout?: readonly string[];
 }
 
@@ -269,7 +269,7 @@ const PYTHON: ToolRisks = {
   ],
   positionals: [STDIN_SCRIPT],
   programFlag: 'm',
-  stdinWithout: ['-V', '--version', '-h', '--help', '-VV'],
+  stdinWithout: ['-c', '-V', '--version', '-h', '--help', '-VV'],
 };
 
 const NODE: ToolRisks = {
@@ -299,7 +299,7 @@ const NODE: ToolRisks = {
     { long: ['interactive'], short: 'i', value: 'none', why: 'reads code from its input' },
   ],
   positionals: [STDIN_SCRIPT],
-  stdinWithout: ['-v', '--version', '-h', '--help', '--test', '--run', '-c', '--check', '--v8-options', '--watch'],
+  stdinWithout: ['-e', '--eval', '-p', '--print', '-v', '--version', '-h', '--help', '--test', '--run', '-c', '--check', '--v8-options', '--watch'],
 };
 
 const NPM: ToolRisks = {

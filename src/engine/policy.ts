@@ -20,6 +20,7 @@ import { copyRun } from './cursor.js';
 import { locate, fileChanged, type MachineEnv, type MachineResult, type BranchOption } from './machine.js';
 import type { JsonValue, StateNode, StateRules, Workflow } from './model.js';
 import type { JournalEntry, RunSnapshot } from './run.js';
+import { mayRunStategate } from './own-cli-hint.js';
 import { protectedPathReason } from './protected-paths.js';
 import { extractCall, isOwnTool, toolMatches, editLineCount, type ExtraAliases, type ExtractedCall } from './tools.js';
 
@@ -79,6 +80,20 @@ export function shellRulesFor(node: StateNode, call: ExtractedCall, tool: string
   const allowedCommands = restricted ? rules.allowedCommands : undefined;
   if (allowedCommands === undefined && rules.blockedEnv.length === 0 && writeAllowed) return undefined;
   return { ...(allowedCommands ? { allowedCommands } : {}), blockedEnv: rules.blockedEnv, writeAllowed };
+}
+
+/** A state with no shell rules still has a command looked at for stategate's own CLI (own-cli.ts). */
+const OWN_CLI_ONLY: ShellRules = { blockedEnv: [], writeAllowed: true };
+
+/**
+ * The rules a shell call's command is analysed under: the state's (shellRulesFor),
+ * or, in a state with none, the check for stategate's own CLI, when the command
+ * may run it (own-cli-hint.ts: other commands cost nothing).
+ */
+export function shellCheckFor(node: StateNode, call: ExtractedCall, tool: string, aliases?: ExtraAliases): ShellRules | undefined {
+  const rules = shellRulesFor(node, call, tool, aliases);
+  if (rules || call.kind !== 'shell' || call.command === undefined) return rules;
+  return mayRunStategate(call.command) ? OWN_CLI_ONLY : undefined;
 }
 
 /** Events of this state that lead to a state where `tool` would be allowed. */
@@ -165,11 +180,13 @@ export function decide(run: RunSnapshot, call: ToolCall, env: MachineEnv, opts: 
     );
   }
   const shellRules = shellRulesFor(node, extracted, call.tool, aliases);
-  if (shellRules) {
+  const shellCheck = shellRules ?? shellCheckFor(node, extracted, call.tool, aliases);
+  if (shellCheck) {
     if (extracted.command === undefined) return deny(`${call.tool} was called without a command stategate can read, and state '${node.id}' restricts commands.`);
-    if (!opts.shell) return deny(`the command was not analysed, and state '${node.id}' restricts commands (stategate fails closed).`);
+    const why = shellRules ? `state '${node.id}' restricts commands` : "it may run stategate's own CLI, whose approve/stop/disable are a person's";
+    if (!opts.shell) return deny(`the command was not analysed, and ${why} (stategate fails closed).`);
     if (!opts.shell.ok) {
-      const allowed = shellRules.allowedCommands ? ` Allowed commands: ${shellRules.allowedCommands.join(', ')}.` : '';
+      const allowed = shellRules?.allowedCommands ? ` Allowed commands: ${shellRules.allowedCommands.join(', ')}.` : '';
       return deny(`Command denied in state '${node.id}': ${opts.shell.reason}.${allowed}`);
     }
   }

@@ -17,7 +17,7 @@ import type { JsonObject, JsonValue } from './model.js';
 import { WorkflowRegistry } from './registry.js';
 import { hashText, RUN_SNAPSHOT_VERSION, type RunSnapshot } from './run.js';
 import { RunStore, StoreError, type ActiveRun } from './store.js';
-import { decide, record, shellRulesFor, type Decision, type PolicyOptions, type RecordOutcome, type ShellRules, type ShellVerdict, type ToolCall, type ToolResult } from './policy.js';
+import { decide, record, shellCheckFor, type Decision, type PolicyOptions, type RecordOutcome, type ShellRules, type ShellVerdict, type ToolCall, type ToolResult } from './policy.js';
 import { readToolAliases } from './tool-aliases-file.js';
 import { extractCall, isOwnTool, type ExtraAliases } from './tools.js';
 
@@ -298,7 +298,7 @@ export class Runner {
   private async shellInputs(node: import('./model.js').StateNode, call: ToolCall, aliases?: ExtraAliases): Promise<Pick<PolicyOptions, 'shell' | 'rewrite'>> {
     const extracted = extractCall(call.tool, call.input, aliases);
     if (extracted.kind !== 'shell' || extracted.command === undefined) return {};
-    const rules = shellRulesFor(node, extracted, call.tool, aliases);
+    const rules = shellCheckFor(node, extracted, call.tool, aliases);
     const out: { shell?: ShellVerdict; rewrite?: unknown } = {};
     if (rules) out.shell = this.analyseShell ? await this.analyseShell(extracted.command, rules) : { ok: false, reason: 'no shell analyser is available' };
     const overrides = node.rules.envOverrides;

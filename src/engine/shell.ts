@@ -12,6 +12,8 @@
  */
 import { riskyArguments, riskyAssignment, type Assignment, type Finding } from './command-args';
 import { matchEntries, type EntryMatch } from './command-match';
+import { ownCliDenial } from './own-cli';
+import { mayRunStategate } from './own-cli-hint';
 import { envReadReason, findExecs, SHELLS, shellRun, touchesEnviron, unwrap, WRAPPERS, writesFiles, xargsReplace } from './shell-commands';
 import { falseComment, joinedContinuation, type Misread, skippedText, splitWords } from './shell-misread';
 import { protectedPathReason } from './protected-paths';
@@ -42,6 +44,8 @@ class Denial {
   constructor(
     readonly reason: string,
     readonly offending?: string,
+    /** Holds in every enforced state, even one with no shell rules (stategate's own CLI). */
+    readonly always = false,
   ) {}
 }
 
@@ -68,10 +72,19 @@ function normaliseRules(rules: unknown): ShellRules {
   return r.allowedCommands !== undefined ? { allowedCommands: strings(r.allowedCommands), blockedEnv, writeAllowed } : { blockedEnv, writeAllowed };
 }
 
+/**
+ * Whether the command is looked at: under a shell rule always; with none,
+ * only when it may run stategate's own CLI (own-cli.ts), which no state's
+ * rules can allow.
+ */
+function mustWalk(rules: ShellRules, command: unknown): boolean {
+  return inForce(rules) || (typeof command === 'string' && mayRunStategate(command));
+}
+
 /** Loads the parser on first use, then analyses. Never rejects. */
 export async function analyseCommand(command: unknown, given: ShellRules): Promise<ShellVerdict> {
   const rules = normaliseRules(given);
-  if (!inForce(rules)) return { ok: true };
+  if (!mustWalk(rules, command)) return { ok: true };
   // Once loaded, the parser is taken without awaiting its (settled) promise again.
   let parser = loaded;
   if (!parser) {
@@ -92,13 +105,16 @@ export function analyseWithParser(parser: ShellParser, command: unknown, given: 
 }
 
 function analyseNormalised(parser: ShellParser, command: unknown, rules: ShellRules): ShellVerdict {
-  if (!inForce(rules)) return { ok: true };
+  if (!mustWalk(rules, command)) return { ok: true };
   if (typeof command !== 'string') return { ok: false, reason: 'the command is not text' };
   if (command.length > MAX_COMMAND_LENGTH) return { ok: false, reason: `the command is longer than ${MAX_COMMAND_LENGTH} characters` };
   try {
     new Walk(parser, rules).source(command, 0);
     return { ok: true };
   } catch (err) {
+    // With no shell rule, only what holds in every state denies; the walk stops at the first problem
+    // it meets, so there it looks at the command up to the first thing it cannot analyse.
+    if (!inForce(rules) && !(err instanceof Denial && err.always)) return { ok: true };
     if (err instanceof Denial) return err.offending === undefined ? { ok: false, reason: err.reason } : { ok: false, reason: err.reason, offending: err.offending };
     return { ok: false, reason: `the command could not be analysed (${String(err)})` };
   }
@@ -511,6 +527,9 @@ class Walk {
   /** Checks for a command that runs as itself. */
   private regular(words: readonly Word[], depth: number, assigns: readonly Assignment[] = []): void {
     const text = textOf(words);
+    // stategate's own CLI with a person's command: denied in every state, whatever it allows.
+    const own = ownCliDenial(words);
+    if (own) throw new Denial(own, text, true);
     // Not allowed at all is the most useful thing to tell; the checks below catch allowed commands used to write or leak.
     this.mustMatch(words, text, undefined, assigns);
     if (this.blocked.length > 0) {
@@ -560,18 +579,16 @@ class Walk {
       if (why) deny(why, text);
       return;
     }
-    const m = matchEntries(words, allowed, assigns);
-    if (m.matches.length > 0) {
-      // Entries match by leading words; the arguments after them must not make the tool run other code
-      // (command-risks.ts), unless a matching entry names them itself.
-      let first: string | undefined;
-      for (const match of m.matches) {
-        const risk = this.argumentRisk(words, assigns, match);
-        if (!risk) return;
-        first ??= risk;
-      }
-      deny(first!, text);
-    }
+    // Entries match by leading words; the arguments after them must not make the tool run other code
+    // (command-risks.ts), unless a matching entry names them itself.
+    let risk: string | undefined;
+    const m = matchEntries(words, allowed, assigns, (match) => {
+      const r = this.argumentRisk(words, assigns, match);
+      risk ??= r;
+      return r === undefined;
+    });
+    if (m.match) return;
+    if (m.matched) deny(risk ?? 'its arguments make the allowed command run other code', text);
     if (why) deny(why, text);
     const list = allowed.length > 0 ? allowed.join(', ') : 'none';
     if (m.dynamic) deny(`${quote(text)} has a word only known when it runs where an allowed command needs a literal one (allowed: ${list})`, text);
@@ -580,15 +597,15 @@ class Walk {
 
   /** Why the command's arguments or assignments make the matched entry run other code, or undefined. */
   private argumentRisk(words: readonly Word[], assigns: readonly Assignment[], match: EntryMatch): string | undefined {
-    const full = [...assigns.map((a) => a.text), ...words.map((w) => w.text)].join(' ');
+    const full = (): string => [...assigns.map((a) => a.text), textOf(words)].join(' ');
     for (const a of assigns) {
       const why = riskyAssignment(a);
       if (why && !match.namesAssignment(a.name)) {
-        return `${quote(full)} sets ${a.name}, which changes what the allowed command runs or loads: ${why}. An allowed_commands entry allows that only by naming it (e.g. "${a.text} ${words.map((w) => w.text).join(' ')}")`;
+        return `${quote(full())} sets ${a.name}, which changes what the allowed command runs or loads: ${why}. An allowed_commands entry allows that only by naming it (e.g. "${a.text} ${textOf(words)}")`;
       }
     }
     const f = riskyArguments(words, (i, upTo) => match.covers(i, upTo));
-    return f ? riskReason(words, f, full) : undefined;
+    return f ? riskReason(words, f, full()) : undefined;
   }
 }
 
