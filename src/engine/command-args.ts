@@ -386,9 +386,9 @@ export function riskyArguments(words: readonly Word[], named: Named = NOTHING_NA
 /** Each program the command runs, through npx, package managers and node (for own-cli.ts). */
 export function visitPrograms(words: readonly Word[], visit: ProgramVisitor): void {
   const first = words[0];
-  if (!first || first.dynamic) return;
+  if (!first) return;
   visit('command', first, words.slice(1));
-  const table = BY_NAME.get(programName(first.value));
+  const table = first.dynamic ? undefined : BY_NAME.get(programName(first.value));
   if (table) new Reader(words, NOTHING_NAMED, visit).read(table, 1);
 }
 

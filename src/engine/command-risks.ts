@@ -376,7 +376,8 @@ const GO: ToolRisks = {
 const MAKE: ToolRisks = {
   tool: 'make',
   names: ['make', 'gmake'],
-  syntax: { dashDash: 'end', abbreviations: true, fold: 'exact', shortWithValue: 'jloOW', longWithValue: ['jobs', 'load-average', 'old-file', 'what-if', 'assume-old', 'assume-new', 'new-file', 'output-sync'] },
+  // After `--` make still takes VAR=value words as variables.
+  syntax: { dashDash: 'options', abbreviations: true, fold: 'exact', shortWithValue: 'jloOW', longWithValue: ['jobs', 'load-average', 'old-file', 'what-if', 'assume-old', 'assume-new', 'new-file', 'output-sync'] },
   flags: [
     { long: ['file', 'makefile'], short: 'f', value: 'next', why: 'reads another makefile (its recipes are shell commands)' },
     { long: ['directory'], short: 'C', value: 'next', why: 'runs the makefile of another folder' },

@@ -9,16 +9,17 @@
  *
  * Recognised: the command `stategate` (any path), `npx`/`npm exec`/`pnpm
  * dlx`/`yarn`/`bunx`... running the package `stategate`, and `node` running a
- * script whose path names stategate or ends in `dist/cli.js`. An interpreter
- * running code (`node -e`, `python -c`) or a name only known at run time is
- * not recognised: docs/enforcement.md says what stays out of reach.
+ * script whose path names stategate or ends in `dist/cli.js` (also when the
+ * rest of the path is only known at run time). An interpreter running code
+ * (`node -e`, `python -c`) or a name wholly computed at run time is not
+ * recognised: docs/enforcement.md says what stays out of reach.
  */
 import * as path from 'node:path';
 import { packageName, visitPrograms } from './command-args';
 import type { Word } from './shell-words';
 
 /** Top-level commands the agent may run (the CLI answers `-x` words with help, a version or an error). */
-const AGENT_COMMANDS = new Set(['validate', 'export', 'mcp', 'flow', 'help']);
+const AGENT_COMMANDS = new Set(['validate', 'export', 'mcp', 'help']);
 /** `stategate run` subcommands the agent may run. */
 const AGENT_RUN = new Set(['state', 'send']);
 
@@ -40,11 +41,13 @@ const WHY: Readonly<Record<string, string>> = {
   disable: `it installs or removes the agents' hooks: ${PERSON}`,
 };
 const MENTIONS = /stategate|cli/i;
-const ALLOWED = '`stategate run state`, `stategate run send EVENT`, `validate`, `export`, `mcp` and `flow`';
+const ALLOWED = '`stategate run state`, `stategate run send EVENT`, `validate`, `export` and `mcp`';
 
-/** Does this program word run stategate's CLI? */
+/**
+ * Does this program word run stategate's CLI? A word only known when it runs
+ * is judged by its literal parts (`$(pwd)/dist/cli.js`, `~/bin/stategate`).
+ */
 function isStategate(how: 'command' | 'package' | 'script', w: Word): boolean {
-  if (w.dynamic) return false;
   const p = path.posix.normalize(w.value.replace(/\\/g, '/'));
   if (how === 'package' && /^stategate$/i.test(packageName(w.value))) return true;
   if (how !== 'package' && /^stategate(\.\w+)?$/i.test(path.posix.basename(p))) return true;

@@ -112,8 +112,7 @@ function analyseNormalised(parser: ShellParser, command: unknown, rules: ShellRu
     new Walk(parser, rules).source(command, 0);
     return { ok: true };
   } catch (err) {
-    // With no shell rule, only what holds in every state denies; the walk stops at the first problem
-    // it meets, so there it looks at the command up to the first thing it cannot analyse.
+    // With no shell rule, only what holds in every state denies.
     if (!inForce(rules) && !(err instanceof Denial && err.always)) return { ok: true };
     if (err instanceof Denial) return err.offending === undefined ? { ok: false, reason: err.reason } : { ok: false, reason: err.reason, offending: err.offending };
     return { ok: false, reason: `the command could not be analysed (${String(err)})` };
@@ -180,6 +179,8 @@ class Walk {
     this.parser.withTree(text, (tsRoot) => {
       if (!tsRoot) return deny('the command could not be parsed', text);
       const root = SyntaxNode.root(tsRoot, text);
+      // With no shell rule in force, what parses is still looked at statement by statement (see statement()).
+      if (!inForce(this.rules)) return this.walk(root, depth);
       if (root.hasError) {
         const bad = this.firstError(root);
         return deny(`the command does not parse as shell${bad ? ` near ${quote(bad.text || bad.type)}` : ''}`, bad?.text ?? text);
@@ -197,10 +198,28 @@ class Walk {
     return undefined;
   }
 
+  /**
+   * With no shell rule in force only what holds in every state denies (own
+   * CLI): a statement the walk cannot analyse is skipped there, so the next
+   * one is still looked at (`source x && stategate run approve`).
+   */
+  private statement(node: SyntaxNode, depth: number): void {
+    if (inForce(this.rules)) return this.walk(node, depth);
+    try {
+      this.walk(node, depth);
+    } catch (err) {
+      if (!(err instanceof Denial) || err.always) throw err;
+    }
+  }
+
   private walk(node: SyntaxNode, depth: number): void {
-    if (node.type === 'ERROR' || node.isMissing) deny('the command does not parse as shell', node.text);
+    if (node.type === 'ERROR' || node.isMissing) {
+      // No shell rule: what the parser did recognise inside is still looked at.
+      if (!inForce(this.rules)) for (const c of named(node)) this.statement(c, depth);
+      deny('the command does not parse as shell', node.text);
+    }
     if (STRUCTURE.has(node.type)) {
-      for (const c of named(node)) this.walk(c, depth);
+      for (const c of named(node)) this.statement(c, depth);
       return;
     }
     switch (node.type) {
@@ -474,6 +493,10 @@ class Walk {
     const name = words[0];
     if (!name) return this.checkAssignments(assigns);
     const text = textOf(words);
+    // stategate's own CLI with a person's command: denied in every state, whatever it allows (before
+    // anything else, so a state with no shell rule sees it even where the name is partly run-time text).
+    const own = ownCliDenial(words);
+    if (own) throw new Denial(own, text, true);
     if (name.dynamic) deny(`the command name ${quote(name.text)} is only known when it runs`, text);
     const n = name.value;
     const args = words.slice(1);
@@ -527,9 +550,6 @@ class Walk {
   /** Checks for a command that runs as itself. */
   private regular(words: readonly Word[], depth: number, assigns: readonly Assignment[] = []): void {
     const text = textOf(words);
-    // stategate's own CLI with a person's command: denied in every state, whatever it allows.
-    const own = ownCliDenial(words);
-    if (own) throw new Denial(own, text, true);
     // Not allowed at all is the most useful thing to tell; the checks below catch allowed commands used to write or leak.
     this.mustMatch(words, text, undefined, assigns);
     if (this.blocked.length > 0) {

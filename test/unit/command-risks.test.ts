@@ -117,6 +117,7 @@ const denied: Row[] = [
   ['make -sf other.mk', ['make'], /make -f/],
   ['make test SHELL=/tmp/evil.sh', ['make test'], /make `VAR=value`: overrides a makefile variable/],
   ['make test PYTHON=./evil', ['make test'], /make `VAR=value`/],
+  ['make -- SHELL=./evil test', ['make'], /make `VAR=value`/],
   ["make --eval='$(info x)' test", ['make'], /make --eval/],
   ['make --ev=x test', ['make'], /make --ev: evaluates/],
   ['make -C /tmp/other test', ['make'], /make -C: runs the makefile of another folder/],

@@ -59,6 +59,13 @@ const rows: Row[] = [
   ["$'\\x73tategate' run approve", ALL, /`stategate run approve`/],
   ['echo approve | xargs stategate run', ALL, /only known when it runs/],
   ['true; stategate run approve', ALL, /`stategate run approve`/],
+  ['source .venv/bin/activate && stategate run approve', ALL, /`stategate run approve`/],
+  ['stategate run approve; (', ALL, /`stategate run approve`/],
+  ['$EDITOR notes.txt; for ((i = 0; i < n; i++)); do :; done; stategate run stop', ALL, /`stategate run stop`/],
+  ['node $(pwd)/dist/cli.js run approve', ALL, /`stategate run approve`/],
+  ['"$HOME/bin/stategate" run stop', ALL, /`stategate run stop`/],
+  ['~/.local/bin/stategate disable', ALL, /`stategate disable`/],
+  ['stategate flow run evil.flow.json', ALL, /`stategate flow` is a person's command/],
   ['x=$(stategate run approve)', ALL, /`stategate run approve`/],
   // under allowed_commands: the same, even where the launcher is allowed
   ['stategate run approve', ['stategate'], /`stategate run approve`/],
