@@ -49,7 +49,7 @@ const WORKFLOW = JSON.stringify({
   states: {
     work: {
       allowed_tools: ['Read', 'Edit', 'Bash'],
-      allowed_commands: ['npm test', 'git status', 'git diff', 'git log', 'grep', 'tail', 'head', 'sort', 'uniq', 'wc', 'echo', 'ls', 'cat', 'awk', 'xargs', '[', 'tee', 'cut', 'node', 'sh', 'bash', 'pwd', 'whoami'],
+      allowed_commands: ['npm test', 'git status', 'git diff', 'git log', 'grep', 'tail', 'head', 'sort', 'uniq', 'wc', 'echo', 'ls', 'cat', 'awk', 'xargs', '[', 'tee', 'cut', 'node -e', 'sh', 'bash', 'pwd', 'whoami'],
       blocked_env: ['API_KEY', 'AWS_SECRET_ACCESS_KEY'],
       on: { DONE: 'done' },
     },

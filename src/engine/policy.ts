@@ -182,7 +182,7 @@ export function decide(run: RunSnapshot, call: ToolCall, env: MachineEnv, opts: 
     if (extracted.command === undefined) return deny(`${call.tool} was called without a command stategate can read, and every command is checked for what it writes.`);
     if (!opts.shell) return deny(`the command was not analysed, and every command is checked for what it writes (stategate fails closed).`);
     if (!opts.shell.ok) {
-      const allowed = shellRules.allowedCommands ? ` Allowed commands: ${shellRules.allowedCommands.join(', ')}.` : '';
+      const allowed = shellRules?.allowedCommands ? ` Allowed commands: ${shellRules.allowedCommands.join(', ')}.` : '';
       return deny(`Command denied in state '${node.id}': ${opts.shell.reason}.${allowed}`);
     }
   }

@@ -19,7 +19,9 @@
  * the state lets the agent run any program anyway; it reports the writes it
  * can see.
  */
-import { matchCommand } from './command-match';
+import { riskyArguments, riskyAssignment, type Assignment, type Finding } from './command-args';
+import { matchEntries, type EntryMatch } from './command-match';
+import { ownCliDenial } from './own-cli';
 import { commandRulesInForce, type ShellRules } from './shell-rules';
 import { envReadReason, findExecs, isCodeLoadingVar, SHELLS, shellRun, touchesEnviron, unwrap, WRAPPERS, writesFiles, xargsReplace } from './shell-commands';
 import { falseComment, joinedContinuation, type Misread, skippedText, splitWords } from './shell-misread';
@@ -51,6 +53,8 @@ class Denial {
   constructor(
     readonly reason: string,
     readonly offending?: string,
+    /** Holds in every enforced state, even one with no shell rules (stategate's own CLI). */
+    readonly always = false,
   ) {}
 }
 
@@ -106,8 +110,9 @@ function analyseNormalised(parser: ShellParser, command: unknown, rules: ShellRu
     walk.source(command, 0);
     return { ok: true, ...walk.effects() };
   } catch (err) {
-    // A free state's command passes what the walk could not read (it reports the writes it saw).
-    if (err instanceof Denial && !inForce(rules)) return { ok: true, ...walk.effects() };
+    // A free state's command passes what the walk could not read (it reports the writes it saw), but
+    // what holds in every state (stategate's own CLI) still denies.
+    if (err instanceof Denial && !inForce(rules) && !err.always) return { ok: true, ...walk.effects() };
     if (err instanceof Denial) return { ok: false, reason: err.reason, ...(err.offending === undefined ? {} : { offending: err.offending }), ...walk.effects() };
     return { ok: false, reason: `the command could not be analysed (${String(err)})`, ...walk.effects() };
   }
@@ -203,6 +208,8 @@ class Walk {
     this.parser.withTree(text, (tsRoot) => {
       if (!tsRoot) return deny('the command could not be parsed', text);
       const root = SyntaxNode.root(tsRoot, text);
+      // With no shell rule in force, what parses is still looked at statement by statement (see statement()).
+      if (!inForce(this.rules)) return this.walk(root, depth);
       if (root.hasError) {
         const bad = this.firstError(root);
         return deny(`the command does not parse as shell${bad ? ` near ${quote(bad.text || bad.type)}` : ''}`, bad?.text ?? text);
@@ -220,20 +227,38 @@ class Walk {
     return undefined;
   }
 
+  /**
+   * With no shell rule in force only what holds in every state denies (own
+   * CLI): a statement the walk cannot analyse is skipped there, so the next
+   * one is still looked at (`source x && stategate run approve`).
+   */
+  private statement(node: SyntaxNode, depth: number): void {
+    if (inForce(this.rules)) return this.walk(node, depth);
+    try {
+      this.walk(node, depth);
+    } catch (err) {
+      if (!(err instanceof Denial) || err.always) throw err;
+    }
+  }
+
   private walk(node: SyntaxNode, depth: number): void {
     if (!this.lenient) return this.walkNode(node, depth);
     try {
       this.walkNode(node, depth);
     } catch (err) {
-      if (!(err instanceof Denial)) throw err;
+      if (!(err instanceof Denial) || err.always) throw err;
     }
   }
 
   private walkNode(node: SyntaxNode, depth: number): void {
-    if (node.type === 'ERROR' || node.isMissing) deny('the command does not parse as shell', node.text);
+    if (node.type === 'ERROR' || node.isMissing) {
+      // No shell rule: what the parser did recognise inside is still looked at.
+      if (this.lenient) for (const c of named(node)) this.statement(c, depth);
+      deny('the command does not parse as shell', node.text);
+    }
     if (LOOPS.has(node.type)) return this.repeated(() => named(node).forEach((c) => this.walk(c, depth)));
     if (STRUCTURE.has(node.type)) {
-      for (const c of named(node)) this.walk(c, depth);
+      for (const c of named(node)) this.statement(c, depth);
       return;
     }
     switch (node.type) {
@@ -365,6 +390,7 @@ class Walk {
     this.misread(splitWords(this.text, node));
     const words: Word[] = [];
     const assignments: SyntaxNode[] = [];
+    const prefix: Assignment[] = [];
     for (const c of named(node)) {
       if (c.type === 'variable_assignment') assignments.push(c);
       else if (c.type.endsWith('redirect')) this.redirect(c, depth);
@@ -375,12 +401,16 @@ class Walk {
       } else if (WORDISH.has(c.type)) words.push(this.word(c, depth));
       else this.walk(c, depth);
     }
-    for (const a of assignments) this.assignment(a, depth);
-    this.run(words, depth);
+    for (const a of assignments) this.assignment(a, depth, prefix);
+    this.run(words, depth, prefix);
   }
 
-  /** `NAME=value` (before a command, alone, or in export/declare). */
-  private assignment(node: SyntaxNode, depth: number): void {
+  /**
+   * `NAME=value` (before a command, alone, or in export/declare). One before a
+   * command goes to `prefix`: whether it is allowed depends on the entry the
+   * command matches.
+   */
+  private assignment(node: SyntaxNode, depth: number, prefix?: Assignment[]): void {
     const nameNode = node.childForFieldName('name');
     const name = nameNode?.type === 'subscript' ? (nameNode.childForFieldName('name')?.text ?? '') : (nameNode?.text ?? '');
     if (nameNode?.type === 'subscript') this.subscript(nameNode, depth);
@@ -390,13 +420,24 @@ class Walk {
     if (eq && value && !/^(?:\\\n)*$/.test(this.text.slice(eq.endIndex, value.startIndex))) {
       deny('this assignment is split differently by bash and by the parser', node.text);
     }
-    this.checkAssignedName(name, node.text);
-    for (const c of named(node)) if (c !== nameNode && c.id !== nameNode?.id) this.word(c, depth);
+    let valueWord: Word | undefined;
+    for (const c of named(node)) {
+      if (c !== nameNode && c.id !== nameNode?.id) {
+        const w = this.word(c, depth);
+        if (value && c.id === value.id) valueWord = w;
+      }
+    }
+    const a: Assignment = { name, append: eq?.text === '+=', text: node.text, ...(valueWord ? { value: valueWord } : {}) };
+    if (prefix) prefix.push(a);
+    else this.checkAssignments([a]);
   }
 
-  private checkAssignedName(name: string, text: string): void {
-    if (this.rules.allowedCommands !== undefined && isCodeLoadingVar(name)) {
-      deny(`it sets ${name}, which changes what the allowed command runs or loads`, text);
+  /** Assignments no entry can name here (alone, or before eval / sh -c / source): risky ones are denied. */
+  private checkAssignments(assigns: readonly Assignment[]): void {
+    if (this.rules.allowedCommands === undefined) return;
+    for (const a of assigns) {
+      const why = riskyAssignment(a);
+      if (why) deny(`it sets ${a.name}, which changes what the allowed command runs or loads: ${why}`, a.text);
     }
   }
 
@@ -487,13 +528,22 @@ class Walk {
   }
 
   /** A simple command's words (after assignments): unwrap, recurse into bodies, check. `fromXargs`: more arguments come from its input. */
-  private run(words: readonly Word[], depth: number, fromXargs = false): void {
+  private run(words: readonly Word[], depth: number, assigns: readonly Assignment[] = [], fromXargs = false): void {
     const name = words[0];
-    if (!name) return;
+    if (!name) return this.checkAssignments(assigns);
     const text = textOf(words);
+    // stategate's own CLI with a person's command: denied in every state, whatever it allows (before
+    // anything else, so a state with no shell rule sees it even where the name is partly run-time text).
+    const own = ownCliDenial(words);
+    if (own) throw new Denial(own, text, true);
     if (name.dynamic) deny(`the command name ${quote(name.text)} is only known when it runs`, text);
     const n = name.value;
     const args = words.slice(1);
+    const spec = Object.hasOwn(WRAPPERS, n) ? WRAPPERS[n] : undefined;
+    // Only a command that runs as itself is matched against an entry, which may name its assignments.
+    if (!spec) {
+      if (n === 'eval' || n === 'source' || n === '.' || n === 'trap' || SHELLS.has(n)) this.checkAssignments(assigns);
+    }
     if (n === 'eval') {
       const dyn = args.find((w) => w.dynamic);
       if (dyn) deny('eval of text only known when it runs cannot be analysed', text);
@@ -518,22 +568,24 @@ class Walk {
       if (body?.dynamic) deny('trap with a command only known when it runs cannot be analysed', text);
       if (body && args.length > 1) this.repeated(() => this.source(body.value, depth + 1));
     }
-    const spec = Object.hasOwn(WRAPPERS, n) ? WRAPPERS[n] : undefined;
     if (spec) {
       const u = unwrap(words, spec);
       if (u.kind === 'opaque') deny(`${n} with ${quote(u.offending)} runs something that cannot be analysed`, text);
       if (u.kind === 'wrapped') {
-        for (const a of u.assignments) this.checkAssignedName(a.value.slice(0, a.value.indexOf('=')), a.text);
+        const wrapped = u.assignments.map((a): Assignment => {
+          const eq = a.value.indexOf('=');
+          return { name: a.value.slice(0, eq), value: { ...a, value: a.value.slice(eq + 1) }, append: false, text: a.text };
+        });
         const rep = n === 'xargs' ? xargsReplace(words) : undefined;
-        const inner = rep ? u.words.map((w) => (w.value.includes(rep) ? { ...w, dynamic: true } : w)) : u.words;
+        const inner = rep ? u.words.map((w) => (w.value.includes(rep) ? { ...w, dynamic: true } : w)) : n === 'xargs' ? [...u.words, XARGS_INPUT] : u.words;
         // sudo/doas: the author must allow the elevated command itself, not just what it wraps.
         if (u.privileged) this.mustMatch(words, text);
         const chdir = n === 'env' ? envChdir(words) : undefined;
         if (chdir) this.changedDir(chdir);
-        return this.run(inner, depth, n === 'xargs' && !rep);
+        return this.run(inner, depth, [...assigns, ...wrapped], n === 'xargs' && !rep);
       }
     }
-    this.regular(words, depth, fromXargs);
+    this.regular(words, depth, assigns, fromXargs);
   }
 
   private changedDir(change: DirChange): void {
@@ -541,17 +593,18 @@ class Walk {
   }
 
   /** Checks for a command that runs as itself. */
-  private regular(words: readonly Word[], depth: number, fromXargs = false): void {
+  private regular(words: readonly Word[], depth: number, assigns: readonly Assignment[] = [], fromXargs = false): void {
     const text = textOf(words);
     // Not allowed at all is the most useful thing to tell; the checks below catch allowed commands used to write or leak.
-    this.mustMatch(words, text);
+    this.mustMatch(words, text, undefined, assigns);
     if (this.blocked.length > 0) {
       const why = envReadReason(words, this.blocked);
       if (why) deny(`${quote(text)} is not allowed while variables are blocked: ${why}`, text);
     }
     if (writesFiles(words)) {
       // The policy checks each target against the protected files and the path scope, whatever the state allows.
-      for (const t of writeTargets(words)) this.wrote(t, text);
+      // xargs's input words (XARGS_INPUT, for the argument checks) are reported once, as an unknown tree.
+      for (const t of writeTargets(fromXargs ? words.filter((w) => w !== XARGS_INPUT) : words)) this.wrote(t, text);
       if (fromXargs) this.wrote({ word: UNKNOWN_TARGET, tree: true }, text);
       if (!this.rules.writeAllowed) deny(`${quote(text)} writes files, and this state allows no Write or Edit`, text);
     }
@@ -587,17 +640,52 @@ class Walk {
     }
   }
 
-  private mustMatch(words: readonly Word[], text: string, why?: string): void {
+  private mustMatch(words: readonly Word[], text: string, why?: string, assigns: readonly Assignment[] = []): void {
     const allowed = this.rules.allowedCommands;
     if (allowed === undefined) {
       if (why) deny(why, text);
       return;
     }
-    const m = matchCommand(words, allowed);
-    if (m.ok) return;
+    // Entries match by leading words; the arguments after them must not make the tool run other code
+    // (command-risks.ts), unless a matching entry names them itself.
+    let risk: string | undefined;
+    const m = matchEntries(words, allowed, assigns, (match) => {
+      const r = this.argumentRisk(words, assigns, match);
+      risk ??= r;
+      return r === undefined;
+    });
+    if (m.match) return;
+    if (m.matched) deny(risk ?? 'its arguments make the allowed command run other code', text);
     if (why) deny(why, text);
     const list = allowed.length > 0 ? allowed.join(', ') : 'none';
     if (m.dynamic) deny(`${quote(text)} has a word only known when it runs where an allowed command needs a literal one (allowed: ${list})`, text);
     deny(`${quote(text)} is not an allowed command here (allowed: ${list})`, text);
   }
+
+  /** Why the command's arguments or assignments make the matched entry run other code, or undefined. */
+  private argumentRisk(words: readonly Word[], assigns: readonly Assignment[], match: EntryMatch): string | undefined {
+    const full = (): string => [...assigns.map((a) => a.text), textOf(words)].join(' ');
+    for (const a of assigns) {
+      const why = riskyAssignment(a);
+      if (why && !match.namesAssignment(a.name)) {
+        return `${quote(full())} sets ${a.name}, which changes what the allowed command runs or loads: ${why}. An allowed_commands entry allows that only by naming it (e.g. "${a.text} ${textOf(words)}")`;
+      }
+    }
+    const f = riskyArguments(words, (i, upTo) => match.covers(i, upTo));
+    return f ? riskReason(words, f, full()) : undefined;
+  }
+}
+
+/** Stands for the words xargs adds from its input: only known when it runs, and any number of them. */
+const XARGS_INPUT: Word = { value: '$xargs_input', dynamic: true, text: '$(words xargs reads from its input)' };
+
+/** The reason for a risky argument, with the way to allow it. */
+function riskReason(words: readonly Word[], f: Finding, full: string): string {
+  if (f.dynamic) {
+    const fix = f.dashDashEnds ? '; end its options with `--` before such words, or' : ';';
+    return `${quote(full)}: ${f.what} ${f.why} that load or run code (command-risks.ts)${fix} write it in double quotes after a literal start (\"tests/$X\")`;
+  }
+  if (f.fix) return `${quote(full)} can run other code than the allowed command: ${f.what}: ${f.why}; ${f.fix}`;
+  const named = words.slice(0, f.last + 1).map((w) => w.text).join(' ');
+  return `${quote(full)} can run other code than the allowed command: ${f.what}: ${f.why}. An allowed_commands entry allows that only by naming it (e.g. "${named}")`;
 }
