@@ -62,9 +62,14 @@ export function workspaceOf(storeDir: string): string {
   }
 }
 
-/** The record file of a workspace given by its real path. */
-export function recordFileFor(realWorkspace: string, stateDir: string): string {
-  return path.join(stateDir, 'workspaces', `${sha256(realWorkspace).slice(0, 32)}.json`);
+/**
+ * The record file of a workspace given by its real path. On macOS and Windows
+ * file names are compared without case by default: two processes that reach
+ * the workspace through differently cased paths must find the same record.
+ */
+export function recordFileFor(realWorkspace: string, stateDir: string, platform: NodeJS.Platform = process.platform): string {
+  const key = platform === 'darwin' || platform === 'win32' ? realWorkspace.toLowerCase() : realWorkspace;
+  return path.join(stateDir, 'workspaces', `${sha256(key).slice(0, 32)}.json`);
 }
 
 function isSeen(value: unknown): value is Seen {

@@ -251,3 +251,10 @@ for (const op of OPERATIONS) {
     }
   });
 }
+
+test('the record is keyed by the workspace\'s real path, without case where file names are compared without case', () => {
+  assert.equal(recordFileFor('/Users/A/Project', '/s', 'darwin'), recordFileFor('/users/a/project', '/s', 'darwin'));
+  assert.equal(recordFileFor('C:\\Work\\App', 'C:\\s', 'win32'), recordFileFor('c:\\work\\app', 'C:\\s', 'win32'));
+  assert.notEqual(recordFileFor('/home/A', '/s', 'linux'), recordFileFor('/home/a', '/s', 'linux'));
+  assert.match(recordFileFor('/home/a', '/s', 'linux'), /^\/s\/workspaces\/[0-9a-f]{32}\.json$/);
+});
