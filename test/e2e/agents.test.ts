@@ -163,8 +163,10 @@ test('Enable Agent Enforcement: consent, hook files, a working hook command; Dis
     await dialog.getByRole('button', { name: 'Write' }).click();
 
     const hookFile = path.join(vsc.workspaceDir, '.github', 'hooks', 'stategate.json');
+    // Enable writes the hook file first and merges into the Claude Code settings after it: wait for both.
+    const written = (): boolean => fs.existsSync(hookFile) && fs.readFileSync(claudeFile, 'utf8').includes('PreToolUse');
     const end = Date.now() + 10_000;
-    while (!fs.existsSync(hookFile) && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+    while (!written() && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
     const hooks = JSON.parse(fs.readFileSync(hookFile, 'utf8')) as { hooks: Record<string, { command: string; env: Record<string, string>; timeout: number }[]> };
     assert.deepEqual(Object.keys(hooks.hooks).sort(), ['PostToolUse', 'PreToolUse', 'SessionStart', 'Stop', 'UserPromptSubmit']);
     const pre = hooks.hooks['PreToolUse']![0]!;
