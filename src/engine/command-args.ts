@@ -37,8 +37,6 @@ const NOTHING_NAMED: Named = () => false;
 
 const BY_NAME = new Map<string, ToolRisks>();
 for (const t of TOOL_RISKS) for (const n of t.names) BY_NAME.set(n, t);
-const NODE = BY_NAME.get('node')!;
-const PYTEST = BY_NAME.get('pytest')!;
 
 /** A program's name as a table knows it: the last path segment, without a Windows extension; `python3.12` is python. */
 export function programName(value: string): string {
@@ -313,7 +311,9 @@ class Reader {
       if (dynFrom < nameEnd) return this.dynamicOption(t, i) ? 'stop' : i;
       const risky = longRisks(t, fold(name, sx.fold));
       if (risky.length > 0) return this.flag(t, risky, i, v.slice(0, nameEnd), nameEnd, attached, dynFrom);
-      if (attached === undefined && sx.longWithValue?.includes(name)) return this.plainValue(t, i);
+      // `--tb=$X` unquoted can split into `--tb=a -p plugin`.
+      if (attached !== undefined) return splitsApart(w) && this.dynamicOption(t, i) ? 'stop' : i;
+      if (sx.longWithValue?.includes(name)) return this.plainValue(t, i);
       return i;
     }
     const letters = v.slice(1);
@@ -329,7 +329,10 @@ class Reader {
       }
       const risky = flagIndex(t).short.get(ch);
       if (risky) return this.flag(t, risky, i, `-${ch}`, at + 1, rest === '' ? undefined : rest, dynFrom);
-      if (sx.shortWithValue?.includes(ch)) return rest === '' ? this.plainValue(t, i) : i;
+      if (sx.shortWithValue?.includes(ch)) {
+        if (rest === '') return this.plainValue(t, i);
+        return splitsApart(w) && this.dynamicOption(t, i) ? 'stop' : i;
+      }
       if (shorts === 'single') return i;
     }
     return i;
@@ -341,11 +344,10 @@ class Reader {
   }
 
   /** The value word of an option that loads nothing: skipped, unless it could split into options. */
-  private plainValue(t: ToolRisks, i: number): number {
+  private plainValue(t: ToolRisks, i: number): number | 'stop' {
     const next = this.words[i + 1];
     if (!next || (!next.dynamic && next.value.startsWith('-') && next.value !== '-')) return i;
-    if (splitsApart(next) && this.dynamicOption(t, i + 1)) return this.words.length;
-    return i + 1;
+    return splitsApart(next) && this.dynamicOption(t, i + 1) ? 'stop' : i + 1;
   }
 
   /**
@@ -419,8 +421,8 @@ export function riskyAssignment(a: Assignment): string | undefined {
     if (a.append || (value?.dynamic ?? false)) return `${rule.why}, and its value is only known when it runs`;
     const text = value?.value ?? '';
     if (rule.listOf) return text.split(',').every(safeWarningFilter) ? undefined : rule.why;
-    const table = rule.argsOf === 'node' ? NODE : PYTEST;
-    const reader = new Reader([{ value: rule.argsOf ?? '', dynamic: false, text: '' }, ...optionWords(text)], NOTHING_NAMED, undefined, true);
+    const table = rule.argsOf!;
+    const reader = new Reader([{ value: table.tool, dynamic: false, text: '' }, ...optionWords(text)], NOTHING_NAMED, undefined, true);
     reader.read(table, 1);
     return reader.found ? `${rule.why}; it holds ${reader.found.what.replace(/^\S+ /, '')}: ${reader.found.why}` : undefined;
   }

@@ -45,7 +45,7 @@ export function commandRisksMarkdown(): string {
   for (const t of TOOL_RISKS) rows(t, out);
   out.push('', '| assignment | why it is denied |', '|---|---|');
   for (const e of ENV_RISKS) {
-    const how = e.argsOf ? ` (read as ${e.argsOf}'s options: only risky ones deny)` : e.listOf ? ` (each filter read as -${e.listOf.flag})` : '';
+    const how = e.argsOf ? ` (read as ${e.argsOf.tool}'s options: only risky ones deny)` : e.listOf ? ` (each filter read as -${e.listOf.flag})` : '';
     out.push(`| ${e.label} | ${e.why}${how} |`);
   }
   return out.join('\n');

@@ -119,8 +119,8 @@ export interface EnvRisk {
   readonly names: RegExp;
   /** How the docs name it. */
   readonly label: string;
-  /** The value is read as this tool's arguments (risky only if they are); else any value is risky. */
-  readonly argsOf?: string;
+  /** The value is read as this tool's options (risky only if they are); else any value is risky. */
+  readonly argsOf?: ToolRisks;
   /** The value is a comma-separated list of this flag's values (PYTHONWARNINGS as -W). */
   readonly listOf?: { readonly tool: string; readonly flag: string };
   readonly why: string;
@@ -485,7 +485,7 @@ export const TOOL_RISKS: readonly ToolRisks[] = [NPM, NPX, YARN, BUN, SCRIPT_ARG
 /** `python -m NAME`: the modules whose arguments are known. */
 export const PYTHON_MODULES: Readonly<Record<string, ToolRisks>> = { pytest: PYTEST };
 
-export { SCRIPT_ARGS, NODE as NODE_RISKS, PYTEST as PYTEST_RISKS };
+export { SCRIPT_ARGS };
 
 /**
  * Assignments that make a command load or run other code. The first match
@@ -493,8 +493,8 @@ export { SCRIPT_ARGS, NODE as NODE_RISKS, PYTEST as PYTEST_RISKS };
  * (PATH, IFS, HOME, EDITOR, CC, ...), which has no way to read a value.
  */
 export const ENV_RISKS: readonly EnvRisk[] = [
-  { names: /^NODE_OPTIONS$/, label: 'NODE_OPTIONS', argsOf: 'node', why: 'node reads options from it (--require, --import, --loader)' },
-  { names: /^PYTEST_ADDOPTS$/, label: 'PYTEST_ADDOPTS', argsOf: 'pytest', why: 'pytest reads options from it (-p, -o addopts=...)' },
+  { names: /^NODE_OPTIONS$/, label: 'NODE_OPTIONS', argsOf: NODE, why: 'node reads options from it (--require, --import, --loader)' },
+  { names: /^PYTEST_ADDOPTS$/, label: 'PYTEST_ADDOPTS', argsOf: PYTEST, why: 'pytest reads options from it (-p, -o addopts=...)' },
   { names: /^PYTHONWARNINGS$/, label: 'PYTHONWARNINGS', listOf: { tool: 'python', flag: 'W' }, why: 'a warning category with a module path imports that module' },
   { names: /^PYTEST_PLUGINS$/, label: 'PYTEST_PLUGINS', why: 'pytest imports the modules it lists as plugins' },
   { names: /^PYTHON(STARTUP|PATH|HOME|USERBASE|INSPECT|BREAKPOINT|EXECUTABLE)$/, label: 'PYTHONPATH, PYTHONSTARTUP, PYTHONHOME, PYTHONBREAKPOINT, ...', why: 'where Python imports from, or code it runs at start or on breakpoint()' },

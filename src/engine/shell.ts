@@ -683,7 +683,7 @@ const XARGS_INPUT: Word = { value: '$xargs_input', dynamic: true, text: '$(words
 function riskReason(words: readonly Word[], f: Finding, full: string): string {
   if (f.dynamic) {
     const fix = f.dashDashEnds ? '; end its options with `--` before such words, or' : ';';
-    return `${quote(full)}: ${f.what} ${f.why} that load or run code (command-risks.ts)${fix} write it in double quotes after a literal start (\"tests/$X\")`;
+    return `${quote(full)}: ${f.what} ${f.why} that load or run code (command-risks.ts)${fix} write the run-time part in double quotes, after a literal start (\"tests/$X\", -j\"$(nproc)\")`;
   }
   if (f.fix) return `${quote(full)} can run other code than the allowed command: ${f.what}: ${f.why}; ${f.fix}`;
   const named = words.slice(0, f.last + 1).map((w) => w.text).join(' ');
