@@ -7,9 +7,9 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { cli } from './helpers/cli';
+import { tempDir } from './helpers/temp-dir';
 
 const WORKFLOW = {
   id: 'shell-gate',
@@ -29,7 +29,7 @@ after(() => {
 });
 
 function workspace(state: string): string {
-  const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-hook-shell-'));
+  const cwd = tempDir('sg-hook-shell-');
   made.push(cwd);
   fs.writeFileSync(path.join(cwd, 'gate.workflow.json'), JSON.stringify(WORKFLOW));
   assert.equal(cli(['run', 'start', 'gate.workflow.json'], { cwd }).code, 0);
