@@ -171,7 +171,9 @@ test('Enable Agent Enforcement: consent, hook files, a working hook command; Dis
     assert.deepEqual(Object.keys(hooks.hooks).sort(), ['PostToolUse', 'PreToolUse', 'SessionStart', 'Stop', 'UserPromptSubmit']);
     const pre = hooks.hooks['PreToolUse']![0]!;
     const ready = await vsc.hostReady();
-    assert.ok(pre.command.startsWith(`'${ready.execPath}' '`), `runs with the host's runtime: ${pre.command}`);
+    // The line checks that the CLI and the runtime are there (exit 2 when not), then runs the CLI with the host's runtime.
+    assert.match(pre.command, /^\[ -f '[^']*\/dist\/cli\.js' \] \|\| \{ printf .*exit 2; \}; \[ -x '[^']*' \] \|\| \{ printf .*exit 2; \}; /, `guarded: ${pre.command}`);
+    assert.ok(pre.command.includes(`; '${ready.execPath}' '`), `runs with the host's runtime: ${pre.command}`);
     assert.match(pre.command, /stategate\.stategate-[\d.]+\/dist\/cli\.js' hook --client vscode$/);
     assert.deepEqual(pre.env, { ELECTRON_RUN_AS_NODE: '1' });
     const claude = JSON.parse(fs.readFileSync(claudeFile, 'utf8')) as typeof mine & { hooks: Record<string, unknown[]> };
