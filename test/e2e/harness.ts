@@ -24,7 +24,7 @@ import { type Browser, type Frame, type Locator, type Page, chromium } from 'pla
 import type { HostSuiteResult } from './host-runner/src/suite';
 // STATEGATE_STATE_DIR: a temporary folder, inherited by code-server, its extension host and the hooks it runs.
 import '../unit/helpers/state-dir';
-import { tempDir } from '../unit/helpers/temp-dir';
+import { removeTempDir, tempDir } from '../unit/helpers/temp-dir';
 
 export type { HostSuiteResult, HostTestResult } from './host-runner/src/suite';
 
@@ -347,9 +347,15 @@ export class VsCode {
     }
   }
 
+  /** code-server's own temp files (IPC sockets, the TypeScript server's folder), removed with the run. */
+  private tmp: string | undefined;
+
   private childEnv(extra?: Readonly<Record<string, string>>): NodeJS.ProcessEnv {
+    // A short path of its own (unix socket paths are limited to 107 bytes), not one inside root.
+    this.tmp ??= tempDir('sg-vsc-');
     return {
       ...process.env,
+      TMPDIR: this.tmp,
       // Keep code-server's own state (coder.json, ...) in this run's folder.
       XDG_DATA_HOME: path.join(this.root, 'xdg-data'),
       XDG_CONFIG_HOME: path.join(this.root, 'xdg-config'),
@@ -505,10 +511,9 @@ export class VsCode {
     const panel = this.page.locator('.markers-panel');
     await panel.waitFor({ state: 'visible', timeout: 10_000 });
     await this.page.waitForTimeout(300);
-    const rows = panel.locator('.monaco-list-row');
-    const labels: string[] = [];
-    for (let i = 0; i < (await rows.count()); i++) labels.push((await rows.nth(i).getAttribute('aria-label')) ?? (await rows.nth(i).innerText()));
-    return labels;
+    // Read every row in one go: the list re-renders while diagnostics update, and a row
+    // counted a moment ago may be gone when asked for one by one.
+    return await panel.locator('.monaco-list-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label') ?? r.textContent ?? ''));
   }
 
   /** Every status bar item now shown. */
@@ -659,6 +664,7 @@ export class VsCode {
     }
     live.delete(this);
     fs.rmSync(this.root, { recursive: true, force: true, maxRetries: 3 });
+    if (this.tmp) removeTempDir(this.tmp);
   }
 }
 

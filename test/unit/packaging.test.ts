@@ -83,6 +83,7 @@ test('the walkthrough takes a new user from an example workflow to a gated agent
   const builtIn = new Set(['workbench.action.quickOpen']);
   for (const s of w!.steps) {
     assert.ok(s.title && s.description, `${s.id}: a title and a description`);
+    assert.doesNotMatch(s.description, /`/, `${s.id}: a step's description shows backticks as they are (only links are rendered)`);
     assert.ok(s.completionEvents.length > 0, `${s.id}: a completion event`);
     const media = stepMedia(s);
     assert.ok(media && fs.existsSync(path.join(REPO_ROOT, media)), `${s.id}: media ${media} exists`);
