@@ -17,7 +17,8 @@ test('npm start serves VS Code with stategate on examples/ and stops on Ctrl+C',
   // process group of its own, like a command started from a terminal.
   const child = spawn('npm', ['start'], {
     cwd: REPO_ROOT,
-    env: { ...process.env, PORT: String(port), STATEGATE_START_HOME: home },
+    // A temp folder of its own: code-server leaves its IPC sockets there.
+    env: { ...process.env, PORT: String(port), STATEGATE_START_HOME: home, TMPDIR: tempDir('sg-start-tmp-', t) },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
