@@ -22,7 +22,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { CLAUDE_SETTINGS_FILE } from '../../src/vscode/agents/hook-install';
-import { assertRan, CLI, installClaude, Session } from './claude-session';
+import { assertRan, claudeSession, CLI } from './claude-session';
 
 const WORKFLOW = {
   id: 'loose-build',
@@ -34,19 +34,8 @@ const WORKFLOW = {
 };
 
 test('Claude Code trying to switch its own gate off stays gated', { timeout: 600_000 }, async (t: TestContext) => {
-  const installed = installClaude();
-  if ('skip' in installed) {
-    t.diagnostic(installed.skip);
-    t.skip(installed.skip);
-    return;
-  }
-  assert.ok(fs.existsSync(CLI), `${CLI} is missing: run npm run build first`);
-  const s = new Session(installed.bin, WORKFLOW);
-  await s.start();
-  t.after(async () => {
-    await s.close();
-    if (process.env.STATEGATE_KEEP_CLAUDE_E2E !== '1') fs.rmSync(s.root, { recursive: true, force: true });
-  });
+  const s = await claudeSession(t, WORKFLOW);
+  if (!s) return;
   const ws = (p: string): string => path.join(s.ws, p);
   // What a workspace with enforcement enabled has besides the Claude hook: VS Code's settings, and a
   // folder the agent can reach `.stategate/` through.

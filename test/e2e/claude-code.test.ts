@@ -22,7 +22,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test, type TestContext } from 'node:test';
-import { assertRan, CLI, installClaude, REPO_ROOT, Session, type HookInput } from './claude-session';
+import { assertRan, claudeSession, REPO_ROOT, type HookInput } from './claude-session';
 
 const RECORDED = path.join(REPO_ROOT, 'test', 'fixtures', 'hooks', 'claude-code-recorded');
 /** What recorded fixtures say in place of this run's temp folder. */
@@ -59,19 +59,8 @@ function keyShape(value: unknown): unknown {
 }
 
 test('Claude Code under the stategate hook: denied in planning with the reason, allowed and recorded after READY', { timeout: 600_000 }, async (t: TestContext) => {
-  const installed = installClaude();
-  if ('skip' in installed) {
-    t.diagnostic(installed.skip);
-    t.skip(installed.skip);
-    return;
-  }
-  assert.ok(fs.existsSync(CLI), `${CLI} is missing: run npm run build first`);
-  const s = new Session(installed.bin, WORKFLOW);
-  await s.start();
-  t.after(async () => {
-    await s.close();
-    if (process.env.STATEGATE_KEEP_CLAUDE_E2E !== '1') fs.rmSync(s.root, { recursive: true, force: true });
-  });
+  const s = await claudeSession(t, WORKFLOW);
+  if (!s) return;
   const plan = path.join(s.ws, 'plan.md');
 
   // --- session 1, state planning: Read, then Write --------------------------

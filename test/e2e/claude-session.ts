@@ -7,9 +7,10 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { TestContext } from 'node:test';
 import { mergeClaudeSettings, CLAUDE_SETTINGS_FILE } from '../../src/vscode/agents/hook-install';
 import { startFakeAnthropic, toolResults, type Block, type FakeAnthropic, type MessagesRequest } from './fake-anthropic';
-import { tempDir } from '../unit/helpers/temp-dir';
+import { removeTempDir, tempDir } from '../unit/helpers/temp-dir';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 export const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
@@ -184,3 +185,25 @@ export function assertRan(r: ClaudeRun): void {
   assert.equal(r.output['is_error'], false, `claude -p reports an error: ${r.stdout}`);
 }
 
+
+/**
+ * A started session for test `t`, or undefined when `t` was skipped because
+ * Claude Code cannot be installed (the npm registry out of reach, and only
+ * that). Closed and removed after `t` (STATEGATE_KEEP_TEMP=1 keeps its folder).
+ */
+export async function claudeSession(t: TestContext, workflow: unknown): Promise<Session | undefined> {
+  const installed = installClaude();
+  if ('skip' in installed) {
+    t.diagnostic(installed.skip);
+    t.skip(installed.skip);
+    return undefined;
+  }
+  assert.ok(fs.existsSync(CLI), `${CLI} is missing: run npm run build first`);
+  const s = new Session(installed.bin, workflow);
+  t.after(async () => {
+    await s.close();
+    removeTempDir(s.root);
+  });
+  await s.start();
+  return s;
+}
