@@ -490,4 +490,12 @@ export interface ChartDef {
   readonly root: ChartNode;
   readonly actions: ReadonlyMap<string, NamedAction>;
   readonly machineRegistry: readonly MachineRegistryEntry[];
+  /**
+   * The chart's service table (`services:`): names an invoke `src` may use
+   * besides `statechart:` and `agent:` (the workspace's `.stategate/registry.yaml`
+   * may list more). Absent: the chart has none.
+   */
+  readonly services?: readonly NameRef[];
+  /** Named actions written under `actions` but left out because malformed (the loader said why). */
+  readonly skippedActions?: ReadonlySet<string>;
 }

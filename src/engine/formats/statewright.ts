@@ -189,7 +189,7 @@ function readKind(r: Reader, e: Entry | undefined): StateKind {
   return r.oneOf(e, STATE_TYPES) === 'final' ? 'final' : 'atomic'; // "normal", "atomic", absent, or invalid (reported)
 }
 
-function readRules(r: Reader, f: Fields): StateRules {
+export function readRules(r: Reader, f: Fields): StateRules {
   const rules: { -readonly [K in keyof StateRules]: StateRules[K] } = {
     disallowedTools: r.stringArray(f.get('disallowed_tools')) ?? [],
     // `deny_env` / `env` are the reference's aliases; when both spellings are written the canonical one wins.
@@ -303,7 +303,7 @@ function readGuard(r: Reader, e: Entry): GuardDef | undefined {
   };
 }
 
-function readInterrupts(r: Reader, e: Entry | undefined): InterruptDef[] {
+export function readInterrupts(r: Reader, e: Entry | undefined): InterruptDef[] {
   if (!e || !r.isObject(e.node, e.pointer, '`interrupts`')) return [];
   const out: InterruptDef[] = [];
   for (const i of r.entries(e.node, e.pointer, '`interrupts`')) {
@@ -331,7 +331,7 @@ function readTrigger(r: Reader, e: Entry | undefined, owner: Entry, what: string
 }
 
 /** Known meta keys are type-checked; every key, known or not, is kept in `raw`. */
-function readMeta(r: Reader, e: Entry | undefined): WorkflowMeta {
+export function readMeta(r: Reader, e: Entry | undefined): WorkflowMeta {
   const defaults: WorkflowMeta = { approvalMode: 'ask', captureOutput: false, debug: false, raw: {} };
   if (!e || !r.isObject(e.node, e.pointer, '`meta`')) return defaults;
   const f: Fields = fieldsOf(r.entries(e.node, e.pointer, '`meta`'));
