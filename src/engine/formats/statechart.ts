@@ -8,13 +8,13 @@
  * skipped. What the chart means (targets, reachability, ...) is validation's
  * (check/chart.ts); the loader only reads.
  */
-import type { ChartDef, MachineRegistryEntry, NameRef, Workflow } from '../model.js';
+import type { ChartDef, Workflow } from '../model.js';
 import { nodeLoc, ownerLoc, parseJsonc } from './jsonc.js';
 import { Reader, type Entry } from './reader.js';
 import { readNamedActions } from './statechart-actions.js';
-import { CHART_FIELDS, DOCUMENT_FIELDS, REGISTRY_ENTRY_FIELDS } from './statechart-fields.js';
+import { CHART_FIELDS, DOCUMENT_FIELDS } from './statechart-fields.js';
 import { ChartNodes, readBehaviour, readChartMeta } from './statechart-nodes.js';
-import { itemEntry } from './statechart-read.js';
+import { readRegistry, readServices } from './statechart-registry.js';
 import type { LoadOptions, LoadResult } from './statewright.js';
 import { readInterrupts, readMeta, readVersion } from './statewright.js';
 import { parseYamlTree } from './yaml-tree.js';
@@ -94,44 +94,4 @@ function readChart(r: Reader, e: Entry): Workflow | undefined {
     statesLoc: statesEntry.keyLoc,
     chart,
   };
-}
-
-/** `machine_registry: [{id, version, src}]` (the seed's), in order. */
-function readRegistry(r: Reader, e: Entry | undefined): MachineRegistryEntry[] {
-  if (!e) return [];
-  if (e.node.type !== 'array') {
-    r.report('error', 'invalid-type', '`machine_registry` must be a list of `{id, version, src}` entries.', nodeLoc(e.node, e.pointer));
-    return [];
-  }
-  const out: MachineRegistryEntry[] = [];
-  (e.node.children ?? []).forEach((item, i) => {
-    const entry = itemEntry(item, `${e.pointer}/${i}`, `entry ${i + 1} of \`machine_registry\``);
-    const what = entry.key;
-    if (!r.isObject(item, entry.pointer, `The value of ${what}`)) return;
-    const f = r.fields(item, entry.pointer, what, REGISTRY_ENTRY_FIELDS);
-    const id = r.string(f.get('id'));
-    const src = r.string(f.get('src'));
-    const versionEntry = f.get('version');
-    // A YAML `version: 1.10` is the number 1.1: a version must be written as a string.
-    const version = versionEntry?.node.type === 'number' ? quoteVersion(r, versionEntry) : r.string(versionEntry);
-    if (!f.has('id')) r.missing(item, entry.pointer, 'id', what, ' Name the machine, as `statechart:<id>` invokes it.');
-    if (!f.has('src')) r.missing(item, entry.pointer, 'src', what, ' Give the chart file, relative to this file.');
-    if (id === undefined || src === undefined) return;
-    out.push({ id, ...(version !== undefined ? { version } : {}), src, loc: nodeLoc(item, entry.pointer) });
-  });
-  return out;
-}
-
-function quoteVersion(r: Reader, e: Entry): undefined {
-  r.report('error', 'invalid-type', `\`version\` must be a string: write it in quotes ("${String(e.node.value)}") so it stays the version you wrote.`, nodeLoc(e.node, e.pointer));
-  return undefined;
-}
-
-/** `services: [name, ...]` or `services: {name: {...}}` (the values are the author's notes). */
-function readServices(r: Reader, e: Entry | undefined): NameRef[] | undefined {
-  if (!e) return undefined;
-  if (e.node.type === 'object') return r.entries(e.node, e.pointer, '`services`').map((s) => ({ name: s.key, loc: s.keyLoc }));
-  if (e.node.type === 'array') return r.refArray(e);
-  r.report('error', 'invalid-type', '`services` must be a list of service names (or an object keyed by them).', nodeLoc(e.node, e.pointer));
-  return undefined;
 }

@@ -1,0 +1,136 @@
+/**
+ * What the statechart rules walk: every node's chart part with its id (the
+ * root is ''), every transition with its source, every action (inline ones
+ * where they are written, named ones where they are defined) and every
+ * expression. Built once per validation so each rule is a plain loop.
+ */
+import type { ActionDef, ActionRef, ChartNode, ChartTransition, ExprSource, InvokeDef, NameRef, StateNode, Workflow } from '../model.js';
+import { resolveTarget } from '../statechart/targets.js';
+
+export interface ChartSite {
+  /** '' for the chart root. */
+  readonly id: string;
+  readonly node: ChartNode;
+  readonly state?: StateNode;
+}
+
+export interface SourcedTransition {
+  readonly source: string;
+  readonly t: ChartTransition;
+}
+
+export interface ChartIndex {
+  readonly wf: Workflow;
+  /** The root first, then the states in document order. */
+  readonly sites: readonly ChartSite[];
+  readonly transitions: readonly SourcedTransition[];
+  /** Every action reference (entry, exit, transition actions), in document order. */
+  readonly refs: readonly ActionRef[];
+  /** Every action definition: the chart's named ones, then the inline ones. */
+  readonly actions: readonly ActionDef[];
+  readonly invokes: readonly InvokeDef[];
+}
+
+const EMPTY_NODE: ChartNode = { transitions: [], entry: [], exit: [], invoke: [] };
+
+export function indexChart(wf: Workflow): ChartIndex {
+  const sites: ChartSite[] = [{ id: '', node: wf.chart?.root ?? EMPTY_NODE }];
+  for (const state of wf.states.values()) if (state.chart) sites.push({ id: state.id, node: state.chart, state });
+  const transitions: SourcedTransition[] = [];
+  const refs: ActionRef[] = [];
+  const invokes: InvokeDef[] = [];
+  for (const site of sites) {
+    const { node } = site;
+    for (const r of node.entry) refs.push(r);
+    for (const t of node.transitions) {
+      transitions.push({ source: site.id, t });
+      for (const r of t.actions) refs.push(r);
+    }
+    for (const r of node.exit) refs.push(r);
+    for (const i of node.invoke) invokes.push(i);
+  }
+  const actions: ActionDef[] = [...(wf.chart?.actions.values() ?? [])].map((a) => a.action);
+  for (const r of refs) if (r.kind === 'inline') actions.push(r.action);
+  return { wf, sites, transitions, refs, actions, invokes };
+}
+
+/** An expression and what it is, for messages. */
+export interface ExprSite {
+  readonly expr: ExprSource;
+  readonly what: 'guard' | 'delay' | 'assign';
+}
+
+/** Every expression the chart writes as one: guards, named delays, assign updates. */
+export function expressions(index: ChartIndex): ExprSite[] {
+  const out: ExprSite[] = [];
+  for (const { t } of index.transitions) {
+    if (t.guard) out.push({ expr: t.guard, what: 'guard' });
+    if (t.trigger.kind === 'after' && typeof t.trigger.delay !== 'number') out.push({ expr: t.trigger.delay, what: 'delay' });
+  }
+  for (const a of index.actions) if (a.type === 'assign') for (const u of a.updates) out.push({ expr: u.expr, what: 'assign' });
+  return out;
+}
+
+/** The node's id and every ancestor's, innermost first, ending with the root ''. */
+export function ancestorsOrSelf(wf: Workflow, id: string): string[] {
+  const out: string[] = [];
+  for (let at: string | undefined = id; at !== undefined && at !== ''; at = wf.states.get(at)?.parent) out.push(at);
+  out.push('');
+  return out;
+}
+
+/** Whether `id` is `ancestor` or inside it ('' contains everything). */
+export function isWithin(id: string, ancestor: string): boolean {
+  return ancestor === '' || id === ancestor || id.startsWith(`${ancestor}.`);
+}
+
+/** The child of `parent` with key `name` (a compound's `initial`), when there is one. */
+export function childNamed(wf: Workflow, parent: StateNode | undefined, name: NameRef | undefined): StateNode | undefined {
+  if (!name) return undefined;
+  const id = parent ? `${parent.id}.${name.name}` : name.name;
+  const child = wf.states.get(id);
+  return child && child.parent === parent?.id ? child : undefined;
+}
+
+/**
+ * The states entered when a transition targets `id`: its ancestors, every
+ * other region of a parallel ancestor, and `id` itself with what it enters by
+ * default (a compound's initial child, or every child when the initial is not
+ * valid, so rules do not pile up on rule 1's finding; all regions of a
+ * parallel state; a history's default target, else its parent's initial).
+ */
+export function entrySet(wf: Workflow, id: string): Set<string> {
+  const into = new Set<string>();
+  enterInto(wf, id, into);
+  return into;
+}
+
+function enterInto(wf: Workflow, id: string, into: Set<string>): void {
+  const path: StateNode[] = [];
+  for (let at = wf.states.get(id); at; at = at.parent === undefined ? undefined : wf.states.get(at.parent)) path.unshift(at);
+  for (let depth = 0; depth < path.length - 1; depth++) {
+    const node = path[depth] as StateNode;
+    into.add(node.id);
+    if (node.kind !== 'parallel') continue;
+    const next = (path[depth + 1] as StateNode).id;
+    for (const c of node.children) if (c !== next) enterByDefault(wf, wf.states.get(c), into);
+  }
+  enterByDefault(wf, path[path.length - 1], into);
+}
+
+function enterByDefault(wf: Workflow, node: StateNode | undefined, into: Set<string>): void {
+  if (!node || into.has(node.id)) return;
+  into.add(node.id);
+  if (node.kind === 'parallel') {
+    for (const c of node.children) enterByDefault(wf, wf.states.get(c), into);
+  } else if (node.kind === 'compound') {
+    const initial = childNamed(wf, node, node.initial);
+    if (initial) enterByDefault(wf, initial, into);
+    else for (const c of node.children) enterByDefault(wf, wf.states.get(c), into);
+  } else if (node.kind === 'history') {
+    const parent = node.parent === undefined ? undefined : wf.states.get(node.parent);
+    const fallback = node.chart?.historyDefault ? resolveTarget(wf, node.id, node.chart.historyDefault) : undefined;
+    if (fallback !== undefined) enterInto(wf, fallback, into);
+    else if (parent) enterByDefault(wf, childNamed(wf, parent, parent.initial), into);
+  }
+}
