@@ -5,6 +5,12 @@
  * one leaves its source active, so it can fire again at once. A cycle made of
  * unguarded transitions loops forever: an error (the run would stop after
  * 1,000 microsteps). A cycle with a guard on it may end: a warning (DESIGN.md).
+ *
+ * As in XState v5, a microstep that changes neither the configuration nor the
+ * context ends the eventless steps: a transition taken again right after
+ * itself lands where it already is, so it loops on its own only when it
+ * assigns to the context (in XState v5 a targetless or self-targeting
+ * `always` without an assign runs once; with an assign it never ends).
  */
 import type { Diagnostic, RelatedInfo, SourceLoc, Workflow } from '../model.js';
 import { resolveTarget } from '../statechart/targets.js';
@@ -23,7 +29,7 @@ export function alwaysCycleRule(wf: Workflow, index: ChartIndex, out: Diagnostic
     if (list) list.push(i);
     else bySource.set(s.source, [i]);
   });
-  const edges = always.map((s) => successors(wf, s, bySource));
+  const edges = always.map((s, i) => successors(wf, s, bySource).filter((j) => j !== i || assigns(wf, s)));
   const unguardedEdges = edges.map((next, i) => (always[i]?.t.guard ? [] : next.filter((j) => !always[j]?.t.guard)));
   const errors = cyclicComponents(always.length, unguardedEdges);
   const inError = new Set(errors.flat());
@@ -47,6 +53,11 @@ function successors(wf: Workflow, s: SourcedTransition, bySource: ReadonlyMap<st
   const out: number[] = [];
   for (const id of active) for (const j of bySource.get(id) ?? []) out.push(j);
   return out;
+}
+
+/** Whether the transition writes the context (a named or inline `assign` among its actions). */
+function assigns(wf: Workflow, s: SourcedTransition): boolean {
+  return s.t.actions.some((a) => (a.kind === 'inline' ? a.action : wf.chart?.actions.get(a.name.name)?.action)?.type === 'assign');
 }
 
 function cycleDiagnostic(always: readonly SourcedTransition[], component: readonly number[], severity: 'error' | 'warning'): Diagnostic {
