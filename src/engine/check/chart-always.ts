@@ -78,7 +78,9 @@ function cycleDiagnostic(always: readonly SourcedTransition[], component: readon
   };
 }
 
-/** A transition's first target, or the whole transition when it has none. */
+/** A transition's first target; without one, its guard, else its first action, else the whole transition. */
 function where(s: SourcedTransition): SourceLoc {
-  return s.t.targets[0]?.loc ?? s.t.loc;
+  const { t } = s;
+  const action = t.actions[0];
+  return t.targets[0]?.loc ?? t.guard?.loc ?? (action ? (action.kind === 'named' ? action.name.loc : action.action.loc) : t.loc);
 }

@@ -32,8 +32,10 @@ export function validateChart(wf: Workflow, opts: ChartValidateOptions = {}): Di
   const sites = targetSites(index);
   const out: Diagnostic[] = [];
   initialRule(wf, out); // 1
+  const unresolved = out.length;
   targetRule(wf, sites, out); // 2
-  reachRule(wf, sites, out); // 3
+  // Reachability is judged once every target resolves: a misspelt target would make its intended state look orphaned.
+  if (out.length === unresolved) reachRule(wf, sites, out); // 3
   parallelRegionsRule(wf, out); // 4
   regionFinalRule(wf, out); // 5
   guardSyntaxRule(index, parse, out); // 6

@@ -16,6 +16,8 @@ import { itemEntry, valueOf } from './statechart-read.js';
 
 export const UNKNOWN_ACTION = 'chart-unknown-action';
 
+const ALL_FIELDS = ['type', ...new Set(Object.values(ACTION_FIELDS).flat())];
+
 /** `entry: [a, {type: log}]`, `entry: a`, `entry: {type: log}`. */
 export function readActionList(r: Reader, e: Entry, what: string): ActionRef[] {
   if (e.node.type === 'array') {
@@ -56,7 +58,8 @@ export function readNamedActions(r: Reader, e: Entry | undefined, skipped: Set<s
 export function readActionDef(r: Reader, node: JsonNode, pointer: string, what: string): ActionDef | undefined {
   if (!r.isObject(node, pointer, `The value of ${what}`)) return undefined;
   const type = typeOf(node);
-  const known = type === undefined ? ['type'] : ['type', ...ACTION_FIELDS[type]];
+  // With an unknown type, any action's fields pass: the type is what is wrong.
+  const known = type === undefined ? ALL_FIELDS : ['type', ...ACTION_FIELDS[type]];
   const f = r.fields(node, pointer, what, known);
   const typeEntry = f.get('type');
   if (!typeEntry) {

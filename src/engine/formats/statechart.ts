@@ -9,14 +9,14 @@
  * (check/chart.ts); the loader only reads.
  */
 import type { ChartDef, Workflow } from '../model.js';
-import { nodeLoc, ownerLoc, parseJsonc } from './jsonc.js';
+import { nodeLoc, parseJsonc } from './jsonc.js';
 import { Reader, type Entry } from './reader.js';
 import { readNamedActions } from './statechart-actions.js';
 import { CHART_FIELDS, DOCUMENT_FIELDS } from './statechart-fields.js';
 import { ChartNodes, readBehaviour, readChartMeta } from './statechart-nodes.js';
 import { readRegistry, readServices } from './statechart-registry.js';
 import type { LoadOptions, LoadResult } from './statewright.js';
-import { readInterrupts, readMeta, readVersion } from './statewright.js';
+import { identity, readInterrupts, readMeta, readVersion } from './statewright.js';
 import { parseYamlTree } from './yaml-tree.js';
 
 export function loadStatechart(text: string, opts: LoadOptions = {}): LoadResult {
@@ -77,12 +77,7 @@ function readChart(r: Reader, e: Entry): Workflow | undefined {
   };
   return {
     format: 'statechart',
-    id: id ?? '',
-    ...(idEntry && id !== undefined ? { idLoc: nodeLoc(idEntry.node, idEntry.pointer) } : {}),
-    ...(name !== undefined ? { name } : {}),
-    ...(description !== undefined ? { description } : {}),
-    ...(version !== undefined ? { version } : {}),
-    initial: initial ?? { name: '', loc: ownerLoc(node, pointer) },
+    ...identity({ idEntry, id, name, description, version, initial }, node, pointer),
     context: r.jsonObject(f.get('context')) ?? {},
     meta: readMeta(r, f.get('meta')),
     states: nodes.states,

@@ -107,13 +107,7 @@ function readWorkflow(r: Reader, node: JsonNode, pointer: string): Workflow | un
 
   return {
     format: 'statewright',
-    id: id ?? '',
-    ...(idEntry && id !== undefined ? { idLoc: nodeLoc(idEntry.node, idEntry.pointer) } : {}),
-    ...(name !== undefined ? { name } : {}),
-    ...(description !== undefined ? { description } : {}),
-    ...(version !== undefined ? { version } : {}),
-    // An empty name marks a missing/invalid `initial` (already reported); it points at the workflow's owner.
-    initial: initial ?? { name: '', loc: ownerLoc(node, pointer) },
+    ...identity({ idEntry, id, name, description, version, initial }, node, pointer),
     context: r.jsonObject(f.get('context')) ?? {},
     meta: readMeta(r, f.get('meta')),
     states,
@@ -124,6 +118,30 @@ function readWorkflow(r: Reader, node: JsonNode, pointer: string): Workflow | un
     skippedStates,
     skippedGuards,
     statesLoc: statesEntry.keyLoc,
+  };
+}
+
+/** What identifies a workflow, as read (by each format in its own order), with absent values left out. */
+export interface IdentityFields {
+  readonly idEntry: Entry | undefined;
+  readonly id: string | undefined;
+  readonly name: string | undefined;
+  readonly description: string | undefined;
+  readonly version: string | number | undefined;
+  readonly initial: NameRef | undefined;
+}
+
+/** The identifying fields of a Workflow (Statewright's and the statechart loader's). */
+export function identity(f: IdentityFields, node: JsonNode, pointer: string): Pick<Workflow, 'id' | 'idLoc' | 'name' | 'description' | 'version' | 'initial'> {
+  const { idEntry, id, name, description, version, initial } = f;
+  return {
+    id: id ?? '',
+    ...(idEntry && id !== undefined ? { idLoc: nodeLoc(idEntry.node, idEntry.pointer) } : {}),
+    ...(name !== undefined ? { name } : {}),
+    ...(description !== undefined ? { description } : {}),
+    ...(version !== undefined ? { version } : {}),
+    // An empty name marks a missing/invalid `initial` (already reported); it points at the workflow's owner.
+    initial: initial ?? { name: '', loc: ownerLoc(node, pointer) },
   };
 }
 
