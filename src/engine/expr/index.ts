@@ -19,18 +19,18 @@ export { expressionReferences } from './references.js';
 export { isTruthy } from './values.js';
 export { MAX_EXPRESSION_LENGTH, MAX_NESTING } from './vocabulary.js';
 
-/** Parsed texts, most recently used last; a chart has a few dozen expressions, so this holds them all. */
+/**
+ * Parsed texts, the first parsed dropped first when full. A chart has a few
+ * dozen expressions, so this holds those of every loaded chart; a hit does not
+ * reorder (that would cost more than most evaluations).
+ */
 const CACHE_SIZE = 512;
 const parsedTexts = new Map<string, ParseResult>();
 
 /** parseExpression with a small cache (parse results are immutable, so they can be shared). */
 function parseCached(text: string): ParseResult {
   const hit = parsedTexts.get(text);
-  if (hit) {
-    parsedTexts.delete(text);
-    parsedTexts.set(text, hit);
-    return hit;
-  }
+  if (hit) return hit;
   const parsed = parseExpression(text);
   if (parsedTexts.size >= CACHE_SIZE) {
     const oldest = parsedTexts.keys().next();
