@@ -31,8 +31,8 @@ import { performance } from 'node:perf_hooks';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import fc from 'fast-check';
 import { parseDocument, stringify } from 'yaml';
-import { cloneJson } from '../../src/engine/jsonvalue';
-import type { JsonObject, JsonValue, Workflow } from '../../src/engine/model';
+import { cloneJson } from '../../src/engine/model/json-value';
+import type { JsonObject, JsonValue, Workflow } from '../../src/engine/model/index.js';
 import { tempDir } from './helpers/temp-dir';
 import {
   applyTextMutation,

@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { parseDocument } from 'yaml';
 import { loadStatechart } from '../../src/engine/formats/statechart.js';
 import { loadChartRegistry } from '../../src/engine/formats/statechart-registry.js';
-import type { ChartTransition, Diagnostic, StateNode, Workflow } from '../../src/engine/model.js';
+import type { ChartTransition, Diagnostic, StateNode, Workflow } from '../../src/engine/model/index.js';
 import { resolveTarget } from '../../src/engine/statechart/targets.js';
 import { span } from './support/ranges.js';
 

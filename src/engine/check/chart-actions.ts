@@ -4,9 +4,9 @@
  * never reaches the IR: the loader reports it with the same code.)
  */
 import { UNKNOWN_ACTION } from '../formats/statechart-actions.js';
-import type { Diagnostic, Workflow } from '../model.js';
-import { ACTION_TYPES } from '../model.js';
-import { closestName, didYouMean } from '../suggest.js';
+import type { Diagnostic, Workflow } from '../model/index.js';
+import { ACTION_TYPES } from '../model/index.js';
+import { closestName, didYouMean } from './suggest.js';
 import type { ChartIndex } from './chart-walk.js';
 
 export const CHART_UNKNOWN_ACTION = UNKNOWN_ACTION;

@@ -12,7 +12,7 @@
  * assigns to the context (in XState v5 a targetless or self-targeting
  * `always` without an assign runs once; with an assign it never ends).
  */
-import type { Diagnostic, RelatedInfo, SourceLoc, Workflow } from '../model.js';
+import type { Diagnostic, RelatedInfo, SourceLoc, Workflow } from '../model/index.js';
 import { resolveTarget } from '../statechart/targets.js';
 import type { ChartIndex, SourcedTransition } from './chart-walk.js';
 import { ancestorsOrSelf, entrySet } from './chart-walk.js';

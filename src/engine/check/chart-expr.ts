@@ -3,7 +3,7 @@
  * read them), and ranges inside an expression's string.
  */
 import { parseExpression, type ParseResult } from '../expr/index.js';
-import type { ExprSource, SourceLoc } from '../model.js';
+import type { ExprSource, SourceLoc } from '../model/index.js';
 
 export type ExprParser = (text: string) => ParseResult;
 

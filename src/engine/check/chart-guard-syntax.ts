@@ -3,7 +3,7 @@
  * the parse error. Named delays and assign updates are expressions too: their
  * parse errors have their own code (chart-expression-syntax).
  */
-import type { Diagnostic } from '../model.js';
+import type { Diagnostic } from '../model/index.js';
 import type { ExprParser } from './chart-expr.js';
 import { insideLoc } from './chart-expr.js';
 import type { ChartIndex } from './chart-walk.js';

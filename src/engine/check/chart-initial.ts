@@ -3,8 +3,8 @@
  * state (regions included), naming one of its own children. (Two `initial`
  * keys in one object are the loader's `duplicate-key`.)
  */
-import type { Diagnostic, NameRef, SourceLoc, StateNode, Workflow } from '../model.js';
-import { closestName, didYouMean } from '../suggest.js';
+import type { Diagnostic, NameRef, SourceLoc, StateNode, Workflow } from '../model/index.js';
+import { closestName, didYouMean } from './suggest.js';
 import { childNamed } from './chart-walk.js';
 
 export const CHART_INITIAL = 'chart-initial';

@@ -1,5 +1,5 @@
 /** Rule 4: a parallel state has at least two regions (one region is just a compound state). */
-import type { Diagnostic, Workflow } from '../model.js';
+import type { Diagnostic, Workflow } from '../model/index.js';
 
 export const CHART_PARALLEL_REGIONS = 'chart-parallel-regions';
 

@@ -6,7 +6,7 @@
  * child, every region of a parallel state, a history's default). Only the
  * outermost unreachable state of a subtree is reported.
  */
-import type { Diagnostic, Workflow } from '../model.js';
+import type { Diagnostic, Workflow } from '../model/index.js';
 import { resolveTarget } from '../statechart/targets.js';
 import { childNamed, entrySet } from './chart-walk.js';
 import type { TargetSite } from './chart-targets.js';

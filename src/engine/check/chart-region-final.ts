@@ -5,7 +5,7 @@
  * that leaves it (the parallel state then ends by that event instead, as the
  * seed's pipeline does with REGION_FAILED).
  */
-import type { Diagnostic, StateNode, Workflow } from '../model.js';
+import type { Diagnostic, StateNode, Workflow } from '../model/index.js';
 import { resolveTarget } from '../statechart/targets.js';
 import { ancestorsOrSelf, isWithin } from './chart-walk.js';
 

@@ -6,24 +6,13 @@
  * `.stategate/registry.yaml` and chart ids); any other name must be in the
  * chart's `services` or, through the resolver, the workspace's.
  */
-import type { Diagnostic, InvokeDef, InvokeProblem, Workflow } from '../model.js';
-import { isInvokeProblem } from '../model.js';
+import type { ChartSrcResolver, Diagnostic, InvokeDef, Workflow } from '../model/index.js';
+import { isInvokeProblem } from '../model/index.js';
 import { parseSrc } from '../statechart/src-ref.js';
-import { closestName, didYouMean } from '../suggest.js';
+import { closestName, didYouMean } from './suggest.js';
 import type { ChartIndex } from './chart-walk.js';
 
 export const CHART_UNKNOWN_SRC = 'chart-unknown-src';
-
-/** Where a `src` was found outside the chart (the chart file that runs, for `statechart:`). */
-export interface ResolvedSrc {
-  readonly file?: string;
-}
-
-/**
- * Looks a `statechart:<id>[@version]` or service `src` up outside the chart
- * itself. `fromFile` is the chart's file. Undefined: not found.
- */
-export type ChartSrcResolver = (src: string, fromFile?: string) => ResolvedSrc | InvokeProblem | undefined;
 
 export function srcRule(wf: Workflow, index: ChartIndex, resolve: ChartSrcResolver | undefined, file: string | undefined, out: Diagnostic[]): void {
   for (const invoke of index.invokes) {

@@ -4,9 +4,9 @@
  * descends). Transition targets, history defaults and interrupt targets (from
  * the root) are checked.
  */
-import type { Diagnostic, NameRef, Workflow } from '../model.js';
+import type { Diagnostic, NameRef, Workflow } from '../model/index.js';
 import { resolveTarget } from '../statechart/targets.js';
-import { closestName, didYouMean } from '../suggest.js';
+import { closestName, didYouMean } from './suggest.js';
 import type { ChartIndex } from './chart-walk.js';
 
 export const CHART_UNKNOWN_TARGET = 'chart-unknown-target';

@@ -4,7 +4,7 @@
  * where they are written, named ones where they are defined) and every
  * expression. Built once per validation so each rule is a plain loop.
  */
-import type { ActionDef, ActionRef, ChartNode, ChartTransition, ExprSource, InvokeDef, NameRef, StateNode, Workflow } from '../model.js';
+import type { ActionDef, ActionRef, ChartNode, ChartTransition, ExprSource, InvokeDef, NameRef, StateNode, Workflow } from '../model/index.js';
 import { resolveTarget } from '../statechart/targets.js';
 
 export interface ChartSite {

@@ -3,7 +3,7 @@
  * "Statecharts" details them), each in its own file with its own code. Field
  * names, types and unknown fields are the loader's and the schema's.
  */
-import type { Diagnostic, Workflow } from '../model.js';
+import type { ChartSrcResolver, Diagnostic, Workflow } from '../model/index.js';
 import { actionRule } from './chart-actions.js';
 import { alwaysCycleRule } from './chart-always.js';
 import { contextRule } from './chart-context.js';
@@ -13,11 +13,9 @@ import { initialRule } from './chart-initial.js';
 import { parallelRegionsRule } from './chart-parallel-regions.js';
 import { reachRule } from './chart-reach.js';
 import { regionFinalRule } from './chart-region-final.js';
-import { srcRule, type ChartSrcResolver } from './chart-src.js';
+import { srcRule } from './chart-src.js';
 import { targetRule, targetSites } from './chart-targets.js';
 import { indexChart } from './chart-walk.js';
-
-export type { ChartSrcResolver, ResolvedSrc } from './chart-src.js';
 
 export interface ChartValidateOptions {
   /** Looks up `statechart:` and service `src` names beyond the chart; without it only the chart's own registry and services count. */

@@ -6,9 +6,9 @@
  * An inline action of an unknown `type` is reported here with rule 7's code,
  * since it never reaches the IR.
  */
-import type { ActionDef, ActionRef, ActionType, AssignUpdate, NamedAction } from '../model.js';
-import { ACTION_TYPES } from '../model.js';
-import { closestName, didYouMean } from '../suggest.js';
+import type { ActionDef, ActionRef, ActionType, AssignUpdate, NamedAction } from '../model/index.js';
+import { ACTION_TYPES } from '../model/index.js';
+import { closestName, didYouMean } from '../check/suggest.js';
 import { childPointer, nodeLoc, type JsonNode } from './jsonc.js';
 import type { Entry, Reader } from './reader.js';
 import { ACTION_FIELDS } from './statechart-fields.js';

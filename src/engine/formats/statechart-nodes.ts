@@ -7,7 +7,7 @@
  * whose `states` are its regions, is read the same way). Statewright's state
  * rules are read on every node by the Statewright loader's own reader.
  */
-import type { ActionRef, ChartMeta, ChartNode, ChartTransition, InvokeDef, SourceLoc, StateKind, StateNode } from '../model.js';
+import type { ActionRef, ChartMeta, ChartNode, ChartTransition, InvokeDef, SourceLoc, StateKind, StateNode } from '../model/index.js';
 import { childPointer, nodeLoc, type JsonNode } from './jsonc.js';
 import { fieldsOf, type Entry, type Fields, type Reader } from './reader.js';
 import { readActionList } from './statechart-actions.js';

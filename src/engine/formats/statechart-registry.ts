@@ -9,7 +9,7 @@
  *
  * A registry entry's `src` is relative to the file that registers it.
  */
-import type { Diagnostic, MachineRegistryEntry, NameRef } from '../model.js';
+import type { Diagnostic, MachineRegistryEntry, NameRef } from '../model/index.js';
 import { nodeLoc } from './jsonc.js';
 import { Reader, type Entry } from './reader.js';
 import { REGISTRY_ENTRY_FIELDS } from './statechart-fields.js';

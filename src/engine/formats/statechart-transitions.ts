@@ -6,7 +6,7 @@
  * `onAllDone`, and `invoke` with its `onDone` / `onError`. Targets stay
  * NameRefs as written; resolving them is validation (rule 2) and the machine.
  */
-import type { ChartTransition, ChartTrigger, ExprSource, InvokeDef, NameRef } from '../model.js';
+import type { ChartTransition, ChartTrigger, ExprSource, InvokeDef, NameRef } from '../model/index.js';
 import { childPointer, nodeLoc, type JsonNode } from './jsonc.js';
 import type { Entry, Reader } from './reader.js';
 import { readActionList } from './statechart-actions.js';

@@ -8,7 +8,7 @@
  * skipped. What the chart means (targets, reachability, ...) is validation's
  * (check/chart.ts); the loader only reads.
  */
-import type { ChartDef, Workflow } from '../model.js';
+import type { ChartDef, Workflow } from '../model/index.js';
 import { nodeLoc, parseJsonc } from './jsonc.js';
 import { Reader, type Entry } from './reader.js';
 import { readNamedActions } from './statechart-actions.js';

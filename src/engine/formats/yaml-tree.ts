@@ -15,7 +15,7 @@
  * before its contents, -1 for a key at the very start of the text.)
  */
 import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, Scalar, type Document, type Node as YamlNode } from 'yaml';
-import type { Diagnostic } from '../model.js';
+import type { Diagnostic } from '../model/index.js';
 import type { JsonNode } from './jsonc.js';
 
 type Building = { -readonly [K in keyof JsonNode]: JsonNode[K] };

@@ -6,7 +6,7 @@
  * then descends by child keys. The chart root ('') has no siblings: its names
  * are its children, the top-level states. `#id` absolute ids are not supported.
  */
-import type { NameRef, StateNode, Workflow } from '../model.js';
+import type { NameRef, StateNode, Workflow } from '../model/index.js';
 
 /** The id of the state `ref` names from the node `sourceId` ('' for the chart root), or undefined. */
 export function resolveTarget(workflow: Workflow, sourceId: string, ref: NameRef | string): string | undefined {

@@ -10,9 +10,9 @@ import * as fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import fc from 'fast-check';
-import { checkWorkflowFile } from '../../../src/engine/check';
-import { cloneJson } from '../../../src/engine/jsonvalue';
-import type { Diagnostic, JsonObject, JsonValue } from '../../../src/engine/model';
+import { checkWorkflowFile } from '../../../src/engine/check/check-file';
+import { cloneJson } from '../../../src/engine/model/json-value';
+import type { Diagnostic, JsonObject, JsonValue } from '../../../src/engine/model/index.js';
 
 // ---------------------------------------------------------------------------
 // Mutations of a JSON tree
