@@ -11,7 +11,9 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseDocument } from 'yaml';
+import { checkWorkflowFile } from '../../src/engine/check/check-file.js';
 import { loadStatechart } from '../../src/engine/formats/statechart.js';
+import { MAX_NESTING } from '../../src/engine/formats/statechart-nodes.js';
 import { loadChartRegistry } from '../../src/engine/formats/statechart-registry.js';
 import type { ChartTransition, Diagnostic, StateNode, Workflow } from '../../src/engine/model/index.js';
 import { resolveTarget } from '../../src/engine/statechart/targets.js';
@@ -394,6 +396,33 @@ describe('statechart loader: problems become diagnostics', () => {
     assert.deepEqual(codes('states: {}\n').map((c) => c.split(' ')[0]), ['unknown-field', 'missing-field']);
     assert.deepEqual(codes('statechart:\n  id: x\n').map((c) => c.split(' ')[0]), ['missing-field']);
     assert.deepEqual(codes('').map((c) => c.split(' ')[0]), ['yaml-syntax']);
+  });
+});
+
+describe('statechart loader: pathological nesting is reported, never a thrown stack overflow', () => {
+  it('JSON nested too deeply for the parser (statecharts and Statewright workflows alike)', () => {
+    const deep = `${'['.repeat(20000)}${']'.repeat(20000)}`;
+    const rows: Array<[string, string]> = [
+      ['x.statechart.json', `{"statechart": {"initial": "a", "states": {"a": {}}, "context": {"x": ${deep}}}}`],
+      ['x.workflow.json', `{"id": "x", "initial": "a", "states": {"a": {"type": "final"}}, "meta": {"x": ${deep}}}`],
+      ['x.statechart.yaml', `statechart:\n  initial: a\n  states: {a: {}}\n  context: {x: ${deep}}\n`],
+    ];
+    for (const [file, text] of rows) {
+      const d = checkWorkflowFile(text, path.join(SPEC, file), { resolveSrc: false, resolveInvoke: false }).diagnostics;
+      assert.ok(d.some((x) => x.severity === 'error' && /syntax/.test(x.code)), `${file}: ${JSON.stringify(d)}`);
+    }
+  });
+
+  it(`states nested more than ${MAX_NESTING} levels: the deeper ones are reported and left out`, () => {
+    let node: Record<string, unknown> = { type: 'final' };
+    for (let i = 0; i < MAX_NESTING + 20; i++) node = { initial: `s${i}`, states: { [`s${i}`]: node }, on: { AGAIN: { target: 'top', reenter: true } } };
+    const text = JSON.stringify({ statechart: { initial: 'top', states: { top: node } } });
+    const r = checkWorkflowFile(text, 'deep.statechart.json', { resolveSrc: false });
+    assert.equal(r.workflow?.states.size, MAX_NESTING);
+    const limit = r.diagnostics.filter((d) => d.code === 'chart-nesting-limit');
+    assert.equal(limit.length, 1);
+    assert.equal(limit[0]!.loc.pointer.split('/states/').length - 1, MAX_NESTING + 1, 'at the first state too deep');
+    assert.deepEqual(r.diagnostics.filter((d) => d.severity === 'error' && d.code !== 'chart-nesting-limit'), []);
   });
 });
 

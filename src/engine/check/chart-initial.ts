@@ -23,7 +23,8 @@ function check(wf: Workflow, parent: StateNode | undefined, initial: NameRef | u
   const keys = children.map((id) => wf.states.get(id)?.key ?? id);
   if (children.length === 0) {
     // A compound state with nothing in it (`states: {}`): no initial state is possible; the root without states does not load.
-    if (parent) out.push(diagnostic(`${what} has no child states, so it has no initial state. Add \`states\`, or make it atomic.`, ownerLoc));
+    // (Children the loader left out, saying why, do not count as nothing.)
+    if (parent && !hasSkippedChild(wf, parent)) out.push(diagnostic(`${what} has no child states, so it has no initial state. Add \`states\`, or make it atomic.`, ownerLoc));
     return;
   }
   if (!initial) {
@@ -44,6 +45,12 @@ function check(wf: Workflow, parent: StateNode | undefined, initial: NameRef | u
 
 function skipped(wf: Workflow, parent: StateNode | undefined, name: string): boolean {
   return wf.skippedStates?.has(parent ? `${parent.id}.${name}` : name) ?? false;
+}
+
+function hasSkippedChild(wf: Workflow, parent: StateNode): boolean {
+  const prefix = `${parent.id}.`;
+  for (const id of wf.skippedStates ?? []) if (id.startsWith(prefix) && !id.includes('.', prefix.length)) return true;
+  return false;
 }
 
 function list(keys: readonly string[]): string {

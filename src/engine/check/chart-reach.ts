@@ -5,10 +5,15 @@
  * entering a reachable state enters it by default (a compound's initial
  * child, every region of a parallel state, a history's default). Only the
  * outermost unreachable state of a subtree is reported.
+ *
+ * Each state is entered by default at most once, and the walk up from a
+ * target stops at the first ancestor already reached (its ancestors, and its
+ * other regions, were entered when it was), so the work stays linear in the
+ * size of the chart however deep it nests.
  */
-import type { Diagnostic, Workflow } from '../model/index.js';
+import type { Diagnostic, StateNode, Workflow } from '../model/index.js';
 import { resolveTarget } from '../statechart/targets.js';
-import { childNamed, entrySet } from './chart-walk.js';
+import { childNamed } from './chart-walk.js';
 import type { TargetSite } from './chart-targets.js';
 
 export const CHART_UNREACHABLE = 'chart-unreachable';
@@ -25,15 +30,39 @@ export function reachRule(wf: Workflow, sites: readonly TargetSite[], out: Diagn
     else targetsBySource.set(s.source, [to]);
   }
   const reached = new Set<string>();
+  const defaulted = new Set<string>();
   const queue: string[] = [];
-  const entered = new Map<string, Set<string>>(); // many transitions target the same states
-  const enter = (to: string): void => {
-    let set = entered.get(to);
-    if (!set) entered.set(to, (set = entrySet(wf, to)));
-    for (const id of set) {
-      if (reached.has(id)) continue;
-      reached.add(id);
-      queue.push(id);
+  const get = (id: string | undefined) => (id === undefined ? undefined : wf.states.get(id));
+  const activate = (id: string): void => {
+    if (reached.has(id)) return;
+    reached.add(id);
+    queue.push(id);
+  };
+  const enterDefault = (node: StateNode | undefined): void => {
+    if (!node || defaulted.has(node.id)) return;
+    defaulted.add(node.id);
+    activate(node.id);
+    if (node.kind === 'parallel') for (const c of node.children) enterDefault(get(c));
+    else if (node.kind === 'compound') {
+      const initial = childNamed(wf, node, node.initial);
+      // With no valid initial (rule 1 says so), every child counts as entered, so nothing is reported twice.
+      if (initial) enterDefault(initial);
+      else for (const c of node.children) enterDefault(get(c));
+    } else if (node.kind === 'history') {
+      const fallback = node.chart?.historyDefault ? resolveTarget(wf, node.id, node.chart.historyDefault) : undefined;
+      const parent = get(node.parent);
+      if (fallback !== undefined) enter(fallback);
+      else if (parent) enterDefault(childNamed(wf, parent, parent.initial));
+    }
+  };
+  /** A transition's target: it and its defaults, its ancestors, and the other regions of a parallel ancestor. */
+  const enter = (id: string): void => {
+    const node = get(id);
+    enterDefault(node);
+    for (let child = node, at = get(node?.parent); child && at; child = at, at = get(at.parent)) {
+      if (reached.has(at.id)) break;
+      activate(at.id);
+      if (at.kind === 'parallel') for (const c of at.children) if (c !== child.id) enterDefault(get(c));
     }
   };
   for (const to of targetsBySource.get('') ?? []) enter(to); // the root's own transitions and the interrupts

@@ -5,7 +5,6 @@
  * expression. Built once per validation so each rule is a plain loop.
  */
 import type { ActionDef, ActionRef, ChartNode, ChartTransition, ExprSource, InvokeDef, NameRef, StateNode, Workflow } from '../model/index.js';
-import { resolveTarget } from '../statechart/targets.js';
 
 export interface ChartSite {
   /** '' for the chart root. */
@@ -90,47 +89,4 @@ export function childNamed(wf: Workflow, parent: StateNode | undefined, name: Na
   const id = parent ? `${parent.id}.${name.name}` : name.name;
   const child = wf.states.get(id);
   return child && child.parent === parent?.id ? child : undefined;
-}
-
-/**
- * The states entered when a transition targets `id`: its ancestors, every
- * other region of a parallel ancestor, and `id` itself with what it enters by
- * default (a compound's initial child, or every child when the initial is not
- * valid, so rules do not pile up on rule 1's finding; all regions of a
- * parallel state; a history's default target, else its parent's initial).
- */
-export function entrySet(wf: Workflow, id: string): Set<string> {
-  const into = new Set<string>();
-  enterInto(wf, id, into);
-  return into;
-}
-
-function enterInto(wf: Workflow, id: string, into: Set<string>): void {
-  const path: StateNode[] = [];
-  for (let at = wf.states.get(id); at; at = at.parent === undefined ? undefined : wf.states.get(at.parent)) path.unshift(at);
-  for (let depth = 0; depth < path.length - 1; depth++) {
-    const node = path[depth] as StateNode;
-    into.add(node.id);
-    if (node.kind !== 'parallel') continue;
-    const next = (path[depth + 1] as StateNode).id;
-    for (const c of node.children) if (c !== next) enterByDefault(wf, wf.states.get(c), into);
-  }
-  enterByDefault(wf, path[path.length - 1], into);
-}
-
-function enterByDefault(wf: Workflow, node: StateNode | undefined, into: Set<string>): void {
-  if (!node || into.has(node.id)) return;
-  into.add(node.id);
-  if (node.kind === 'parallel') {
-    for (const c of node.children) enterByDefault(wf, wf.states.get(c), into);
-  } else if (node.kind === 'compound') {
-    const initial = childNamed(wf, node, node.initial);
-    if (initial) enterByDefault(wf, initial, into);
-    else for (const c of node.children) enterByDefault(wf, wf.states.get(c), into);
-  } else if (node.kind === 'history') {
-    const parent = node.parent === undefined ? undefined : wf.states.get(node.parent);
-    const fallback = node.chart?.historyDefault ? resolveTarget(wf, node.id, node.chart.historyDefault) : undefined;
-    if (fallback !== undefined) enterInto(wf, fallback, into);
-    else if (parent) enterByDefault(wf, childNamed(wf, parent, parent.initial), into);
-  }
 }

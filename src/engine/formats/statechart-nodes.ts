@@ -21,6 +21,13 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 /** Code of a field written where it has no effect (or is not read) for the node's kind. */
 export const MISPLACED = 'chart-misplaced-field';
 
+/**
+ * How many levels of states a chart may nest. Far beyond any real chart; it
+ * bounds the loader's and the validator's recursion, so a pathological file
+ * is reported instead of exhausting the stack.
+ */
+export const MAX_NESTING = 100;
+
 /** Where a node is written: under a `states` key, or as an item of `regions`. */
 interface NodeSource {
   readonly key: string;
@@ -89,6 +96,11 @@ export class ChartNodes {
     const r = this.r;
     const id = parentId === undefined ? src.key : `${parentId}.${src.key}`;
     const label = `${src.listItem ? 'region' : 'state'} \`${id}\``;
+    if (parentId !== undefined && depthOf(parentId) >= MAX_NESTING) {
+      r.report('error', 'chart-nesting-limit', `States nest more than ${MAX_NESTING} levels deep here; \`${src.key}\` and the states inside it are ignored.`, src.keyLoc);
+      this.skipped.add(id);
+      return undefined;
+    }
     if (src.key === '' || src.key.includes('.')) {
       r.report(
         'error',
@@ -163,6 +175,13 @@ export class ChartNodes {
     misplaced(this.r, regions, `${label} is ${kind}: only a parallel state has \`regions\``, 'error');
     return [];
   }
+}
+
+/** How many levels deep the state `id` is (1 at the top: keys have no dots). */
+function depthOf(id: string): number {
+  let depth = 1;
+  for (let i = id.indexOf('.'); i >= 0; i = id.indexOf('.', i + 1)) depth++;
+  return depth;
 }
 
 /** compound with `states`, parallel with `regions`, else atomic. */
