@@ -14,7 +14,7 @@
  * plain scalar, the body of a block scalar. (So a string node's offset is one
  * before its contents, -1 for a key at the very start of the text.)
  */
-import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, Scalar, type Document, type Node as YamlNode } from 'yaml';
+import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, Scalar, type Alias, type Document, type Node as YamlNode } from 'yaml';
 import type { Diagnostic } from '../model/index.js';
 import type { JsonNode } from './jsonc.js';
 
@@ -117,7 +117,7 @@ class Converter {
         severity: 'error',
         code: 'invalid-type',
         message: 'A key must be a plain name (a string); this entry is ignored.',
-        loc: { pointer: '', start: at[0], end: at[0] === at[1] ? at[1] : at[1] },
+        loc: { pointer: '', start: at[0], end: at[1] },
       });
       return undefined;
     }
@@ -150,8 +150,8 @@ class Converter {
     return { type: 'string', value, offset: start - 1, length: end - start + 2, ...(parent ? { parent } : {}) };
   }
 
-  private alias(node: Parameters<typeof isAlias>[0] & { resolve(doc: Document): unknown; range?: readonly number[] | null }, parent: JsonNode | undefined): JsonNode {
-    const target = node.resolve(this.doc) as YamlNode | undefined;
+  private alias(node: Alias, parent: JsonNode | undefined): JsonNode {
+    const target: YamlNode | undefined = node.resolve(this.doc);
     const [start, end] = span(node.range, this.text.length);
     if (!target || this.expanding.has(target)) {
       this.diagnostics.push({
