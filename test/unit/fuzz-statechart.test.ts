@@ -21,7 +21,9 @@
  * FUZZ_DOC_LIMIT_MS (5 s, a hang guard) fails.
  *
  * FUZZ_COUNT sets the number of documents (default 2,000 here; `npm run
- * test:soak` runs 100,000), FUZZ_WORKERS the workers, FUZZ_SEED replays a run.
+ * test:soak` runs 100,000), FUZZ_WORKERS the workers, FUZZ_SEED replays a run,
+ * FUZZ_SKIP skips to a document, FUZZ_DUMP=<file> leaves each document there
+ * before it is checked (the one a hang stopped at).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -64,6 +66,8 @@ const FIXTURES = path.resolve(__dirname, '..', 'fixtures', 'statecharts');
 const { count: COUNT, seed: SEED, perDocLimitMs: PER_DOC_LIMIT_MS, watchdogMs: WATCHDOG_MS, workers: WORKERS } = fuzzSettings(2000);
 /** The target per document (reported, not asserted). */
 const TARGET_MS = 50;
+/** Generate but do not check the first FUZZ_SKIP documents (to reach a reported failure of a seed fast). */
+const SKIP = Number(process.env.FUZZ_SKIP ?? 0);
 
 type WorkerInput = FuzzRun & { readonly dir: string };
 
@@ -303,7 +307,7 @@ function runWorker(input: WorkerInput): WorkerOutput {
   let loaded = 0;
   let yaml = 0;
   const t0 = performance.now();
-  const failure = fuzzDocuments(documents(seeds), input, checkDocument);
+  const failure = fuzzDocuments(documents(seeds), input, checkDocument, SKIP);
   function checkDocument(doc: ChartDoc): void {
     const file = path.join(input.dir, `fuzz.statechart.${doc.syntax}`);
     if (doc.syntax === 'yaml') yaml++;

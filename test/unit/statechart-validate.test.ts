@@ -14,6 +14,7 @@ import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import { isMap, isScalar, parseDocument, Scalar, type Node as YamlNode } from 'yaml';
 import { checkFile, checkWorkflowFile } from '../../src/engine/check/check-file.js';
 import type { Diagnostic, Severity } from '../../src/engine/model/index.js';
+import { closestName, MAX_SUGGESTED_LENGTH } from '../../src/engine/check/suggest.js';
 import { withCode, type Range } from './support/ranges.js';
 import { cli, requireBuiltCli } from './helpers/cli.js';
 import { tempDir } from './helpers/temp-dir.js';
@@ -278,6 +279,22 @@ ${on}      states:
     done: {type: final}
 `);
     assert.deepEqual(codes(text), ['error chart-expression-syntax', 'error chart-expression-syntax']);
+  });
+});
+
+describe('"did you mean" on huge names (found by the statechart fuzzer: two 30,000-character names stalled it)', () => {
+  it('a name longer than the limit gets no suggestion; a short one still does', () => {
+    const long = 'a'.repeat(MAX_SUGGESTED_LENGTH);
+    assert.equal(closestName(`${long}b`, [`${long}c`]), undefined);
+    assert.equal(closestName('reveiw', ['review', 'a'.repeat(10_000)]), 'review');
+  });
+
+  it('an unknown target as long as a state name is reported without a suggestion', () => {
+    const long = '😀'.repeat(15_000);
+    const text = JSON.stringify({ statechart: { initial: 'a', states: { a: { on: { GO: `${long}x` } }, [long]: { on: { GO: 'a' } } } } });
+    const d = check(text, 'long.statechart.json');
+    assert.deepEqual(d.map((x) => x.code), ['chart-unknown-target']);
+    assert.doesNotMatch(d[0]!.message, /Did you mean/);
   });
 });
 

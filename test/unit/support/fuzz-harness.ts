@@ -296,6 +296,8 @@ export function fuzzDocuments<D extends Doc>(docs: fc.Arbitrary<D>, run: FuzzRun
       fc.property(docs, (doc) => {
         const index = Atomics.add(progress, 0, 1);
         if (index < skip) return;
+        // FUZZ_DUMP=<file>: each document is written there before it is checked, so a hang leaves its document behind.
+        if (process.env.FUZZ_DUMP) fs.writeFileSync(process.env.FUZZ_DUMP, `${doc.how}\n${doc.text}`);
         try {
           check(doc);
         } catch (err) {
