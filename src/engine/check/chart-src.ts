@@ -14,7 +14,13 @@ import type { ChartIndex } from './chart-walk.js';
 
 export const CHART_UNKNOWN_SRC = 'chart-unknown-src';
 
-export function srcRule(wf: Workflow, index: ChartIndex, resolve: ChartSrcResolver | undefined, file: string | undefined, out: Diagnostic[]): void {
+export function srcRule(wf: Workflow, index: ChartIndex, resolveUncached: ChartSrcResolver | undefined, file: string | undefined, out: Diagnostic[]): void {
+  // Asked once per name: a lookup reads the disk, and a chart may invoke the same service from many states.
+  const memo = new Map<string, ReturnType<ChartSrcResolver>>();
+  const resolve: ChartSrcResolver | undefined = resolveUncached && ((src, from) => {
+    if (!memo.has(src)) memo.set(src, resolveUncached(src, from));
+    return memo.get(src);
+  });
   for (const invoke of index.invokes) {
     const problem = srcProblem(wf, invoke, resolve, file);
     if (problem) out.push({ severity: 'error', code: CHART_UNKNOWN_SRC, loc: invoke.src.loc, ...problem });
