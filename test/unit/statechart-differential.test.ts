@@ -46,7 +46,8 @@ type GTrigger = { kind: 'event'; event: string } | { kind: 'always' } | { kind: 
 
 interface GTransition {
   trigger: GTrigger;
-  target?: GNode;
+  /** One target, or two in different regions of one parallel state. */
+  targets: GNode[];
   guard?: Term;
   actions: GAction[];
   reenter: boolean;
@@ -66,7 +67,8 @@ interface GNode {
   exit: GAction[];
 }
 
-type Step = { send: string } | { tick: number };
+type Step = { send: string; data?: { x: number } } | { tick: number };
+type Ev2 = Ev & { data?: { x: number } };
 
 interface Case {
   root: GNode;
@@ -86,7 +88,7 @@ const pick = <T>(g: G, list: readonly T[]): T => list[int(g, 0, list.length - 1)
 
 function guardTerm(g: G): Term {
   const k = int(g, 0, 3);
-  switch (int(g, 0, 6)) {
+  switch (int(g, 0, 7)) {
     case 0:
       return { text: `context.n > ${k}`, js: (c) => c.n > k };
     case 1:
@@ -101,6 +103,9 @@ function guardTerm(g: G): Term {
       const type = pick(g, SENT);
       return { text: `event.type == '${type}'`, js: (_c, e) => e.type === type };
     }
+    case 6:
+      // Events without data (raised, internal) fail this guard on our side (journaled) and give undefined > k in JS: false both ways.
+      return { text: `event.data.x > ${k}`, js: (_c, e) => ((e as Ev2).data?.x as number) > k };
     default:
       return { text: `context.n >= ${k} and not context.flag`, js: (c) => c.n >= k && !c.flag };
   }
@@ -163,7 +168,7 @@ function genCase(g: G): Case {
   const genState = (parent: GNode, key: string, depth: number): GNode => {
     const roll = int(g, 0, 99);
     const canNest = depth < 4 && budget > 3;
-    const kind: GNode['kind'] = canNest && roll < 30 ? 'compound' : canNest && roll < 45 ? 'parallel' : roll > 88 ? 'final' : 'atomic';
+    const kind: GNode['kind'] = canNest && roll < 30 ? 'compound' : canNest && roll < 50 ? 'parallel' : roll > 88 ? 'final' : 'atomic';
     const n = node(key, kind, parent);
     if (kind === 'compound') fillCompound(n, depth, 1);
     if (kind === 'parallel') {
@@ -189,19 +194,41 @@ function genCase(g: G): Case {
     const inside = all.filter((n) => n.kind !== 'history' && n.id.startsWith(`${parent.id}.`));
     if (inside.length) h.historyDefault = pick(g, inside);
   }
-  const transition = (trigger: GTrigger): GTransition => {
+  const parallels = all.filter((n) => n.kind === 'parallel');
+  const descendants = (n: GNode): GNode[] => all.filter((d) => d.kind !== 'history' && d.id.startsWith(`${n.id}.`));
+  const genTargets = (): GNode[] => {
+    if (!chance(g, 80)) return [];
+    if (parallels.length && chance(g, 8)) {
+      // Two targets, in two different regions of one parallel state.
+      const p = pick(g, parallels);
+      const [r1, r2] = [p.children[0] as GNode, p.children[1] as GNode];
+      return [pick(g, [r1, ...descendants(r1)]), pick(g, [r2, ...descendants(r2)])];
+    }
+    return [pick(g, targets)];
+  };
+  const transition = (source: GNode, trigger: GTrigger): GTransition => {
     const t: GTransition = {
       trigger,
-      ...(chance(g, 80) ? { target: pick(g, targets) } : {}),
+      targets: genTargets(),
       ...(chance(g, 40) ? { guard: guardTerm(g) } : {}),
       actions: genActions(g, token, 2),
       reenter: chance(g, 20),
     };
-    if (trigger.kind === 'always' && chance(g, 98)) {
-      // Mostly an eventless transition that stops by itself (n only grows); the rest may loop, which must fail both alike.
-      const k = int(g, 1, 4);
-      t.guard = { text: `context.n < ${k}`, js: (c) => c.n < k };
-      t.actions.push({ kind: 'assign', updates: [['n', { text: 'context.n + 1', js: (c) => c.n + 1 }]] });
+    if (trigger.kind === 'always') {
+      const roll = int(g, 0, 99);
+      if (roll < 80) {
+        // Mostly an eventless transition that stops by itself (n only grows).
+        const k = int(g, 1, 4);
+        t.guard = { text: `context.n < ${k}`, js: (c) => c.n < k };
+        t.actions.push({ kind: 'assign', updates: [['n', { text: 'context.n + 1', js: (c) => c.n + 1 }]] });
+      } else if (roll < 97) {
+        // Targetless or to its own source, no actions: it changes nothing, and XState then stops looking for
+        // eventless transitions until the next event.
+        t.actions = [];
+        t.targets = chance(g, 50) || source.kind !== 'atomic' ? [] : [source];
+        t.reenter = false;
+      }
+      // The rest may loop, which must fail both alike.
     }
     return t;
   };
@@ -217,19 +244,23 @@ function genCase(g: G): Case {
       if (used.has(event)) continue;
       used.add(event);
       const candidates = int(g, 1, 2);
-      for (let j = 0; j < candidates; j++) n.transitions.push(transition({ kind: 'event', event }));
+      for (let j = 0; j < candidates; j++) n.transitions.push(transition(n, { kind: 'event', event }));
     }
-    if (chance(g, 15)) n.transitions.push(transition({ kind: 'always' }));
+    if (chance(g, 25)) n.transitions.push(transition(n, { kind: 'always' }));
     if (chance(g, 20)) {
       const delay = pick(g, DELAYS);
       const candidates = int(g, 1, 2);
-      for (let j = 0; j < candidates; j++) n.transitions.push(transition({ kind: 'after', delay }));
+      for (let j = 0; j < candidates; j++) n.transitions.push(transition(n, { kind: 'after', delay }));
     }
-    if ((n.kind === 'compound' || n.kind === 'parallel') && n !== root && chance(g, 40)) n.transitions.push(transition({ kind: 'done' }));
+    if ((n.kind === 'compound' || n.kind === 'parallel') && n !== root && chance(g, 40)) n.transitions.push(transition(n, { kind: 'done' }));
   }
   const steps: Step[] = [];
   const count = int(g, 3, 10);
-  for (let i = 0; i < count; i++) steps.push(chance(g, 70) ? { send: pick(g, SENT) } : { tick: pick(g, TICKS) });
+  for (let i = 0; i < count; i++) {
+    if (!chance(g, 70)) steps.push({ tick: pick(g, TICKS) });
+    else if (chance(g, 20)) steps.push({ send: pick(g, SENT), data: { x: int(g, 0, 4) } });
+    else steps.push({ send: pick(g, SENT) });
+  }
   return { root, steps };
 }
 
@@ -275,9 +306,9 @@ function plainOf(n: GNode, nameFor: (source: GNode, target: GNode) => string | u
   if (n.entry.length) out.entry = n.entry.map(plainAction);
   if (n.exit.length) out.exit = n.exit.map(plainAction);
   const tr = (t: GTransition): PlainTransition => {
-    const target = t.target ? nameFor(n, t.target) : undefined;
+    const names = t.targets.map((target) => nameFor(n, target) as string);
     return {
-      ...(target ? { target } : {}),
+      ...(names.length === 1 ? { target: names[0] } : names.length ? { target: names } : {}),
       ...(t.guard ? { guard: t.guard.text } : {}),
       ...(t.actions.length ? { actions: t.actions.map(plainAction) } : {}),
       ...(t.reenter ? { reenter: true } : {}),
@@ -330,7 +361,7 @@ function xConfig(n: GNode, delays: Record<string, (args: { context: Ctx; event: 
     const wildcard = trigger.kind === 'event' && trigger.event === '*';
     const guard = t.guard;
     const x: Record<string, unknown> = {
-      ...(t.target ? { target: `#${xid(t.target)}` } : {}),
+      ...(t.targets.length ? { target: t.targets.map((target) => `#${xid(target)}`) } : {}),
       actions: t.actions.map(xAction),
       reenter: t.reenter,
     };
@@ -405,13 +436,13 @@ function runCase(c: Case): void {
   };
   const startedActive = compare('after the start', result.snapshot);
   stats[result.snapshot.status] = (stats[result.snapshot.status] ?? 0) + 1;
-  if (process.env.WHY && result.snapshot.status === 'failed') console.log(result.effects.slice(0, 60).map((e) => JSON.stringify(e)).join('\n'));
+  if (process.env.WHY && result.snapshot.status === 'failed') console.log('WHY', JSON.stringify(result.effects.slice(-14).filter((e) => e.type !== 'assign')), JSON.stringify(plain));
   if (!startedActive) return;
   for (const [i, step] of c.steps.entries()) {
     totalSteps++;
     if ('send' in step) {
-      actor.send({ type: step.send });
-      result = sendEvent(wf, result.snapshot, { type: step.send }, { now });
+      actor.send(step.data ? { type: step.send, data: step.data } : { type: step.send });
+      result = sendEvent(wf, result.snapshot, step.data ? { type: step.send, data: step.data } : { type: step.send }, { now });
     } else {
       now += step.tick;
       clock.increment(step.tick);

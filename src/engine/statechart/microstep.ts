@@ -88,17 +88,21 @@ function exitStates(rs: RunState, transitions: readonly TransitionRow[], event: 
   return exiting;
 }
 
-/** Enters the states marked in `toEnter`, outermost first (document order); returns how many. */
+/** Enters the states marked in `toEnter`, outermost first (document order); returns how many were not active. */
 function enterStates(rs: RunState, toEnter: Uint8Array, event: ChartEvent): number {
   const stamp = rs.step + 1;
   let count = 0;
   let completed: Set<number> | undefined;
   for (let s = 0; s < toEnter.length; s++) {
     if (!toEnter[s]) continue;
-    count++;
     const node = rs.node(s);
-    rs.active[s] = 1;
-    rs.stamps[s] = stamp;
+    // XState can "enter" a state that is still active (a history default that is the source itself):
+    // its entry actions run, but the configuration, and the state's place in it, do not change.
+    if (!rs.active[s]) {
+      count++;
+      rs.active[s] = 1;
+      rs.stamps[s] = stamp;
+    }
     if (s !== ROOT) rs.effect({ type: 'enter', state: node.id });
     runActions(rs, node.entry, event, node.id);
     scheduleTimers(rs, s, event);

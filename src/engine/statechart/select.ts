@@ -24,13 +24,15 @@ import { evaluateGuard } from './expressions.js';
 import type { ChartEvent, RunState } from './run-state.js';
 import type { NodeRow, TransitionRow } from './table.js';
 import { ROOT, isDescendant, matchesWildcard } from './table.js';
+import { isRegular, valueOf, type StateValue } from './value.js';
 
 const NONE: readonly TransitionRow[] = [];
 
 /** The transitions `event` enables, conflicts removed. */
 export function selectTransitions(rs: RunState, event: ChartEvent): TransitionRow[] {
   const out: TransitionRow[] = [];
-  selectIn(rs, ROOT, event, out);
+  if (isRegular(rs)) selectIn(rs, ROOT, event, out);
+  else selectByValue(rs, ROOT, valueOf(rs), event, out);
   return out.length > 1 ? removeConflicts(rs, out) : out;
 }
 
@@ -62,6 +64,33 @@ function selectIn(rs: RunState, index: number, event: ChartEvent, out: Transitio
     if (child >= 0 && selectIn(rs, child, event, out)) return true;
   }
   return pick(rs, node, event, out);
+}
+
+/**
+ * XState's transitionNode, walking an irregular configuration's value (see
+ * value.ts): a string is an atomic child, one key a compound state's child,
+ * more keys (or none) a parallel state's regions.
+ */
+function selectByValue(rs: RunState, index: number, value: StateValue, event: ChartEvent, out: TransitionRow[]): boolean {
+  const node = rs.node(index);
+  if (typeof value === 'string') {
+    const child = childByKey(rs, node, value);
+    if (child >= 0 && pick(rs, rs.node(child), event, out)) return true;
+    return pick(rs, node, event, out);
+  }
+  const keys = Object.keys(value);
+  let found = false;
+  for (const key of keys) {
+    const child = childByKey(rs, node, key);
+    if (child >= 0 && selectByValue(rs, child, value[key] as StateValue, event, out)) found = true;
+    if (found && keys.length === 1) return true;
+  }
+  return found || pick(rs, node, event, out);
+}
+
+function childByKey(rs: RunState, node: NodeRow, key: string): number {
+  for (const child of node.states) if (rs.node(child).key === key) return child;
+  return -1;
 }
 
 /** The first enabled candidate of `node` for `event`, pushed to `out`. */
