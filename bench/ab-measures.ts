@@ -7,11 +7,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createActor, createMachine } from 'xstate';
-import type * as CheckModule from '../src/engine/check.js';
-import type * as EnvModule from '../src/engine/machine-env.js';
-import type * as MachineModule from '../src/engine/machine.js';
-import type * as PolicyModule from '../src/engine/policy.js';
-import { hashText } from '../src/engine/run.js';
+import type * as CheckModule from '../src/engine/check/check-file.js';
+import type * as EnvModule from '../src/engine/machine/env.js';
+import type * as MachineModule from '../src/engine/machine/operations.js';
+import type * as PolicyModule from '../src/engine/policy/decide.js';
+import { hashText } from '../src/engine/machine/run.js';
 import { childWorkflow, generateFlat, generateWorkflow, toXStateConfig } from './generate.js';
 import { summarise } from './stats.js';
 

@@ -10,7 +10,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import * as os from 'node:os';
-import { checkWorkflowFile } from '../src/engine/check.js';
+import { checkWorkflowFile } from '../src/engine/check/check-file.js';
 import { codeLenses, completionsAt, documentSymbols, hoverAt } from '../src/engine/language/index.js';
 
 const STATES = Number(process.argv[2] ?? 1000);

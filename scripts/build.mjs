@@ -31,20 +31,20 @@ const cliCommon = { minify: true, banner: importMetaUrl.banner, define: { ...imp
 const lazyHookParts = {
   name: 'lazy-hook-parts',
   setup(b) {
-    b.onResolve({ filter: /^\.\/check\.js$/ }, (a) => (a.kind === 'require-call' && /src[\\/]engine[\\/]runner\.ts$/.test(a.importer) ? { path: './hook-check.js', external: true } : undefined));
-    b.onResolve({ filter: /^\.\.\/engine\/shell-(gate|parser)\.js$/ }, (a) => (a.kind === 'require-call' && /src[\\/]cli[\\/]runner-factory\.ts$/.test(a.importer) ? { path: './hook-shell.js', external: true } : undefined));
-    b.onResolve({ filter: /^picomatch$/ }, (a) => (a.kind === 'require-call' && /src[\\/]engine[\\/]interrupts\.ts$/.test(a.importer) ? { path: './hook-picomatch.js', external: true } : undefined));
+    b.onResolve({ filter: /^\.\.\/check\/check-file\.js$/ }, (a) => (a.kind === 'require-call' && /src[\\/]engine[\\/]store[\\/]runner\.ts$/.test(a.importer) ? { path: './hook-check.js', external: true } : undefined));
+    b.onResolve({ filter: /^\.\.\/engine\/shell\/(gate|parser)\.js$/ }, (a) => (a.kind === 'require-call' && /src[\\/]cli[\\/]runner-factory\.ts$/.test(a.importer) ? { path: './hook-shell.js', external: true } : undefined));
+    b.onResolve({ filter: /^picomatch$/ }, (a) => (a.kind === 'require-call' && /src[\\/]engine[\\/]machine[\\/]patterns[\\/]interrupts\.ts$/.test(a.importer) ? { path: './hook-picomatch.js', external: true } : undefined));
   },
 };
 const entries = [
   { ...cliCommon, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   ...['validate', 'run', 'mcp', 'export'].map((name) => ({ ...cliCommon, entryPoints: [`src/cli/${name}-command.ts`], outfile: `dist/cli/${name}.js` })),
   { ...cliCommon, entryPoints: ['src/cli/hook-command.ts'], outfile: 'dist/cli/hook.js', plugins: [lazyHookParts] },
-  { ...cliCommon, entryPoints: ['src/engine/check.ts'], outfile: 'dist/cli/hook-check.js' },
+  { ...cliCommon, entryPoints: ['src/engine/check/check-file.ts'], outfile: 'dist/cli/hook-check.js' },
   { ...cliCommon, entryPoints: ['node_modules/picomatch/index.js'], outfile: 'dist/cli/hook-picomatch.js' },
   {
     ...cliCommon,
-    stdin: { contents: "export { analyseForPolicy, rewriteForPolicy } from './src/engine/shell-gate.js';\nexport { configureShellParser } from './src/engine/shell-parser.js';\n", resolveDir: '.', sourcefile: 'hook-shell.ts', loader: 'ts' },
+    stdin: { contents: "export { analyseForPolicy, rewriteForPolicy } from './src/engine/shell/gate.js';\nexport { configureShellParser } from './src/engine/shell/parser.js';\n", resolveDir: '.', sourcefile: 'hook-shell.ts', loader: 'ts' },
     outfile: 'dist/cli/hook-shell.js',
   },
 ];
@@ -54,21 +54,21 @@ const entries = [
 //   extension-language.js  the authoring features (src/vscode/language/lazy-language.ts)
 //   extension-runs.js      run service, status bar, run commands, agents, panel (src/vscode/runtime/lazy-runs.ts),
 //                          loaded right after activation when a folder is open
-//   extension-check.js     the workflow checker (lazy-check.ts; the engine's runner.ts)
+//   extension-check.js     the workflow checker (lazy-check.ts; the engine's store/runner.ts)
 //   extension-shell.js     the shell analysis (lazy-shell.ts; only the participant's shell calls)
-//   cli/hook-picomatch.js  picomatch (the engine's interrupts.ts; the hook's bundle, shipped anyway)
+//   cli/hook-picomatch.js  picomatch (the engine's machine/patterns/interrupts.ts; the hook's bundle, shipped anyway)
 const lazyExtensionRequires = [
   [/src[\\/]vscode[\\/]language[\\/]lazy-language\.ts$/, './index.js', './extension-language.js'],
   [/src[\\/]vscode[\\/]runtime[\\/]lazy-runs\.ts$/, './runs.js', './extension-runs.js'],
-  [/src[\\/]vscode[\\/]runtime[\\/]lazy-shell\.ts$/, '../../engine/shell-gate.js', './extension-shell.js'],
-  [/src[\\/]vscode[\\/]language[\\/]lazy-check\.ts$/, '../../engine/check.js', './extension-check.js'],
-  [/src[\\/]engine[\\/]runner\.ts$/, './check.js', './extension-check.js'],
-  [/src[\\/]engine[\\/]interrupts\.ts$/, 'picomatch', './cli/hook-picomatch.js'],
+  [/src[\\/]vscode[\\/]runtime[\\/]lazy-shell\.ts$/, '../../engine/shell/gate.js', './extension-shell.js'],
+  [/src[\\/]vscode[\\/]language[\\/]lazy-check\.ts$/, '../../engine/check/check-file.js', './extension-check.js'],
+  [/src[\\/]engine[\\/]store[\\/]runner\.ts$/, '../check/check-file.js', './extension-check.js'],
+  [/src[\\/]engine[\\/]machine[\\/]patterns[\\/]interrupts\.ts$/, 'picomatch', './cli/hook-picomatch.js'],
 ];
 const lazyExtensionParts = {
   name: 'lazy-extension-parts',
   setup(b) {
-    b.onResolve({ filter: /^(\.\/index|\.\/runs|\.\.\/\.\.\/engine\/shell-gate|\.\.\/\.\.\/engine\/check|\.\/check)\.js$|^picomatch$/ }, (a) => {
+    b.onResolve({ filter: new RegExp(`^(${lazyExtensionRequires.map(([, spec]) => spec.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})$`) }, (a) => {
       if (a.kind !== 'require-call') return undefined;
       const hit = lazyExtensionRequires.find(([importer, spec]) => spec === a.path && importer.test(a.importer));
       return hit ? { path: hit[2], external: true } : undefined;
@@ -80,8 +80,8 @@ if (existsSync('src/vscode/extension.ts')) {
   entries.push({ ...ext, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js' });
   entries.push({ ...ext, ...importMetaUrl, entryPoints: ['src/vscode/language/index.ts'], outfile: 'dist/extension-language.js' });
   entries.push({ ...ext, ...importMetaUrl, entryPoints: ['src/vscode/runtime/runs.ts'], outfile: 'dist/extension-runs.js' });
-  entries.push({ ...importMetaUrl, entryPoints: ['src/engine/shell-gate.ts'], outfile: 'dist/extension-shell.js' });
-  entries.push({ entryPoints: ['src/engine/check.ts'], outfile: 'dist/extension-check.js' });
+  entries.push({ ...importMetaUrl, entryPoints: ['src/engine/shell/gate.ts'], outfile: 'dist/extension-shell.js' });
+  entries.push({ entryPoints: ['src/engine/check/check-file.ts'], outfile: 'dist/extension-check.js' });
 }
 if (existsSync('webview/main.ts')) {
   // The state panel's webview: lit components for the browser, one classic script (CSP: nonce'd, no modules needed).

@@ -21,15 +21,15 @@ import { createRequire } from 'node:module';
 // The engine's TypeScript sources (CommonJS), loaded through tsx (a dev dependency of this repository).
 const require = createRequire(import.meta.url);
 require('tsx/cjs/api').register();
-const { checkWorkflowFile } = require('../src/engine/check.ts');
-const { replay } = require('../src/engine/replay.ts');
-const { hashText } = require('../src/engine/run.ts');
-const machine = require('../src/engine/machine.ts');
-const { createMachineEnv } = require('../src/engine/machine-env.ts');
-const { writeFileAtomic } = require('../src/engine/atomic-file.ts');
-const { RUN_FORMAT, RUN_FORMAT_VERSION } = require('../src/engine/store.ts');
-const { ActiveRecordFile, workspaceOf } = require('../src/engine/active-record.ts');
-const { userStateDir } = require('../src/engine/user-state-dir.ts');
+const { checkWorkflowFile } = require('../src/engine/check/check-file.ts');
+const { replay } = require('../src/engine/store/replay.ts');
+const { hashText } = require('../src/engine/machine/run.ts');
+const machine = require('../src/engine/machine/operations.ts');
+const { createMachineEnv } = require('../src/engine/machine/env.ts');
+const { writeFileAtomic } = require('../src/engine/store/atomic-file.ts');
+const { RUN_FORMAT, RUN_FORMAT_VERSION } = require('../src/engine/store/run-store.ts');
+const { ActiveRecordFile, workspaceOf } = require('../src/engine/store/active-record.ts');
+const { userStateDir } = require('../src/engine/store/user-state-dir.ts');
 
 function fail(message) {
   process.stderr.write(`recover-run: ${message}\n`);

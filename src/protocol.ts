@@ -5,10 +5,10 @@
  * and one constant: the webview bundle must not pull engine code in through
  * this module (engine imports are `import type`).
  */
-import type { StateView } from './engine/describe.js';
-import type { EdgeKind } from './engine/graph.js';
-import type { JsonObject, JsonValue } from './engine/model.js';
-import type { JournalEntry, RunStatus, TakenEdge } from './engine/run.js';
+import type { StateView } from './engine/index.js';
+import type { EdgeKind } from './engine/index.js';
+import type { JsonObject, JsonValue } from './engine/index.js';
+import type { JournalEntry, RunStatus, TakenEdge } from './engine/index.js';
 
 /** A state in the diagram, with the size the layout reserves for its label. */
 export interface DiagramNode {

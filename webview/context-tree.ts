@@ -5,7 +5,7 @@
  * the tree is read-only. Also used, read-only, for a history point.
  */
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
-import type { JsonObject, JsonValue } from '../src/engine/model.js';
+import type { JsonObject, JsonValue } from '../src/engine/index.js';
 import { post } from './api.js';
 import { sectionStyles } from './styles.js';
 

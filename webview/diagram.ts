@@ -6,7 +6,7 @@
  * pans, a click (or Enter) on a state opens its definition.
  */
 import { LitElement, css, html, svg, nothing, type PropertyValues } from 'lit';
-import type { TakenEdge } from '../src/engine/run.js';
+import type { TakenEdge } from '../src/engine/index.js';
 import type { DiagramModel } from '../src/protocol.js';
 import { post } from './api.js';
 import { layoutDiagram, type Layout, type PlacedEdge, type PlacedNode } from './layout.js';

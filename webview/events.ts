@@ -5,8 +5,8 @@
  * event data. Firing goes to the host, which sends it through the engine.
  */
 import { LitElement, css, html, nothing } from 'lit';
-import type { TransitionView } from '../src/engine/describe.js';
-import type { JsonValue } from '../src/engine/model.js';
+import type { TransitionView } from '../src/engine/index.js';
+import type { JsonValue } from '../src/engine/index.js';
 import { post } from './api.js';
 import { sectionStyles } from './styles.js';
 

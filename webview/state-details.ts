@@ -4,7 +4,7 @@
  * steps against estimated_steps).
  */
 import { LitElement, css, html, nothing } from 'lit';
-import type { StateView } from '../src/engine/describe.js';
+import type { StateView } from '../src/engine/index.js';
 import type { WorkflowSummary } from '../src/protocol.js';
 import { kb, usage } from './format.js';
 import { sectionStyles } from './styles.js';

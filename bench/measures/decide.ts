@@ -5,14 +5,14 @@
  * the same command (web-tree-sitter + tree-sitter-bash, tree freed after).
  * Targets: p99 ≤ 200 µs and ≤ 1.5× the bare parse.
  */
-import { createMachineEnv } from '../../src/engine/machine-env.js';
-import { startRun } from '../../src/engine/machine.js';
-import { decide, shellRulesFor } from '../../src/engine/policy.js';
-import { hashText } from '../../src/engine/run.js';
-import type { RunSnapshot } from '../../src/engine/run.js';
-import { analyseForPolicy, rewriteForPolicy } from '../../src/engine/shell-gate.js';
-import { loadShellParser } from '../../src/engine/shell-parser.js';
-import { extractCall } from '../../src/engine/tools.js';
+import { createMachineEnv } from '../../src/engine/machine/env.js';
+import { startRun } from '../../src/engine/machine/operations.js';
+import { decide, shellRulesFor } from '../../src/engine/policy/decide.js';
+import { hashText } from '../../src/engine/machine/run.js';
+import type { RunSnapshot } from '../../src/engine/machine/run.js';
+import { analyseForPolicy, rewriteForPolicy } from '../../src/engine/shell/gate.js';
+import { loadShellParser } from '../../src/engine/shell/parser.js';
+import { extractCall } from '../../src/engine/policy/tools.js';
 import { pendingRow, ratioRow, type Row } from '../row.js';
 import { summarise } from '../stats.js';
 

@@ -6,8 +6,8 @@
  */
 import picomatch from 'picomatch';
 import { loadWorkflowText } from '../../src/engine/formats/index.js';
-import { matchInterrupt, normaliseRelPath } from '../../src/engine/interrupts.js';
-import type { Workflow } from '../../src/engine/model.js';
+import { matchInterrupt, normaliseRelPath } from '../../src/engine/machine/patterns/interrupts.js';
+import type { Workflow } from '../../src/engine/model/index.js';
 import { generateWorkflow } from '../generate.js';
 import { ratioRow, type Row } from '../row.js';
 import { interleave, summarise } from '../stats.js';

@@ -5,10 +5,10 @@
  * `createActor(machine).send` on the equivalent machine. Target: ≥ 3× XState.
  */
 import { createActor, createMachine } from 'xstate';
-import { createMachineEnv } from '../../src/engine/machine-env.js';
-import { sendEvent, startRun } from '../../src/engine/machine.js';
-import { hashText } from '../../src/engine/run.js';
-import type { RunSnapshot } from '../../src/engine/run.js';
+import { createMachineEnv } from '../../src/engine/machine/env.js';
+import { sendEvent, startRun } from '../../src/engine/machine/operations.js';
+import { hashText } from '../../src/engine/machine/run.js';
+import type { RunSnapshot } from '../../src/engine/machine/run.js';
 import { generateFlat, toXStateConfig } from '../generate.js';
 import { ratioRow, type Row } from '../row.js';
 import { interleave, summarise } from '../stats.js';

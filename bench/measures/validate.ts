@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { getLanguageService, TextDocument } from 'vscode-json-languageservice';
-import { checkWorkflowFile } from '../../src/engine/check.js';
+import { checkWorkflowFile } from '../../src/engine/check/check-file.js';
 import { childWorkflow, generateWorkflow } from '../generate.js';
 import { ratioRow, type Row } from '../row.js';
 import { interleave, summarise } from '../stats.js';

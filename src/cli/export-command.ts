@@ -1,7 +1,7 @@
 /** `stategate export FILE --format mermaid|dot|plantuml [--out FILE]` */
 import * as fs from 'node:fs';
-import { checkWorkflowFile } from '../engine/check.js';
-import { EXPORT_FORMATS, exportWorkflow, type ExportFormat } from '../engine/export.js';
+import { checkWorkflowFile } from '../engine/check/check-file.js';
+import { EXPORT_FORMATS, exportWorkflow, type ExportFormat } from '../engine/index.js';
 import { parse, stringOption } from './args.js';
 import { CliError, type ExitCode, type Output } from './io.js';
 import type { Command } from './commands.js';

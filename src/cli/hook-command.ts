@@ -15,10 +15,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { findStoreDir } from '../engine/active-record.js';
-import { briefing, INTERRUPT_MARKER } from '../engine/briefing.js';
-import type { Runner } from '../engine/runner.js';
-import { userStateDir } from '../engine/user-state-dir.js';
+import { findStoreDir, briefing, INTERRUPT_MARKER, type Runner, userStateDir } from '../engine/index.js';
 import { parse, stringOption } from './args.js';
 import { isCliError, type ExitCode, type Output } from './io.js';
 import type { Command } from './commands.js';

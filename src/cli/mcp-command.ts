@@ -1,6 +1,6 @@
 /** `stategate mcp [--dir DIR]`: serve stategate's agent tools over MCP on stdio. */
 import * as path from 'node:path';
-import { Runner } from '../engine/runner.js';
+import { Runner } from '../engine/index.js';
 import { parse, stringOption } from './args.js';
 import type { ExitCode, Output } from './io.js';
 import type { Command } from './commands.js';

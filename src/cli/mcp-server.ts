@@ -10,8 +10,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { activeIsDebug, AGENT_TOOLS, invokeAgentTool, type AgentSession } from '../engine/agent-tools.js';
-import { Runner } from '../engine/runner.js';
+import { activeIsDebug, AGENT_TOOLS, invokeAgentTool, type AgentSession, Runner } from '../engine/index.js';
 
 export const MCP_SERVER_NAME = 'stategate';
 

@@ -5,9 +5,8 @@
  * member, a one-line message on stderr and exit 1.
  */
 import * as path from 'node:path';
-import { RunnerError, type Runner } from '../engine/runner.js';
+import { RunnerError, type Runner, type JsonObject, type JsonValue } from '../engine/index.js';
 import { createRunner } from './runner-factory.js';
-import type { JsonObject, JsonValue } from '../engine/model.js';
 import { parse, stringOption, type Parsed } from './args.js';
 import { CliError, parseJsonObjectOption, parseJsonOption, printJson, type ExitCode, type Output } from './io.js';
 import type { Command } from './commands.js';

@@ -4,7 +4,7 @@
  * allowed call; `result` records its bytes and edited file and fires
  * interrupts.
  */
-import type { Runner } from '../engine/runner.js';
+import type { Runner } from '../engine/index.js';
 import { parseJsonOption, CliError } from './io.js';
 import { stringOption, type Parsed } from './args.js';
 

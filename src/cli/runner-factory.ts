@@ -4,9 +4,9 @@
  * when a shell call is decided, so other commands and non-shell hook calls
  * never pay for them (not even for loading their code).
  */
-import { Runner, type ShellAnalyser, type ShellRewriter } from '../engine/runner.js';
+import { Runner, type ShellAnalyser, type ShellRewriter } from '../engine/index.js';
 
-type ShellGate = typeof import('../engine/shell-gate.js');
+type ShellGate = typeof import('../engine/shell/gate.js');
 
 let gate: ShellGate | undefined;
 
@@ -14,8 +14,8 @@ function shellGate(): ShellGate {
   if (!gate) {
     // A CLI process answers and exits: compile the parser's WASM without background tier-up
     // (which holds the process ~0.5-1 s at exit). The .wasm files sit beside the bundle.
-    (require('../engine/shell-parser.js') as typeof import('../engine/shell-parser.js')).configureShellParser({ liftoffOnly: true, wasmDir: __dirname });
-    gate = require('../engine/shell-gate.js') as ShellGate;
+    (require('../engine/shell/parser.js') as typeof import('../engine/shell/parser.js')).configureShellParser({ liftoffOnly: true, wasmDir: __dirname });
+    gate = require('../engine/shell/gate.js') as ShellGate;
   }
   return gate;
 }

@@ -5,9 +5,8 @@
  * what they are; `--json` names the format (`statewright`, `registry`, ...).
  */
 import * as fs from 'node:fs';
-import { checkFile } from '../engine/check.js';
-import { LineIndex } from '../engine/text.js';
-import type { Diagnostic } from '../engine/model.js';
+import { checkFile } from '../engine/check/check-file.js';
+import { LineIndex, type Diagnostic } from '../engine/index.js';
 import { parse } from './args.js';
 import { CliError, printJson, type ExitCode, type Output } from './io.js';
 import type { Command } from './commands.js';

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { checkWorkflowFile } from '../../src/engine/check';
+import { checkWorkflowFile } from '../../src/engine/check/check-file';
 import { REPO_ROOT, type VsCode, withVsCode } from './harness';
 
 const WORKSPACE = 'test/e2e/fixtures/authoring/workspace';

@@ -6,8 +6,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { withVsCode } from './harness';
-import { checkWorkflowFile } from '../../src/engine/check';
-import { LineIndex } from '../../src/engine/text';
+import { checkWorkflowFile } from '../../src/engine/check/check-file';
+import { LineIndex } from '../../src/engine/formats/text-position';
 import type { ReportedDiagnostic } from './host-runner/suites/diagnostics';
 
 const RULES: Record<string, string> = {

@@ -18,8 +18,8 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { analyseWithParser, type ShellRules } from '../../src/engine/shell';
-import { loadShellParser } from '../../src/engine/shell-parser';
+import { analyseWithParser, type ShellRules } from '../../src/engine/shell/analyse';
+import { loadShellParser } from '../../src/engine/shell/parser';
 import { removeTempDir, tempDir } from '../unit/helpers/temp-dir';
 
 export type Mode = 'commands' | 'env' | 'writes';

@@ -44,9 +44,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { recordFileFor } from '../../src/engine/active-record';
-import { replay } from '../../src/engine/replay';
-import { hashText, type JournalEntry } from '../../src/engine/run';
+import { recordFileFor } from '../../src/engine/store/active-record';
+import { replay } from '../../src/engine/store/replay';
+import { hashText, type JournalEntry } from '../../src/engine/machine/run';
 import { STATE_ENV } from '../unit/helpers/state-dir';
 import { tempDir } from '../unit/helpers/temp-dir';
 

@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cli, cliAsync } from './helpers/cli';
-import { replay } from '../../src/engine/replay';
-import type { JournalEntry } from '../../src/engine/run';
+import { replay } from '../../src/engine/store/replay';
+import type { JournalEntry } from '../../src/engine/machine/run';
 import { tempDir } from './helpers/temp-dir';
 
 const TOGGLE = {

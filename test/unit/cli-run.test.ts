@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cli } from './helpers/cli';
 import { TEST_STATE_DIR } from './helpers/state-dir';
-import { recordFileFor } from '../../src/engine/active-record';
+import { recordFileFor } from '../../src/engine/store/active-record';
 import { tempDir } from './helpers/temp-dir';
 
 const REVIEW = {

@@ -8,9 +8,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { analyseCommand } from '../../src/engine/shell';
-import { commandRisksMarkdown } from '../../src/engine/command-risks-doc';
-import { dynamicShape } from '../../src/engine/command-args';
+import { analyseCommand } from '../../src/engine/shell/analyse';
+import { commandRisksMarkdown } from '../../src/engine/shell/command-risks-doc';
+import { dynamicShape } from '../../src/engine/shell/command-args';
 
 type Row = readonly [command: string, allowed: readonly string[], verdict: true | RegExp];
 
@@ -278,7 +278,7 @@ for (const [text, splits, first] of shapes) {
 }
 
 const DOCS = join(__dirname, '..', '..', 'docs', 'enforcement.md');
-const BEGIN = '<!-- command-risks: generated from src/engine/command-risks.ts -->';
+const BEGIN = '<!-- command-risks: generated from src/engine/shell/command-risks.ts -->';
 const END = '<!-- command-risks: end -->';
 
 test('docs/enforcement.md lists exactly the table of command-risks.ts', () => {

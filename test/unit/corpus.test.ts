@@ -9,9 +9,9 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { checkFile } from '../../src/engine/check.js';
+import { checkFile } from '../../src/engine/check/check-file.js';
 import { MANIFEST_FILE } from '../../src/engine/formats/registry-manifest.js';
-import { WorkflowRegistry } from '../../src/engine/registry.js';
+import { WorkflowRegistry } from '../../src/engine/formats/registry.js';
 import { requireShared } from './helpers/shared-material.js';
 
 const { dir: corpus, present, skip } = requireShared('corpus');

@@ -9,8 +9,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { RunStore } from '../../src/engine/store';
-import { replay } from '../../src/engine/replay';
+import { RunStore } from '../../src/engine/store/run-store';
+import { replay } from '../../src/engine/store/replay';
 import { cli } from './helpers/cli';
 import { tempDir } from './helpers/temp-dir';
 

@@ -24,7 +24,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CLI as BUILT_CLI, requireBuiltCli, type CliResult } from './helpers/cli';
 import { STATE_ENV, TEST_STATE_DIR } from './helpers/state-dir';
-import { recordFileFor } from '../../src/engine/active-record';
+import { recordFileFor } from '../../src/engine/store/active-record';
 import { tempDir } from './helpers/temp-dir';
 
 /** STATEGATE_TEST_CLI runs these tests against another build (e.g. a private copy of dist/). */

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { evaluateGuard, readField } from '../../src/engine/guards.js';
-import type { GuardOp, JsonObject, JsonValue } from '../../src/engine/model.js';
+import { evaluateGuard, readField } from '../../src/engine/machine/guards.js';
+import type { GuardOp, JsonObject, JsonValue } from '../../src/engine/model/index.js';
 
 type Row = [op: GuardOp, value: JsonValue | undefined, context: JsonObject, expected: boolean, why: string];
 

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { quickFixes } from '../../src/engine/language/quickfix.js';
 import { applyEdits } from '../../src/engine/language/edits.js';
-import { checkWorkflowFile } from '../../src/engine/check.js';
+import { checkWorkflowFile } from '../../src/engine/check/check-file.js';
 import { fixtureText } from '../e2e/fixtures/authoring/fixtures.js';
 
 const base = fixtureText('full.workflow.json');

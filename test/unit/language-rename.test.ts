@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { prepareRename, renameAt } from '../../src/engine/language/rename.js';
 import { applyEdits } from '../../src/engine/language/edits.js';
-import { checkWorkflowFile } from '../../src/engine/check.js';
+import { checkWorkflowFile } from '../../src/engine/check/check-file.js';
 import { load, offsetOf } from '../e2e/fixtures/authoring/fixtures.js';
 
 const { text, wf } = load('full.workflow.json');

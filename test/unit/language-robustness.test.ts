@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { checkWorkflowFile } from '../../src/engine/check.js';
+import { checkWorkflowFile } from '../../src/engine/check/check-file.js';
 import {
   codeLenses,
   completionsAt,

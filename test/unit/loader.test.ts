@@ -6,13 +6,13 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { checkWorkflowFile } from '../../src/engine/check.js';
+import { checkWorkflowFile } from '../../src/engine/check/check-file.js';
 import { STATE_FIELDS, WORKFLOW_FIELDS } from '../../src/engine/formats/statewright-fields.js';
 import { loadWorkflowText } from '../../src/engine/formats/index.js';
 import { loadStatewright } from '../../src/engine/formats/statewright.js';
-import type { StateNode, Transition, Workflow } from '../../src/engine/model.js';
-import { LineIndex, offsetToPosition } from '../../src/engine/text.js';
-import { validateWorkflow } from '../../src/engine/validate.js';
+import type { StateNode, Transition, Workflow } from '../../src/engine/model/index.js';
+import { LineIndex, offsetToPosition } from '../../src/engine/formats/text-position.js';
+import { validateWorkflow } from '../../src/engine/check/rules.js';
 import { lit, span, withCode } from './support/ranges.js';
 
 type Obj = Record<string, unknown>;

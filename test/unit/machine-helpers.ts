@@ -6,12 +6,12 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { JsonObject, JsonValue, Workflow } from '../../src/engine/model.js';
-import { createMachineEnv } from '../../src/engine/machine-env.js';
-import type { BranchOption, MachineEnv, MachineResult } from '../../src/engine/machine.js';
-import * as m from '../../src/engine/machine.js';
-import type { JournalEntry, RunSnapshot } from '../../src/engine/run.js';
-import { hashText } from '../../src/engine/run.js';
+import type { JsonObject, JsonValue, Workflow } from '../../src/engine/model/index.js';
+import { createMachineEnv } from '../../src/engine/machine/env.js';
+import type { BranchOption, MachineEnv, MachineResult } from '../../src/engine/machine/operations.js';
+import * as m from '../../src/engine/machine/operations.js';
+import type { JournalEntry, RunSnapshot } from '../../src/engine/machine/run.js';
+import { hashText } from '../../src/engine/machine/run.js';
 
 export const FIXTURES = join(__dirname, '..', 'fixtures', 'workflows');
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Driver } from './machine-helpers.js';
-import { matchInterrupt, normaliseRelPath } from '../../src/engine/interrupts.js';
+import { matchInterrupt, normaliseRelPath } from '../../src/engine/machine/patterns/interrupts.js';
 import { testEnv, loadFixture } from './machine-helpers.js';
 
 const wf = loadFixture(testEnv(), 'interrupts.workflow.json').wf;

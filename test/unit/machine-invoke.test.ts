@@ -106,7 +106,7 @@ test('invoke: child transitions count on the run', () => {
 });
 
 test('locate (for the policy) finds the innermost position: the child\'s workflow and state', async () => {
-  const { locate } = await import('../../src/engine/machine.js');
+  const { locate } = await import('../../src/engine/machine/operations.js');
   const d = new Driver('invoke-parent.workflow.json');
   d.go('DEBUG', 'reproducing');
   const at = locate(d.run, d.env);

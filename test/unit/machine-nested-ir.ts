@@ -1,5 +1,5 @@
 /** A hand-built IR with a compound state, to show the types carry hierarchy. */
-import type { SourceLoc, StateNode, Workflow } from '../../src/engine/model.js';
+import type { SourceLoc, StateNode, Workflow } from '../../src/engine/model/index.js';
 
 const loc: SourceLoc = { pointer: '', start: 0, end: 0 };
 

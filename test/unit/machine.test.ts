@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Driver, loadFixture, testEnv } from './machine-helpers.js';
-import * as m from '../../src/engine/machine.js';
-import { hashText } from '../../src/engine/run.js';
+import * as m from '../../src/engine/machine/operations.js';
+import { hashText } from '../../src/engine/machine/run.js';
 
 // --- starting -------------------------------------------------------------
 

@@ -7,7 +7,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyseCommand } from '../../src/engine/shell';
+import { analyseCommand } from '../../src/engine/shell/analyse';
 
 const ALL = undefined;
 const LAUNCHERS = ['stategate', 'npx', 'npm', 'node', 'pnpm', 'yarn', 'bunx', 'cd', 'env'];

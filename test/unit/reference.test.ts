@@ -6,9 +6,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { checkWorkflowFile } from '../../src/engine/check.js';
-import type { JsonObject, JsonValue } from '../../src/engine/model.js';
-import type { RunStatus } from '../../src/engine/run.js';
+import { checkWorkflowFile } from '../../src/engine/check/check-file.js';
+import type { JsonObject, JsonValue } from '../../src/engine/model/index.js';
+import type { RunStatus } from '../../src/engine/machine/run.js';
 import { Driver, FIXTURES, fixtureText, testEnv } from './machine-helpers.js';
 
 type Step =

@@ -8,9 +8,9 @@ import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { checkFile } from '../../src/engine/check.js';
+import { checkFile } from '../../src/engine/check/check-file.js';
 import { detectFormat, isInvokeRegistry, isRegistryManifestDocument } from '../../src/engine/formats/index.js';
-import type { Diagnostic } from '../../src/engine/model.js';
+import type { Diagnostic } from '../../src/engine/model/index.js';
 import { lit, span, type Range } from './support/ranges.js';
 import { tempDir } from './helpers/temp-dir';
 

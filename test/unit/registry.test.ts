@@ -8,8 +8,8 @@ import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { checkWorkflowFile } from '../../src/engine/check.js';
-import { WorkflowRegistry } from '../../src/engine/registry.js';
+import { checkWorkflowFile } from '../../src/engine/check/check-file.js';
+import { WorkflowRegistry } from '../../src/engine/formats/registry.js';
 import { lit, withCode } from './support/ranges.js';
 import { tempDir } from './helpers/temp-dir';
 

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { Driver } from './machine-helpers.js';
-import { replay } from '../../src/engine/replay.js';
+import { replay } from '../../src/engine/store/replay.js';
 
 type Step =
   | { op: 'send'; event: string; data?: Record<string, number | string> }

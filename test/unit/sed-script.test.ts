@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sedEffects, sedScripts } from '../../src/engine/sed-script';
+import { sedEffects, sedScripts } from '../../src/engine/shell/sed-script';
 
 const effectRows: [string, boolean, boolean, string[]?][] = [
   ['1,40p', false, false],

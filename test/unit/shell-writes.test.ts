@@ -5,9 +5,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyseCommand, type ShellRules } from '../../src/engine/shell';
-import { startFolders } from '../../src/engine/shell-write-paths';
-import type { DirChange } from '../../src/engine/shell-write-targets';
+import { analyseCommand, type ShellRules } from '../../src/engine/shell/analyse';
+import { startFolders } from '../../src/engine/shell/write-paths';
+import type { DirChange } from '../../src/engine/shell/write-targets';
 
 const FREE: ShellRules = { blockedEnv: [], writeAllowed: true };
 const STRICT: ShellRules = { allowedCommands: ['cp', 'mv', 'rm', 'echo', 'cd', 'tar', 'find', 'xargs', 'sed', 'tee', 'curl', 'mktemp', 'ln', 'touch', 'env'], blockedEnv: [], writeAllowed: true };

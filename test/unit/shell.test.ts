@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { analyseCommand, rewriteCommand, type ShellRules } from '../../src/engine/shell';
-import { matchCommand, wordMatches } from '../../src/engine/command-match';
-import type { Word } from '../../src/engine/shell-words';
+import { analyseCommand, rewriteCommand, type ShellRules } from '../../src/engine/shell/analyse';
+import { matchCommand, wordMatches } from '../../src/engine/shell/command-match';
+import type { Word } from '../../src/engine/shell/words';
 import { requireShared } from './helpers/shared-material';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'shell');

@@ -4,8 +4,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { RunStore, StoreError } from '../../src/engine/store';
-import { FileLock } from '../../src/engine/lock';
+import { RunStore, StoreError } from '../../src/engine/store/run-store';
+import { FileLock } from '../../src/engine/store/lock';
 import { tempDir } from './helpers/temp-dir';
 
 interface Snap {

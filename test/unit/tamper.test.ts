@@ -18,9 +18,9 @@ import * as path from 'node:path';
 import { tempDir } from './helpers/temp-dir';
 import { cli, type CliResult } from './helpers/cli';
 import { TEST_STATE_DIR } from './helpers/state-dir';
-import { recordFileFor } from '../../src/engine/active-record';
-import { Runner } from '../../src/engine/runner';
-import type { CommitStep } from '../../src/engine/store';
+import { recordFileFor } from '../../src/engine/store/active-record';
+import { Runner } from '../../src/engine/store/runner';
+import type { CommitStep } from '../../src/engine/store/run-store';
 
 const WORKFLOW = {
   id: 'tamper',

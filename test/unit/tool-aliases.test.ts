@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { readToolAliases, writeToolAliases } from '../../src/engine/tool-aliases-file';
+import { readToolAliases, writeToolAliases } from '../../src/engine/policy/tool-aliases-file';
 import { cli } from './helpers/cli';
 import { tempDir } from './helpers/temp-dir';
 

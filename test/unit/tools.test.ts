@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { canonicalTool, isOwnTool, toolMatches, extractCall, callEditLines, toolEntry, editLineCount } from '../../src/engine/tools';
+import { canonicalTool, isOwnTool, toolMatches, extractCall, callEditLines, toolEntry, editLineCount } from '../../src/engine/policy/tools';
 
 const canonicalRows: [string, string][] = [
   ['Read', 'Read'],

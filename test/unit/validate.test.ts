@@ -5,8 +5,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadStatewright } from '../../src/engine/formats/statewright.js';
-import type { Diagnostic, InvokeResolver, ResolvedWorkflow, Workflow } from '../../src/engine/model.js';
-import { validateWorkflow, type ValidateOptions } from '../../src/engine/validate.js';
+import type { Diagnostic, InvokeResolver, ResolvedWorkflow, Workflow } from '../../src/engine/model/index.js';
+import { validateWorkflow, type ValidateOptions } from '../../src/engine/check/rules.js';
 import { lit, span, withCode, type Range } from './support/ranges.js';
 
 type Obj = Record<string, unknown>;

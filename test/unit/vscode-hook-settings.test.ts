@@ -1,7 +1,7 @@
 /** A `.vscode/settings.json` write passes only when it leaves the hook settings as they were (vscode-hook-settings.ts). */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { contentAfter, hookSettingsUnchanged } from '../../src/engine/vscode-hook-settings';
+import { contentAfter, hookSettingsUnchanged } from '../../src/engine/policy/paths/vscode-hook-settings';
 
 const BEFORE = `{
   // comments and trailing commas are fine

@@ -6,7 +6,7 @@ import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { activeFirst, findWorkflows } from '../../src/engine/workspace-workflows.js';
+import { activeFirst, findWorkflows } from '../../src/engine/formats/workspace-workflows.js';
 import { tempDir } from './helpers/temp-dir';
 
 const entry = (file: string) => ({ file: path.resolve('/ws', file) });

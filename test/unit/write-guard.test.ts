@@ -5,11 +5,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ENFORCEMENT_FILES } from '../../src/engine/enforcement-files';
-import { globProblem } from '../../src/engine/path-globs';
-import { stateHasRules, type PathScope } from '../../src/engine/path-scope';
-import { PathGuard, type PathEnv } from '../../src/engine/write-guard';
-import type { StateRules } from '../../src/engine/model';
+import { ENFORCEMENT_FILES } from '../../src/engine/policy/paths/enforcement-files';
+import { globProblem } from '../../src/engine/policy/paths/globs';
+import { stateHasRules, type PathScope } from '../../src/engine/policy/paths/scope';
+import { PathGuard, type PathEnv } from '../../src/engine/policy/paths/write-guard';
+import type { StateRules } from '../../src/engine/model/index.js';
 
 /** A machine with no files: every path is taken as written (symlinks are real-path.test.ts's). */
 const ENV: PathEnv = {

@@ -6,7 +6,7 @@
  * as what they are (check.ts) instead of as workflows missing their states.
  */
 import * as path from 'node:path';
-import type { Diagnostic, Workflow, WorkflowFormat } from '../model.js';
+import type { Diagnostic, Workflow, WorkflowFormat } from '../model/index.js';
 import type { JsonNode } from './jsonc.js';
 import { MANIFEST_FILE, registryShape } from './registry-manifest.js';
 import { loadStatewright } from './statewright.js';

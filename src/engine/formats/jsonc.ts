@@ -3,7 +3,7 @@
  * with diagnostics, JSON pointers and exact source locations of tree nodes.
  */
 import { getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
-import type { Diagnostic, JsonValue, SourceLoc } from '../model.js';
+import type { Diagnostic, JsonValue, SourceLoc } from '../model/index.js';
 import { fastParseTree } from './fast-tree.js';
 
 export type { Node as JsonNode } from 'jsonc-parser';

@@ -3,8 +3,8 @@
  * reported (`invalid-type`) and read as absent, so the loader can skip the bad
  * part and still build the rest of the workflow.
  */
-import type { Diagnostic, JsonObject, JsonValue, NameRef, RelatedInfo, Severity, SourceLoc } from '../model.js';
-import { closestName, didYouMean } from '../suggest.js';
+import type { Diagnostic, JsonObject, JsonValue, NameRef, RelatedInfo, Severity, SourceLoc } from '../model/index.js';
+import { closestName, didYouMean } from '../check/suggest.js';
 import { childPointer, describeNode, nodeLoc, nodeValue, ownerLoc, type JsonNode } from './jsonc.js';
 
 /** One `"key": value` of an object, with where it sits. */

@@ -6,7 +6,7 @@
  * problems become diagnostics and a malformed entry is skipped. What the
  * entries point at (files, other workflows) is checked by validate-manifest.ts.
  */
-import type { Diagnostic, NameRef } from '../model.js';
+import type { Diagnostic, NameRef } from '../model/index.js';
 import { childPointer, nodeLoc, parseJsonc, type JsonNode } from './jsonc.js';
 import { Reader, type Entry } from './reader.js';
 import { readVersion } from './statewright.js';

@@ -4,7 +4,7 @@
  * is branched, an object with `fork` is a fork, with `invoke` an invoke, any
  * other object a guarded (single-target) transition.
  */
-import type { Branch, ForkBranch, ForkTransition, InvokeTransition, NameRef, TargetTransition, Transition } from '../model.js';
+import type { Branch, ForkBranch, ForkTransition, InvokeTransition, NameRef, TargetTransition, Transition } from '../model/index.js';
 import { childPointer, nodeLoc, type JsonNode } from './jsonc.js';
 import type { Entry, Fields, Reader } from './reader.js';
 import {

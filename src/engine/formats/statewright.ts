@@ -19,11 +19,11 @@ import type {
   Transition,
   Workflow,
   WorkflowMeta,
-} from '../model.js';
-import { GUARD_OPS } from '../model.js';
+} from '../model/index.js';
+import { GUARD_OPS } from '../model/index.js';
 import { childPointer, nodeLoc, nodeValue, ownerLoc, parseJsonc, type JsonNode } from './jsonc.js';
 import { fieldsOf, Reader, type Entry, type Fields } from './reader.js';
-import { globProblem } from '../path-globs.js';
+import { globProblem } from '../policy/paths/globs.js';
 import {
   APPROVAL_MODES,
   DANGER_LEVELS,

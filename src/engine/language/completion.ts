@@ -4,7 +4,7 @@
  * JSON schema's own completion (field names, snippets) comes from VS Code's
  * JSON service; this adds what only the workflow's contents can know.
  */
-import { RETURN_TARGET, type JsonObject, type Workflow } from '../model.js';
+import { RETURN_TARGET, type JsonObject, type Workflow } from '../model/index.js';
 import { cursorAt } from './cursor.js';
 import { occurrences } from './occurrences.js';
 import { interruptReachable } from './reach.js';

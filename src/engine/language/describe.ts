@@ -2,7 +2,7 @@
  * Workflow parts in words (Markdown), for hovers and completion details:
  * a state's summary, a transition on one line, a guard's predicate.
  */
-import type { GuardDef, JsonValue, StateNode, Transition, Workflow } from '../model.js';
+import type { GuardDef, JsonValue, StateNode, Transition, Workflow } from '../model/index.js';
 import { occurrences, symbolOccurrences, type Occurrence, type Slot } from './occurrences.js';
 
 const code = (s: string): string => `\`${s.replace(/`/g, "'")}\``;

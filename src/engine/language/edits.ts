@@ -4,7 +4,7 @@
  * jsonc-parser's `modify` (which handles commas and indentation).
  */
 import { findNodeAtLocation, modify, parseTree, type FormattingOptions, type JSONPath, type Node } from 'jsonc-parser';
-import type { Workflow } from '../model.js';
+import type { Workflow } from '../model/index.js';
 
 /** One replacement of the text between two offsets (end exclusive). */
 export interface TextEdit {

@@ -3,7 +3,7 @@
  * guard's predicate in words, an event's transitions, an invoked workflow,
  * an interrupt, or a field's reference doc from the schema.
  */
-import { RETURN_TARGET, type SourceLoc, type Workflow } from '../model.js';
+import { RETURN_TARGET, type SourceLoc, type Workflow } from '../model/index.js';
 import { cursorAt } from './cursor.js';
 import { guardSummary, stateSummary, transitionLine } from './describe.js';
 import type { ResolveInvoke } from './navigation.js';

@@ -13,3 +13,4 @@ export { quickFixes, type CodeFix } from './quickfix.js';
 export { symbolAt, type FieldSymbol, type SymbolAt } from './symbols.js';
 export { applyEdits, type TextEdit } from './edits.js';
 export { occurrences, type Occurrence, type SymbolKind } from './occurrences.js';
+export { toolCompletions } from './tool-names.js';

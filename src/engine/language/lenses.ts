@@ -3,8 +3,8 @@
  * transitions lead in and out ("↘ 2 in · 3 out"), counted like the diagram
  * draws them (every branch, invoke and fork edge; interrupts lead in too).
  */
-import { workflowGraph } from '../graph.js';
-import type { SourceLoc, Workflow } from '../model.js';
+import { workflowGraph } from '../export/graph.js';
+import type { SourceLoc, Workflow } from '../model/index.js';
 
 export type LensAction =
   | { readonly kind: 'start-run' }

@@ -3,7 +3,7 @@
  * workflow ids. Other files are reached only through callbacks, so the
  * service stays pure (the editor adapter scans the workspace).
  */
-import type { SourceLoc, Workflow } from '../model.js';
+import type { SourceLoc, Workflow } from '../model/index.js';
 import { symbolOccurrences } from './occurrences.js';
 import { symbolAt } from './symbols.js';
 

@@ -5,7 +5,7 @@
  * hover and code lenses all read this one list, so they always agree on what
  * counts as a reference.
  */
-import { RETURN_TARGET, type NameRef, type SourceLoc, type Workflow } from '../model.js';
+import { RETURN_TARGET, type NameRef, type SourceLoc, type Workflow } from '../model/index.js';
 import { failureStateRefs } from './text-refs.js';
 
 export type SymbolKind = 'state' | 'guard' | 'event' | 'workflow' | 'interrupt' | 'fork-branch';

@@ -2,8 +2,8 @@
  * The outline of a workflow file: its states (with their events as children),
  * then its guards and interrupts.
  */
-import type { SourceLoc, Workflow } from '../model.js';
-import { transitionTargets } from '../model.js';
+import type { SourceLoc, Workflow } from '../model/index.js';
+import { transitionTargets } from '../model/index.js';
 
 export type OutlineKind = 'state' | 'final-state' | 'event' | 'guard' | 'interrupt';
 

@@ -8,7 +8,7 @@
  * - any diagnostic with `data.closest` on a name (unknown field, invalid value): use it
  * Each fix's edits leave a file that loads and validates without new errors.
  */
-import type { Diagnostic, JsonValue, Workflow } from '../model.js';
+import type { Diagnostic, JsonValue, Workflow } from '../model/index.js';
 import { applyEdits, jsonStringContents, setValue, type TextEdit } from './edits.js';
 import { occurrences } from './occurrences.js';
 import { runReachable } from './reach.js';

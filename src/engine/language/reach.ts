@@ -3,8 +3,8 @@
  * so completion offers `$return` exactly where `return-outside-interrupt`
  * would not fire, and quick fixes connect new states where they count.
  */
-import type { Workflow } from '../model.js';
-import { implicitFailEdges, isReturn, targetSites } from '../validate-sites.js';
+import type { Workflow } from '../model/index.js';
+import { implicitFailEdges, isReturn, targetSites } from '../check/sites.js';
 
 const handlers = new WeakMap<Workflow, ReadonlySet<string>>();
 

@@ -4,7 +4,7 @@
  * targets, guard/guards, meta.failure_states). Refuses names that exist or
  * that the format cannot hold.
  */
-import { RETURN_TARGET, type SourceLoc, type Workflow } from '../model.js';
+import { RETURN_TARGET, type SourceLoc, type Workflow } from '../model/index.js';
 import { jsonStringContents, type TextEdit } from './edits.js';
 import { symbolOccurrences, type Occurrence } from './occurrences.js';
 import { symbolAt } from './symbols.js';

@@ -2,7 +2,7 @@
  * What is under the cursor: a state, guard, event, interrupt, fork branch or
  * workflow id (definition or reference), or a field name of the format.
  */
-import type { SourceLoc, Workflow } from '../model.js';
+import type { SourceLoc, Workflow } from '../model/index.js';
 import { cursorAt, pathMatches } from './cursor.js';
 import { occurrenceAt, occurrences, type Occurrence } from './occurrences.js';
 

@@ -4,7 +4,7 @@
  * `meta.failure_states` lists state names that a rename must update.
  */
 import { parseTree } from 'jsonc-parser';
-import type { NameRef, Workflow } from '../model.js';
+import type { NameRef, Workflow } from '../model/index.js';
 import { childPointer, nodeAtPointer, nodeLoc } from '../formats/jsonc.js';
 
 export function failureStateRefs(text: string, wf: Workflow): NameRef[] {

@@ -5,7 +5,7 @@
  */
 import type { ErrorObject } from 'ajv';
 import { describeNode, nodeAtPointer, nodeLoc, nodeValue, ownerLoc, pointerSegments, type JsonNode } from '../formats/jsonc.js';
-import type { Diagnostic, SourceLoc } from '../model.js';
+import type { Diagnostic, SourceLoc } from '../model/index.js';
 import validate from './workflow-validator.generated.js';
 
 /**

@@ -7,9 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { activeIsDebug } from '../../engine/agent-tools.js';
-import { writeFileAtomic } from '../../engine/atomic-file.js';
-import { OWN_TOOLS } from '../../engine/tools.js';
+import { activeIsDebug, writeFileAtomic, OWN_TOOLS } from '../../engine/index.js';
 import type { RunService } from '../runtime/run-service.js';
 import { CUSTOM_AGENT_FILE, customAgentMarkdown, type ToolCandidate } from './custom-agent.js';
 import { syncCustomAgentEnabled, toolAliases } from './settings.js';

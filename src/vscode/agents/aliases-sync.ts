@@ -7,7 +7,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { writeToolAliases } from '../../engine/tool-aliases-file.js';
+import { writeToolAliases } from '../../engine/index.js';
 import type { RunService } from '../runtime/run-service.js';
 import { toolAliases } from './settings.js';
 

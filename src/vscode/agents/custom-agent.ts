@@ -6,9 +6,7 @@
  * run change, so "stategate" in the picker only ever sees the tools it may use.
  * vscode-free, unit-tested.
  */
-import { briefing } from '../../engine/briefing.js';
-import type { StateView } from '../../engine/describe.js';
-import type { ExtraAliases } from '../../engine/tools.js';
+import { briefing, type StateView, type ExtraAliases } from '../../engine/index.js';
 import { isOffered, type OfferRules } from './tool-offer.js';
 
 export const CUSTOM_AGENT_FILE = '.github/agents/stategate.agent.md';

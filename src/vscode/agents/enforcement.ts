@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { writeFileAtomic } from '../../engine/atomic-file.js';
+import { writeFileAtomic } from '../../engine/index.js';
 import type { RegisterCommand } from '../contributions.js';
 import type { HostRuntime } from './cli-launch.js';
 import {

@@ -8,7 +8,7 @@
  * call to these (extension.ts).
  */
 import * as vscode from 'vscode';
-import { activeIsDebug, AGENT_TOOLS, describeAgentCall, invokeAgentTool, type AgentSession } from '../../engine/agent-tools.js';
+import { activeIsDebug, AGENT_TOOLS, describeAgentCall, invokeAgentTool, type AgentSession } from '../../engine/index.js';
 import type { RunService } from '../runtime/run-service.js';
 
 /**

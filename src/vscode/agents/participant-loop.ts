@@ -7,12 +7,7 @@
  * and every allowed call is recorded with `runner.result` (bytes, edited
  * file, interrupts). vscode-free, unit-tested with a fake model.
  */
-import { activeIsDebug, invokeAgentTool, type AgentSession } from '../../engine/agent-tools.js';
-import { briefing, INTERRUPT_MARKER } from '../../engine/briefing.js';
-import type { StateView } from '../../engine/describe.js';
-import type { RecordOutcome } from '../../engine/policy.js';
-import type { Runner } from '../../engine/runner.js';
-import { isOwnTool, OWN_TOOLS, type ExtraAliases } from '../../engine/tools.js';
+import { activeIsDebug, invokeAgentTool, type AgentSession, briefing, INTERRUPT_MARKER, type StateView, type RecordOutcome, type Runner, isOwnTool, OWN_TOOLS, type ExtraAliases } from '../../engine/index.js';
 import { offerRules, offeredTools } from './tool-offer.js';
 
 export interface ToolCallRequest {

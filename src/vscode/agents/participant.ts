@@ -6,9 +6,7 @@
  * denials and interrupts in the chat stream, Approve/Reject buttons.
  */
 import * as vscode from 'vscode';
-import { AGENT_TOOLS, type AgentSession } from '../../engine/agent-tools.js';
-import type { StateView } from '../../engine/describe.js';
-import { isOwnTool } from '../../engine/tools.js';
+import { AGENT_TOOLS, type AgentSession, type StateView, isOwnTool } from '../../engine/index.js';
 import { PARTICIPANT_ID } from '../contributions.js';
 import type { RunService } from '../runtime/run-service.js';
 import { currentView, modelCandidates, runLoop, type LoopEvent, type ModelTurn, type TranscriptEntry } from './participant-loop.js';

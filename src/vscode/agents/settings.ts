@@ -1,7 +1,6 @@
 /** stategate.* settings the agent features read. */
 import * as vscode from 'vscode';
-import { cleanAliases } from '../../engine/tool-aliases-file.js';
-import type { ExtraAliases } from '../../engine/tools.js';
+import { cleanAliases, type ExtraAliases } from '../../engine/index.js';
 
 /** `stategate.toolAliases`: extra tool ids mapped onto canonical names (the table's user extension). */
 export function toolAliases(scope?: vscode.ConfigurationScope): ExtraAliases | undefined {

@@ -5,8 +5,7 @@
  * what would pass keeps the model from wasting turns on denials.
  * vscode-free, unit-tested.
  */
-import type { StateView } from '../../engine/describe.js';
-import { isOwnTool, toolMatches, type ExtraAliases } from '../../engine/tools.js';
+import { type StateView, isOwnTool, toolMatches, type ExtraAliases } from '../../engine/index.js';
 
 export interface OfferRules {
   /** null: every tool (no run, or a state without allowed_tools). */

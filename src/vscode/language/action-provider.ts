@@ -1,6 +1,6 @@
 /** Quick fixes (kind QuickFix) for stategate's diagnostics (create / rename / define / add final / remove unreachable). */
 import * as vscode from 'vscode';
-import { quickFixes } from '../../engine/language/quickfix.js';
+import { quickFixes } from '../../engine/index.js';
 import type { WorkflowDocuments } from './documents.js';
 import { toRange } from './locations.js';
 

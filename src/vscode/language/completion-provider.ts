@@ -1,6 +1,6 @@
 /** Completion of workflow names (states, guards, tools, events, ids) on top of the JSON schema's own. */
 import * as vscode from 'vscode';
-import { completionsAt, type CompletionKind, type ToolName } from '../../engine/language/completion.js';
+import { completionsAt, type CompletionKind, type ToolName } from '../../engine/index.js';
 import type { WorkflowDocuments } from './documents.js';
 import { toRange } from './locations.js';
 import type { WorkspaceWorkflows } from './workspace-index.js';

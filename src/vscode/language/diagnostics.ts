@@ -4,7 +4,7 @@
  * check, not one per key.
  */
 import * as vscode from 'vscode';
-import type { Diagnostic, RelatedInfo } from '../../engine/model.js';
+import type { Diagnostic, RelatedInfo } from '../../engine/index.js';
 import { isCheckedDocument, type WorkflowDocuments } from './documents.js';
 import { locationOf, toRange } from './locations.js';
 

@@ -5,10 +5,7 @@
  * same keystroke shares one check.
  */
 import * as vscode from 'vscode';
-import { isRegistryManifestDocument } from '../../engine/formats/index.js';
-import { MANIFEST_FILE } from '../../engine/registry.js';
-import { declaresWorkflowSchema, isWorkflowPath } from '../../engine/workspace-workflows.js';
-import type { CheckResult } from '../../engine/check.js';
+import { isRegistryManifestDocument, MANIFEST_FILE, declaresWorkflowSchema, isWorkflowPath, type CheckResult } from '../../engine/index.js';
 import { checkFile } from './lazy-check.js';
 
 function isJson(doc: vscode.TextDocument): boolean {

@@ -2,7 +2,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { hoverAt } from '../../engine/language/hover.js';
+import { hoverAt } from '../../engine/index.js';
 import type { WorkflowDocuments } from './documents.js';
 import { toRange } from './locations.js';
 import type { WorkspaceWorkflows } from './workspace-index.js';

@@ -16,7 +16,7 @@ import { WorkflowLensProvider } from './lens-provider.js';
 import { WorkflowNavigationProvider } from './navigation-provider.js';
 import { WorkflowRenameProvider } from './rename-provider.js';
 import { WorkflowSymbolProvider } from './symbol-provider.js';
-import { toolCompletions } from '../../engine/language/tool-names.js';
+import { toolCompletions } from '../../engine/index.js';
 import { WorkspaceWorkflows } from './workspace-index.js';
 
 export interface LanguageFeatures {

@@ -4,13 +4,13 @@
  * of its own (dist/extension-check.js, see scripts/build.mjs), so activation
  * never loads it.
  */
-import type { CheckOptions, CheckResult } from '../../engine/check.js';
+import type { CheckOptions, CheckResult } from '../../engine/index.js';
 
-type Check = typeof import('../../engine/check.js');
+type Check = typeof import('../../engine/check/check-file.js');
 let check: Check | undefined;
 
 /** A workflow or a registry manifest, each checked as what it is. */
 export function checkFile(text: string, file: string, opts?: CheckOptions): CheckResult {
-  check ??= require('../../engine/check.js') as Check;
+  check ??= require('../../engine/check/check-file.js') as Check;
   return check.checkFile(text, file, opts);
 }

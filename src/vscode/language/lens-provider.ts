@@ -4,8 +4,7 @@
  * state "↘ n in · m out", which opens the state's references.
  */
 import * as vscode from 'vscode';
-import { codeLenses, type Lens } from '../../engine/language/lenses.js';
-import { referencesAt } from '../../engine/language/navigation.js';
+import { codeLenses, type Lens, referencesAt } from '../../engine/index.js';
 import type { Analysis, WorkflowDocuments } from './documents.js';
 import { locationOf, toRange } from './locations.js';
 

@@ -4,8 +4,7 @@
  */
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import type { SourceLoc } from '../../engine/model.js';
-import { LineIndex } from '../../engine/text.js';
+import { type SourceLoc, LineIndex } from '../../engine/index.js';
 import { documentPath } from './documents.js';
 
 export function toRange(doc: vscode.TextDocument, loc: Pick<SourceLoc, 'start' | 'end'>): vscode.Range {

@@ -1,6 +1,6 @@
 /** Go to definition and find references, in the file and (for workflow ids) across the workspace. */
 import * as vscode from 'vscode';
-import { definitionAt, referencesAt, type NavigationOptions } from '../../engine/language/navigation.js';
+import { definitionAt, referencesAt, type NavigationOptions } from '../../engine/index.js';
 import type { Analysis, WorkflowDocuments } from './documents.js';
 import { locationOf } from './locations.js';
 import type { WorkspaceWorkflows } from './workspace-index.js';

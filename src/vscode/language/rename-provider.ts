@@ -1,6 +1,6 @@
 /** Rename a state or guard and every reference to it in the file. */
 import * as vscode from 'vscode';
-import { prepareRename, renameAt } from '../../engine/language/rename.js';
+import { prepareRename, renameAt } from '../../engine/index.js';
 import type { WorkflowDocuments } from './documents.js';
 import { toRange } from './locations.js';
 

@@ -1,6 +1,6 @@
 /** The outline: states with their events, guards, interrupts. */
 import * as vscode from 'vscode';
-import { documentSymbols, type OutlineKind, type OutlineSymbol } from '../../engine/language/outline.js';
+import { documentSymbols, type OutlineKind, type OutlineSymbol } from '../../engine/index.js';
 import type { WorkflowDocuments } from './documents.js';
 import { toRange } from './locations.js';
 

@@ -6,11 +6,7 @@
  */
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { loadStatewright } from '../../engine/formats/statewright.js';
-import { occurrences } from '../../engine/language/occurrences.js';
-import type { ResolveInvoke, Target } from '../../engine/language/navigation.js';
-import type { Workflow } from '../../engine/model.js';
-import { WorkflowRegistry } from '../../engine/registry.js';
+import { loadStatewright, occurrences, type ResolveInvoke, type Target, type Workflow, WorkflowRegistry } from '../../engine/index.js';
 
 const GLOB = '{**/*.workflow.json,**/.stategate/workflows/*.json}';
 

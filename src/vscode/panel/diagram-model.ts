@@ -1,11 +1,10 @@
 /**
- * The workflow graph (engine/graph.ts) turned into what the panel's diagram
+ * The workflow graph (engine/export/graph.ts) turned into what the panel's diagram
  * lays out: nodes and edge labels with the sizes the layout must reserve, and
  * the groups drawn around interrupt handlers and fork branches. Pure (no
  * 'vscode'), so it is unit-tested and could serve the CLI's SVG export too.
  */
-import { workflowGraph } from '../../engine/graph.js';
-import type { Workflow } from '../../engine/model.js';
+import { workflowGraph, type Workflow } from '../../engine/index.js';
 import type { DiagramEdge, DiagramGroup, DiagramModel, DiagramNode } from '../../protocol.js';
 
 /**

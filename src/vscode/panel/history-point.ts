@@ -3,7 +3,7 @@
  * entry, rebuilt by replaying the journal's prefix (the engine's replay, so
  * the panel can never disagree with the store). Read-only by construction.
  */
-import { replay } from '../../engine/replay.js';
+import { replay } from '../../engine/index.js';
 import type { HistoryEntry, HistoryPoint } from '../../protocol.js';
 
 export function historyPoint(history: readonly HistoryEntry[], seq: number): HistoryPoint | null {

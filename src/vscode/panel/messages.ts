@@ -4,7 +4,7 @@
  * own (a refused event shows the same warning whichever way it was sent).
  */
 import * as vscode from 'vscode';
-import type { JsonObject } from '../../engine/model.js';
+import type { JsonObject } from '../../engine/index.js';
 import type { WebviewMessage } from '../../protocol.js';
 import type { RunService } from '../runtime/run-service.js';
 

@@ -4,7 +4,7 @@
  * webview never has to merge partial updates. Pure (type-only imports of the
  * 'vscode' side), so it is unit-tested without VS Code.
  */
-import type { StoredEntry } from '../../engine/store.js';
+import type { StoredEntry } from '../../engine/index.js';
 import type { HistoryEntry, RenderModel } from '../../protocol.js';
 import type { RunSituation } from '../runtime/run-service.js';
 import { diagramModel } from './diagram-model.js';

@@ -5,9 +5,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { exportWorkflow, EXPORT_FORMATS, type ExportFormat } from '../../engine/export.js';
-import { RunnerError } from '../../engine/runner.js';
-import { activeFirst, findWorkflows } from '../../engine/workspace-workflows.js';
+import { exportWorkflow, EXPORT_FORMATS, type ExportFormat, RunnerError, activeFirst, findWorkflows } from '../../engine/index.js';
 import type { RegisterCommand } from '../contributions.js';
 import type { RunService } from './run-service.js';
 

@@ -4,13 +4,13 @@
  * web-tree-sitter's JS) is a bundle of its own (dist/extension-shell.js, see
  * scripts/build.mjs), so activating the extension never loads it.
  */
-import type { ShellAnalyser, ShellRewriter } from '../../engine/runner.js';
+import type { ShellAnalyser, ShellRewriter } from '../../engine/index.js';
 
-type ShellGate = typeof import('../../engine/shell-gate.js');
+type ShellGate = typeof import('../../engine/shell/gate.js');
 let gate: ShellGate | undefined;
 
 function shellGate(): ShellGate {
-  gate ??= require('../../engine/shell-gate.js') as ShellGate;
+  gate ??= require('../../engine/shell/gate.js') as ShellGate;
   return gate;
 }
 

@@ -13,12 +13,8 @@
 import * as path from 'node:path';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { Runner, RunnerError } from '../../engine/runner.js';
+import { Runner, RunnerError, type StateView, type RunSnapshot, type StoredEntry, type Workflow } from '../../engine/index.js';
 import { analyseShellLazily, rewriteShellLazily } from './lazy-shell.js';
-import type { StateView } from '../../engine/describe.js';
-import type { RunSnapshot } from '../../engine/run.js';
-import type { StoredEntry } from '../../engine/store.js';
-import type { Workflow } from '../../engine/model.js';
 
 export type RunSituation =
   | { readonly kind: 'none' }

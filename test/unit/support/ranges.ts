@@ -4,7 +4,7 @@
  * the quotes), `span` for any raw substring.
  */
 import assert from 'node:assert/strict';
-import type { Diagnostic } from '../../../src/engine/model.js';
+import type { Diagnostic } from '../../../src/engine/model/index.js';
 
 export interface Range {
   readonly start: number;

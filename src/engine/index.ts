@@ -1,0 +1,32 @@
+/**
+ * The engine's public surface: src/cli/ and src/vscode/ import the engine only
+ * through this file (test/unit/layers.test.ts holds that), so the folders behind
+ * it can be rearranged without touching the shells around it. The one exception
+ * is the lazily loaded parts (check/check-file.ts, shell/gate.ts,
+ * shell/parser.ts): the bundles load them on first use with `require` of their
+ * own file, so that activation and the hook do not pay for them
+ * (docs/architecture.md "Bundles").
+ */
+export * from './model/index.js';
+export * from './formats/index.js';
+export * from './formats/statewright.js';
+export * from './formats/registry.js';
+export * from './formats/workspace-workflows.js';
+export * from './formats/text-position.js';
+export type * from './check/check-file.js';
+export * from './machine/run.js';
+export * from './machine/describe.js';
+export * from './store/runner.js';
+export * from './store/run-store.js';
+export * from './store/replay.js';
+export * from './store/atomic-file.js';
+export * from './store/active-record.js';
+export * from './store/user-state-dir.js';
+export * from './policy/decide.js';
+export * from './policy/tools.js';
+export * from './policy/tool-aliases-file.js';
+export * from './policy/agent-tools.js';
+export * from './policy/briefing.js';
+export * from './export/graph.js';
+export * from './export/text-exports.js';
+export * from './language/index.js';

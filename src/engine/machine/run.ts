@@ -1,0 +1,250 @@
+/**
+ * A run: the JSON-serialisable snapshot stored as `run.json`, and the journal
+ * entries appended to `journal.jsonl`. Types only (plus tiny constructors);
+ * the machine (`machine.ts`) computes new snapshots, the store persists them.
+ *
+ * Shape of a run: a *frame* is one workflow being executed (the top-level run,
+ * or a child run started by `invoke`, which is itself a frame). Where an agent
+ * stands inside a frame is a *position* (state, context, counters, a parked
+ * approval, an active interrupt). A frame's own position is where it is; while
+ * a fork is active, each started branch has a position of its own (branches of
+ * a fork share the frame's workflow) and the frame waits in the forking state.
+ */
+import type { ForkMode, JoinRule, JsonObject, JsonValue } from '../model/index.js';
+
+export const RUN_SNAPSHOT_VERSION = 1;
+
+export type RunStatus = 'running' | 'paused' | 'completed' | 'failed' | 'stopped';
+
+/** Usage counters of one position. "This state" counters reset on every state change. */
+export interface Counters {
+  /** Tool calls counted in the current state (reset on state change and on resume). */
+  iterations: number;
+  /** Transitions taken in this frame or branch (never reset; the run's counts every level). */
+  transitions: number;
+  /** Distinct workspace-relative paths edited in the current state. */
+  filesEdited: string[];
+  /** Lines edited in the current state. */
+  editLines: number;
+  /** Result bytes read in the current state (for context_budget_bytes). */
+  bytesRead: number;
+  /** Tool calls counted over the whole life of this position (never reset). */
+  stepsTotal: number;
+}
+
+export interface WorkflowRef {
+  id: string;
+  file?: string;
+  /** sha256 (hex) of `definitionText`. */
+  hash: string;
+  /** The exact text the run (or child) started with; the IR is re-derived from it. */
+  definitionText: string;
+}
+
+/** A transition parked until a person approves it. Guards were checked when it was asked. */
+export interface PendingApproval {
+  event: string;
+  from: string;
+  /** The resolved target (a `$return` is already resolved to the interrupted state). */
+  target: string;
+  message?: string;
+  /** Event data, merged only if approved. */
+  data?: JsonValue;
+  /** The transition was a `$return`: approving it ends the interrupt. */
+  returns?: true;
+  requestedAt: string;
+}
+
+export interface ActiveInterrupt {
+  name: string;
+  /** The interrupted state, where `$return` goes back to. */
+  returnTo: string;
+  /** The handler state the interrupt moved to. */
+  target: string;
+  /** The file whose change fired it (absent for an `INTERRUPT:<name>` event). */
+  file?: string;
+  firedAt: string;
+}
+
+export interface Position {
+  state: string;
+  context: JsonObject;
+  counters: Counters;
+  pendingApproval?: PendingApproval;
+  interrupt?: ActiveInterrupt;
+}
+
+export type BranchStatus = 'pending' | 'running' | 'done' | 'failed';
+
+interface BranchBase {
+  name: string;
+  initial: string;
+  terminal: string;
+}
+
+/** A branch that has not started has no position; a started one always has one. */
+export type BranchRun =
+  | (BranchBase & { status: 'pending' })
+  | (BranchBase & Position & { status: 'running' | 'done' | 'failed' });
+
+export interface ActiveFork {
+  /** The event that started the fork, and the state the frame waits in. */
+  event: string;
+  from: string;
+  join: JoinRule;
+  mode: ForkMode;
+  onComplete: string;
+  onFail?: string;
+  /** In name order. */
+  branches: BranchRun[];
+  /** Sequential mode: the branch events go to. */
+  current?: string;
+  startedAt: string;
+}
+
+export interface Frame extends Position {
+  workflow: WorkflowRef;
+  status: RunStatus;
+  /** States entered, in order of first visit (for the diagram). */
+  visited: string[];
+  /** Distinct transitions taken (for the diagram). */
+  taken: TakenEdge[];
+  fork?: ActiveFork;
+  child?: ChildRun;
+}
+
+export interface TakenEdge {
+  from: string;
+  event: string;
+  to: string;
+}
+
+/** A sub-workflow started by `invoke`: a frame of its own, nested in its parent. */
+export interface ChildRun extends Frame {
+  /** The parent's event that invoked it, and the parent state that waits. */
+  event: string;
+  from: string;
+  /** The name written in `invoke` (a workflow id or a registered name). */
+  invoked: string;
+  onComplete: string;
+  onFail?: string;
+  startedAt: string;
+}
+
+export interface RunSnapshot extends Frame {
+  version: typeof RUN_SNAPSHOT_VERSION;
+  runId: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/**
+ * Where a journal entry happened: absent for the top-level frame; otherwise a
+ * path of steps such as `child`, `child/branch:lint`. Replay only applies
+ * entries of the top-level frame to the state and context it rebuilds.
+ */
+export type Scope = string;
+
+interface EntryBase {
+  at: string;
+  scope?: Scope;
+  /** The frame status after the entry, when the entry changed it. */
+  status?: RunStatus;
+}
+
+export type JournalEntry =
+  | (EntryBase & { kind: 'start'; runId: string; workflowId: string; hash: string; file?: string; state: string; context: JsonObject })
+  | (EntryBase & {
+      kind: 'transition';
+      event: string;
+      from: string;
+      to: string;
+      /** Event data merged into the context (shallow) by this transition. */
+      data?: JsonValue;
+      /** How the target was reached: normal, a `safe_next` fallback, `$return`, or an approval granted. */
+      via?: 'safe_next' | 'return' | 'approved' | 'advisory_approval';
+      /** The interrupt this transition ended. */
+      endedInterrupt?: string;
+    })
+  | (EntryBase & { kind: 'rejected'; event: string; state: string; code: ErrorCode; message: string })
+  | (EntryBase & { kind: 'approval_requested'; event: string; from: string; target: string; message?: string; data?: JsonValue })
+  | (EntryBase & { kind: 'approved'; event: string; from: string; target: string })
+  | (EntryBase & { kind: 'approval_rejected'; event: string; from: string; target: string })
+  | (EntryBase & { kind: 'approval_withdrawn'; event: string; from: string; target: string; reason: string })
+  | (EntryBase & { kind: 'interrupt'; name: string; from: string; to: string; file?: string })
+  | (EntryBase & { kind: 'interrupt_return'; name: string; from: string; to: string })
+  | (EntryBase & { kind: 'pause' })
+  | (EntryBase & { kind: 'resume' })
+  | (EntryBase & { kind: 'stop' })
+  | (EntryBase & { kind: 'force'; from: string; to: string; patch?: JsonObject; cleared: string[] })
+  | (EntryBase & { kind: 'fork_start'; event: string; from: string; branches: string[]; join: JoinRule; mode: ForkMode; data?: JsonValue })
+  | (EntryBase & { kind: 'branch_start'; branch: string; state: string })
+  | (EntryBase & { kind: 'branch_done'; branch: string; state: string; outcome: 'done' | 'failed' })
+  | (EntryBase & {
+      kind: 'join';
+      outcome: 'complete' | 'fail';
+      from: string;
+      /** Absent when the frame failed for want of an on_fail and a `failed` state. */
+      to?: string;
+      /** What the branches added to the context, merged into the frame's context. */
+      patch: JsonObject;
+    })
+  | (EntryBase & { kind: 'invoke_start'; event: string; from: string; invoked: string; workflowId: string; file?: string; hash: string; state: string; input: JsonObject; data?: JsonValue })
+  | (EntryBase & {
+      kind: 'child_done';
+      outcome: 'complete' | 'fail';
+      from: string;
+      childState: string;
+      to?: string;
+      /** What the child added to the context, merged into the parent's context. */
+      patch: JsonObject;
+    })
+  | (EntryBase & { kind: 'reload'; previousHash: string; hash: string; state: string })
+  | (EntryBase & { kind: 'tool_denied'; tool: string; reason: string; state: string; input?: JsonValue })
+  | (EntryBase & { kind: 'tool_result'; tool: string; state: string; bytes?: number; file?: string; editLines?: number; output?: string });
+
+export type JournalKind = JournalEntry['kind'];
+
+export type ErrorCode =
+  | 'unknown_event'
+  | 'guard_failed'
+  | 'pending_approval'
+  | 'no_pending_approval'
+  | 'final_state'
+  | 'no_interrupt_to_return_to'
+  | 'not_running'
+  | 'debug_only'
+  | 'unknown_state'
+  | 'branch_not_terminal'
+  | 'unknown_branch'
+  | 'invoke_unresolved'
+  | 'nested_not_supported'
+  | 'interrupt_active'
+  | 'invalid_definition';
+
+export interface MachineError {
+  code: ErrorCode;
+  message: string;
+}
+
+export function freshCounters(): Counters {
+  return { iterations: 0, transitions: 0, filesEdited: [], editLines: 0, bytesRead: 0, stepsTotal: 0 };
+}
+
+/** Resets the counters that are "per state" (iterations, files, edit lines, bytes). */
+export function resetStateCounters(c: Counters): void {
+  c.iterations = 0;
+  c.filesEdited = [];
+  c.editLines = 0;
+  c.bytesRead = 0;
+}
+
+/**
+ * sha256 of a definition text, the hash a run records. `node:crypto` loads on
+ * the first call (a run start, a reload, an invoke), so a hook process that
+ * only decides a call never loads it.
+ */
+export function hashText(text: string): string {
+  const { createHash } = require('node:crypto') as typeof import('node:crypto');
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}

@@ -1,0 +1,144 @@
+import type { JsonObject } from './json-types.js';
+import type { NameRef, SourceLoc } from './source.js';
+
+/* ------------------------------------------------------------------------ *
+ * Statecharts (AGENT-33 style; DESIGN.md "Statecharts: semantics we chose").
+ *
+ * A statechart loads into the same `Workflow` / `StateNode` IR: the chart's
+ * states are `states` (ids are dotted paths), compound and parallel nodes list
+ * their `children`, a parallel node's children are its regions (keyed by region
+ * id, kind 'compound'). What only statecharts have sits in `StateNode.chart`
+ * and `Workflow.chart`; a Statewright workflow leaves both undefined and its
+ * nodes keep `on` (a statechart node's `on` is always empty: its transitions
+ * are `chart.transitions`).
+ * ------------------------------------------------------------------------ */
+
+/** An expression as written (guards, assign updates, inputs, named delays), with where it is. */
+export interface ExprSource {
+  readonly text: string;
+  /** The string's contents without quotes, so a parse error offset maps inside it. */
+  readonly loc: SourceLoc;
+}
+
+export type HistoryVariant = 'shallow' | 'deep';
+
+/** A context key an `assign` writes, and the expression it evaluates. */
+export interface AssignUpdate {
+  readonly key: string;
+  readonly keyLoc: SourceLoc;
+  readonly expr: ExprSource;
+}
+
+/**
+ * One action. `data`/`params` values are kept as written: a string value is an
+ * expression when it parses as one that reads a binding (`context.x`,
+ * `event.data.y`, `now()`, ...), else a literal (the seed mixes both).
+ */
+export type ActionDef =
+  | { readonly type: 'assign'; readonly updates: readonly AssignUpdate[]; readonly loc: SourceLoc }
+  | { readonly type: 'raise'; readonly event: string; readonly data?: JsonObject; readonly loc: SourceLoc }
+  | { readonly type: 'emit'; readonly event: string; readonly data?: JsonObject; readonly loc: SourceLoc }
+  | {
+      readonly type: 'send';
+      /** Another run's id or an invoked child's id. */
+      readonly to: string;
+      readonly event: string;
+      readonly data?: JsonObject;
+      readonly loc: SourceLoc;
+    }
+  | { readonly type: 'log'; readonly message?: string; readonly data?: JsonObject; readonly loc: SourceLoc }
+  | {
+      readonly type: 'invoke';
+      readonly handler: string;
+      readonly params?: JsonObject;
+      readonly loc: SourceLoc;
+    };
+
+export type ActionType = ActionDef['type'];
+export const ACTION_TYPES: readonly ActionType[] = ['assign', 'raise', 'emit', 'send', 'log', 'invoke'];
+
+/** An action in an `entry`/`exit`/`actions` list: a name defined under the chart's `actions`, or inline. */
+export type ActionRef =
+  | { readonly kind: 'named'; readonly name: NameRef }
+  | { readonly kind: 'inline'; readonly action: ActionDef };
+
+/** A named action under the chart's top-level `actions`. */
+export interface NamedAction {
+  readonly name: string;
+  readonly nameLoc: SourceLoc;
+  readonly action: ActionDef;
+}
+
+/** What makes a statechart transition eligible. */
+export type ChartTrigger =
+  /** `on: {NAME: ...}`; NAME may be `*` (matches sent and raised events, never done/timer events). */
+  | { readonly kind: 'event'; readonly event: string }
+  /** `always` (eventless). */
+  | { readonly kind: 'always' }
+  /** `after: {DELAY: ...}`: milliseconds, or an expression giving milliseconds. */
+  | { readonly kind: 'after'; readonly delay: number | ExprSource }
+  /** `onDone` of a compound state, `onAllDone` of a parallel state. */
+  | { readonly kind: 'done' }
+  /** An invocation's `onDone` / `onError`. */
+  | { readonly kind: 'invoke-done' | 'invoke-error'; readonly invokeId: string };
+
+/** One transition candidate, in document order (candidates of one trigger are tried in order). */
+export interface ChartTransition {
+  readonly trigger: ChartTrigger;
+  /** Empty: a targetless transition (runs its actions, changes no state). */
+  readonly targets: readonly NameRef[];
+  readonly guard?: ExprSource;
+  readonly actions: readonly ActionRef[];
+  /** `reenter: true`: a self or ancestor target exits and re-enters. */
+  readonly reenter: boolean;
+  readonly loc: SourceLoc;
+}
+
+export interface InvokeDef {
+  readonly id: string;
+  readonly idLoc?: SourceLoc;
+  /** `statechart:<id>[@version]`, `agent:<name>`, or a service name. */
+  readonly src: NameRef;
+  /** Values are expressions (strings) or literals, as in action data. */
+  readonly input?: JsonObject;
+  readonly loc: SourceLoc;
+}
+
+export interface ChartMeta {
+  readonly label?: string;
+  readonly description?: string;
+  readonly color?: string;
+  readonly position?: { readonly x: number; readonly y: number };
+}
+
+/** What a statechart node has beyond the shared StateNode fields. */
+export interface ChartNode {
+  /** Every transition of the node (`on`, `always`, `after`, `onDone`/`onAllDone`, invoke's onDone/onError), in document order. */
+  readonly transitions: readonly ChartTransition[];
+  readonly entry: readonly ActionRef[];
+  readonly exit: readonly ActionRef[];
+  readonly invoke: readonly InvokeDef[];
+  /** Set exactly when the node's kind is 'history'. */
+  readonly history?: HistoryVariant;
+  /** A history node's default target (XState's `target` on a history node); absent: the parent's initial. */
+  readonly historyDefault?: NameRef;
+  /** True for a parallel node's region (a compound node written under `regions`). */
+  readonly region?: boolean;
+  readonly meta?: ChartMeta;
+}
+
+export interface MachineRegistryEntry {
+  readonly id: string;
+  readonly version?: string;
+  /** Path of the chart file, relative to the file that registers it. */
+  readonly src: string;
+  readonly loc: SourceLoc;
+}
+
+/** What a statechart has beyond the shared Workflow fields. The root is the chart itself. */
+export interface ChartDef {
+  /** The root's own transitions, entry/exit and invocations (the chart may have `on` at the top). */
+  readonly root: ChartNode;
+  readonly actions: ReadonlyMap<string, NamedAction>;
+  readonly machineRegistry: readonly MachineRegistryEntry[];
+}

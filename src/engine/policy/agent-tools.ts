@@ -1,0 +1,192 @@
+/**
+ * stategate's own agent tools, with Statewright's names so workflows whose
+ * instructions name them keep working. One definition serves every client:
+ * VS Code's language-model tools, the MCP server and the @stategate
+ * participant are adapters over `AGENT_TOOLS` and `invokeAgentTool`.
+ * These tools are always allowed and never counted (see tools.ts).
+ */
+import * as path from 'node:path';
+import { briefing } from './briefing.js';
+import type { JsonObject, JsonValue } from '../model/index.js';
+import { Runner, RunnerError } from '../store/runner.js';
+import { findWorkflow, findWorkflows } from '../formats/workspace-workflows.js';
+
+export type AgentToolName =
+  | 'statewright_get_state'
+  | 'statewright_transition'
+  | 'statewright_load_workflow'
+  | 'statewright_pause'
+  | 'statewright_list_workflows'
+  | 'statewright_force_state';
+
+export interface AgentToolSpec {
+  readonly name: AgentToolName;
+  readonly description: string;
+  /** JSON Schema of the input (an object). */
+  readonly inputSchema: JsonObject;
+  /** True for tools that never change the run (MCP readOnlyHint). */
+  readonly readOnly: boolean;
+  /** Only offered while the active workflow has `meta.debug`. */
+  readonly debugOnly?: boolean;
+}
+
+const object = (properties: JsonObject, required: string[] = []): JsonObject => ({ type: 'object', properties, required, additionalProperties: false });
+
+export const AGENT_TOOLS: readonly AgentToolSpec[] = [
+  {
+    name: 'statewright_get_state',
+    description: 'Where the workflow stands: the current state, its instructions, the tools and commands allowed now, limits, and the events you can send (with their targets and whether their guards pass).',
+    inputSchema: object({}),
+    readOnly: true,
+  },
+  {
+    name: 'statewright_transition',
+    description: 'Move the workflow on by sending an event of the current state (see statewright_get_state). `data` is merged into the workflow context when the transition happens. Some transitions wait for a person\'s approval.',
+    inputSchema: object({ event: { type: 'string', description: 'The event name, e.g. READY, or BRANCH_DONE:<branch>.' }, data: { type: 'object', description: 'Context data to merge if the transition happens.' } }, ['event']),
+    readOnly: false,
+  },
+  {
+    name: 'statewright_load_workflow',
+    description: 'Start a workflow of this workspace by id or registered name (resume: true continues its newest paused run). With `branch`, bind this session to that branch of an active fork instead.',
+    inputSchema: object({ name: { type: 'string' }, resume: { type: 'boolean' }, branch: { type: 'string' } }, ['name']),
+    readOnly: false,
+  },
+  {
+    name: 'statewright_pause',
+    description: 'Pause the active workflow run: its state and context are kept and enforcement is off until it is resumed.',
+    inputSchema: object({}),
+    readOnly: false,
+  },
+  {
+    name: 'statewright_list_workflows',
+    description: 'List the workflows of this workspace (id, file, number of states).',
+    inputSchema: object({}),
+    readOnly: true,
+  },
+  {
+    name: 'statewright_force_state',
+    description: 'Debug workflows only: jump to any state, bypassing guards, optionally patching the context.',
+    inputSchema: object({ state: { type: 'string' }, context: { type: 'object' } }, ['state']),
+    readOnly: false,
+    debugOnly: true,
+  },
+];
+
+export const AGENT_TOOL_NAMES: ReadonlySet<string> = new Set(AGENT_TOOLS.map((t) => t.name));
+
+/** A client session: which fork branch it is bound to (parallel forks). */
+export interface AgentSession {
+  branch?: string;
+}
+
+export interface AgentToolResult {
+  readonly isError: boolean;
+  /** What the agent reads. */
+  readonly text: string;
+  /** The same as data, for clients that take structured results. */
+  readonly data: JsonValue;
+}
+
+function asObject(args: unknown): Record<string, unknown> {
+  return args && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
+}
+
+function requireString(args: Record<string, unknown>, key: string): string {
+  const v = args[key];
+  if (typeof v !== 'string' || v === '') throw new RunnerError('invalid_arguments', `\`${key}\` must be a non-empty string`);
+  return v;
+}
+
+function optionalObject(args: Record<string, unknown>, key: string): JsonObject | undefined {
+  const v = args[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'object' || Array.isArray(v)) throw new RunnerError('invalid_arguments', `\`${key}\` must be an object`);
+  return v as JsonObject;
+}
+
+function stateText(runner: Runner, session: AgentSession): AgentToolResult {
+  const view = runner.state(session.branch);
+  return { isError: false, text: briefing(view), data: view as unknown as JsonValue };
+}
+
+/** Whether the active run's workflow is a debug workflow (force_state is offered). */
+export function activeIsDebug(runner: Runner): boolean {
+  const active = runner.active();
+  if (active.kind !== 'ok') return false;
+  return runner.env.load(active.run.workflow.definitionText)?.meta.debug === true;
+}
+
+/** Run one of stategate's agent tools. Never throws: failures come back as `isError` results the agent can read. */
+export function invokeAgentTool(runner: Runner, name: string, rawArgs: unknown, session: AgentSession = {}): AgentToolResult {
+  const args = asObject(rawArgs);
+  try {
+    switch (name as AgentToolName) {
+      case 'statewright_get_state': {
+        const active = runner.active();
+        if (active.kind === 'none') return { isError: false, text: 'stategate: no workflow is active, so nothing is enforced. Use statewright_list_workflows and statewright_load_workflow to start one.', data: { active: false } };
+        return stateText(runner, session);
+      }
+      case 'statewright_transition': {
+        const event = requireString(args, 'event');
+        const outcome = runner.send(event, optionalObject(args, 'data'), session.branch);
+        const after = briefing(runner.state(session.branch));
+        if (outcome.error) return { isError: true, text: `Transition ${event} refused: ${outcome.error.message}\n\n${after}`, data: outcome as unknown as JsonValue };
+        if (outcome.pending_approval) {
+          return { isError: false, text: `Transition ${event} → ${outcome.pending_approval.target} is waiting for a person's approval${outcome.pending_approval.message ? `: ${outcome.pending_approval.message}` : ''}. Wait for it; other transitions are refused meanwhile.\n\n${after}`, data: outcome as unknown as JsonValue };
+        }
+        return { isError: false, text: `Transition ${event}: ${outcome.from} → ${outcome.to}.\n\n${after}`, data: outcome as unknown as JsonValue };
+      }
+      case 'statewright_load_workflow': {
+        const wanted = requireString(args, 'name');
+        const branch = args.branch;
+        if (typeof branch === 'string' && branch !== '') {
+          session.branch = branch;
+          return stateText(runner, session);
+        }
+        const found = findWorkflow(runner.workspaceRoot, wanted);
+        if (!found) {
+          const known = findWorkflows(runner.workspaceRoot).map((w) => w.id);
+          return { isError: true, text: `No workflow named "${wanted}" in this workspace. Known: ${known.join(', ') || '(none)'}.`, data: { known } };
+        }
+        if (args.resume === true) runner.resume(found.file);
+        else runner.start(found.file);
+        return stateText(runner, session);
+      }
+      case 'statewright_pause': {
+        const outcome = runner.pause();
+        return { isError: outcome.error !== undefined, text: outcome.error ? `Pause refused: ${outcome.error.message}` : `Paused in state "${outcome.state}": enforcement is off until the run is resumed.`, data: outcome as unknown as JsonValue };
+      }
+      case 'statewright_list_workflows': {
+        const list = findWorkflows(runner.workspaceRoot).map((w) => ({ id: w.id, file: path.relative(runner.workspaceRoot, w.file), states: w.states, ...(w.aliases.length ? { aliases: w.aliases } : {}) }));
+        return { isError: false, text: list.length ? list.map((w) => `- ${w.id} (${w.file}, ${w.states} states)`).join('\n') : 'No workflows in this workspace.', data: list as unknown as JsonValue };
+      }
+      case 'statewright_force_state': {
+        const outcome = runner.force(requireString(args, 'state'), optionalObject(args, 'context'));
+        if (outcome.error) return { isError: true, text: `force_state refused: ${outcome.error.message}`, data: outcome as unknown as JsonValue };
+        return { isError: false, text: `Forced ${outcome.from} → ${outcome.to}.\n\n${briefing(runner.state(session.branch))}`, data: outcome as unknown as JsonValue };
+      }
+      default:
+        return { isError: true, text: `Unknown stategate tool "${name}".`, data: null };
+    }
+  } catch (err) {
+    const message = err instanceof RunnerError ? err.message : `internal error: ${(err as Error)?.message ?? String(err)}`;
+    return { isError: true, text: `stategate: ${message}`, data: { error: { code: err instanceof RunnerError ? err.code : 'internal', message } } };
+  }
+}
+
+/** What a tool call will do, for confirmation messages ("Transition READY: planning → implementing"). */
+export function describeAgentCall(runner: Runner, name: string, rawArgs: unknown, session: AgentSession = {}): string {
+  const args = asObject(rawArgs);
+  if (name === 'statewright_transition' && typeof args.event === 'string') {
+    try {
+      const view = runner.state(session.branch);
+      const t = view.transitions.find((x) => x.event === args.event);
+      return t ? `Transition ${args.event}: ${view.state} → ${t.target}` : `Transition ${args.event} from ${view.state}`;
+    } catch {
+      return `Transition ${args.event}`;
+    }
+  }
+  if (name === 'statewright_load_workflow') return `Load workflow ${String(args.name ?? '')}${args.branch ? ` (branch ${String(args.branch)})` : ''}`;
+  if (name === 'statewright_force_state') return `Force state ${String(args.state ?? '')}`;
+  return AGENT_TOOLS.find((t) => t.name === name)?.description.split('.')[0] ?? name;
+}

@@ -1,0 +1,76 @@
+/**
+ * What the agent is told each turn (hook context injection, the @stategate
+ * participant's system message, `statewright_get_state`): the state's
+ * instructions, allowed tools and commands, where it may write, env overrides, limits with their
+ * usage, the events available with targets and guard status, and any pending
+ * approval or active interrupt. Plain text: every model reads it.
+ */
+import type { StateView } from '../machine/describe.js';
+
+/** The marker workflows' instructions mention; kept for compatibility with Statewright. */
+export const INTERRUPT_MARKER = '[STATEWRIGHT INTERRUPT]';
+
+function list(items: readonly string[] | null, none: string): string {
+  if (items === null) return none;
+  return items.length ? items.join(', ') : '(none)';
+}
+
+function limit(name: string, used: number | string, max: number | null): string | undefined {
+  return max === null ? undefined : `${name} ${used}/${max}`;
+}
+
+/** Where the agent may write (allowed_paths, denied_paths, the workspace default), or undefined when anywhere. */
+function pathScopeLine(view: StateView): string | undefined {
+  const parts: string[] = [];
+  if (view.allowed_paths) parts.push(`only to ${view.allowed_paths.length ? view.allowed_paths.join(', ') : '(nowhere)'} (allowed_paths)`);
+  else if (!view.writes_outside_workspace) parts.push('only inside the workspace (add allowed_paths to the state to write elsewhere)');
+  if (view.denied_paths.length) parts.push(`never to ${view.denied_paths.join(', ')} (denied_paths)`);
+  return parts.length ? `Writes (file tools and shell): ${parts.join('; ')}.` : undefined;
+}
+
+export function briefing(view: StateView): string {
+  const lines: string[] = [];
+  const where = view.branch ? ` (fork branch ${view.branch})` : view.scope ? ` (${view.scope})` : '';
+  lines.push(`stategate: workflow "${view.workflow.id}" is in state "${view.state}"${where}, status ${view.status}.`);
+  if (view.status !== 'running') {
+    lines.push(view.is_final ? 'The workflow has ended: nothing is enforced.' : `The run is ${view.status}: nothing is enforced until it runs again.`);
+    return lines.join('\n');
+  }
+  if (view.instructions) lines.push(`Instructions: ${view.instructions}`);
+  lines.push(`Allowed tools: ${list(view.allowed_tools, 'all')}${view.disallowed_tools.length ? `; never: ${view.disallowed_tools.join(', ')}` : ''}.`);
+  if (view.allowed_commands) lines.push(`Allowed shell commands (each simple command must start with one): ${list(view.allowed_commands, '')}.`);
+  if (view.blocked_env.length) lines.push(`Do not read these environment variables: ${view.blocked_env.join(', ')}.`);
+  const scope = pathScopeLine(view);
+  if (scope) lines.push(scope);
+  const overrides = Object.entries(view.env_overrides);
+  if (overrides.length) lines.push(`Environment for commands in this state: ${overrides.map(([k, v]) => `${k}=${v}`).join(' ')}.`);
+  const limits = [
+    limit('tool calls', view.usage.iterations, view.limits.max_iterations),
+    limit('edited lines', view.usage.edit_lines, view.limits.max_edit_lines),
+    limit('files edited', view.usage.files_edited.length, view.limits.max_files_per_state),
+    limit('bytes read', view.usage.bytes_read, view.limits.context_budget_bytes),
+  ].filter((x): x is string => x !== undefined);
+  if (limits.length) lines.push(`Limits in this state: ${limits.join('; ')}.`);
+  if (view.interrupt) {
+    lines.push(
+      `${INTERRUPT_MARKER} "${view.interrupt.name}" is active${view.interrupt.file ? ` (fired by ${view.interrupt.file})` : ''}: handle it, then transition with an event whose target is $return to go back to "${view.interrupt.returnTo}".`,
+    );
+  }
+  if (view.pending_approval) {
+    lines.push(`A transition is waiting for a person's approval: ${view.pending_approval.event} → ${view.pending_approval.target}. Wait; you cannot approve it yourself.`);
+  }
+  if (view.fork) {
+    lines.push(`A fork is active (join ${view.fork.join}): branches ${view.fork.branches.map((b) => `${b.name}=${b.status}`).join(', ')}. When a branch stands in its terminal state, send BRANCH_DONE:<branch>.`);
+  }
+  if (view.transitions.length) {
+    lines.push('Events you can send with statewright_transition:');
+    for (const t of view.transitions) {
+      const guards = t.guards.length ? ` [guards: ${t.guards.map((g) => `${g.name} ${g.passes ? 'passes' : 'fails'}`).join(', ')}]` : '';
+      const extra = t.requires_approval ? ' (needs a person\'s approval)' : '';
+      lines.push(`- ${t.event} → ${t.target}${guards}${extra}${t.available ? '' : ' (not available now)'}`);
+    }
+  } else if (!view.is_final) {
+    lines.push('No events are defined in this state.');
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,304 @@
+/**
+ * Tool-call decisions: what every client asks before a call (`decide`) and
+ * reports after it (`record`). Pure functions on a run snapshot, like the
+ * machine: the Runner calls them under the store's lock and commits the new
+ * counters. The enforcement table (no run, unreadable run, paused, final) is
+ * applied by the Runner before it gets here; this is the "running" row.
+ *
+ * Order of checks (DESIGN.md): own tools → protected files (a write into
+ * the run's own files under `.stategate/` or into the files that install the
+ * agent gate, by any tool or shell command, after symlinks: write-plan.ts)
+ * → disallowed_tools → allowed_tools → max_iterations → shell rules → path
+ * scope (allowed_paths, denied_paths, outside the workspace: path-scope.ts)
+ * → max_edit_lines → max_files_per_state → context_budget_bytes. An allowed
+ * call counts one iteration when decided (a client may never report the
+ * end); a denied call counts nothing.
+ *
+ * Edit lines and edited files are also counted when the call is decided,
+ * since the limits must hold before the edit runs and a client may never
+ * report the result: an edit that then fails still used its allowance
+ * (fail closed). Result bytes are counted when the result is reported.
+ */
+import { copyRun } from '../machine/cursor.js';
+import { locate, fileChanged, type MachineEnv, type MachineResult, type BranchOption } from '../machine/operations.js';
+import type { JsonValue, StateNode, StateRules, Workflow } from '../model/index.js';
+import type { JournalEntry, RunSnapshot } from '../machine/run.js';
+import { lexicalPathEnv } from './paths/env.js';
+import { pathScopeOf } from './paths/scope.js';
+import { commandRulesInForce, type ShellRules } from '../shell/rules.js';
+import type { ShellEffects } from '../shell/analyse.js';
+import { extractCall, isOwnTool, toolEntry, toolMatches, editLineCount, type ExtraAliases, type ExtractedCall } from './tools.js';
+import { planWrites, protectedWriteReason, scopeWriteReason, unknownWriteReason } from './paths/write-plan.js';
+import { PathGuard, type PathEnv } from './paths/write-guard.js';
+
+export type { ShellRules } from '../shell/rules.js';
+
+export interface ToolCall {
+  /** The tool id as the client names it (`run_in_terminal`, `Bash`, `mcp__x__y`...). */
+  readonly tool: string;
+  readonly input: unknown;
+}
+
+/** The result of analysing a shell command against a state's rules (shell.ts, done before the lock), with what it writes. */
+export type ShellVerdict = ({ readonly ok: true } | { readonly ok: false; readonly reason: string }) & ShellEffects;
+
+export interface PolicyOptions extends BranchOption {
+  /** User-added tool aliases (the setting that extends the tool-name table). */
+  readonly aliases?: ExtraAliases;
+  /** The workspace root: edited paths are counted workspace-relative. */
+  readonly workspaceRoot?: string;
+  /** The machine for the path rules (real paths, home, state folder); without it paths are taken as written. */
+  readonly paths?: PathEnv;
+  /** The agent's working folder, where relative paths start (default: the workspace root). */
+  readonly cwd?: string;
+  /** For a shell call, the analysis of its command under the state's rules. Absent: not analysed (denied where rules need it). */
+  readonly shell?: ShellVerdict;
+  /** A rewritten input to suggest when the call is allowed (blocked env unset, overrides applied). */
+  readonly rewrite?: unknown;
+}
+
+export interface Decision {
+  readonly decision: 'allow' | 'deny';
+  readonly reason?: string;
+  /** Things the agent should know even when allowed (budget nearly spent, overrides applied). */
+  readonly notices: string[];
+  readonly rewrite?: unknown;
+  readonly state: string;
+  /** Whether this call counted one iteration. */
+  readonly counted: boolean;
+}
+
+const BUDGET_NOTICE_AT = 0.9;
+
+export function isToolAllowedByRules(rules: StateRules, tool: string, aliases?: ExtraAliases): boolean {
+  if (rules.disallowedTools.some((r) => toolMatches(r, tool, aliases))) return false;
+  if (rules.allowedTools === undefined) return true;
+  return rules.allowedTools.some((r) => toolMatches(r, tool, aliases));
+}
+
+/**
+ * The rules a shell call's command is analysed under. Every shell command is
+ * analysed while a run is enforced, even where commands are free: what it
+ * writes must pass the protected files and the path scope.
+ */
+export function shellRulesFor(node: StateNode, call: ExtractedCall, tool: string, aliases?: ExtraAliases): ShellRules | undefined {
+  if (call.kind !== 'shell') return undefined;
+  const rules = node.rules;
+  // allowed_commands restricts the tool named by allowed_commands_tool (default: every shell tool).
+  const restricted = rules.allowedCommandsTool === undefined || toolMatches(rules.allowedCommandsTool, tool, aliases);
+  const writeAllowed = isToolAllowedByRules(rules, 'Write', aliases) || isToolAllowedByRules(rules, 'Edit', aliases);
+  const allowedCommands = restricted ? rules.allowedCommands : undefined;
+  return { ...(allowedCommands ? { allowedCommands } : {}), blockedEnv: rules.blockedEnv, writeAllowed };
+}
+
+/** Events of this state that lead to a state where `tool` would be allowed. */
+function eventsAllowing(wf: Workflow, node: StateNode, tool: string, aliases?: ExtraAliases): string[] {
+  const out: string[] = [];
+  for (const t of node.on) {
+    const targets = t.kind === 'branched' ? t.branches.map((b) => b.target.name) : t.kind === 'invoke' || t.kind === 'fork' ? [t.onComplete.name] : [t.target.name];
+    for (const target of targets) {
+      const next = wf.states.get(target);
+      if (next && next.kind !== 'final' && isToolAllowedByRules(next.rules, tool, aliases)) out.push(`${t.event} (→ ${target})`);
+    }
+  }
+  return [...new Set(out)];
+}
+
+function allowedList(rules: StateRules): string {
+  if (rules.allowedTools === undefined) return rules.disallowedTools.length ? `every tool but ${rules.disallowedTools.join(', ')}` : 'every tool';
+  const list = rules.allowedTools.filter((t) => !rules.disallowedTools.includes(t));
+  return list.length ? list.join(', ') : 'none (only stategate\'s own tools)';
+}
+
+function toolDenial(wf: Workflow, node: StateNode, tool: string, canonical: string, why: string, aliases?: ExtraAliases): string {
+  const name = canonical === tool ? tool : `${tool} (${canonical})`;
+  const events = eventsAllowing(wf, node, tool, aliases);
+  const way = events.length ? ` To use it, transition with ${events.join(' or ')} (statewright_transition).` : ' No event of this state leads to a state that allows it.';
+  return `${name} is not allowed in state '${node.id}' ${why}. Allowed: ${allowedList(node.rules)}.${way}`;
+}
+
+function pathGuard(opts: PolicyOptions): PathGuard {
+  return new PathGuard(opts.paths ?? lexicalPathEnv(opts.workspaceRoot ?? '/'));
+}
+
+/** The edited files of a call, one spelling per file (workspace-relative, or the real absolute path outside). */
+function editedFiles(extracted: ExtractedCall, guard: PathGuard, cwd: string | undefined): string[] {
+  return [...new Set(extracted.paths.map((p) => guard.identity(guard.resolve(p, cwd))))];
+}
+
+/**
+ * Decide a tool call on a running run. Returns the next snapshot (counters
+ * updated for an allowed call), the journal entries (a denial is journaled),
+ * and the decision.
+ */
+export function decide(run: RunSnapshot, call: ToolCall, env: MachineEnv, opts: PolicyOptions = {}): MachineResult<Decision> {
+  // The policy changes only a position's counters: copyRun copies those (and every position) and shares the strings and the diagram trail's edges.
+  const next = copyRun(run);
+  const at = env.now();
+  const journal: JournalEntry[] = [];
+  const found = locate(next, env, opts);
+  if ('code' in found) {
+    const reason = `stategate cannot tell which state applies: ${found.message}`;
+    journal.push({ kind: 'tool_denied', at, tool: call.tool, reason, state: run.state });
+    return { run: next, journal, outcome: { decision: 'deny', reason, notices: [], state: run.state, counted: false } };
+  }
+  const { workflow: wf, node, position } = found;
+  const rules = node.rules;
+  const aliases = opts.aliases;
+  const extracted = extractCall(call.tool, call.input, aliases);
+  const deny = (reason: string): MachineResult<Decision> => {
+    const scope = found.scope;
+    journal.push({ kind: 'tool_denied', at, tool: call.tool, reason, state: node.id, ...(scope ? { scope } : {}) });
+    return { run: next, journal, outcome: { decision: 'deny', reason, notices: [], state: node.id, counted: false } };
+  };
+
+  // stategate's own tools: always allowed, never counted.
+  if (isOwnTool(call.tool)) return { run: next, journal, outcome: { decision: 'allow', notices: [], state: node.id, counted: false } };
+
+  // The run's own files and the files that install the gate: no state's rules can hand them to an
+  // agent (stricter than the reference, docs/compat.md), whatever tool or command writes them.
+  const guard = pathGuard(opts);
+  const shellRules = shellRulesFor(node, extracted, call.tool, aliases);
+  const strictShell = shellRules !== undefined && commandRulesInForce(shellRules);
+  const plan = planWrites({ extracted, lenient: !strictShell, ...(opts.cwd ? { cwd: opts.cwd } : {}), ...(opts.shell ? { shell: opts.shell } : {}) }, guard);
+  const layout = toolEntry(call.tool, aliases)?.edit;
+  const guarded = protectedWriteReason(plan, { tool: call.tool, input: call.input, ...(layout ? { layout } : {}) }, extracted, guard);
+  if (guarded) return deny(guarded);
+
+  if (rules.disallowedTools.some((r) => toolMatches(r, call.tool, aliases))) {
+    return deny(toolDenial(wf, node, call.tool, extracted.canonical, '(it is in disallowed_tools)', aliases));
+  }
+  if (rules.allowedTools !== undefined && !rules.allowedTools.some((r) => toolMatches(r, call.tool, aliases))) {
+    return deny(toolDenial(wf, node, call.tool, extracted.canonical, '(it is not in allowed_tools)', aliases));
+  }
+  const c = position.counters;
+  if (rules.maxIterations !== undefined && c.iterations >= rules.maxIterations) {
+    const events = node.on.map((t) => t.event);
+    return deny(
+      `State '${node.id}' has used all ${rules.maxIterations} tool calls (max_iterations). Decide on a transition now: ${events.length ? events.join(', ') : 'no events are defined'} (statewright_transition).`,
+    );
+  }
+  if (shellRules) {
+    if (extracted.command === undefined) return deny(`${call.tool} was called without a command stategate can read, and every command is checked for what it writes.`);
+    if (!opts.shell) return deny(`the command was not analysed, and every command is checked for what it writes (stategate fails closed).`);
+    if (!opts.shell.ok) {
+      const allowed = shellRules?.allowedCommands ? ` Allowed commands: ${shellRules.allowedCommands.join(', ')}.` : '';
+      return deny(`Command denied in state '${node.id}': ${opts.shell.reason}.${allowed}`);
+    }
+  }
+  // Where the command's commands are restricted, a write it cannot place could be anywhere (a protected file too).
+  const outOfScope = (strictShell ? unknownWriteReason(plan) : undefined) ?? scopeWriteReason(plan, call.tool, pathScopeOf(rules), node.id, guard);
+  if (outOfScope) return deny(outOfScope);
+  let editLines = 0;
+  let newFiles: string[] = [];
+  if (extracted.editShape) {
+    editLines = editLineCount(extracted.editShape);
+    if (rules.maxEditLines !== undefined && c.editLines + editLines > rules.maxEditLines) {
+      return deny(
+        `This edit changes ${editLines} line(s); state '${node.id}' allows ${rules.maxEditLines} (max_edit_lines) and ${c.editLines} are used. Make a smaller edit, or transition.`,
+      );
+    }
+    newFiles = editedFiles(extracted, guard, opts.cwd).filter((p) => !c.filesEdited.includes(p));
+    if (rules.maxFilesPerState !== undefined && c.filesEdited.length + newFiles.length > rules.maxFilesPerState) {
+      return deny(
+        `State '${node.id}' allows edits to ${rules.maxFilesPerState} file(s) (max_files_per_state) and ${c.filesEdited.length} are edited (${c.filesEdited.join(', ') || 'none'}); ${newFiles.join(', ')} would be more. Re-editing those files is free.`,
+      );
+    }
+  }
+  const notices: string[] = [];
+  if (rules.contextBudgetBytes !== undefined) {
+    const readType = extracted.kind === 'read' || extracted.kind === 'search' || extracted.kind === 'fetch';
+    if (readType && c.bytesRead >= rules.contextBudgetBytes) {
+      return deny(`State '${node.id}' has spent its context budget (${c.bytesRead} of ${rules.contextBudgetBytes} bytes read, context_budget_bytes): no more reading here. Act on what you have, or transition.`);
+    }
+    if (c.bytesRead >= rules.contextBudgetBytes * BUDGET_NOTICE_AT) {
+      notices.push(`Context budget nearly spent in '${node.id}': ${c.bytesRead} of ${rules.contextBudgetBytes} bytes.`);
+    }
+  }
+  if (shellRules && Object.keys(rules.envOverrides).length) {
+    notices.push(`Environment for commands in '${node.id}': ${Object.entries(rules.envOverrides).map(([k, v]) => `${k}=${v}`).join(' ')}.`);
+  }
+  // Allowed: count it.
+  c.iterations++;
+  c.stepsTotal++;
+  c.editLines += editLines;
+  c.filesEdited.push(...newFiles);
+  if (rules.maxIterations !== undefined && c.iterations === rules.maxIterations) {
+    notices.push(`That was the last tool call allowed in '${node.id}' (max_iterations ${rules.maxIterations}): transition next.`);
+  }
+  next.updatedAt = at;
+  return {
+    run: next,
+    journal,
+    outcome: { decision: 'allow', notices, state: node.id, counted: true, ...(opts.rewrite !== undefined ? { rewrite: opts.rewrite } : {}) },
+  };
+}
+
+export interface ToolResult {
+  /** Size of the result the agent got back. */
+  readonly bytes?: number;
+  /** The output, kept in the journal (capped) when the workflow's meta.capture_output is true. */
+  readonly output?: string;
+}
+
+export interface RecordOutcome {
+  readonly notices: string[];
+  readonly interrupted: boolean;
+  readonly interrupt?: { name: string; from: string; to: string; file: string };
+  readonly state: string;
+}
+
+const CAPTURE_LIMIT = 4096;
+
+/**
+ * After a call: add its result bytes to the state's budget, journal it, and
+ * fire the interrupt an edit/write of a matching file triggers (the first
+ * matching file wins; no nesting, as the machine decides).
+ */
+export function record(run: RunSnapshot, call: ToolCall, result: ToolResult, env: MachineEnv, opts: PolicyOptions = {}): MachineResult<RecordOutcome> {
+  let next = copyRun(run);
+  const at = env.now();
+  const journal: JournalEntry[] = [];
+  const found = locate(next, env, opts);
+  if ('code' in found) return { run: next, journal, outcome: { notices: [], interrupted: false, state: run.state } };
+  const { node, position, workflow } = found;
+  const extracted = extractCall(call.tool, call.input, opts.aliases);
+  // An edit's result is a confirmation, whatever the client echoes back (Claude Code's PostToolUse
+  // carries the whole original file): the budget counts what the agent reads, so edits add nothing.
+  const bytes = isOwnTool(call.tool) || extracted.editShape ? 0 : Math.max(0, Math.floor(result.bytes ?? 0));
+  position.counters.bytesRead += bytes;
+  const files = extracted.editShape ? editedFiles(extracted, pathGuard(opts), opts.cwd) : [];
+  const capture = workflow.meta.captureOutput && result.output !== undefined ? { output: result.output.slice(0, CAPTURE_LIMIT) } : {};
+  journal.push({
+    kind: 'tool_result',
+    at,
+    tool: call.tool,
+    state: node.id,
+    ...(bytes ? { bytes } : {}),
+    ...(files[0] ? { file: files[0] } : {}),
+    ...(found.scope ? { scope: found.scope } : {}),
+    ...capture,
+  } as JournalEntry);
+  const notices: string[] = [];
+  const budget = node.rules.contextBudgetBytes;
+  if (budget !== undefined && position.counters.bytesRead >= budget * BUDGET_NOTICE_AT) {
+    notices.push(`Context budget in '${node.id}': ${position.counters.bytesRead} of ${budget} bytes read.`);
+  }
+  next.updatedAt = at;
+  for (const file of files) {
+    const fired = fileChanged(next, file, env, opts);
+    if (fired.outcome.interrupted && fired.outcome.interrupt) {
+      next = fired.run;
+      journal.push(...fired.journal);
+      const i = fired.outcome.interrupt;
+      return { run: next, journal, outcome: { notices, interrupted: true, interrupt: { name: i.name, from: i.from, to: i.to, file }, state: fired.outcome.state } };
+    }
+  }
+  // The editor may have saved the agent's edit (and the save fired the interrupt) before this report
+  // arrived: the edit is still what fired it, and the agent must be told.
+  const active = position.interrupt;
+  if (active?.file !== undefined && files.includes(active.file)) {
+    return { run: next, journal, outcome: { notices, interrupted: true, interrupt: { name: active.name, from: active.returnTo, to: active.target, file: active.file }, state: node.id } };
+  }
+  return { run: next, journal, outcome: { notices, interrupted: false, state: node.id } };
+}

@@ -1,0 +1,100 @@
+/**
+ * Every path one tool call would write, whoever writes it: an edit tool's
+ * targets (Write, Edit, MultiEdit, patches, notebook edits, in each client's
+ * spelling) and a shell command's redirects and file commands (from the
+ * shell analysis). The policy runs the path rules over this one list:
+ * protected files first (write-guard.ts), the state's path scope later.
+ */
+import type { ShellEffects } from '../../shell/analyse.js';
+import { shellWritePaths, startFolders } from '../../shell/write-paths.js';
+import type { EditLayout, ExtractedCall } from '../tools.js';
+import { contentAfter, hookSettingsUnchanged } from './vscode-hook-settings.js';
+import type { PathGuard, Refusal, ResolvedPath } from './write-guard.js';
+import type { PathScope } from './scope.js';
+
+export interface PlannedWrite {
+  readonly path: ResolvedPath;
+  /** Everything under the path may change. */
+  readonly tree: boolean;
+  /** The shell command text that writes it (absent for a file tool). */
+  readonly how?: string;
+}
+
+export interface WritePlan {
+  readonly writes: readonly PlannedWrite[];
+  /** Shell writes whose path cannot be known before the command runs. */
+  readonly unknown: ReadonlyArray<{ readonly how: string; readonly why: string }>;
+}
+
+export interface PlanInput {
+  readonly extracted: ExtractedCall;
+  /** Where relative paths start (the agent's folder; default the workspace folder). */
+  readonly cwd?: string;
+  /** The shell analysis's findings, for a shell call. */
+  readonly shell?: ShellEffects;
+  /** A free state's command: what cannot be followed is let go (shell.ts's lenient walk). */
+  readonly lenient: boolean;
+}
+
+export function planWrites(input: PlanInput, guard: PathGuard): WritePlan {
+  const { extracted } = input;
+  if (extracted.editShape) return { writes: extracted.paths.map((p) => ({ path: guard.resolve(p, input.cwd), tree: false })), unknown: [] };
+  if (extracted.kind !== 'shell' || !input.shell) return { writes: [], unknown: [] };
+  const start = guard.resolve(extracted.cwd ?? '.', input.cwd).lexical;
+  const folders = startFolders(start, input.shell.dirs ?? [], guard.home, input.lenient);
+  const writes: PlannedWrite[] = [];
+  const unknown: Array<{ how: string; why: string }> = [];
+  for (const w of input.shell.writes ?? []) {
+    const found = shellWritePaths(w, folders, guard, guard.env.tmpDir);
+    if ('unknown' in found) unknown.push({ how: w.how, why: found.unknown });
+    else writes.push(...found.paths.map((path) => ({ path, tree: w.tree, how: w.how })));
+  }
+  return { writes, unknown };
+}
+
+const quote = (s: string): string => `\`${s.length > 120 ? `${s.slice(0, 117)}...` : s}\``;
+
+/** "Write denied: X is ..." for a file tool, "Command denied: `cmd` writes X, which is ..." for a shell command. */
+function sentence(tool: string, w: PlannedWrite, r: Refusal): string {
+  return w.how === undefined ? `${tool} denied: ${r.where} ${r.what}` : `Command denied: ${quote(w.how)} writes ${r.where}, which ${r.what}`;
+}
+
+/**
+ * Why the call may not run because of what it writes into protected files,
+ * or undefined. A VS Code settings file passes when the call's result leaves
+ * its hook settings as they were and stategate can compute that result.
+ */
+export function protectedWriteReason(plan: WritePlan, call: { tool: string; input: unknown; layout?: EditLayout }, extracted: ExtractedCall, guard: PathGuard): string | undefined {
+  for (const w of plan.writes) {
+    const p = guard.protection(w.path, w.tree);
+    if (!p) continue;
+    if (p.entry?.hookSettings && w.how === undefined && keepsHookSettings(w.path, call, extracted, guard)) continue;
+    return sentence(call.tool, w, p);
+  }
+  return undefined;
+}
+
+/** A Write or Edit of one settings file whose result can be computed and keeps the hook settings. */
+function keepsHookSettings(target: ResolvedPath, call: { input: unknown; layout?: EditLayout }, extracted: ExtractedCall, guard: PathGuard): boolean {
+  const shape = extracted.editShape;
+  if (!shape || extracted.paths.length !== 1 || !['write', 'replace', 'multi'].includes(call.layout ?? '')) return false;
+  const current = guard.env.readFile?.(target.real);
+  const after = contentAfter(shape, call.input, current);
+  return after !== undefined && hookSettingsUnchanged(current, after);
+}
+
+/** In a state whose commands are restricted, a shell write stategate cannot place is denied. */
+export function unknownWriteReason(plan: WritePlan): string | undefined {
+  const u = plan.unknown[0];
+  if (!u) return undefined;
+  return `Command denied: ${quote(u.how)} writes where stategate cannot tell before it runs (${u.why}), so it cannot be checked against the protected files and the state's path scope. Write the path out literally, without variables, globs in folders, or a cd it depends on.`;
+}
+
+/** Why the state's path scope refuses one of the writes, or undefined. */
+export function scopeWriteReason(plan: WritePlan, tool: string, scope: PathScope, state: string, guard: PathGuard): string | undefined {
+  for (const w of plan.writes) {
+    const why = guard.scopeRefusal(w.path, scope, state, w.tree);
+    if (why) return sentence(tool, w, why);
+  }
+  return undefined;
+}

@@ -1,0 +1,312 @@
+/**
+ * What stategate knows about particular commands: which ones only wrap
+ * another command (the wrapped one is what must be allowed), which run a
+ * shell body, which write files, which dump the environment. Everything here
+ * works on words after quote removal (see shell-words.ts); callers deny any
+ * dynamic word these functions need to read.
+ */
+import type { Word } from './words';
+
+interface WrapperSpec {
+  /** Options that take the next word as their argument (long ones may also use `=`). */
+  readonly withArg?: readonly string[];
+  /** Positional arguments between the options and the command (timeout's DURATION). */
+  readonly leading?: number;
+  /** `NAME=value` words before the command are assignments (env). */
+  readonly assignments?: boolean;
+  /** Options that make the wrapper run something we cannot see (a login shell, an editor, a split string). */
+  readonly opaque?: readonly string[];
+  /** Elevates privileges: the full command must be allowed as well as the wrapped one. */
+  readonly privileged?: boolean;
+}
+
+export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
+  nohup: {},
+  // `time x= cmd` and `sudo X=1 cmd` take assignments before the command.
+  time: { withArg: ['-f', '--format', '-o', '--output'], assignments: true },
+  nice: { withArg: ['-n', '--adjustment'] },
+  timeout: { withArg: ['-s', '--signal', '-k', '--kill-after'], leading: 1 },
+  env: { withArg: ['-u', '--unset', '-C', '--chdir'], assignments: true, opaque: ['-S', '--split-string'] },
+  command: {},
+  builtin: {},
+  exec: { withArg: ['-a'] },
+  stdbuf: { withArg: ['-i', '-o', '-e', '--input', '--output', '--error'] },
+  setsid: {},
+  coproc: {},
+  busybox: {},
+  xargs: {
+    withArg: ['-a', '-d', '-E', '-I', '-L', '-n', '-P', '-s', '--arg-file', '--delimiter', '--max-lines', '--max-args', '--max-procs', '--max-chars', '--process-slot-var'],
+  },
+  sudo: {
+    withArg: ['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-T', '-U', '--user', '--group', '--close-from', '--chdir', '--host', '--prompt', '--role', '--type', '--command-timeout', '--other-user'],
+    opaque: ['-s', '-i', '-e', '--shell', '--login', '--edit'],
+    assignments: true,
+    privileged: true,
+  },
+  doas: { withArg: ['-u', '-C'], opaque: ['-s'], privileged: true },
+};
+
+export type Unwrapped =
+  | { readonly kind: 'wrapped'; readonly words: readonly Word[]; readonly assignments: readonly Word[]; readonly privileged: boolean }
+  | { readonly kind: 'alone' }
+  | { readonly kind: 'opaque'; readonly offending: string };
+
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+
+/** The command a wrapper runs, after its options; `alone` when it runs none. */
+export function unwrap(words: readonly Word[], spec: WrapperSpec): Unwrapped {
+  const assignments: Word[] = [];
+  let i = 1;
+  for (; i < words.length; i++) {
+    const w = words[i];
+    if (!w) break;
+    if (w.dynamic) return { kind: 'opaque', offending: w.text };
+    const v = w.value;
+    if (v === '--') {
+      i++;
+      break;
+    }
+    if (spec.assignments && ASSIGNMENT.test(v)) {
+      assignments.push(w);
+      continue;
+    }
+    if (!v.startsWith('-') || v === '-') break;
+    const name = v.includes('=') && v.startsWith('--') ? v.slice(0, v.indexOf('=')) : v;
+    if (spec.opaque?.some((o) => name === o || (o.length === 2 && !v.startsWith('--') && v.slice(1).includes(o[1] ?? '')))) {
+      return { kind: 'opaque', offending: w.text };
+    }
+    if (spec.withArg?.includes(name) && name === v) i++;
+    else if (/^-[a-zA-Z0-9]{2,}$/.test(v)) {
+      // A cluster (`-iu NAME`): the first letter that takes an argument takes
+      // the rest of the cluster, or the next word when it is the last letter.
+      const at = [...v.slice(1)].findIndex((ch) => spec.withArg?.includes(`-${ch}`));
+      if (at === v.length - 2) i++;
+    }
+  }
+  i += spec.leading ?? 0;
+  const rest = words.slice(i);
+  return rest.length === 0 ? { kind: 'alone' } : { kind: 'wrapped', words: rest, assignments, privileged: spec.privileged ?? false };
+}
+
+/** xargs's replace string (`-I R`, `-i`, `--replace[=R]`): words holding it are filled in at run time. */
+export function xargsReplace(words: readonly Word[]): string | undefined {
+  for (let i = 1; i < words.length; i++) {
+    const v = words[i]?.value ?? '';
+    if (v === '-I') return words[i + 1]?.value;
+    if (v.startsWith('-I')) return v.slice(2);
+    if (v === '-i' || v === '--replace') return '{}';
+    if (v.startsWith('-i')) return v.slice(2);
+    if (v.startsWith('--replace=')) return v.slice('--replace='.length);
+    if (!v.startsWith('-')) return undefined;
+  }
+  return undefined;
+}
+
+export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'posh', 'yash']);
+
+export type ShellRun = { readonly kind: 'body'; readonly body: Word } | { readonly kind: 'stdin' } | { readonly kind: 'script' } | { readonly kind: 'opaque'; readonly offending: string };
+
+/** How `bash [options] [-c body | script] args` gets its commands. */
+export function shellRun(words: readonly Word[]): ShellRun {
+  let dashC = false;
+  let stdin = false;
+  for (let i = 1; i < words.length; i++) {
+    const w = words[i];
+    if (!w) break;
+    if (w.dynamic) return { kind: 'opaque', offending: w.text };
+    const v = w.value;
+    if (v === '--' || v === '-') {
+      const next = words[i + 1];
+      if (dashC) return next ? { kind: 'body', body: next } : { kind: 'opaque', offending: w.text };
+      return next ? { kind: 'script' } : { kind: 'stdin' };
+    }
+    if (/^[-+]o$/.test(v) || v === '-O' || v === '+O' || v === '--rcfile' || v === '--init-file') {
+      i++;
+      continue;
+    }
+    if (/^-[a-zA-Z]+$/.test(v)) {
+      dashC ||= v.includes('c');
+      stdin ||= v.includes('s');
+      continue;
+    }
+    if (v.startsWith('-') || v.startsWith('+')) continue;
+    if (dashC) return { kind: 'body', body: w };
+    return stdin ? { kind: 'stdin' } : { kind: 'script' };
+  }
+  return dashC ? { kind: 'opaque', offending: words.map((w) => w.text).join(' ') } : { kind: 'stdin' };
+}
+
+/** `find ... -exec cmd {} ;` (and -execdir, -ok, -okdir): the commands find runs. */
+export function findExecs(words: readonly Word[]): Word[][] {
+  const out: Word[][] = [];
+  for (let i = 1; i < words.length; i++) {
+    if (!['-exec', '-execdir', '-ok', '-okdir'].includes(words[i]?.value ?? '')) continue;
+    const cmd: Word[] = [];
+    for (i++; i < words.length; i++) {
+      const w = words[i];
+      if (!w || (!w.dynamic && (w.value === ';' || w.value === '+'))) break;
+      // find fills `{}` in at run time.
+      cmd.push(w.value.includes('{}') ? { ...w, dynamic: true } : w);
+    }
+    out.push(cmd);
+  }
+  return out;
+}
+
+const HARMLESS_TARGETS = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '-']);
+const ALWAYS_WRITE = new Set([
+  'cp', 'mv', 'rm', 'rmdir', 'touch', 'mkdir', 'ln', 'chmod', 'chown', 'chgrp', 'truncate', 'install', 'patch', 'rsync',
+  'shred', 'unlink', 'mktemp', 'split', 'csplit', 'zip', 'mkfifo', 'mknod',
+]);
+/** Archivers and compressors: they write unless told only to list, test or print. */
+const READ_MODES: Readonly<Record<string, RegExp>> = {
+  tar: /^-?[^-]*t|^--(list|test-label)$/,
+  unzip: /^-[^-]*[lvtpZ]/,
+  gzip: /^-[^-]*[clt]|^--(stdout|list|test)$/,
+  gunzip: /^-[^-]*[clt]|^--(stdout|list|test)$/,
+  bzip2: /^-[^-]*[ct]|^--(stdout|test)$/,
+  xz: /^-[^-]*[clt]|^--(stdout|list|test)$/,
+};
+
+/** Option words (or the word after) naming an output file. */
+function outputTarget(words: readonly Word[], flags: readonly string[]): boolean {
+  for (let i = 1; i < words.length; i++) {
+    const v = words[i]?.value ?? '';
+    for (const f of flags) {
+      if (v === f) {
+        const t = words[i + 1];
+        if (!t || t.dynamic || !HARMLESS_TARGETS.has(t.value)) return true;
+      } else if (f.startsWith('--') ? v.startsWith(`${f}=`) : v.startsWith(f) && !v.startsWith('--')) {
+        const t = v.slice(f.length + (f.startsWith('--') ? 1 : 0));
+        if (!HARMLESS_TARGETS.has(t)) return true;
+      } else if (!f.startsWith('--') && /^-[a-zA-Z]+$/.test(v) && v.slice(2).includes(f.slice(1))) {
+        // In a cluster (`curl -sSLo out`) the letter takes the rest of the cluster, or the next word.
+        const rest = v.slice(v.indexOf(f.slice(1), 2) + 1);
+        const t = rest === '' ? words[i + 1]?.value : rest;
+        if (t === undefined || !HARMLESS_TARGETS.has(t)) return true;
+      }
+    }
+  }
+  return false;
+}
+
+/**
+ * Does this command write files by itself (not through a redirect)? Known
+ * file commands and the write options of commands an author may well allow
+ * for reading (`sed -i`, `find -delete`, `curl -o`, `sort -o`, `tee`).
+ */
+export function writesFiles(words: readonly Word[]): boolean {
+  const name = words[0]?.value ?? '';
+  const args = words.slice(1);
+  const opts = args.filter((w) => w.value.startsWith('-'));
+  switch (name) {
+    case 'tee': {
+      // For tee, `-` and everything after `--` are file names.
+      const end = args.findIndex((w) => w.value === '--');
+      const files = args.filter((w, i) => (end >= 0 && i > end) || w.value === '-' || !w.value.startsWith('-'));
+      return files.some((w) => w.dynamic || w.value === '-' || !HARMLESS_TARGETS.has(w.value));
+    }
+    case 'sed':
+    case 'perl':
+      return opts.some((w) => /^-[^-]*i/.test(w.value) || w.value.startsWith('--in-place'));
+    case 'sort':
+      return outputTarget(words, ['-o', '--output']);
+    case 'find':
+      return args.some((w) => ['-delete', '-fprint', '-fprint0', '-fprintf', '-fls'].includes(w.value));
+    case 'curl':
+      return (
+        opts.some((w) => /^-[a-zA-Z]*[ODc]/.test(w.value) || /^--(remote-name|dump-header|cookie-jar|trace|libcurl|etag-save|hsts|alt-svc)/.test(w.value)) ||
+        outputTarget(words, ['-o', '--output'])
+      );
+    case 'wget':
+      return !args.some((w) => w.value === '--spider') && !/(?:^|\s)(?:-O|-qO|--output-document=?)\s?(?:-|\/dev\/null)(?:\s|$)/.test(args.map((w) => w.value).join(' '));
+    case 'git':
+      return args.some((w) => w.value === '--output' || w.value.startsWith('--output='));
+    case 'dd':
+      return args.some((w) => w.value.startsWith('of=') && !HARMLESS_TARGETS.has(w.value.slice(3)));
+    default: {
+      const reads = Object.hasOwn(READ_MODES, name) ? READ_MODES[name] : undefined;
+      // tar's mode may come without a dash (`tar tf x.tar`): only its first argument.
+      if (reads) return !args.some((w, i) => w.value.startsWith('-') || (name === 'tar' && i === 0) ? reads.test(w.value) : false);
+      return ALWAYS_WRITE.has(name);
+    }
+  }
+}
+
+/** Paths a glob could reach the environment through (`/pro?/sel?/env*`). */
+const ENVIRON_PATHS = ['/proc/self/environ', '/proc/1/environ', 'proc/self/environ', 'self/environ', 'environ', '../../proc/self/environ'];
+
+function globRegex(glob: string): RegExp {
+  let re = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i] ?? '';
+    if (c === '*') re += '.*';
+    else if (c === '?') re += '.';
+    else if (c === '[') {
+      const close = glob.indexOf(']', i + 2);
+      if (close < 0) re += '\\[';
+      else {
+        re += `[${glob.slice(i + 1, close).replace(/^!/, '^').replace(/\\/g, '\\\\')}]`;
+        i = close;
+      }
+    } else re += c.replace(/[.+^${}()|\\/]/g, '\\$&');
+  }
+  return new RegExp(`^${re}$`);
+}
+
+/**
+ * Does a word reach process information under /proc (where every process's
+ * environment is readable), directly or through a glob (`/pro?/sel?/env*`)?
+ */
+export function touchesEnviron(w: Word): boolean {
+  if (/\/proc(\/|$)/.test(w.value) || w.value.includes('environ')) return true;
+  if (!w.dynamic) return false;
+  const glob = globRegex(w.value);
+  return ENVIRON_PATHS.some((p) => glob.test(p));
+}
+
+const DECLARE = new Set(['declare', 'typeset', 'local', 'readonly', 'export']);
+const ENV_LISTERS = new Set(['env', 'printenv', 'set', 'compgen', 'ps']);
+
+/**
+ * Does this command read or list environment variables (with `blocked` names
+ * to protect)? Returns the reason, or undefined.
+ */
+export function envReadReason(words: readonly Word[], blocked: readonly string[]): string | undefined {
+  const name = words[0]?.value ?? '';
+  const args = words.slice(1).map((w) => w.value);
+  const names = args.filter((a) => !a.startsWith('-') && !a.startsWith('+'));
+  const namesBlocked = names.some((n) => blocked.includes(n.split('=')[0] ?? ''));
+  // `export $x-n`: a run-time word can be the option that makes it list everything.
+  if ((DECLARE.has(name) || ENV_LISTERS.has(name)) && words.slice(1).some((w) => w.dynamic)) return 'its arguments are only known when it runs';
+  switch (name) {
+    case 'env':
+      return 'it prints the environment';
+    case 'printenv':
+      return names.length === 0 || namesBlocked ? 'it prints environment variables' : undefined;
+    case 'set':
+      return args.length === 0 ? 'it prints every shell variable' : undefined;
+    case 'compgen':
+      return args.some((a) => /^-[a-zA-Z]*[ve]/.test(a) || a === '-A') ? 'it lists variable names' : undefined;
+    case 'ps':
+      return args.some((a) => !a.startsWith('-') && a.includes('e')) ? 'it prints processes’ environments' : undefined;
+    default:
+      if (!DECLARE.has(name)) return undefined;
+      if (names.length === 0) return 'it lists variables';
+      if (args.some((a) => /^-[a-zA-Z]*[pn]/.test(a))) return 'it prints or aliases variables';
+      return namesBlocked ? 'it names a blocked variable' : undefined;
+  }
+}
+
+/**
+ * Assignments that change what a command runs or loads (search paths,
+ * preloads, interpreter start-up hooks, pagers and editors git/npm invoke):
+ * with `allowed_commands` in force they would turn an allowed command into
+ * another one.
+ */
+const CODE_LOADING_VARS =
+  /^(PATH|IFS|ENV|BASH_ENV|PS4|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|CDPATH|GLOBIGNORE|HOME|LD_\w+|DYLD_\w+|NODE_OPTIONS|NODE_PATH|PYTHON(STARTUP|PATH|HOME|USERBASE|INSPECT)|PERL5(OPT|LIB)|PERLLIB|RUBY(OPT|LIB)|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|CLASSPATH|GIT_\w+|PAGER|MANPAGER|EDITOR|VISUAL|BROWSER|SHELL|TERMINAL|npm_config_\w+|NPM_CONFIG_\w+|PIP_\w+|CARGO_\w+|RUSTC\w*|RUSTFLAGS|GOFLAGS|CC|CXX|MAKEFLAGS)$/i;
+
+export function isCodeLoadingVar(name: string): boolean {
+  return CODE_LOADING_VARS.test(name);
+}

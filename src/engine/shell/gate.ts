@@ -1,0 +1,20 @@
+/**
+ * The policy's door to shell analysis (shell.ts): the analyser and the
+ * rewriter in the shapes the Runner takes. Kept apart from policy.ts so the
+ * policy stays synchronous and pure: the async parse happens before the lock.
+ */
+import type { ShellRules, ShellVerdict } from '../policy/decide.js';
+import { analyseCommand, rewriteCommand } from './analyse.js';
+
+export async function analyseForPolicy(command: string, rules: ShellRules): Promise<ShellVerdict> {
+  const verdict = await analyseCommand(command, rules);
+  if (verdict.ok) return verdict;
+  // Name the offending text unless the reason already quotes it.
+  const named = verdict.offending !== undefined && !verdict.reason.includes(verdict.offending);
+  const { offending: _offending, ...rest } = verdict;
+  return { ...rest, reason: named ? `${verdict.reason} (${verdict.offending})` : verdict.reason };
+}
+
+export function rewriteForPolicy(command: string, blockedEnv: readonly string[], overrides: Readonly<Record<string, string>>): string {
+  return rewriteCommand(command, blockedEnv, overrides);
+}

@@ -1,0 +1,65 @@
+/**
+ * Rebuilds a run's top-level state, context, status and transition count from
+ * its journal alone. Each entry carries what it changed: transitions their
+ * merged data, forks and invokes the data merged when they started, joins and
+ * child returns the patch merged into the frame, force its patch, and any
+ * entry that changed the run's status the new status. Entries of nested
+ * frames and branches (those with a `scope`) only count as transitions.
+ */
+import type { JsonObject } from '../model/index.js';
+import { cloneJson, mergeShallow } from '../model/json-value.js';
+import type { JournalEntry, RunStatus } from '../machine/run.js';
+
+export interface Replayed {
+  state: string;
+  context: JsonObject;
+  status: RunStatus;
+  /** Equals the snapshot's `counters.transitions`. */
+  transitions: number;
+}
+
+/** The entry kinds `counters.transitions` counts, at every level of the run. */
+const COUNTED: ReadonlySet<JournalEntry['kind']> = new Set(['transition', 'interrupt', 'join', 'child_done']);
+
+export function replay(entries: readonly JournalEntry[]): Replayed {
+  let state = '';
+  let context: JsonObject = {};
+  let status: RunStatus = 'running';
+  let transitions = 0;
+  for (const e of entries) {
+    if (COUNTED.has(e.kind)) transitions++;
+    if (e.scope === undefined) {
+      switch (e.kind) {
+        case 'start':
+          state = e.state;
+          context = cloneJson(e.context);
+          transitions = 0;
+          break;
+        case 'transition':
+          context = mergeShallow(context, e.data);
+          state = e.to;
+          break;
+        case 'interrupt':
+          state = e.to;
+          break;
+        case 'fork_start':
+        case 'invoke_start':
+          context = mergeShallow(context, e.data);
+          break;
+        case 'join':
+        case 'child_done':
+          context = mergeShallow(context, e.patch);
+          if (e.to !== undefined) state = e.to;
+          break;
+        case 'force':
+          context = mergeShallow(context, e.patch);
+          state = e.to;
+          break;
+        default:
+          break;
+      }
+    }
+    if (e.scope === undefined && e.status !== undefined) status = e.status;
+  }
+  return { state, context, status, transitions };
+}

@@ -1,0 +1,395 @@
+/**
+ * The runs of one workspace: the engine's front door for every shell (the CLI,
+ * the agent hook, the MCP server, the extension host). It ties the machine
+ * (pure functions) to the store (files under `.stategate/`, the lock) and the
+ * workflow registry (invoke resolution), so each shell stays a thin adapter.
+ *
+ * Every change goes through `store.updateActive`, i.e. read-compute-commit
+ * under the inter-process lock; nothing authoritative is kept in memory.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { CheckOptions, CheckResult } from '../check/check-file.js';
+import { createMachineEnv } from '../machine/env.js';
+import * as machine from '../machine/operations.js';
+import type { MachineEnv, MachineResult, StateView } from '../machine/operations.js';
+import type { JsonObject, JsonValue } from '../model/index.js';
+import { isInvokeProblem } from '../model/index.js';
+import { WorkflowRegistry } from '../formats/registry.js';
+import { hashText, RUN_SNAPSHOT_VERSION, type RunSnapshot } from '../machine/run.js';
+import { RunStore, StoreError, type ActiveRun, type CommitStep } from './run-store.js';
+import { decide, record, shellRulesFor, type Decision, type PolicyOptions, type RecordOutcome, type ShellRules, type ShellVerdict, type ToolCall, type ToolResult } from '../policy/decide.js';
+import { readToolAliases } from '../policy/tool-aliases-file.js';
+import { extractCall, isOwnTool, type ExtraAliases } from '../policy/tools.js';
+import { userStateDir } from './user-state-dir.js';
+import { nodePathEnv } from '../policy/paths/env.js';
+import { PathGuard, type PathEnv } from '../policy/paths/write-guard.js';
+
+/**
+ * check.ts (the schema validator, ajv's compiled code, and the semantic rules)
+ * loads only when a workflow file is started or resumed: the hook, a process
+ * per tool call that only decides calls, never loads it.
+ */
+function checkWorkflowFile(text: string, file: string, opts?: CheckOptions): CheckResult {
+  return (require('../check/check-file.js') as typeof import('../check/check-file.js')).checkWorkflowFile(text, file, opts);
+}
+
+/** Analyses a shell command under a state's rules (shell.ts; async because the parser loads lazily). */
+export type ShellAnalyser = (command: string, rules: ShellRules) => Promise<ShellVerdict>;
+/** Rewrites a shell command to run with blocked variables unset and overrides applied. */
+export type ShellRewriter = (command: string, blockedEnv: readonly string[], overrides: Readonly<Record<string, string>>) => string;
+
+/** A decision with the enforcement-table row that produced it. */
+export interface ToolAnswer extends Omit<Decision, 'state' | 'counted'> {
+  readonly state?: string;
+  readonly counted: boolean;
+  /** `off`: nothing to enforce (no run, paused, stopped, final); `on`: the state's rules decided. */
+  readonly enforcement: 'on' | 'off';
+}
+
+export interface ToolOptions {
+  readonly branch?: string;
+  readonly aliases?: ExtraAliases;
+  /** The agent's working folder (a hook's `cwd`): relative paths in the call start there. */
+  readonly cwd?: string;
+}
+
+export interface RunnerOptions {
+  /** The `.stategate` directory. */
+  readonly dir: string;
+  /** Paths in interrupts are matched relative to this (default: the parent of `dir`). */
+  readonly workspaceRoot?: string;
+  readonly now?: () => string;
+  /** How long a writer waits for the lock before answering "busy". */
+  readonly lockTimeoutMs?: number;
+  /** Shell analysis for shell tools; without it, commands in restricted states are denied (fail closed). */
+  readonly analyseShell?: ShellAnalyser;
+  readonly rewriteShell?: ShellRewriter;
+  /** Where the record of the active run outside the workspace is kept (default: userStateDir()). */
+  readonly stateDir?: string;
+  /** Tests: called after each step of a commit, to stop a writer there (store.ts). */
+  readonly afterCommitStep?: (step: CommitStep) => void;
+  /** The machine for the path rules (default: this one's file system, home and state folder). */
+  readonly paths?: PathEnv;
+}
+
+export class RunnerError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A shape check of a stored snapshot: enough that the machine can work on it. */
+export function checkRunSnapshot(value: unknown): string | undefined {
+  if (!value || typeof value !== 'object') return 'the run is not an object';
+  const r = value as Partial<RunSnapshot>;
+  if (r.version !== RUN_SNAPSHOT_VERSION) return `run snapshot version ${JSON.stringify(r.version)} is not supported`;
+  if (typeof r.runId !== 'string') return 'the run has no id';
+  if (typeof r.state !== 'string') return 'the run has no state';
+  if (!r.workflow || typeof r.workflow.definitionText !== 'string') return 'the run has no workflow definition';
+  if (!r.context || typeof r.context !== 'object' || Array.isArray(r.context)) return 'the run context is not an object';
+  if (!r.counters || typeof r.counters.iterations !== 'number') return 'the run has no counters';
+  if (!['running', 'paused', 'completed', 'failed', 'stopped'].includes(String(r.status))) return `unknown run status ${JSON.stringify(r.status)}`;
+  return undefined;
+}
+
+export class Runner {
+  readonly store: RunStore<RunSnapshot>;
+  readonly env: MachineEnv;
+  readonly workspaceRoot: string;
+  private readonly registry = new WorkflowRegistry();
+  private readonly analyseShell: ShellAnalyser | undefined;
+  private readonly rewriteShell: ShellRewriter | undefined;
+  /** Path rules resolve symlinks, the workspace root's own included (write-guard.ts). */
+  readonly paths: PathEnv;
+
+  constructor(options: RunnerOptions) {
+    this.store = new RunStore<RunSnapshot>(options.dir, {
+      checkRun: checkRunSnapshot,
+      ...(options.lockTimeoutMs === undefined ? {} : { lockTimeoutMs: options.lockTimeoutMs }),
+      // Only a running run enforces anything: pausing, stopping or finishing removes the record.
+      outsideRecord: { stateDir: options.stateDir ?? userStateDir(), enforcing: (r) => r.status === 'running' },
+      ...(options.afterCommitStep ? { afterStep: options.afterCommitStep } : {}),
+    });
+    this.analyseShell = options.analyseShell;
+    this.rewriteShell = options.rewriteShell;
+    this.workspaceRoot = path.resolve(options.workspaceRoot ?? path.dirname(path.resolve(options.dir)));
+    // The path rules protect the same state folder the record is kept in.
+    this.paths = options.paths ?? (options.stateDir ? { ...nodePathEnv(this.workspaceRoot), stateDir: options.stateDir } : nodePathEnv(this.workspaceRoot));
+    this.env = createMachineEnv({
+      ...(options.now ? { now: options.now } : {}),
+      resolveInvoke: (name, fromFile) => {
+        const found = fromFile ? this.registry.lookup(name, fromFile) : undefined;
+        if (isInvokeProblem(found)) return found; // e.g. a broken manifest: the run is told which file and what is wrong
+        if (!found?.file) return undefined;
+        try {
+          return { workflow: found.workflow, text: fs.readFileSync(found.file, 'utf8'), file: found.file };
+        } catch {
+          return undefined;
+        }
+      },
+    });
+  }
+
+  /** The active run, or why there is none or why it cannot be read. Never throws. */
+  active(): ActiveRun<RunSnapshot> {
+    const read = this.store.readActive();
+    if (read.kind !== 'ok') return read;
+    // A run.json that parses but cannot be interpreted (its stored definition no
+    // longer loads, or its state is not in it) is as unreadable as a corrupt one:
+    // every client fails closed with the same recovery, instead of briefing the
+    // agent "Allowed tools: all" from a state that does not exist.
+    const wf = this.env.load(read.run.workflow.definitionText);
+    const problem = !wf ? "its stored workflow definition does not load" : !wf.states.has(read.run.state) ? `its state ${JSON.stringify(read.run.state)} is not in its stored workflow definition` : undefined;
+    if (problem) {
+      return { kind: 'unreadable', runId: read.runId, reason: `run ${read.runId} cannot be used: ${problem}; stop it with \`stategate run stop\` (or delete the \`.stategate/active\` file), or restore its run.json from the journal` };
+    }
+    return read;
+  }
+
+  /** The active run; throws RunnerError when there is none, it is unreadable (`run_unreadable`) or tampered with (`run_tampered`). */
+  requireActive(): RunSnapshot {
+    const active = this.active();
+    if (active.kind === 'ok') return active.run;
+    if (active.kind === 'none') throw new RunnerError('no_active_run', `no active run (${active.why}): start one with \`stategate run start WORKFLOW_FILE\``);
+    throw unusable(active);
+  }
+
+  /** A new run never replaces one whose files were tampered with: a person recovers first (`stategate run stop`). */
+  private refuseIfTampered(): void {
+    const active = this.active();
+    if (active.kind === 'unreadable' && active.tampered) throw unusable(active);
+  }
+
+  /** Validate and start a workflow file as the active run (a running active run is stopped first). */
+  start(file: string, context?: JsonObject): { run: RunSnapshot; replaced?: string } {
+    this.refuseIfTampered();
+    const { text, abs } = this.readWorkflowFile(file);
+    const check = checkWorkflowFile(text, abs);
+    const errors = check.diagnostics.filter((d) => d.severity === 'error');
+    if (!check.workflow || errors.length) {
+      const first = errors[0]?.message ?? 'not a workflow';
+      throw new RunnerError('invalid_workflow', `${file} has ${errors.length || 1} error(s); first: ${first} (run \`stategate validate ${file}\`)`);
+    }
+    const runId = RunStore.newRunId();
+    const started = machine.startRun(check.workflow, text, { runId, file: abs, hash: hashText(text), ...(context ? { context } : {}) }, this.env);
+    const run = started.run;
+    if (!run) throw new RunnerError(started.outcome.error?.code ?? 'start_failed', started.outcome.error?.message ?? 'the run could not start');
+    const replaced = this.stopActiveIfRunning();
+    this.storeOp(() => this.store.create(run, started.journal));
+    return replaced ? { run, replaced } : { run };
+  }
+
+  /** Resume the newest paused run of the workflow in `file`; with none paused, start it fresh. */
+  resume(file: string): { run: RunSnapshot; resumed: boolean } {
+    this.refuseIfTampered();
+    const { text, abs } = this.readWorkflowFile(file);
+    const id = checkWorkflowFile(text, abs, { resolveInvoke: false }).workflow?.id;
+    const paused = this.store
+      .listRuns()
+      .filter((r) => r.status === 'paused' && (r.workflow.id === id || r.workflow.file === abs))
+      .sort((a, b) => a.updatedAt.localeCompare(b.updatedAt));
+    const newest = paused[paused.length - 1];
+    if (!newest) return { run: this.start(file).run, resumed: false };
+    this.stopActiveIfRunning(newest.runId);
+    this.storeOp(() => this.store.activate(newest.runId, (r) => this.change(machine.resume(r, this.env))));
+    return { run: this.store.readRun(newest.runId), resumed: true };
+  }
+
+  send(event: string, data?: JsonValue, branch?: string): machine.SendOutcome {
+    return this.apply((r) => machine.sendEvent(r, event, data, this.env, branchOpt(branch)));
+  }
+  approve(branch?: string) {
+    return this.apply((r) => machine.approve(r, this.env, branchOpt(branch)));
+  }
+  reject(branch?: string) {
+    return this.apply((r) => machine.reject(r, this.env, branchOpt(branch)));
+  }
+  pause() {
+    return this.apply((r) => machine.pause(r, this.env));
+  }
+  /**
+   * Stop the active run. When its files cannot be read, or were tampered
+   * with, this is the recovery step the fail-closed message names
+   * (`stategate run stop`), so it must not fail with that same error: it
+   * clears `active` and the record outside the workspace (enforcement is off
+   * again) and leaves the run's files where they are, to inspect or rebuild
+   * from the journal (docs/reliability.md).
+   */
+  stop(): machine.StatusOutcome & { deactivated?: string; reason?: string } {
+    const active = this.active();
+    if (active.kind === 'unreadable') {
+      this.storeOp(() => this.store.deactivate());
+      const what = active.tampered ? 'the active run was tampered with' : 'the active run could not be read';
+      return { status: 'stopped', state: '', ...(active.runId ? { deactivated: active.runId } : {}), reason: `${what}, so it is no longer active (its files are kept): ${active.reason}` };
+    }
+    return this.apply((r) => machine.stop(r, this.env));
+  }
+  force(state: string, context?: JsonObject) {
+    return this.apply((r) => machine.forceState(r, state, context, this.env));
+  }
+
+  /** A file was saved or written: fire the first matching interrupt. Paths outside the workspace never match. */
+  fileChanged(file: string, branch?: string): machine.FileChangedOutcome {
+    const rel = this.relativePath(file);
+    if (rel === undefined) {
+      const run = this.requireActive();
+      return { interrupted: false, file, state: run.state, status: run.status, reason: 'no_match' };
+    }
+    return this.apply((r) => machine.fileChanged(r, rel, this.env, branchOpt(branch)));
+  }
+
+  /** Re-read the workflow file the run started from and apply it (validated; the state must still exist). */
+  reload(): machine.ReloadOutcome {
+    const run = this.requireActive();
+    const file = run.workflow.file;
+    if (!file) throw new RunnerError('no_file', 'the run was not started from a file');
+    const { text } = this.readWorkflowFile(file);
+    return this.apply((r) => machine.reloadDefinition(r, text, this.env));
+  }
+
+  state(branch?: string): StateView & { run_id: string; definition_changed: boolean } {
+    const run = this.requireActive();
+    return { run_id: run.runId, ...machine.describe(run, this.env, branchOpt(branch)), definition_changed: this.definitionChanged(run) };
+  }
+
+  /** Whether the workflow file changed (or vanished) since the run started: the run keeps its own copy. */
+  definitionChanged(run: RunSnapshot): boolean {
+    if (!run.workflow.file) return false;
+    try {
+      return hashText(fs.readFileSync(run.workflow.file, 'utf8')) !== run.workflow.hash;
+    } catch {
+      return true;
+    }
+  }
+
+  /**
+   * Decide a tool call before it runs (DESIGN.md's enforcement table, then the
+   * state's rules). An allowed call is counted. Never throws: anything that
+   * goes wrong while a run is active is a denial that says why.
+   */
+  async tool(call: ToolCall, opts: ToolOptions = {}): Promise<ToolAnswer> {
+    const off = (reason: string): ToolAnswer => ({ decision: 'allow', reason, notices: [], counted: false, enforcement: 'off' });
+    const denied = (reason: string, state?: string): ToolAnswer => ({ decision: 'deny', reason, notices: [], counted: false, enforcement: 'on', ...(state ? { state } : {}) });
+    try {
+      const active = this.active();
+      if (active.kind === 'none') return off(`nothing to enforce: ${active.why}`);
+      if (active.kind === 'unreadable') return denied(active.tampered ? `stategate found the active run tampered with: ${active.reason}` : `stategate cannot read the active run, so it denies every tool call: ${active.reason}`);
+      const run = active.run;
+      if (run.status !== 'running') return { ...off(`the run is ${run.status}: enforcement is off`), state: run.state };
+      // stategate's own tools pass before anything else: an agent not yet bound to a branch of a
+      // parallel fork must still be able to bind itself (statewright_load_workflow) or read the state.
+      if (isOwnTool(call.tool)) return { decision: 'allow', notices: [], counted: false, enforcement: 'on', state: run.state };
+      const here = machine.locate(run, this.env, branchOpt(opts.branch));
+      if ('code' in here) return denied(`stategate cannot tell which state applies: ${here.message}`, run.state);
+      if (here.node.kind === 'final') return { ...off(`the run is in final state '${here.node.id}': enforcement is off`), state: here.node.id };
+      const aliases = this.aliasesFor(opts);
+      const policy: PolicyOptions = { ...branchOpt(opts.branch), ...this.pathOptions(opts), ...(aliases ? { aliases } : {}), ...(await this.shellInputs(here.node, call, aliases)) };
+      return this.apply((r) => {
+        // The run may have moved while the command was analysed: decide only on the state analysed.
+        if (r.status !== 'running') return { run: r, journal: [], outcome: { ...off(`the run is ${r.status}: enforcement is off`), state: r.state } };
+        const now = machine.locate(r, this.env, branchOpt(opts.branch));
+        if ('code' in now || now.node.id !== here.node.id) {
+          return { run: r, journal: [], outcome: denied(`the workflow moved to another state while this call was being decided; call again`, r.state) };
+        }
+        const d = decide(r, call, this.env, policy);
+        return { ...d, outcome: { ...d.outcome, enforcement: 'on' as const } };
+      });
+    } catch (err) {
+      const message = err instanceof RunnerError ? err.message : `internal error: ${(err as Error)?.message ?? String(err)}`;
+      return denied(`stategate could not decide, so it denies: ${message}`);
+    }
+  }
+
+  /** Record what a call did after it ran: result bytes, the edited file, the interrupt it fires. */
+  result(call: ToolCall, result: ToolResult, opts: ToolOptions = {}): RecordOutcome & { enforcement: 'on' | 'off' } {
+    const active = this.active();
+    if (active.kind === 'unreadable') throw unusable(active);
+    if (active.kind === 'none' || active.run.status !== 'running') {
+      return { notices: [], interrupted: false, state: active.kind === 'ok' ? active.run.state : '', enforcement: 'off' };
+    }
+    const aliases = this.aliasesFor(opts);
+    const out = this.apply((r) => record(r, call, result, this.env, { ...branchOpt(opts.branch), ...this.pathOptions(opts), ...(aliases ? { aliases } : {}) }));
+    return { ...out, enforcement: 'on' };
+  }
+
+  /** The caller's aliases, else the store's tool-aliases.json (the setting, for processes outside VS Code). */
+  private aliasesFor(opts: ToolOptions): ExtraAliases | undefined {
+    if (opts.aliases) return opts.aliases;
+    const read = readToolAliases(this.store.dir);
+    if (!read.ok) throw new RunnerError('aliases_unreadable', read.reason);
+    return read.aliases;
+  }
+
+  /** The shell verdict (and rewrite) for a shell call, computed before taking the lock. */
+  private async shellInputs(node: import('../model/index.js').StateNode, call: ToolCall, aliases?: ExtraAliases): Promise<Pick<PolicyOptions, 'shell' | 'rewrite'>> {
+    const extracted = extractCall(call.tool, call.input, aliases);
+    if (extracted.kind !== 'shell' || extracted.command === undefined) return {};
+    const rules = shellRulesFor(node, extracted, call.tool, aliases);
+    const out: { shell?: ShellVerdict; rewrite?: unknown } = {};
+    if (rules) out.shell = this.analyseShell ? await this.analyseShell(extracted.command, rules) : { ok: false, reason: 'no shell analyser is available' };
+    const overrides = node.rules.envOverrides;
+    if (this.rewriteShell && (node.rules.blockedEnv.length || Object.keys(overrides).length) && call.input && typeof call.input === 'object') {
+      out.rewrite = { ...(call.input as object), command: this.rewriteShell(extracted.command, node.rules.blockedEnv, overrides) };
+    }
+    return out;
+  }
+
+  private pathOptions(opts: ToolOptions): Pick<PolicyOptions, 'workspaceRoot' | 'paths' | 'cwd'> {
+    return { workspaceRoot: this.workspaceRoot, paths: this.paths, ...(opts.cwd ? { cwd: opts.cwd } : {}) };
+  }
+
+  /** Workspace-relative `/`-separated path where the file really is (after symlinks), or undefined when outside the workspace. */
+  relativePath(file: string): string | undefined {
+    const guard = new PathGuard(this.paths);
+    const rel = guard.identity(guard.resolve(file));
+    return rel === '' || path.isAbsolute(rel) ? undefined : rel;
+  }
+
+  /** Apply a machine operation to the active run under the lock. */
+  apply<O>(op: (run: RunSnapshot) => MachineResult<O>): O {
+    return this.storeOp(() => this.store.updateActive((run) => this.change(op(run))));
+  }
+
+  /** A store operation, its StoreErrors as RunnerErrors (same code). */
+  private storeOp<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (err) {
+      if (err instanceof StoreError) throw new RunnerError(err.code, err.message);
+      throw err;
+    }
+  }
+
+  private change<O>(result: MachineResult<O>) {
+    return { run: result.run, journal: result.journal, result: result.outcome };
+  }
+
+  private stopActiveIfRunning(except?: string): string | undefined {
+    const active = this.active();
+    if (active.kind !== 'ok' || active.runId === except || active.run.status !== 'running') return undefined;
+    this.storeOp(() => this.store.update(active.runId, (r) => this.change(machine.stop(r, this.env))));
+    return active.runId;
+  }
+
+  private readWorkflowFile(file: string): { text: string; abs: string } {
+    const abs = path.resolve(file);
+    try {
+      return { text: fs.readFileSync(abs, 'utf8'), abs };
+    } catch (err) {
+      throw new RunnerError('io', `cannot read workflow ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+  }
+}
+
+/** The error for an active run that cannot be used: unreadable, or tampered with. */
+function unusable(active: Extract<ActiveRun<RunSnapshot>, { kind: 'unreadable' }>): RunnerError {
+  return new RunnerError(active.tampered ? 'run_tampered' : 'run_unreadable', active.reason);
+}
+
+function branchOpt(branch: string | undefined): machine.BranchOption {
+  return branch === undefined ? {} : { branch };
+}
