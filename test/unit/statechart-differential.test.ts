@@ -26,7 +26,7 @@ import fc from 'fast-check';
 import { SimulatedClock, assign, createActor, createMachine, raise } from 'xstate';
 import { buildChart, type PlainAction, type PlainChart, type PlainState, type PlainTransition } from './helpers/chart-builder.js';
 import { fireDueTimers, resolveTarget, sendEvent, startChart, stateValue, type ChartSnapshot } from '../../src/engine/statechart/index.js';
-import type { JsonObject, Workflow } from '../../src/engine/model.js';
+import type { JsonObject, Workflow } from '../../src/engine/model/index.js';
 
 const CHARTS = Number(process.env.STATEGATE_DIFF_CHARTS ?? 500);
 const SEED = Number(process.env.STATEGATE_DIFF_SEED ?? 20260406);

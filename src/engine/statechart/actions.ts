@@ -3,7 +3,7 @@
  * the context, `raise` queues an internal event, the others (`emit`, `send`,
  * `log`, `invoke` of a handler) become effects for the journal and the host.
  */
-import type { AssignUpdate, JsonObject, JsonValue } from '../model.js';
+import type { AssignUpdate, JsonObject, JsonValue } from '../model/index.js';
 import { evaluate, evaluateData } from './expressions.js';
 import type { ChartEvent, EventBinding, RunState } from './run-state.js';
 import type { ActionStep } from './table.js';

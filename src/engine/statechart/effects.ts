@@ -3,7 +3,7 @@
  * states entered and exited, transitions taken, every action's effect,
  * timers, invocations, and what failed on the way (guards, expressions).
  */
-import type { JsonObject, JsonValue } from '../model.js';
+import type { JsonObject, JsonValue } from '../model/index.js';
 
 export type ChartEffect =
   | { readonly type: 'transition'; readonly source: string; readonly index: number; readonly trigger: string; readonly event: string; readonly targets: readonly string[] }

@@ -3,7 +3,7 @@
  * (assign updates, delays) and action data, evaluated with the run's
  * bindings (context, the current event, env, the clock, agents).
  */
-import type { JsonObject, JsonValue } from '../model.js';
+import type { JsonObject, JsonValue } from '../model/index.js';
 import { evaluateText, isTruthy, readsBinding } from '../expr/index.js';
 import type { EventBinding, RunState } from './run-state.js';
 

@@ -13,7 +13,7 @@
  * actions, invoke, expressions, value (XState's StateValue), run-state (the
  * mutable state of one operation), snapshot and effects (what comes out).
  */
-import type { JsonObject, JsonValue, Workflow } from '../model.js';
+import type { JsonObject, JsonValue, Workflow } from '../model/index.js';
 import type { ChartEffect } from './effects.js';
 import { macrostep, settle } from './macrostep.js';
 import { microstep } from './microstep.js';

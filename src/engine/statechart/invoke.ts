@@ -10,7 +10,7 @@
  * completing the invocation when it finishes) belongs to the run store; until
  * then such an invocation is handed out and completed like the others.
  */
-import type { JsonValue, Workflow } from '../model.js';
+import type { JsonValue, Workflow } from '../model/index.js';
 import { evaluateData } from './expressions.js';
 import type { ChartEvent, RunState } from './run-state.js';
 import type { ChartInvocation } from './snapshot.js';

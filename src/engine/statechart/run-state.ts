@@ -5,7 +5,7 @@
  * microstep), and turned into a new snapshot at the end; the input snapshot
  * is never touched.
  */
-import type { JsonObject, JsonValue } from '../model.js';
+import type { JsonObject, JsonValue } from '../model/index.js';
 import type { ChartEffect } from './effects.js';
 import type { ChartHistoryRecord, ChartInvocation, ChartSnapshot, ChartStatus, ChartTimer } from './snapshot.js';
 import type { ChartTable, NodeRow } from './table.js';

@@ -3,7 +3,7 @@
  * only, never mutated (every operation returns a new one). Between
  * macrosteps the internal event queue is always empty, so it is not stored.
  */
-import type { JsonObject, JsonValue } from '../model.js';
+import type { JsonObject, JsonValue } from '../model/index.js';
 
 export type ChartStatus = 'running' | 'done' | 'failed';
 

@@ -7,7 +7,7 @@
  * Numbering in pre-order makes "is a descendant of" a range check: the
  * descendants of node `n` are exactly the nodes `n+1 .. end-1`.
  */
-import type { ActionDef, ActionRef, ChartTransition, ExprSource, HistoryVariant, InvokeDef, StateKind, Workflow } from '../model.js';
+import type { ActionDef, ActionRef, ChartTransition, ExprSource, HistoryVariant, InvokeDef, StateKind, Workflow } from '../model/index.js';
 import { ROOT_ID, resolveTarget } from './targets.js';
 
 /** An action ready to run: the definition, or the name of a named action the chart does not define. */

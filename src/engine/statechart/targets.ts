@@ -10,7 +10,7 @@
  * - `.b.c` (XState's relative form): `b` is a child of the source itself.
  * - `#a.b.c`: the state with exactly that id (its full dotted path).
  */
-import type { Workflow } from '../model.js';
+import type { Workflow } from '../model/index.js';
 
 /** The id the chart's root goes by wherever a state id is expected (it has no key of its own). */
 export const ROOT_ID = '';

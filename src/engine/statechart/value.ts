@@ -15,7 +15,7 @@
  * value and the selection are computed from the completed list, in its
  * order, exactly as XState does.
  */
-import type { JsonObject, JsonValue } from '../model.js';
+import type { JsonObject, JsonValue } from '../model/index.js';
 import type { RunState } from './run-state.js';
 import type { NodeRow } from './table.js';
 import { ROOT, isAtomicKind } from './table.js';

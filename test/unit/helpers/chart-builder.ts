@@ -19,7 +19,7 @@ import type {
   StateKind,
   StateNode,
   Workflow,
-} from '../../../src/engine/model.js';
+} from '../../../src/engine/model/index.js';
 
 export type PlainAction =
   | string
