@@ -25,12 +25,18 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { SimulatedClock, assign, createActor, createMachine, raise } from 'xstate';
 import { buildChart, type PlainAction, type PlainChart, type PlainState, type PlainTransition } from './helpers/chart-builder.js';
-import { fireDueTimers, resolveTarget, sendEvent, startChart, stateValue, type ChartSnapshot } from '../../src/engine/statechart/index.js';
+import { fireDueTimers, resolveTarget, sendEvent, startChart, stateValue, type ChartEffect, type ChartSnapshot } from '../../src/engine/statechart/index.js';
 import type { JsonObject, Workflow } from '../../src/engine/model/index.js';
 
 const CHARTS = Number(process.env.STATEGATE_DIFF_CHARTS ?? 500);
 const SEED = Number(process.env.STATEGATE_DIFF_SEED ?? 20260406);
 const MACHINE_ID = 'chart';
+/**
+ * Both sides stop a run at the same microstep limit. A lower one than the
+ * real 1,000 keeps the many generated charts that loop cheap; the limit of
+ * 1,000 itself is compared with XState's in statechart-interpreter.test.ts.
+ */
+const LIMIT = 100;
 
 type Ctx = { trace: string; n: number; flag: boolean };
 type Ev = { type: string };
@@ -98,7 +104,7 @@ function guardTerm(g: G): Term {
     case 3:
       return { text: 'not context.flag', js: (c) => !c.flag };
     case 4:
-      return { text: `len(context.trace) > ${k * 6}`, js: (c) => c.trace.length > k * 6 };
+      return { text: `'t${k}.' in context.trace`, js: (c) => c.trace.includes(`t${k}.`) };
     case 5: {
       const type = pick(g, SENT);
       return { text: `event.type == '${type}'`, js: (_c, e) => e.type === type };
@@ -215,13 +221,13 @@ function genCase(g: G): Case {
       reenter: chance(g, 20),
     };
     if (trigger.kind === 'always') {
-      const roll = int(g, 0, 99);
-      if (roll < 80) {
+      const roll = int(g, 0, 199);
+      if (roll < 170) {
         // Mostly an eventless transition that stops by itself (n only grows).
         const k = int(g, 1, 4);
         t.guard = { text: `context.n < ${k}`, js: (c) => c.n < k };
         t.actions.push({ kind: 'assign', updates: [['n', { text: 'context.n + 1', js: (c) => c.n + 1 }]] });
-      } else if (roll < 97) {
+      } else if (roll < 198) {
         // Targetless or to its own source, no actions: it changes nothing, and XState then stops looking for
         // eventless transitions until the next event.
         t.actions = [];
@@ -395,7 +401,7 @@ function xMachine(c: Case): ReturnType<typeof createMachine> {
     ...xConfig(c.root, delays),
     id: MACHINE_ID,
     context: { trace: '', n: 0, flag: false },
-    options: { maxIterations: 1000 },
+    options: { maxIterations: LIMIT },
   };
   return createMachine(config as never, { delays } as never);
 }
@@ -409,8 +415,30 @@ function describeCase(c: Case, plain: PlainChart): string {
 }
 
 let totalSteps = 0;
-const stats: Record<string, number> = {};
-const endStats: Record<string, number> = {};
+/** How the compared runs ended (running, done, failed, or stopped at a deliberate difference). */
+const outcomes: Record<string, number> = {};
+
+/**
+ * Whether this operation scheduled an `after` timer for a state that already
+ * had that timer pending. That happens when XState enters a state that is
+ * still active (restoring history below it); XState then loses track of the
+ * older timer, which fires even after the state was exited and entered
+ * again. DESIGN.md says a state's timers are cancelled when it is exited, and
+ * ours are (docs/compat.md), so the comparison stops there.
+ */
+function timerScheduledTwice(before: ChartSnapshot | undefined, effects: readonly ChartEffect[]): boolean {
+  const pending = new Set((before?.timers ?? []).map((t) => `${t.state}#${t.transition}`));
+  for (const e of effects) {
+    if (e.type === 'timer-scheduled') {
+      const key = `${e.state}#${e.transition}`;
+      if (pending.has(key)) return true;
+      pending.add(key);
+    } else if (e.type === 'timer-cancelled' || e.type === 'timer-fired') {
+      pending.delete(`${e.state}#${e.transition}`);
+    }
+  }
+  return false;
+}
 
 function runCase(c: Case): void {
   const plain = toPlain(c);
@@ -420,8 +448,11 @@ function runCase(c: Case): void {
   actor.subscribe({ error: () => undefined });
   actor.start();
   let now = 0;
-  let result = startChart(wf, { now });
-  const compare = (where: string, snapshot: ChartSnapshot): boolean => {
+  let before: ChartSnapshot | undefined;
+  let result = startChart(wf, { now, maxMicrosteps: LIMIT });
+  /** Compares after an operation; false when the comparison ends here. */
+  const compare = (where: string): boolean => {
+    const snapshot = result.snapshot;
     const x = actor.getSnapshot() as { value: unknown; status: string; context: JsonObject };
     const ours = { value: stateValue(wf, snapshot), status: STATUS[snapshot.status], context: snapshot.context };
     const theirs = { value: x.value, status: x.status, context: x.context };
@@ -432,25 +463,26 @@ function runCase(c: Case): void {
         `differs from XState ${where}:\n  ours:   ${JSON.stringify(ours)}\n  xstate: ${JSON.stringify(theirs)}${snapshot.error ? `\n  our error: ${snapshot.error}` : ''}\n${describeCase(c, plain)}`,
       );
     }
-    return x.status === 'active';
+    const outcome = timerScheduledTwice(before, result.effects) ? 'timer scheduled twice' : x.status === 'active' ? undefined : snapshot.status;
+    if (outcome) outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+    return outcome === undefined;
   };
-  const startedActive = compare('after the start', result.snapshot);
-  stats[result.snapshot.status] = (stats[result.snapshot.status] ?? 0) + 1;
-  if (process.env.WHY && result.snapshot.status === 'failed') console.log('WHY', JSON.stringify(result.effects.slice(-14).filter((e) => e.type !== 'assign')), JSON.stringify(plain));
-  if (!startedActive) return;
+  if (!compare('after the start')) return;
   for (const [i, step] of c.steps.entries()) {
     totalSteps++;
+    before = result.snapshot;
     if ('send' in step) {
-      actor.send(step.data ? { type: step.send, data: step.data } : { type: step.send });
-      result = sendEvent(wf, result.snapshot, step.data ? { type: step.send, data: step.data } : { type: step.send }, { now });
+      const event = step.data ? { type: step.send, data: step.data } : { type: step.send };
+      actor.send(event);
+      result = sendEvent(wf, result.snapshot, event, { now, maxMicrosteps: LIMIT });
     } else {
       now += step.tick;
       clock.increment(step.tick);
-      result = fireDueTimers(wf, result.snapshot, now);
+      result = fireDueTimers(wf, result.snapshot, now, { maxMicrosteps: LIMIT });
     }
-    if (!compare(`after step ${i} (${JSON.stringify(step)})`, result.snapshot)) break;
+    if (!compare(`after step ${i} (${JSON.stringify(step)})`)) return;
   }
-  endStats[result.snapshot.status] = (endStats[result.snapshot.status] ?? 0) + 1;
+  outcomes.running = (outcomes.running ?? 0) + 1;
 }
 
 test(`the interpreter agrees with XState v5 on ${CHARTS} random charts (seed ${SEED})`, () => {
@@ -464,5 +496,5 @@ test(`the interpreter agrees with XState v5 on ${CHARTS} random charts (seed ${S
     assert.fail(`seed ${details.seed} (STATEGATE_DIFF_SEED=${details.seed}), after ${details.numRuns} charts, shrunk ${details.numShrinks} times:\n${cause}`);
   }
   const ms = Math.round(performance.now() - started);
-  console.log(`differential: ${CHARTS} charts, ${totalSteps} steps (shrinking included), ${ms} ms, seed ${SEED}`, stats, endStats);
+  console.log(`differential: ${CHARTS} charts, ${totalSteps} steps (shrinking included), ${ms} ms, seed ${SEED}; runs ended:`, outcomes);
 });

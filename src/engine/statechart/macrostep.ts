@@ -35,9 +35,11 @@ export function settle(rs: RunState, event: ChartEvent): void {
   let current = event;
   let lookForEventless = true;
   let rounds = 0;
+  const limit = rs.options.maxMicrosteps ?? MAX_MICROSTEPS;
   while (rs.status === 'running') {
-    if (++rounds > MAX_MICROSTEPS) {
-      rs.fail(loopMessage(rs, event));
+    // Counted as XState counts maxIterations: every round of this loop, the last one (at rest) included.
+    if (++rounds > limit) {
+      rs.fail(loopMessage(rs, event, limit));
       return;
     }
     let enabled: readonly TransitionRow[] = lookForEventless ? selectEventless(rs, current) : NONE;
@@ -53,10 +55,10 @@ export function settle(rs: RunState, event: ChartEvent): void {
   }
 }
 
-function loopMessage(rs: RunState, event: ChartEvent): string {
+function loopMessage(rs: RunState, event: ChartEvent, limit: number): string {
   const active = rs.activeAtomicIds();
   return (
-    `more than ${MAX_MICROSTEPS} microsteps for the event "${event.binding.type}": the chart loops through eventless (always) ` +
+    `more than ${limit} microsteps for the event "${event.binding.type}": the chart loops through eventless (always) ` +
     `transitions or raised events without coming to rest (active when stopped: ${active.join(', ')}); ` +
     `the run is failed; add a guard that becomes false or a state that waits for an event`
   );

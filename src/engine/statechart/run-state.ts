@@ -37,6 +37,8 @@ export interface StepOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** `agents.select(role, hint)` for expressions. */
   readonly agents?: (role: string, hint: JsonValue) => string | null;
+  /** The microstep limit for one event (default MAX_MICROSTEPS, DESIGN.md's 1,000; tests lower it). */
+  readonly maxMicrosteps?: number;
 }
 
 export class RunState {
