@@ -222,7 +222,14 @@ function genCase(g: G): Case {
     };
     if (trigger.kind === 'always') {
       const roll = int(g, 0, 199);
-      if (roll < 170) {
+      if (roll < 50) {
+        // Waits for the flag and clears it: several of these in parallel regions become enabled together,
+        // and XState takes them in the order their states were entered, not in document order.
+        t.guard = { text: 'context.flag', js: (c) => c.flag };
+        const tok = token();
+        t.actions.unshift({ kind: 'assign', updates: [['trace', { text: `context.trace + '${tok}.'`, js: (c) => `${c.trace}${tok}.` }]] });
+        t.actions.push({ kind: 'assign', updates: [['flag', { text: 'false', js: () => false }]] });
+      } else if (roll < 170) {
         // Mostly an eventless transition that stops by itself (n only grows).
         const k = int(g, 1, 4);
         t.guard = { text: `context.n < ${k}`, js: (c) => c.n < k };
