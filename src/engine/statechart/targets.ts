@@ -23,6 +23,7 @@ export function childId(parentId: string, key: string): string {
 /** The id of the state `ref` names from a transition of `sourceId`, or undefined when there is none. */
 export function resolveTarget(workflow: Workflow, sourceId: string, ref: string): string | undefined {
   const states = workflow.states;
+  if (ref === '') return undefined;
   if (ref.startsWith('#')) return states.has(ref.slice(1)) ? ref.slice(1) : undefined;
   if (sourceId !== ROOT_ID && !states.has(sourceId)) return undefined;
   const keys = ref.split('.');
