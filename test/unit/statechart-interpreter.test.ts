@@ -5,12 +5,27 @@
 // DESIGN.md chose otherwise (marked xstate: false, with the reason).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runScenario, trace, type Scenario } from './helpers/chart-scenario.js';
+import { runScenario, trace, type Expect, type Scenario } from './helpers/chart-scenario.js';
 import type { PlainState } from './helpers/chart-builder.js';
 
 const T = { trace: '' };
 /** A state whose entry and exit append `+key` / `-key` to the trace. */
 const traced = (key: string, state: PlainState = {}): PlainState => ({ ...state, entry: [trace(`+${key}`), ...(state.entry ?? [])], exit: [trace(`-${key}`), ...(state.exit ?? [])] });
+
+/** A chart whose GO leads to `steps` eventless microsteps in a row. */
+function counting(steps: number, expect: Expect): Scenario {
+  return {
+    chart: {
+      context: { n: 0 },
+      states: {
+        a: { on: { GO: 'b' } },
+        b: { always: { guard: `context.n < ${steps}`, actions: [{ type: 'assign', assign: { n: 'context.n + 1' } }] } },
+      },
+    },
+    start: { value: 'a' },
+    steps: [{ send: 'GO', expect }],
+  };
+}
 
 const scenarios: Record<string, Scenario> = {
   'exit innermost first, then the transition actions, then entry outermost first': {
@@ -175,28 +190,8 @@ const scenarios: Record<string, Scenario> = {
     start: { value: 'a' },
     steps: [{ send: 'GO', expect: { status: 'failed', value: 'a', context: { trace: '', n: 0 } } }],
   },
-  'the limit is 1,000 rounds counted as XState counts them: 999 eventless microsteps pass': {
-    chart: {
-      context: { n: 0 },
-      states: {
-        a: { on: { GO: 'b' } },
-        b: { always: { guard: 'context.n < 999', actions: [{ type: 'assign', assign: { n: 'context.n + 1' } }] } },
-      },
-    },
-    start: { value: 'a' },
-    steps: [{ send: 'GO', expect: { status: 'running', context: { n: 999 } } }],
-  },
-  'the limit is 1,000 rounds counted as XState counts them: 1,000 eventless microsteps fail': {
-    chart: {
-      context: { n: 0 },
-      states: {
-        a: { on: { GO: 'b' } },
-        b: { always: { guard: 'context.n < 1000', actions: [{ type: 'assign', assign: { n: 'context.n + 1' } }] } },
-      },
-    },
-    start: { value: 'a' },
-    steps: [{ send: 'GO', expect: { status: 'failed', context: { n: 0 } } }],
-  },
+  'the limit is 1,000 rounds counted as XState counts them: 999 eventless microsteps pass': counting(999, { status: 'running', context: { n: 999 } }),
+  'the limit is 1,000 rounds counted as XState counts them: 1,000 eventless microsteps fail': counting(1000, { status: 'failed', context: { n: 0 } }),
   'a start that loops fails in the initial configuration with the initial context (XState)': {
     chart: { context: { n: 0 }, states: { a: { always: { actions: [{ type: 'assign', assign: { n: 'context.n + 1' } }] } } } },
     start: { status: 'failed', value: 'a', context: { n: 0 } },
