@@ -35,6 +35,7 @@ export function microstep(rs: RunState, transitions: readonly TransitionRow[], e
     }
   }
   rs.transitioned = true;
+  rs.regular = undefined;
   rs.touched = false;
   rs.historyTouched = false;
 

@@ -67,6 +67,8 @@ export class RunState {
   historyTouched = false;
   /** Whether any transition was taken in this operation. */
   transitioned = false;
+  /** Whether the configuration is regular (value.ts), once known; reset when it changes. */
+  regular: boolean | undefined;
 
   constructor(
     readonly table: ChartTable,
@@ -88,7 +90,19 @@ export class RunState {
       this.status = 'running';
       return;
     }
-    const { byId } = table;
+    this.decode(snapshot);
+    this.step = snapshot.step;
+    this.context = snapshot.context;
+    this.timers = snapshot.timers as ChartTimer[];
+    this.invocations = snapshot.invocations as ChartInvocation[];
+    this.status = snapshot.status;
+    if (snapshot.output !== undefined) this.output = snapshot.output;
+    if (snapshot.error !== undefined) this.error = snapshot.error;
+  }
+
+  /** Reads the snapshot's ids into node numbers. */
+  private decode(snapshot: ChartSnapshot): void {
+    const { byId } = this.table;
     snapshot.configuration.forEach((id, i) => {
       const index = byId.get(id);
       if (index === undefined) return;
@@ -105,13 +119,6 @@ export class RunState {
       }
       this.history.set(h, states);
     }
-    this.step = snapshot.step;
-    this.context = snapshot.context;
-    this.timers = snapshot.timers as ChartTimer[];
-    this.invocations = snapshot.invocations as ChartInvocation[];
-    this.status = snapshot.status;
-    if (snapshot.output !== undefined) this.output = snapshot.output;
-    if (snapshot.error !== undefined) this.error = snapshot.error;
   }
 
   node(index: number): NodeRow {
@@ -191,6 +198,7 @@ export class RunState {
     this.effect({ type: 'run-failed', error });
   }
 
+  /** The snapshot of the state now. */
   toSnapshot(): ChartSnapshot {
     const configuration: string[] = [];
     const entered: number[] = [];
@@ -201,10 +209,12 @@ export class RunState {
       entered.push(this.stamps[i] as number);
     }
     const history: ChartHistoryRecord[] = [];
-    for (const [h, states] of [...this.history].sort((a, b) => a[0] - b[0])) {
-      history.push({ history: this.node(h).id, states: states.map((s) => this.node(s).id) });
+    if (this.history.size) {
+      for (const h of [...this.history.keys()].sort((a, b) => a - b)) {
+        history.push({ history: this.node(h).id, states: (this.history.get(h) as readonly number[]).map((s) => this.node(s).id) });
+      }
     }
-    return {
+    const snapshot: ChartSnapshot = {
       status: this.status,
       configuration,
       entered,
@@ -216,5 +226,6 @@ export class RunState {
       ...(this.output !== undefined ? { output: this.output } : {}),
       ...(this.error !== undefined ? { error: this.error } : {}),
     };
+    return snapshot;
   }
 }

@@ -37,7 +37,8 @@ export function selectTransitions(rs: RunState, event: ChartEvent): TransitionRo
 }
 
 /** The enabled eventless transitions, conflicts removed (`event` is the last event processed, for guards). */
-export function selectEventless(rs: RunState, event: ChartEvent): TransitionRow[] {
+export function selectEventless(rs: RunState, event: ChartEvent): readonly TransitionRow[] {
+  if (!rs.table.hasAlways) return NONE;
   const enabled: TransitionRow[] = [];
   for (const atomic of rs.eventlessCandidates()) {
     walk: for (let s = atomic; s >= 0; s = rs.node(s).parent) {

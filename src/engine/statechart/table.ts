@@ -84,6 +84,8 @@ export interface ChartTable {
   readonly workflow: Workflow;
   readonly nodes: readonly NodeRow[];
   readonly byId: ReadonlyMap<string, number>;
+  /** Whether any node has `always` transitions (else no eventless selection is needed). */
+  readonly hasAlways: boolean;
 }
 
 export const ROOT = 0;
@@ -259,7 +261,7 @@ function buildTable(workflow: Workflow): ChartTable {
   for (const node of nodes) {
     if (node.parent >= 0 && (nodes[node.parent] as NodeRow).alwaysAbove) (node as { alwaysAbove: boolean }).alwaysAbove = true;
   }
-  return { workflow, nodes, byId };
+  return { workflow, nodes, byId, hasAlways: nodes.some((node) => node.always.length > 0) };
 }
 
 function isWildcard(event: string): boolean {

@@ -24,6 +24,10 @@ export type StateValue = string | { readonly [key: string]: StateValue };
 
 /** Whether every active node's parent is active, every active compound has an active child, every active parallel all its regions, entered together. */
 export function isRegular(rs: RunState): boolean {
+  return (rs.regular ??= regular(rs));
+}
+
+function regular(rs: RunState): boolean {
   const { nodes, active, stamps } = rs;
   for (let i = 0; i < nodes.length; i++) {
     if (!active[i]) continue;
