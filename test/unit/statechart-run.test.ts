@@ -258,3 +258,16 @@ test('an invocation error no active state handles fails the run (XState)', () =>
   assert.match(r.error ?? '', /invocation "job" failed and no active state handles its error/);
   assert.deepEqual(r.snapshot.configuration, started.configuration);
 });
+
+test('a state entered again while still active does not hand its task out twice', () => {
+  // x goes to its parent's history, whose default is x itself: nothing is exited and x is "entered" again (XState).
+  const wf = buildChart({
+    states: { a: { initial: 'x', states: { h: { type: 'history' }, x: { invoke: [{ id: 'task', src: 'agent:worker' }], on: { AGAIN: 'h' } } } } },
+  });
+  const started = startChart(wf, at);
+  const again = sendEvent(wf, started.snapshot, { type: 'AGAIN' }, at);
+  assert.ok(again.effects.some((e) => e.type === 'enter' && e.state === 'a.x'), 'a.x is entered again');
+  assert.ok(!again.effects.some((e) => e.type === 'exit'), 'nothing is exited');
+  assert.deepEqual(again.snapshot.invocations, started.snapshot.invocations);
+  assert.equal(again.effects.filter((e) => e.type.startsWith('invoke')).length, 0);
+});

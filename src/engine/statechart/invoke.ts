@@ -22,6 +22,9 @@ export type ChildChartResolver = (src: string) => Workflow | undefined;
 export function startInvocations(rs: RunState, index: number, event: ChartEvent): void {
   const node = rs.node(index);
   for (const def of node.invoke) {
+    // A state XState "enters" again while it is still active (history restored below it) keeps its running
+    // invocation: the task is not handed out twice (XState would start a second child under the same id).
+    if (rs.invocations.some((inv) => inv.id === def.id && inv.state === node.id && inv.status === 'running')) continue;
     const errors: string[] = [];
     const input = def.input ? evaluateData(rs, def.input, event.binding, errors) : undefined;
     for (const message of errors) rs.effect({ type: 'action-error', state: node.id, action: `invoke ${def.id}`, message });
