@@ -1,38 +1,58 @@
 /**
- * Statechart target resolution (DESIGN.md "Statecharts", Targets): a plain
- * name is the nearest state with that key, looking first among the source's
- * siblings (the source itself included), then among the siblings of each
- * ancestor outward, up to the top-level states; `a.b.c` finds `a` that way and
- * then descends by child keys. The chart root ('') has no siblings: its names
- * are its children, the top-level states. `#id` absolute ids are not supported.
+ * How a statechart transition's target name finds its state (DESIGN.md
+ * "Statecharts: semantics we chose", Targets). The loader, the validator and
+ * the interpreter all resolve targets here, so they can never disagree.
+ *
+ * - `name`: the nearest state with that key: the source's siblings first (the
+ *   source itself among them), then the siblings of each ancestor outward.
+ *   The chart's root (source id `''`) looks among the top-level states.
+ * - `a.b.c`: `a` found as above, then `b` and `c` are children going down.
+ * - `.b.c` (XState's relative form): `b` is a child of the source itself.
+ * - `#a.b.c`: the state with exactly that id (its full dotted path).
  */
-import type { NameRef, StateNode, Workflow } from '../model/index.js';
+import type { NameRef, Workflow } from '../model/index.js';
 
-/** The id of the state `ref` names from the node `sourceId` ('' for the chart root), or undefined. */
-export function resolveTarget(workflow: Workflow, sourceId: string, ref: NameRef | string): string | undefined {
-  const name = typeof ref === 'string' ? ref : ref.name;
-  if (name === '') return undefined;
-  const path = name.split('.');
-  const first = path[0] as string;
-  // The scopes, innermost first: the source's parent's children, then each ancestor's parent's.
-  let scope: string | undefined = sourceId === '' ? undefined : workflow.states.get(sourceId)?.parent;
-  if (sourceId !== '' && !workflow.states.has(sourceId)) return undefined;
-  for (;;) {
-    const found = childOf(workflow, scope, first);
-    if (found) return descend(workflow, found, path);
-    if (scope === undefined) return undefined;
-    scope = workflow.states.get(scope)?.parent;
+/** The id the chart's root goes by wherever a state id is expected (it has no key of its own). */
+export const ROOT_ID = '';
+
+/** The id of the child `key` of `parentId` (the root's children have no prefix). */
+export function childId(parentId: string, key: string): string {
+  return parentId === ROOT_ID ? key : `${parentId}.${key}`;
+}
+
+/** The id of the state `ref` names from a transition of `sourceId`, or undefined when there is none. */
+export function resolveTarget(workflow: Workflow, sourceId: string, target: NameRef | string): string | undefined {
+  const ref = typeof target === 'string' ? target : target.name;
+  const states = workflow.states;
+  if (ref === '') return undefined;
+  if (ref.startsWith('#')) return states.has(ref.slice(1)) ? ref.slice(1) : undefined;
+  if (sourceId !== ROOT_ID && !states.has(sourceId)) return undefined;
+  const keys = ref.split('.');
+  let found: string | undefined;
+  if (keys[0] === '') {
+    found = sourceId;
+    keys.shift();
+  } else {
+    found = nearest(workflow, sourceId, keys.shift() as string);
   }
+  for (const key of keys) {
+    if (found === undefined || key === '') return undefined;
+    const next = childId(found, key);
+    found = states.has(next) ? next : undefined;
+  }
+  return found;
 }
 
-/** The child `key` of `parent` (undefined: the root). Keys never contain a dot (the loader rejects them). */
-function childOf(workflow: Workflow, parent: string | undefined, key: string): StateNode | undefined {
-  const node = workflow.states.get(parent === undefined ? key : `${parent}.${key}`);
-  return node && node.parent === parent ? node : undefined;
-}
-
-function descend(workflow: Workflow, from: StateNode, path: readonly string[]): string | undefined {
-  let node: StateNode | undefined = from;
-  for (let i = 1; i < path.length && node; i++) node = childOf(workflow, node.id, path[i] as string);
-  return node?.id;
+/** The nearest state with the key `key`, looking from `sourceId` outward. */
+function nearest(workflow: Workflow, sourceId: string, key: string): string | undefined {
+  if (key === '') return undefined;
+  if (sourceId === ROOT_ID) return workflow.states.has(key) ? key : undefined;
+  let scope: string | undefined = sourceId;
+  while (scope !== undefined) {
+    const parent: string | undefined = workflow.states.get(scope)?.parent;
+    const candidate = childId(parent ?? ROOT_ID, key);
+    if (workflow.states.has(candidate)) return candidate;
+    scope = parent;
+  }
+  return undefined;
 }

@@ -1,0 +1,231 @@
+/**
+ * The mutable state of one operation on a run (a start, an event, due
+ * timers, an invocation's completion). It is built from the input snapshot,
+ * changed in place by the steps (fast: flags by node number, no copies per
+ * microstep), and turned into a new snapshot at the end; the input snapshot
+ * is never touched.
+ */
+import type { JsonObject, JsonValue } from '../model/index.js';
+import type { ChartEffect } from './effects.js';
+import type { ChartHistoryRecord, ChartInvocation, ChartSnapshot, ChartStatus, ChartTimer } from './snapshot.js';
+import type { ChartTable, NodeRow } from './table.js';
+import { ROOT, isAtomicKind } from './table.js';
+
+/** What the expressions see as `event`. */
+export interface EventBinding {
+  readonly type: string;
+  readonly data?: JsonValue;
+}
+
+export type ChartEventKind = 'event' | 'init' | 'done' | 'after' | 'invoke-done' | 'invoke-error';
+
+/** An event as the interpreter handles it: what triggers it matches, and what expressions see. */
+export interface ChartEvent {
+  readonly kind: ChartEventKind;
+  readonly binding: EventBinding;
+  /** done: the state that is done; after: the state that declared the timer. */
+  readonly node?: number;
+  /** after: the position of the delay group in the node's `after`. */
+  readonly group?: number;
+  /** invoke-done / invoke-error: the invocation's id. */
+  readonly invokeId?: string;
+}
+
+export interface StepOptions {
+  /** The run's clock, milliseconds since the epoch. */
+  readonly now: number;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** `agents.select(role, hint)` for expressions. */
+  readonly agents?: (role: string, hint: JsonValue) => string | null;
+  /** The microstep limit for one event (default MAX_MICROSTEPS, DESIGN.md's 1,000; tests lower it). */
+  readonly maxMicrosteps?: number;
+}
+
+export class RunState {
+  readonly nodes: readonly NodeRow[];
+  /** 1 where the node is active (the root included). */
+  readonly active: Uint8Array;
+  /** The microstep that last entered each node (read for active nodes only; an exited node keeps its old value). */
+  readonly stamps: Int32Array;
+  step: number;
+  context: JsonObject;
+  /** History node number to the recorded node numbers (document order). */
+  readonly history: Map<number, readonly number[]>;
+  /** Shared with the input snapshot until the first change (see `ownTimers`). */
+  timers: ChartTimer[];
+  invocations: ChartInvocation[];
+  private timersOwned = false;
+  private invocationsOwned = false;
+  readonly queue: ChartEvent[] = [];
+  readonly effects: ChartEffect[] = [];
+  status: ChartStatus;
+  output?: JsonValue;
+  error?: string;
+  /** Set when a microstep did something XState would see as a new snapshot (an assign, a child started or stopped). */
+  touched = false;
+  /** Set when a microstep recorded history (XState then always makes a new snapshot). */
+  historyTouched = false;
+  /** Whether any transition was taken in this operation. */
+  transitioned = false;
+  /** Whether the configuration is regular (value.ts), once known; reset when it changes. */
+  regular: boolean | undefined;
+
+  constructor(
+    readonly table: ChartTable,
+    snapshot: ChartSnapshot | undefined,
+    readonly options: StepOptions,
+  ) {
+    this.nodes = table.nodes;
+    const n = this.nodes.length;
+    this.active = new Uint8Array(n);
+    this.stamps = new Int32Array(n).fill(-1);
+    this.active[ROOT] = 1;
+    this.stamps[ROOT] = 0;
+    this.history = new Map();
+    if (!snapshot) {
+      this.step = 0;
+      this.context = {};
+      this.timers = [];
+      this.invocations = [];
+      this.status = 'running';
+      return;
+    }
+    this.decode(snapshot);
+    this.step = snapshot.step;
+    this.context = snapshot.context;
+    this.timers = snapshot.timers as ChartTimer[];
+    this.invocations = snapshot.invocations as ChartInvocation[];
+    this.status = snapshot.status;
+    if (snapshot.output !== undefined) this.output = snapshot.output;
+    if (snapshot.error !== undefined) this.error = snapshot.error;
+  }
+
+  /** Reads the snapshot's ids into node numbers. */
+  private decode(snapshot: ChartSnapshot): void {
+    const { byId } = this.table;
+    snapshot.configuration.forEach((id, i) => {
+      const index = byId.get(id);
+      if (index === undefined) return;
+      this.active[index] = 1;
+      this.stamps[index] = snapshot.entered[i] ?? 0;
+    });
+    for (const record of snapshot.history) {
+      const h = byId.get(record.history);
+      if (h === undefined) continue;
+      const states: number[] = [];
+      for (const id of record.states) {
+        const index = byId.get(id);
+        if (index !== undefined) states.push(index);
+      }
+      this.history.set(h, states);
+    }
+  }
+
+  node(index: number): NodeRow {
+    return this.nodes[index] as NodeRow;
+  }
+
+  /** The active child of a compound node (-1 if none). */
+  activeChild(index: number): number {
+    for (const child of this.node(index).states) if (this.active[child]) return child;
+    return -1;
+  }
+
+  /**
+   * Active atomic (and final) nodes under some `always` transition, in the
+   * order XState keeps them: by the microstep that entered them, then
+   * document order.
+   */
+  eventlessCandidates(): number[] {
+    const out: number[] = [];
+    const nodes = this.nodes;
+    for (let i = 1; i < nodes.length; i++) {
+      const node = nodes[i] as NodeRow;
+      if (this.active[i] && node.alwaysAbove && isAtomicKind(node.kind)) out.push(i);
+    }
+    if (out.length > 1) {
+      const stamps = this.stamps;
+      out.sort((a, b) => (stamps[a] as number) - (stamps[b] as number) || a - b);
+    }
+    return out;
+  }
+
+  /** Active atomic (and final) ids, for messages. */
+  activeAtomicIds(): string[] {
+    const out: string[] = [];
+    for (let i = 1; i < this.nodes.length; i++) if (this.active[i] && isAtomicKind((this.nodes[i] as NodeRow).kind)) out.push((this.nodes[i] as NodeRow).id);
+    return out;
+  }
+
+  /** The timer list, copied on the first change so the input snapshot's stays as it was. */
+  ownTimers(): ChartTimer[] {
+    if (!this.timersOwned) {
+      this.timers = this.timers.slice();
+      this.timersOwned = true;
+    }
+    return this.timers;
+  }
+
+  /** Replaces the timer list with a new array of this operation's own. */
+  setTimers(timers: ChartTimer[]): void {
+    this.timers = timers;
+    this.timersOwned = true;
+  }
+
+  /** Replaces the invocation list with a new array of this operation's own. */
+  setInvocations(invocations: ChartInvocation[]): void {
+    this.invocations = invocations;
+    this.invocationsOwned = true;
+  }
+
+  /** The invocation list, copied on the first change. */
+  ownInvocations(): ChartInvocation[] {
+    if (!this.invocationsOwned) {
+      this.invocations = this.invocations.slice();
+      this.invocationsOwned = true;
+    }
+    return this.invocations;
+  }
+
+  effect(e: ChartEffect): void {
+    this.effects.push(e);
+  }
+
+  /** Ends the run as failed (the caller restores the configuration from before the operation's event). */
+  fail(error: string): void {
+    this.status = 'failed';
+    this.error = error;
+    this.effect({ type: 'run-failed', error });
+  }
+
+  /** The snapshot of the state now. */
+  toSnapshot(): ChartSnapshot {
+    const configuration: string[] = [];
+    const entered: number[] = [];
+    const nodes = this.nodes;
+    for (let i = 1; i < nodes.length; i++) {
+      if (!this.active[i]) continue;
+      configuration.push((nodes[i] as NodeRow).id);
+      entered.push(this.stamps[i] as number);
+    }
+    const history: ChartHistoryRecord[] = [];
+    if (this.history.size) {
+      for (const h of [...this.history.keys()].sort((a, b) => a - b)) {
+        history.push({ history: this.node(h).id, states: (this.history.get(h) as readonly number[]).map((s) => this.node(s).id) });
+      }
+    }
+    const snapshot: ChartSnapshot = {
+      status: this.status,
+      configuration,
+      entered,
+      step: this.step,
+      context: this.context,
+      history,
+      timers: this.timers,
+      invocations: this.invocations,
+      ...(this.output !== undefined ? { output: this.output } : {}),
+      ...(this.error !== undefined ? { error: this.error } : {}),
+    };
+    return snapshot;
+  }
+}
