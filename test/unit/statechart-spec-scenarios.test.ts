@@ -20,7 +20,7 @@ import {
   type StepOptions,
 } from '../../src/engine/statechart/index.js';
 
-const SPEC = path.join(import.meta.dirname, '..', 'fixtures', 'statecharts', 'spec');
+const SPEC = path.resolve(__dirname, '..', 'fixtures', 'statecharts', 'spec');
 const T0 = 1_700_000_000_000;
 const DAY = 86_400_000;
 /** What now() returns at T0. */
