@@ -4,7 +4,7 @@
  * bench/run.mjs, which packages the extension and bundles this file first.
  *
  * Options: --json, --quick (fewer runs, for trying things), --only=a,b
- * (hook, decide, validate, transitions, interrupts, sizes, activation),
+ * (hook, decide, validate, transitions, statecharts, interrupts, sizes, activation),
  * --launches=N (VS Code launches for activation, default 5).
  */
 import { spawnSync } from 'node:child_process';
@@ -13,6 +13,7 @@ import { resolve } from 'node:path';
 import { measureDecide } from './measures/decide.js';
 import { measureHook } from './measures/hook.js';
 import { measureInterrupts } from './measures/interrupts.js';
+import { measureStatecharts } from './measures/statecharts.js';
 import { measureSizes } from './measures/sizes.js';
 import { measureTransitions } from './measures/transitions.js';
 import { measureValidate } from './measures/validate.js';
@@ -94,6 +95,10 @@ async function main(): Promise<void> {
   if (on('transitions')) {
     log('transitions: flat machines');
     rows.push(...(await measureTransitions({ states: [10, 1000], batchMs: 1, rounds: q ? 20 : 200 })));
+  }
+  if (on('statecharts')) {
+    log('statecharts: parallel transitions, 1,000-node chart');
+    rows.push(...(await measureStatecharts({ batchMs: 1, rounds: q ? 20 : 200, nodes: 1000, runs: q ? 10 : 40 })));
   }
   if (on('interrupts')) {
     log('interrupts: 100 globs × 10,000 paths');

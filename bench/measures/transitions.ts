@@ -24,6 +24,13 @@ export interface TransitionOptions {
   readonly rounds: number;
 }
 
+/** A sampler: the time per call of `step` over one batch of `batch` calls. */
+const timed = (step: () => void, batch: number) => (): number => {
+  const t0 = performance.now();
+  for (let i = 0; i < batch; i++) step();
+  return (performance.now() - t0) / batch;
+};
+
 /** Calls of `step` that take about `ms`: the fastest of a few short trials (a preempted trial would undercount). */
 function calibrate(step: () => void, ms: number): number {
   let best = Infinity;
@@ -62,25 +69,35 @@ async function measureRing(n: number, opts: TransitionOptions): Promise<Row> {
   const xstateStep = (): void => void actor.send({ type: 'NEXT' });
   // One lap first: the snapshot's `visited` and `taken` lists reach their steady-state size.
   for (let i = 0; i < n; i++) ourStep();
+  return againstXState(`transitions, flat ${n}-state ring`, ourStep, xstateStep, () => actor.getSnapshot().status, opts);
+}
+
+/**
+ * The row comparing one transition of ours (`ourStep`) with one of XState's
+ * (`xstateStep`) on the same machine: batches of about `batchMs` per side,
+ * interleaved, after a warm-up.
+ */
+export async function againstXState(
+  measure: string,
+  ourStep: () => void,
+  xstateStep: () => void,
+  xstateStatus: () => string,
+  opts: Pick<TransitionOptions, 'batchMs' | 'rounds'>,
+): Promise<Row> {
   const ourBatch = calibrate(ourStep, opts.batchMs);
   const xstateBatch = calibrate(xstateStep, opts.batchMs);
-  const timed = (step: () => void, batch: number) => (): number => {
-    const t0 = performance.now();
-    for (let i = 0; i < batch; i++) step();
-    return (performance.now() - t0) / batch;
-  };
   const ours = timed(ourStep, ourBatch);
   const xstate = timed(xstateStep, xstateBatch);
 
   await interleave(Math.max(3, Math.floor(opts.rounds / 5)), ours, xstate);
   const [a, b] = await interleave(opts.rounds, ours, xstate);
-  if (actor.getSnapshot().status !== 'active') throw new Error('xstate actor stopped');
+  if (xstateStatus() !== 'active') throw new Error('xstate actor stopped');
   const s = summarise(a);
   const x = summarise(b);
   const toUs = 1000;
   const perSec = (ms: number): string => Math.round(1000 / ms).toLocaleString('en-US');
   return ratioRow({
-    measure: `transitions, flat ${n}-state ring`,
+    measure,
     stat: 'per transition (p50 of batches)',
     unit: 'µs',
     value: s.p50 * toUs,

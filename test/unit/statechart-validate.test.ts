@@ -153,7 +153,7 @@ describe('statechart validation: the seed examples', () => {
   const files = fs.readdirSync(SPEC).sort();
   it('covers every example of the seed', () => {
     const expected = [
-      'actions', 'after', 'always', 'atomic', 'canonical', 'compound', 'context', 'final', 'guarded-submit', 'history',
+      'actions', 'after', 'always', 'atomic', 'canonical', 'compound', 'context', 'final', 'guarded-submit', 'history-resume', 'history',
       'invoke-agent', 'invoke-child', 'invoke-service', 'machine-registry', 'meta', 'parallel', 'pipeline', 'review-workflow', 'wildcard',
     ];
     assert.deepEqual(files.map((f) => f.replace(/\.statechart\.(yaml|json)$/, '')), expected);
