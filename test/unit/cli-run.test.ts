@@ -7,6 +7,7 @@ import { cli } from './helpers/cli';
 import { TEST_STATE_DIR } from './helpers/state-dir';
 import { recordFileFor } from '../../src/engine/store/active-record';
 import { tempDir } from './helpers/temp-dir';
+import { readSvg } from './helpers/svg-check';
 
 const REVIEW = {
   id: 'review',
@@ -185,6 +186,24 @@ test('export prints Mermaid with every state and transition', () => {
   assert.match(r.stdout, /s_reading --> s_editing: READY/);
   assert.match(r.stdout, /s_editing --> s_done: DONE \[tests_green\]/);
   assert.match(r.stdout, /s_editing --> s_done: SHIP \(approval\)/);
+});
+
+test('export --format svg prints an SVG document laid out by elkjs, with every state, and --out writes it', () => {
+  const cwd = workspace();
+  const r = cli(['export', 'review.workflow.json', '--format', 'svg'], { cwd });
+  assert.equal(r.code, 0, r.stderr);
+  const svg = readSvg(r.stdout);
+  assert.equal(svg.root.name, 'svg');
+  assert.deepEqual(new Map(svg.states), new Map([['reading', 'reading'], ['editing', 'editing'], ['done', 'done']]));
+  assert.ok(svg.texts.includes('SHIP (approval)'));
+  assert.equal(cli(['export', 'review.workflow.json', '--format', 'svg', '--out', 'review.svg'], { cwd }).code, 0);
+  assert.equal(fs.readFileSync(path.join(cwd, 'review.svg'), 'utf8'), r.stdout);
+});
+
+test('export of an unknown format names the formats there are', () => {
+  const r = cli(['export', 'review.workflow.json', '--format', 'png'], { cwd: workspace() });
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /unknown format 'png': use one of mermaid, dot, plantuml, svg/);
 });
 
 test('validate reports an invoke cycle when the file is named by a relative path', () => {

@@ -6,7 +6,7 @@
  * separated by `--`. Mermaid has no history pseudo-state: a history state is
  * a state captioned `[H]` / `[H*]`. `meta.color` becomes a `classDef`.
  */
-import { edgeLabel, quotedCaption, safeId } from './ids.js';
+import { edgeLabel, mermaidCaption, safeId } from './ids.js';
 import { edgesByHome, isContainer, textColorOn, type DiagramTree, type TreeNode } from './tree.js';
 
 export function mermaid(tree: DiagramTree): string {
@@ -17,7 +17,7 @@ export function mermaid(tree: DiagramTree): string {
     children.forEach((id, i) => {
       const n = tree.nodes.get(id)!;
       if (parallel && i > 0) lines.push(`${indent}--`);
-      lines.push(`${indent}state ${quotedCaption(n.history ? `[${n.label}]` : n.label)} as ${safeId(id)}`);
+      lines.push(`${indent}state ${mermaidCaption(n.history ? `[${n.label}]` : n.label)} as ${safeId(id)}`);
       if (!isContainer(n)) return;
       lines.push(`${indent}state ${safeId(id)} {`);
       body(n, n.children, n.initial, `${indent}  `);

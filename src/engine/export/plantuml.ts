@@ -12,7 +12,7 @@
  * the region's name.
  */
 import type { GraphEdge } from './graph.js';
-import { edgeLabel, quotedCaption, safeId } from './ids.js';
+import { edgeLabel, plantumlCaption, safeId } from './ids.js';
 import { edgesByHome, isContainer, type DiagramTree, type TreeNode } from './tree.js';
 
 export function plantuml(tree: DiagramTree): string {
@@ -31,7 +31,7 @@ export function plantuml(tree: DiagramTree): string {
       const n = tree.nodes.get(id)!;
       if (parallel && i > 0) lines.push(`${indent}||`);
       if (n.history) return; // drawn by reference: `parent[H]`
-      const head = `${indent}state ${quotedCaption(n.label)} as ${safeId(id)}${n.color ? ` #${n.color.replace(/^#/, '')}` : ''}`;
+      const head = `${indent}state ${plantumlCaption(n.label)} as ${safeId(id)}${n.color ? ` #${n.color.replace(/^#/, '')}` : ''}`;
       if (!isContainer(n)) return void lines.push(head);
       lines.push(`${head} {`);
       body(n, n.children, n.initial, `${indent}  `);
