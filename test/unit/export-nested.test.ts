@@ -37,6 +37,16 @@ describe('flat Statewright workflows export exactly as before', () => {
   }
 });
 
+it('a Statewright workflow whose initial state does not exist still exports in every format, as before', async () => {
+  const text = '{"id": "x", "initial": "nowhere", "states": {"a": {"on": {"GO": "b", "LOST": "missing"}}, "b": {"type": "final"}}}';
+  const { workflow } = checkWorkflowFile(text, 'x.workflow.json');
+  assert.ok(workflow);
+  assert.ok(lines(exportWorkflow(workflow, 'mermaid')).includes('[*] --> s_nowhere'));
+  assert.ok(lines(exportWorkflow(workflow, 'plantuml')).includes('[*] --> s_nowhere'));
+  assert.ok(lines(exportWorkflow(workflow, 'dot')).includes('__start -> s_nowhere;'));
+  assert.deepEqual([...readSvg(await exportSvg(workflow, new ELK())).states.keys()], ['a', 'b']);
+});
+
 describe('Mermaid', () => {
   it("draws the seed's example as nested state blocks with [*] and guarded labels", () => {
     assert.equal(

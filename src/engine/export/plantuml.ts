@@ -20,8 +20,8 @@ export function plantuml(tree: DiagramTree): string {
   const homes = edgesByHome(drawn);
   const lines = ['@startuml', `title ${tree.id}`];
   const ref = (id: string): string => {
-    const n = tree.nodes.get(id)!;
-    if (!n.history) return safeId(id);
+    const n = tree.nodes.get(id);
+    if (!n?.history) return safeId(id); // (a Statewright `initial` naming no state is written as it is)
     const mark = n.history === 'deep' ? '[H*]' : '[H]';
     return n.parent === undefined ? mark : `${safeId(n.parent)}${mark}`;
   };

@@ -40,13 +40,15 @@ function layoutInput(tree: DiagramTree): { nodes: LayoutNode[]; edges: DrawnEdge
   };
   const edges: DrawnEdge[] = [];
   const plain = (from: string, to: string): void => void edges.push({ id: `i${edges.length}`, from, to, dashed: false });
-  if (tree.initial !== undefined) plain(START, tree.initial);
+  // A Statewright `initial` naming no state has nothing to point at.
+  const initial = tree.initial !== undefined && tree.nodes.has(tree.initial) ? tree.initial : undefined;
+  if (initial !== undefined) plain(START, initial);
   for (const n of tree.nodes.values()) if (isContainer(n) && n.initial !== undefined) plain(initialDot(n.id), n.initial);
   tree.edges.forEach((e, i) => {
     const label = e.approval ? `${e.label} (approval)` : e.label;
     edges.push({ id: `e${i}`, from: e.from, to: e.to, dashed: dashed(e), ...(label ? { label: { text: label, width: labelWidth(label), height: LABEL_HEIGHT } } : {}) });
   });
-  return { nodes: [...(tree.initial !== undefined ? [dot(START)] : []), ...tree.top.map(node)], edges };
+  return { nodes: [...(initial !== undefined ? [dot(START)] : []), ...tree.top.map(node)], edges };
 }
 
 function dashed(e: GraphEdge): boolean {
