@@ -104,6 +104,7 @@ describe('Mermaid', () => {
       's_phase_2e_build --> s_phase_2e_done_here: compile done',
       's_phase_2e_build --> s_phase_2e_timeout: compile error',
       's_phase_2e_timeout --> s_phase_2e_plan: *',
+      's_phase_2e_timeout --> s_phase_2e_plan: agent notifier done',
       's_phase --> s_finished: done',
       'state "The whole machine" as s_',
       's_ --> s_cancelled: CANCEL',

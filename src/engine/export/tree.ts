@@ -5,7 +5,7 @@
  * parallel states, regions, history and final states at any depth, and the
  * edges of each node's `chart.transitions`.
  */
-import type { ChartTransition, HistoryVariant, StateKind, StateNode, Workflow } from '../model/index.js';
+import type { ChartTransition, HistoryVariant, InvokeDef, StateKind, StateNode, Workflow } from '../model/index.js';
 import { workflowGraph, type GraphEdge } from './graph.js';
 import { resolveChartTarget } from './resolve-target.js';
 
@@ -64,10 +64,10 @@ function chartTree(wf: Workflow): DiagramTree {
   const top = wf.topLevel.filter((id) => nodes.has(id));
   const initial = nodes.has(wf.initial.name) ? wf.initial.name : undefined;
   const edges: GraphEdge[] = [];
-  const rootTransitions = wf.chart?.root.transitions ?? [];
-  for (const t of rootTransitions) edges.push(...transitionEdges(wf, ROOT, t, 'compound'));
+  const root = wf.chart?.root;
+  for (const t of root?.transitions ?? []) edges.push(...transitionEdges(wf, ROOT, t, 'compound', root?.invoke ?? []));
   for (const s of wf.states.values()) {
-    for (const t of s.chart?.transitions ?? []) edges.push(...transitionEdges(wf, s.id, t, s.kind));
+    for (const t of s.chart?.transitions ?? []) edges.push(...transitionEdges(wf, s.id, t, s.kind, s.chart?.invoke ?? []));
     const fallback = s.chart?.historyDefault;
     const to = fallback && resolveChartTarget(wf, s.id, fallback.name);
     if (to) edges.push({ from: s.id, to, label: '', kind: 'history', guarded: false, approval: false });
@@ -112,9 +112,9 @@ function colorOf(raw: string | undefined): { color?: string } {
 }
 
 /** One edge per target the transition names that exists (a targetless transition changes no state: no edge). */
-function transitionEdges(wf: Workflow, from: string, t: ChartTransition, kind: StateKind): GraphEdge[] {
+function transitionEdges(wf: Workflow, from: string, t: ChartTransition, kind: StateKind, invokes: readonly InvokeDef[]): GraphEdge[] {
   const guard = t.guard ? ` [${oneLine(t.guard.text)}]` : '';
-  const { label, edgeKind } = triggerLabel(t, kind);
+  const { label, edgeKind } = triggerLabel(t, kind, invokes);
   const out: GraphEdge[] = [];
   for (const ref of t.targets) {
     const to = resolveChartTarget(wf, from, ref.name);
@@ -123,7 +123,7 @@ function transitionEdges(wf: Workflow, from: string, t: ChartTransition, kind: S
   return out;
 }
 
-function triggerLabel(t: ChartTransition, kind: StateKind): { label: string; edgeKind: GraphEdge['kind'] } {
+function triggerLabel(t: ChartTransition, kind: StateKind, invokes: readonly InvokeDef[]): { label: string; edgeKind: GraphEdge['kind'] } {
   const trigger = t.trigger;
   switch (trigger.kind) {
     case 'event':
@@ -135,10 +135,16 @@ function triggerLabel(t: ChartTransition, kind: StateKind): { label: string; edg
     case 'done':
       return { label: kind === 'parallel' ? 'all done' : 'done', edgeKind: 'done' };
     case 'invoke-done':
-      return { label: `${trigger.invokeId} done`, edgeKind: 'invoke-complete' };
+      return { label: `${invocationName(trigger.invokeId, invokes)} done`, edgeKind: 'invoke-complete' };
     case 'invoke-error':
-      return { label: `${trigger.invokeId} error`, edgeKind: 'invoke-fail' };
+      return { label: `${invocationName(trigger.invokeId, invokes)} error`, edgeKind: 'invoke-fail' };
   }
+}
+
+/** An invocation by the `id` written for it, else by what it invokes (the loader's own ids are not for reading). */
+function invocationName(id: string, invokes: readonly InvokeDef[]): string {
+  const def = invokes.find((i) => i.id === id);
+  return def && !def.idLoc ? def.src.name : id;
 }
 
 /** `after` delays as people write them: 86400000 → 24h, 30000 → 30s, 1500 → 1500ms. */

@@ -20,8 +20,8 @@ export interface NodeSpec {
   readonly always?: TransitionSpec | readonly TransitionSpec[];
   readonly after?: Readonly<Record<string, TransitionSpec>>;
   readonly onDone?: TransitionSpec;
-  /** An invocation's onDone / onError, by invoke id. */
-  readonly invoke?: { readonly id: string; readonly onDone?: TransitionSpec; readonly onError?: TransitionSpec };
+  /** An invocation with its onDone / onError; `id` as written (absent: the loader's own, `<state>:invoke:0`). */
+  readonly invoke?: { readonly id?: string; readonly src: string; readonly onDone?: TransitionSpec; readonly onError?: TransitionSpec };
   readonly variant?: 'shallow' | 'deep';
   readonly target?: string;
   readonly meta?: ChartMeta;
@@ -35,7 +35,11 @@ export interface ChartSpec {
   readonly meta?: ChartMeta;
 }
 
-function transitions(spec: NodeSpec): ChartTransition[] {
+function invokeId(spec: NodeSpec, id: string): string {
+  return spec.invoke?.id ?? `${id}:invoke:0`;
+}
+
+function transitions(spec: NodeSpec, id: string): ChartTransition[] {
   const out: ChartTransition[] = [];
   const add = (trigger: ChartTrigger, t: TransitionSpec | readonly TransitionSpec[]): void => {
     for (const one of Array.isArray(t) ? (t as readonly TransitionSpec[]) : [t as TransitionSpec]) {
@@ -49,17 +53,18 @@ function transitions(spec: NodeSpec): ChartTransition[] {
   if (spec.always) add({ kind: 'always' }, spec.always);
   for (const [delay, t] of Object.entries(spec.after ?? {})) add({ kind: 'after', delay: /^\d+$/.test(delay) ? Number(delay) : { text: delay, loc } }, t);
   if (spec.onDone) add({ kind: 'done' }, spec.onDone);
-  if (spec.invoke?.onDone) add({ kind: 'invoke-done', invokeId: spec.invoke.id }, spec.invoke.onDone);
-  if (spec.invoke?.onError) add({ kind: 'invoke-error', invokeId: spec.invoke.id }, spec.invoke.onError);
+  if (spec.invoke?.onDone) add({ kind: 'invoke-done', invokeId: invokeId(spec, id) }, spec.invoke.onDone);
+  if (spec.invoke?.onError) add({ kind: 'invoke-error', invokeId: invokeId(spec, id) }, spec.invoke.onError);
   return out;
 }
 
-function chartPart(spec: NodeSpec, region: boolean): ChartNode {
+function chartPart(spec: NodeSpec, id: string, region: boolean): ChartNode {
+  const invoke = spec.invoke ? [{ id: invokeId(spec, id), ...(spec.invoke.id ? { idLoc: loc } : {}), src: { name: spec.invoke.src, loc }, loc }] : [];
   return {
-    transitions: transitions(spec),
+    transitions: transitions(spec, id),
     entry: [],
     exit: [],
-    invoke: [],
+    invoke,
     ...(spec.type === 'history' ? { history: spec.variant ?? 'shallow' } : {}),
     ...(spec.target ? { historyDefault: { name: spec.target, loc } } : {}),
     ...(region ? { region: true } : {}),
@@ -83,7 +88,7 @@ export function chartWorkflow(spec: ChartSpec): Workflow {
       on: [],
       keyLoc: loc,
       loc,
-      chart: chartPart(node, region),
+      chart: chartPart(node, id, region),
     };
     states.set(id, state);
     const children = [
@@ -106,7 +111,7 @@ export function chartWorkflow(spec: ChartSpec): Workflow {
     interrupts: [],
     loc,
     chart: {
-      root: { transitions: transitions({ on: spec.on ?? {} }), entry: [], exit: [], invoke: [], ...(spec.meta ? { meta: spec.meta } : {}) },
+      root: { transitions: transitions({ on: spec.on ?? {} }, ''), entry: [], exit: [], invoke: [], ...(spec.meta ? { meta: spec.meta } : {}) },
       actions: new Map(),
       machineRegistry: [],
     },

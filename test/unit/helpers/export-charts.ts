@@ -82,11 +82,11 @@ const specs: readonly ChartSpec[] = [
           build: {
             initial: 'deep',
             states: { deep: { initial: 'deeper', states: { deeper: { initial: 'deepest', states: { deepest: { on: { UP: 'build' } } } } } } },
-            invoke: { id: 'compile', onDone: 'done_here', onError: 'timeout' },
+            invoke: { id: 'compile', src: 'agent:compiler', onDone: 'done_here', onError: 'timeout' },
             meta: { color: 'rgb(1, 2, 3)' },
           },
           done_here: { type: 'final' },
-          timeout: { on: { '*': 'plan' } },
+          timeout: { on: { '*': 'plan' }, invoke: { src: 'agent:notifier', onDone: 'plan' } },
         },
         onDone: 'finished',
       },
