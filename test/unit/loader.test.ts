@@ -356,18 +356,30 @@ describe('the IR carries hierarchy', () => {
 });
 
 describe('loadWorkflowText: format dispatch', () => {
-  const rows = [
-    { file: 'a.statechart.yaml', text: 'statechart: {}', format: 'statechart' },
-    { file: 'a.statechart.json', text: '{}', format: 'statechart' },
-    { file: 'x.json', text: '{"statechart": {}}', format: 'statechart' },
-    { file: 'a.flow.yaml', text: 'start-at: a', format: 'flow' },
-  ] as const;
+  const rows = [{ file: 'a.flow.yaml', text: 'start-at: a', format: 'flow' }] as const;
   for (const row of rows) {
     it(`says ${row.file} (${row.format}) is not supported yet`, () => {
       const r = loadWorkflowText(row.text, row.file);
       assert.equal(r.format, row.format);
       assert.deepEqual(r.diagnostics.map((d) => d.code), ['unsupported-format']);
       assert.match(r.diagnostics[0]!.message, /not supported yet/);
+    });
+  }
+
+  // Statecharts load (test/unit/statechart-loader.test.ts has the format itself).
+  const charts = [
+    { file: 'a.statechart.yaml', text: 'statechart:\n  initial: a\n  states: {a: {}}\n' },
+    { file: 'a.statechart.yml', text: 'statechart:\n  initial: a\n  states: {a: {}}\n' },
+    { file: 'a.statechart.json', text: '{"statechart": {"initial": "a", "states": {"a": {}}}}' },
+    { file: 'x.json', text: '{"statechart": {"initial": "a", "states": {"a": {}}}}' },
+    { file: undefined, text: '# a chart read without its file name\nstatechart:\n  initial: a\n  states: {a: {}}\n' },
+  ];
+  for (const row of charts) {
+    it(`loads ${row.file ?? 'a YAML text without a file name'} as a statechart`, () => {
+      const r = loadWorkflowText(row.text, row.file);
+      assert.equal(r.format, 'statechart');
+      assert.deepEqual(r.diagnostics, []);
+      assert.deepEqual([...r.workflow!.states.keys()], ['a']);
     });
   }
 

@@ -13,7 +13,9 @@ import { checkWorkflowFile } from '../../src/engine/check/check-file.js';
 import { parseJsonc } from '../../src/engine/formats/jsonc.js';
 import { GUARD_OPS } from '../../src/engine/model/index.js';
 import { schemaDiagnostics } from '../../src/engine/schema/index.js';
+import statechartValidate from '../../src/engine/schema/statechart-validator.generated.js';
 import validate from '../../src/engine/schema/workflow-validator.generated.js';
+import { parseDocument } from 'yaml';
 import { lit, withCode } from './support/ranges.js';
 import { requireShared } from './helpers/shared-material.js';
 
@@ -185,4 +187,40 @@ describe('checkWorkflowFile: one finding per problem', () => {
       assert.deepEqual(codes, row.codes);
     });
   }
+});
+
+describe('the statechart schema', () => {
+  const chartSchema = JSON.parse(fs.readFileSync(path.join(repoRoot, 'schemas', 'statechart-schema.json'), 'utf8')) as Obj;
+  const fixtures = path.join(repoRoot, 'test', 'fixtures', 'statecharts');
+  const chartFiles = ['spec', 'rules'].flatMap((sub) => fs.readdirSync(path.join(fixtures, sub)).map((f) => path.join(fixtures, sub, f)));
+
+  it('is a valid draft-07 schema that refers to the workflow schema for the state rules', () => {
+    const ajv = new Ajv({ strict: false });
+    ajv.addSchema(schema);
+    assert.equal(chartSchema.$schema, 'http://json-schema.org/draft-07/schema#');
+    assert.equal(ajv.validateSchema(chartSchema), true, JSON.stringify(ajv.errors));
+    assert.ok(ajv.compile(chartSchema), 'its references to workflow-schema.json resolve');
+    assert.match(JSON.stringify(chartSchema), /"\$ref":"workflow-schema\.json#\/definitions\/state\/properties\/allowed_tools"/);
+  });
+
+  it('has a description and a markdownDescription on every property', () => {
+    const missing = allProperties(chartSchema)
+      .filter(([, p]) => !p.$ref && (typeof p.description !== 'string' || typeof p.markdownDescription !== 'string'))
+      .map(([at]) => at);
+    assert.deepEqual(missing, []);
+  });
+
+  it('accepts every statechart fixture but one (whose inline action type is not built in)', () => {
+    const rejected = chartFiles.filter((f) => !statechartValidate(parseDocument(fs.readFileSync(f, 'utf8')).toJS())).map((f) => path.basename(f));
+    assert.deepEqual(rejected, ['07-unknown-action-type.bad.statechart.yaml']);
+  });
+
+  it('reports what the loader does not (a schema-only finding), and nothing twice', () => {
+    const chart = (state: Obj) => JSON.stringify({ statechart: { initial: 'a', states: { a: { on: { GO: 'b' }, ...state }, b: { type: 'final' } } } });
+    const codes = (state: Obj) => checkWorkflowFile(chart(state), 'x.statechart.json', { resolveSrc: false }).diagnostics.map((d) => d.code);
+    assert.deepEqual(codes({ max_iterations: 1.5 }), ['invalid-type'], 'a whole number (the schema says so; the loader reads any number)');
+    assert.deepEqual(codes({ max_iterations: 0 }), ['invalid-value']);
+    assert.deepEqual(codes({ alowed_tools: [] }), ['unknown-field'], 'unknown fields are the loader’s, with a suggestion');
+    assert.deepEqual(codes({ allowed_tools: 'Read' }), ['invalid-type'], 'the loader’s finding; the schema’s at the same place is left out');
+  });
 });

@@ -3,11 +3,14 @@
  * diagnostics sorted by position. The CLI's `validate` and the editor use it
  * (`checkFile`, for workflows and registry manifests alike).
  */
+import { ChartRegistry } from '../formats/chart-registry.js';
 import { detectFormat, loadWorkflowText, type FileFormat } from '../formats/index.js';
 import { loadRegistryManifest } from '../formats/registry-manifest.js';
-import type { Diagnostic, InvokeResolver, Workflow } from '../model/index.js';
+import type { ChartSrcResolver, Diagnostic, InvokeResolver, Workflow } from '../model/index.js';
 import { WorkflowRegistry } from '../formats/registry.js';
 import { schemaDiagnostics } from '../schema/index.js';
+import statechartValidator from '../schema/statechart-validator.generated.js';
+import { validateChart } from './chart.js';
 import { validateWorkflow } from './rules.js';
 import { manifestRules } from './manifest-rules.js';
 
@@ -23,10 +26,17 @@ export interface CheckOptions {
    * `.stategate/workflows/` (read from disk). `false`: invokes are not checked.
    */
   readonly resolveInvoke?: InvokeResolver | false;
+  /**
+   * Statecharts: how `statechart:` and service `src` names are looked up beyond
+   * the chart. Default: `.stategate/registry.yaml` and the charts beside `file`
+   * and in `.stategate/workflows/`. `false`: only the chart's own registry and services.
+   */
+  readonly resolveSrc?: ChartSrcResolver | false;
 }
 
 /** Shared so repeated checks (an editor on every keystroke) reuse parsed sibling files. */
 const defaultRegistry = new WorkflowRegistry();
+const defaultChartRegistry = new ChartRegistry();
 
 /** A workflow or a registry manifest, each checked as what it is. */
 export function checkFile(text: string, file: string, opts: CheckOptions = {}): CheckResult {
@@ -37,7 +47,10 @@ export function checkFile(text: string, file: string, opts: CheckOptions = {}): 
 export function checkWorkflowFile(text: string, file: string, opts: CheckOptions = {}): CheckResult {
   const loaded = loadWorkflowText(text, file);
   const diagnostics = [...loaded.diagnostics];
-  if (loaded.workflow) {
+  if (loaded.workflow?.format === 'statechart') {
+    const resolveSrc = opts.resolveSrc === undefined ? defaultChartRegistry.resolverFor(file) : opts.resolveSrc;
+    diagnostics.push(...validateChart(loaded.workflow, { file, ...(resolveSrc ? { resolveSrc } : {}) }));
+  } else if (loaded.workflow) {
     const resolveInvoke = opts.resolveInvoke === undefined ? defaultRegistry.resolverFor(file) : opts.resolveInvoke;
     diagnostics.push(...validateWorkflow(loaded.workflow, { file, ...(resolveInvoke ? { resolveInvoke } : {}) }));
   }
@@ -62,9 +75,11 @@ export function checkRegistryManifest(text: string, file: string): CheckResult {
  * add noise about values that are not there.
  */
 function schemaFindings(format: FileFormat, root: CheckRoot, others: readonly Diagnostic[]): Diagnostic[] {
-  if (format !== 'statewright' || !root || others.some((d) => d.code === 'json-syntax')) return [];
+  if ((format !== 'statewright' && format !== 'statechart') || !root) return [];
+  if (others.some((d) => d.code === 'json-syntax' || (d.code === 'yaml-syntax' && d.severity === 'error'))) return [];
   const diagnosed = new Set(others.map((d) => d.loc.pointer));
-  return schemaDiagnostics(root).filter((d) => !diagnosed.has(d.loc.pointer));
+  const found = format === 'statechart' ? schemaDiagnostics(root, statechartValidator) : schemaDiagnostics(root);
+  return found.filter((d) => !diagnosed.has(d.loc.pointer));
 }
 
 type CheckRoot = Parameters<typeof schemaDiagnostics>[0] | undefined;

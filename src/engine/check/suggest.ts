@@ -24,18 +24,30 @@ export function editDistance(a: string, b: string): number {
 }
 
 /**
+ * Names longer than this get no suggestion: nobody mistypes a name of hundreds
+ * of characters, and the edit distance of two long strings costs the product
+ * of their lengths (two 30,000-character names stalled the statechart fuzzer).
+ */
+export const MAX_SUGGESTED_LENGTH = 256;
+
+/**
  * The candidate closest to `name`, if it is close enough to be a plausible typo:
  * at most a third of the name's length (minimum 1, so one-letter slips on short
  * names still count). Case differences alone always count.
  */
 export function closestName(name: string, candidates: Iterable<string>): string | undefined {
   if (name === '') return undefined; // nothing was typed: any suggestion would be a guess
+  if (name.length > MAX_SUGGESTED_LENGTH) return undefined;
   const limit = Math.max(1, Math.floor(name.length / 3));
+  const lower = name.toLowerCase();
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of candidates) {
     if (candidate === name) continue;
-    const d = candidate.toLowerCase() === name.toLowerCase() ? 0.5 : editDistance(name, candidate);
+    const sameLetters = candidate.toLowerCase() === lower;
+    // The distance is at least the difference in length: a candidate that much longer or shorter cannot be close enough.
+    if (!sameLetters && Math.abs(candidate.length - name.length) > limit) continue;
+    const d = sameLetters ? 0.5 : editDistance(name, candidate);
     if (d < bestDistance) {
       best = candidate;
       bestDistance = d;

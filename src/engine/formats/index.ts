@@ -1,14 +1,15 @@
 /**
- * What a file is, and the loader for a workflow file. Only the Statewright
- * format loads for now; statecharts and flows are recognised so the user is
- * told plainly that they are not supported yet rather than shown JSON errors,
- * and registry manifests (`manifest.json`) are recognised so they are checked
- * as what they are (check.ts) instead of as workflows missing their states.
+ * What a file is, and the loader for a workflow file: Statewright JSON and
+ * AGENT-33 statecharts (YAML or JSON) load; flows are recognised so the user
+ * is told plainly that they are not supported yet rather than shown JSON
+ * errors, and registry manifests (`manifest.json`) are recognised so they are
+ * checked as what they are (check.ts) instead of as workflows missing their states.
  */
 import * as path from 'node:path';
 import type { Diagnostic, Workflow, WorkflowFormat } from '../model/index.js';
 import type { JsonNode } from './jsonc.js';
 import { MANIFEST_FILE, registryShape } from './registry-manifest.js';
+import { loadStatechart } from './statechart.js';
 import { loadStatewright } from './statewright.js';
 
 /** A workflow format, or a workflow registry manifest. */
@@ -29,6 +30,8 @@ export function detectFormat(text: string, file?: string): FileFormat {
   if (/\.flow\.ya?ml$/.test(name)) return 'flow';
   // A JSON statechart names itself by its top key, whatever the file is called.
   if (/^\s*\{\s*"statechart"\s*:/.test(text)) return 'statechart';
+  // So does a YAML one read without its file name (a run re-reads its definition text); one line per repetition, no backtracking.
+  if (file === undefined && /^\ufeff?(?:[ \t]*(?:#[^\r\n]*)?\r?\n)*(?:---[ \t]*\r?\n)?statechart[ \t]*:/.test(text)) return 'statechart';
   if (isRegistryManifest(text, file)) return 'registry';
   return 'statewright';
 }
@@ -68,19 +71,19 @@ export function isInvokeRegistry(text: string): boolean {
 export function loadWorkflowText(text: string, file?: string): LoadedText {
   const format = detectFormat(text, file);
   if (format === 'statewright') return { format, ...loadStatewright(text, file === undefined ? {} : { file }) };
+  if (format === 'statechart') return { format, ...loadStatechart(text, file === undefined ? {} : { file }) };
   return { format, diagnostics: [{ severity: 'error', ...notAWorkflow(format), loc: { pointer: '', start: 0, end: 0 } }] };
 }
 
-function notAWorkflow(format: Exclude<FileFormat, 'statewright'>): { code: string; message: string } {
+function notAWorkflow(format: Exclude<FileFormat, 'statewright' | 'statechart'>): { code: string; message: string } {
   if (format === 'registry') {
     return {
       code: 'not-a-workflow',
       message: 'This is a workflow registry manifest (`{"workflows": [{"name", "file"}]}`), not a workflow: use one of the workflow files it registers.',
     };
   }
-  const label = format === 'statechart' ? 'Statechart' : 'Flow';
   return {
     code: 'unsupported-format',
-    message: `${label} files (${format === 'statechart' ? '*.statechart.yaml/json' : '*.flow.yaml'}) are not supported yet; only Statewright workflow JSON loads for now.`,
+    message: 'Flow files (*.flow.yaml) are not supported yet; Statewright workflow JSON and statecharts (*.statechart.yaml/json) load.',
   };
 }

@@ -38,7 +38,14 @@ export function parseJsonc(text: string): ParsedJsonc {
   const fast = fastParseTree(text);
   if (fast) return { root: fast, diagnostics: [] };
   const errors: ParseError[] = [];
-  const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true });
+  let root: Node | undefined;
+  try {
+    root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true });
+  } catch (err) {
+    // jsonc-parser recurses per nesting level: thousands of levels exhaust the stack (found by a statechart test).
+    if (!(err instanceof RangeError)) throw err;
+    return { diagnostics: [{ severity: 'error', code: 'json-syntax', message: 'JSON syntax error: the JSON is nested too deeply to read.', loc: { pointer: '', start: 0, end: 0 } }] };
+  }
   const diagnostics: Diagnostic[] = errors.map((e) => {
     const name = printParseErrorCode(e.error);
     return {

@@ -107,13 +107,7 @@ function readWorkflow(r: Reader, node: JsonNode, pointer: string): Workflow | un
 
   return {
     format: 'statewright',
-    id: id ?? '',
-    ...(idEntry && id !== undefined ? { idLoc: nodeLoc(idEntry.node, idEntry.pointer) } : {}),
-    ...(name !== undefined ? { name } : {}),
-    ...(description !== undefined ? { description } : {}),
-    ...(version !== undefined ? { version } : {}),
-    // An empty name marks a missing/invalid `initial` (already reported); it points at the workflow's owner.
-    initial: initial ?? { name: '', loc: ownerLoc(node, pointer) },
+    ...identity({ idEntry, id, name, description, version, initial }, node, pointer),
     context: r.jsonObject(f.get('context')) ?? {},
     meta: readMeta(r, f.get('meta')),
     states,
@@ -124,6 +118,30 @@ function readWorkflow(r: Reader, node: JsonNode, pointer: string): Workflow | un
     skippedStates,
     skippedGuards,
     statesLoc: statesEntry.keyLoc,
+  };
+}
+
+/** What identifies a workflow, as read (by each format in its own order), with absent values left out. */
+export interface IdentityFields {
+  readonly idEntry: Entry | undefined;
+  readonly id: string | undefined;
+  readonly name: string | undefined;
+  readonly description: string | undefined;
+  readonly version: string | number | undefined;
+  readonly initial: NameRef | undefined;
+}
+
+/** The identifying fields of a Workflow (Statewright's and the statechart loader's). */
+export function identity(f: IdentityFields, node: JsonNode, pointer: string): Pick<Workflow, 'id' | 'idLoc' | 'name' | 'description' | 'version' | 'initial'> {
+  const { idEntry, id, name, description, version, initial } = f;
+  return {
+    id: id ?? '',
+    ...(idEntry && id !== undefined ? { idLoc: nodeLoc(idEntry.node, idEntry.pointer) } : {}),
+    ...(name !== undefined ? { name } : {}),
+    ...(description !== undefined ? { description } : {}),
+    ...(version !== undefined ? { version } : {}),
+    // An empty name marks a missing/invalid `initial` (already reported); it points at the workflow's owner.
+    initial: initial ?? { name: '', loc: ownerLoc(node, pointer) },
   };
 }
 
@@ -189,7 +207,7 @@ function readKind(r: Reader, e: Entry | undefined): StateKind {
   return r.oneOf(e, STATE_TYPES) === 'final' ? 'final' : 'atomic'; // "normal", "atomic", absent, or invalid (reported)
 }
 
-function readRules(r: Reader, f: Fields): StateRules {
+export function readRules(r: Reader, f: Fields): StateRules {
   const rules: { -readonly [K in keyof StateRules]: StateRules[K] } = {
     disallowedTools: r.stringArray(f.get('disallowed_tools')) ?? [],
     // `deny_env` / `env` are the reference's aliases; when both spellings are written the canonical one wins.
@@ -303,7 +321,7 @@ function readGuard(r: Reader, e: Entry): GuardDef | undefined {
   };
 }
 
-function readInterrupts(r: Reader, e: Entry | undefined): InterruptDef[] {
+export function readInterrupts(r: Reader, e: Entry | undefined): InterruptDef[] {
   if (!e || !r.isObject(e.node, e.pointer, '`interrupts`')) return [];
   const out: InterruptDef[] = [];
   for (const i of r.entries(e.node, e.pointer, '`interrupts`')) {
@@ -331,7 +349,7 @@ function readTrigger(r: Reader, e: Entry | undefined, owner: Entry, what: string
 }
 
 /** Known meta keys are type-checked; every key, known or not, is kept in `raw`. */
-function readMeta(r: Reader, e: Entry | undefined): WorkflowMeta {
+export function readMeta(r: Reader, e: Entry | undefined): WorkflowMeta {
   const defaults: WorkflowMeta = { approvalMode: 'ask', captureOutput: false, debug: false, raw: {} };
   if (!e || !r.isObject(e.node, e.pointer, '`meta`')) return defaults;
   const f: Fields = fieldsOf(r.entries(e.node, e.pointer, '`meta`'));

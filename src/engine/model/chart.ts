@@ -141,4 +141,24 @@ export interface ChartDef {
   readonly root: ChartNode;
   readonly actions: ReadonlyMap<string, NamedAction>;
   readonly machineRegistry: readonly MachineRegistryEntry[];
+  /**
+   * The chart's service table (`services:`): names an invoke `src` may use
+   * besides `statechart:` and `agent:` (the workspace's `.stategate/registry.yaml`
+   * may list more). Absent: the chart has none.
+   */
+  readonly services?: readonly NameRef[];
+  /** Named actions written under `actions` but left out because malformed (the loader said why). */
+  readonly skippedActions?: ReadonlySet<string>;
 }
+
+/** Where an invoke `src` was found outside the chart (the chart file that runs, for `statechart:`). */
+export interface ResolvedSrc {
+  readonly file?: string;
+}
+
+/**
+ * Looks a `statechart:<id>[@version]` or service `src` up outside the chart
+ * itself (validation rule 8). `fromFile` is the chart's file. Undefined: not
+ * found; `{problem}` (an InvokeProblem): a registry on the way is broken.
+ */
+export type ChartSrcResolver = (src: string, fromFile?: string) => ResolvedSrc | { readonly problem: string } | undefined;

@@ -1,12 +1,13 @@
 /**
  * JSON Schema validation of a workflow file with the validator compiled at
  * build time (scripts/compile-schema.mjs), mapped to diagnostics with exact
- * ranges and messages a person can act on.
+ * ranges and messages a person can act on. The workflow schema by default;
+ * statecharts pass theirs (statechart-validator.generated.js).
  */
 import type { ErrorObject } from 'ajv';
 import { describeNode, nodeAtPointer, nodeLoc, nodeValue, ownerLoc, pointerSegments, type JsonNode } from '../formats/jsonc.js';
 import type { Diagnostic, SourceLoc } from '../model/index.js';
-import validate from './workflow-validator.generated.js';
+import workflowValidator, { type CompiledValidator } from './workflow-validator.generated.js';
 
 /**
  * Keywords whose errors are not reported: `additionalProperties` (the loader
@@ -15,7 +16,7 @@ import validate from './workflow-validator.generated.js';
  */
 const SILENT = new Set(['additionalProperties', 'if', 'then', 'else', 'not', 'anyOf', 'oneOf', 'allOf', 'const']);
 
-export function schemaDiagnostics(root: JsonNode): Diagnostic[] {
+export function schemaDiagnostics(root: JsonNode, validate: CompiledValidator = workflowValidator): Diagnostic[] {
   let valid: boolean;
   try {
     valid = validate(nodeValue(root));

@@ -1,0 +1,95 @@
+/**
+ * Rule 2: every target resolves (DESIGN.md "Statecharts", Targets: the nearest
+ * state with that key, from the source's siblings outward; `a.b.c` then
+ * descends). Transition targets, history defaults and interrupt targets (from
+ * the root) are checked.
+ */
+import type { Diagnostic, NameRef, Workflow } from '../model/index.js';
+import { resolveTarget } from '../statechart/targets.js';
+import { closestName, didYouMean } from './suggest.js';
+import type { ChartIndex } from './chart-walk.js';
+
+export const CHART_UNKNOWN_TARGET = 'chart-unknown-target';
+
+/** A target and the node it is resolved from. */
+export interface TargetSite {
+  readonly source: string;
+  readonly ref: NameRef;
+  readonly label: string;
+}
+
+export function targetSites(index: ChartIndex): TargetSite[] {
+  const out: TargetSite[] = [];
+  for (const { source, t } of index.transitions) {
+    const on = t.trigger.kind === 'event' ? `\`${t.trigger.event}\`` : `\`${t.trigger.kind}\``;
+    for (const ref of t.targets) out.push({ source, ref, label: `${on} of ${source === '' ? 'the statechart' : `\`${source}\``}` });
+  }
+  for (const site of index.sites) {
+    const ref = site.node.historyDefault;
+    if (ref) out.push({ source: site.id, ref, label: `the default of history \`${site.id}\`` });
+  }
+  for (const i of index.wf.interrupts) out.push({ source: '', ref: i.target, label: `interrupt \`${i.name}\`` });
+  return out;
+}
+
+export function targetRule(wf: Workflow, sites: readonly TargetSite[], out: Diagnostic[]): void {
+  for (const site of sites) {
+    if (resolveTarget(wf, site.source, site.ref) !== undefined || skipped(wf, site.ref.name)) continue;
+    out.push(unknownTarget(wf, site));
+  }
+}
+
+function unknownTarget(wf: Workflow, site: TargetSite): Diagnostic {
+  const { ref } = site;
+  const base = { severity: 'error' as const, code: CHART_UNKNOWN_TARGET, loc: ref.loc };
+  if (ref.name === '') return { ...base, message: `The target of ${site.label} is empty; name a state.` };
+  const path = ref.name.split('.');
+  const head = resolveTarget(wf, site.source, path[0] as string);
+  if (head !== undefined) {
+    // The first step resolves: a later one names no child.
+    let at = head;
+    for (let i = 1; i < path.length; i++) {
+      const key = path[i] as string;
+      const next = `${at}.${key}`;
+      if (wf.states.get(next)?.parent !== at) {
+        const children = (wf.states.get(at)?.children ?? []).map((id) => wf.states.get(id)?.key ?? id);
+        const closest = closestName(key, children);
+        return {
+          ...base,
+          message: `State \`${at}\` has no child \`${key}\` (target \`${ref.name}\` of ${site.label}).${didYouMean(closest)}`,
+          ...(closest !== undefined ? { data: { closest: [...path.slice(0, i), closest].join('.') } } : {}),
+        };
+      }
+      at = next;
+    }
+  }
+  const visible = visibleKeys(wf, site.source);
+  const closest = closestName(path[0] as string, visible);
+  return {
+    ...base,
+    message:
+      `No state \`${path[0]}\` is in reach of ${site.label}: a target names a sibling of the source or of one of its ancestors` +
+      ` (a child is \`parent.child\`).${didYouMean(closest)}`,
+    ...(closest !== undefined ? { data: { closest: [closest, ...path.slice(1)].join('.') } } : {}),
+  };
+}
+
+/** The keys a plain name can reach from `source`: its siblings and each ancestor's (the root's: the top level). */
+function visibleKeys(wf: Workflow, source: string): string[] {
+  const keys = new Set<string>();
+  const add = (ids: readonly string[]) => {
+    for (const id of ids) keys.add(wf.states.get(id)?.key ?? id);
+  };
+  if (source === '') add(wf.topLevel);
+  for (let at = source === '' ? undefined : wf.states.get(source); at; at = at.parent === undefined ? undefined : wf.states.get(at.parent)) {
+    add(at.parent === undefined ? wf.topLevel : (wf.states.get(at.parent)?.children ?? []));
+  }
+  return [...keys];
+}
+
+/** A name whose first step is a state the loader left out (it said why). */
+function skipped(wf: Workflow, name: string): boolean {
+  const first = name.split('.')[0] as string;
+  for (const id of wf.skippedStates ?? []) if (id === first || id.endsWith(`.${first}`) || id === name) return true;
+  return false;
+}

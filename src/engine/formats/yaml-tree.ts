@@ -1,0 +1,213 @@
+/**
+ * YAML text -> the same tree jsonc-parser builds for JSON (`JsonNode`: object,
+ * array, property, string, number, boolean, null; offsets, lengths, parents),
+ * so the Reader, the loaders and the schema mapping work on YAML unchanged and
+ * never ask which syntax a document came from. The `yaml` package parses (YAML
+ * 1.2 core schema: `on`, `yes` and `no` stay strings) and keeps every node's
+ * source range; syntax errors become `yaml-syntax` diagnostics and the
+ * document is still converted as far as it parsed, as jsonc-parser does.
+ *
+ * Ranges: `nodeLoc` gives a JSON string's contents by dropping its two quotes.
+ * A YAML scalar may have no quotes (plain) or a header (`|`, `>`), so a string
+ * node here is given the offset and length that make `nodeLoc` return exactly
+ * its contents: the text between the quotes of a quoted scalar, the whole
+ * plain scalar, the body of a block scalar. (So a string node's offset is one
+ * before its contents, -1 for a key at the very start of the text.)
+ */
+import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, Scalar, type Alias, type Document, type Node as YamlNode } from 'yaml';
+import type { Diagnostic } from '../model/index.js';
+import type { JsonNode } from './jsonc.js';
+
+type Building = { -readonly [K in keyof JsonNode]: JsonNode[K] };
+
+export interface ParsedYaml {
+  readonly root?: JsonNode;
+  readonly diagnostics: Diagnostic[];
+}
+
+/** Nodes an alias may expand to, in all: a "billion laughs" document stops here instead of exhausting memory. */
+const ALIAS_BUDGET = 10_000;
+
+export function parseYamlTree(text: string): ParsedYaml {
+  const diagnostics: Diagnostic[] = [];
+  let doc: Document.Parsed;
+  try {
+    // uniqueKeys off: the Reader reports a repeated key itself, as for JSON (`duplicate-key`, `duplicate-state`).
+    doc = parseDocument(text, { uniqueKeys: false, prettyErrors: false });
+  } catch (err) {
+    // The parser recurses per nesting level: a pathological depth exhausts the stack.
+    diagnostics.push(syntax(`The YAML cannot be read: ${(err as Error).message}`, 0, 0));
+    return { diagnostics };
+  }
+  for (const e of doc.errors) diagnostics.push(yamlProblem('error', e.message, e.pos, text.length));
+  for (const w of doc.warnings) diagnostics.push(yamlProblem('warning', w.message, w.pos, text.length));
+  const converter = new Converter(text, doc, diagnostics);
+  let root: JsonNode | undefined;
+  try {
+    root = doc.contents ? converter.convert(doc.contents, undefined) : undefined;
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+    diagnostics.push(syntax('The YAML is nested too deeply to read.', 0, 0));
+    return { diagnostics };
+  }
+  if (!root || root.type === 'null') {
+    if (!diagnostics.some((d) => d.severity === 'error')) {
+      diagnostics.push(syntax('The file is empty: a statechart is `statechart:` with `initial` and `states`.', 0, 0));
+    }
+    return { diagnostics };
+  }
+  return { root, diagnostics };
+}
+
+function syntax(message: string, start: number, end: number): Diagnostic {
+  return { severity: 'error', code: 'yaml-syntax', message, loc: { pointer: '', start, end } };
+}
+
+/** The yaml package's message without its position suffix (the range says where) and code excerpt. */
+function yamlProblem(severity: 'error' | 'warning', message: string, pos: [number, number], length: number): Diagnostic {
+  const first = (message.split('\n')[0] ?? message).replace(/ at line \d+, column \d+:?$/, '');
+  const start = Math.min(Math.max(0, pos[0]), length);
+  const end = Math.min(Math.max(start, pos[1]), length);
+  return { severity, code: 'yaml-syntax', message: `YAML syntax error: ${first}`, loc: { pointer: '', start, end } };
+}
+
+class Converter {
+  /** Anchored nodes being expanded through aliases right now (an alias inside its own anchor would never end). */
+  private readonly expanding = new Set<YamlNode>();
+  private aliasNodes = 0;
+
+  constructor(
+    private readonly text: string,
+    private readonly doc: Document.Parsed,
+    private readonly diagnostics: Diagnostic[],
+  ) {}
+
+  convert(node: unknown, parent: JsonNode | undefined): JsonNode {
+    if (isAlias(node)) return this.alias(node, parent);
+    if (this.expanding.size > 0 && ++this.aliasNodes > ALIAS_BUDGET) throw new AliasOverflow();
+    if (isMap(node)) {
+      const out = this.container('object', node.range, parent);
+      for (const pair of node.items) {
+        if (!isPair(pair)) continue;
+        const property = this.property(pair.key, pair.value, out);
+        if (property) (out.children as JsonNode[]).push(property);
+      }
+      return out;
+    }
+    if (isSeq(node)) {
+      const out = this.container('array', node.range, parent);
+      for (const item of node.items) (out.children as JsonNode[]).push(this.convert(item ?? null, out));
+      return out;
+    }
+    if (isScalar(node)) return this.scalar(node, parent);
+    // `- ` with nothing after it: null at no particular place (the parent's start).
+    return { type: 'null', value: null, offset: parent?.offset ?? 0, length: 0, ...(parent ? { parent } : {}) };
+  }
+
+  private container(type: 'object' | 'array', range: readonly number[] | null | undefined, parent: JsonNode | undefined): Building {
+    const [start, end] = span(range, this.text.length);
+    return { type, offset: start, length: end - start, children: [], ...(parent ? { parent } : {}) };
+  }
+
+  private property(key: unknown, value: unknown, parent: JsonNode): JsonNode | undefined {
+    if (!isScalar(key)) {
+      // `? [a, b]: x` or a key-less `: x`: JSON has no such keys.
+      const at = isMap(key) || isSeq(key) ? span(key.range, this.text.length) : span((value as YamlNode | null)?.range, this.text.length);
+      this.diagnostics.push({
+        severity: 'error',
+        code: 'invalid-type',
+        message: 'A key must be a plain name (a string); this entry is ignored.',
+        loc: { pointer: '', start: at[0], end: at[1] },
+      });
+      return undefined;
+    }
+    const [start] = span(key.range, this.text.length);
+    const prop: Building = { type: 'property', offset: start, length: 0, children: [], parent };
+    const keyNode = this.stringNode(keyName(key), key, prop);
+    const valueNode = this.convert(value ?? null, prop);
+    prop.colonOffset = keyNode.offset + keyNode.length;
+    prop.length = Math.max(valueNode.offset + valueNode.length, keyNode.offset + keyNode.length) - start;
+    (prop.children as JsonNode[]).push(keyNode, valueNode);
+    return prop;
+  }
+
+  private scalar(node: Scalar, parent: JsonNode | undefined): JsonNode {
+    const v = node.value;
+    const [start, end] = span(node.range, this.text.length);
+    const at = { offset: start, length: end - start, ...(parent ? { parent } : {}) };
+    if (typeof v === 'number') return { type: 'number', value: v, ...at };
+    if (typeof v === 'boolean') return { type: 'boolean', value: v, ...at };
+    if (v === null || v === undefined) return { type: 'null', value: null, ...at };
+    // Strings, and anything another schema would make of a tagged scalar (kept as the text written).
+    return this.stringNode(typeof v === 'string' ? v : String(node.source ?? v), node, parent);
+  }
+
+  /** A string node whose `nodeLoc` is the scalar's contents (see the top of the file). */
+  private stringNode(value: string, node: Scalar, parent: JsonNode | undefined): Building {
+    const [start, end] = contents(node, this.text);
+    // nodeLoc drops one character each side (a JSON string's quotes). At the very start of the text
+    // (the first key) the offset is -1: nothing reads a string node's offset but nodeLoc.
+    return { type: 'string', value, offset: start - 1, length: end - start + 2, ...(parent ? { parent } : {}) };
+  }
+
+  private alias(node: Alias, parent: JsonNode | undefined): JsonNode {
+    const target: YamlNode | undefined = node.resolve(this.doc);
+    const [start, end] = span(node.range, this.text.length);
+    if (!target || this.expanding.has(target)) {
+      this.diagnostics.push({
+        severity: 'error',
+        code: 'yaml-syntax',
+        message: target ? 'This alias refers to a node that contains it; it is read as null.' : 'This alias names no anchor; it is read as null.',
+        loc: { pointer: '', start, end },
+      });
+      return { type: 'null', value: null, offset: start, length: end - start, ...(parent ? { parent } : {}) };
+    }
+    this.expanding.add(target);
+    try {
+      return this.convert(target, parent);
+    } catch (err) {
+      if (!(err instanceof AliasOverflow)) throw err;
+      if (this.expanding.size === 1) {
+        this.diagnostics.push({
+          severity: 'error',
+          code: 'yaml-syntax',
+          message: `Aliases here expand to more than ${ALIAS_BUDGET} nodes; this one is read as null.`,
+          loc: { pointer: '', start, end },
+        });
+        return { type: 'null', value: null, offset: start, length: end - start, ...(parent ? { parent } : {}) };
+      }
+      throw err; // reported once, by the outermost alias
+    } finally {
+      this.expanding.delete(target);
+    }
+  }
+}
+
+class AliasOverflow extends Error {}
+
+/** A key as JSON would have it: strings as they are, numbers and other plain scalars as written (`86400000`). */
+function keyName(key: Scalar): string {
+  if (typeof key.value === 'string') return key.value;
+  if (key.type === Scalar.PLAIN && typeof key.source === 'string') return key.source;
+  return String(key.value);
+}
+
+/** [start, end] of a range, inside the text. */
+function span(range: readonly number[] | null | undefined, length: number): [number, number] {
+  const start = Math.min(Math.max(0, range?.[0] ?? 0), length);
+  const end = Math.min(Math.max(start, range?.[1] ?? start), length);
+  return [start, end];
+}
+
+/** The scalar's contents: inside the quotes, the plain text, or a block scalar's body after its header line. */
+function contents(node: Scalar, text: string): [number, number] {
+  const [start, end] = span(node.range, text.length);
+  if (node.type === Scalar.QUOTE_DOUBLE || node.type === Scalar.QUOTE_SINGLE) {
+    return end - start >= 2 ? [start + 1, end - 1] : [start, end];
+  }
+  if (node.type === Scalar.BLOCK_LITERAL || node.type === Scalar.BLOCK_FOLDED) {
+    const body = text.indexOf('\n', start);
+    return body >= 0 && body < end ? [body + 1, end] : [start, end];
+  }
+  return [start, end];
+}
