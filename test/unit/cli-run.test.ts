@@ -200,6 +200,19 @@ test('export --format svg prints an SVG document laid out by elkjs, with every s
   assert.equal(fs.readFileSync(path.join(cwd, 'review.svg'), 'utf8'), r.stdout);
 });
 
+test('export draws a statechart with its nesting: Mermaid blocks and regions, an SVG box around each region', () => {
+  const cwd = workspace();
+  const file = path.resolve(__dirname, '..', 'fixtures', 'statecharts', 'spec', 'pipeline.statechart.yaml');
+  const mermaid = cli(['export', file, '--format', 'mermaid'], { cwd });
+  assert.equal(mermaid.code, 0, mermaid.stderr);
+  assert.match(mermaid.stdout, /\n {2}state s_pipeline \{\n[\s\S]*\n {4}--\n[\s\S]*s_pipeline --> s_pipeline_failed: REGION_FAILED\n/);
+  const svg = cli(['export', file, '--format', 'svg'], { cwd });
+  assert.equal(svg.code, 0, svg.stderr);
+  const states = readSvg(svg.stdout).states;
+  assert.equal(states.get('pipeline.build'), 'build');
+  assert.equal(states.get('pipeline.lint.linted'), 'linted');
+});
+
 test('export of an unknown format names the formats there are', () => {
   const r = cli(['export', 'review.workflow.json', '--format', 'png'], { cwd: workspace() });
   assert.equal(r.code, 2);

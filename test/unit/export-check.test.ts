@@ -10,8 +10,9 @@
  * every transition drawn.
  *
  * Fixtures: examples/, test/fixtures/workflows/, ../shared/corpus (when beside
- * the repository, helpers/shared-material.ts), and the statecharts of
- * helpers/export-charts.ts.
+ * the repository, helpers/shared-material.ts), the statecharts of
+ * test/fixtures/statecharts/ (loaded by the loader) and of
+ * helpers/export-charts.ts (built as IR: the shapes that are hard to draw).
  */
 import { before, describe, it, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -36,12 +37,15 @@ interface Fixture {
   readonly load: () => Workflow;
 }
 
-function jsonFiles(dir: string): string[] {
+function filesUnder(dir: string, take: (name: string) => boolean): string[] {
   return fs
     .readdirSync(dir, { withFileTypes: true })
-    .flatMap((e) => (e.isDirectory() ? jsonFiles(path.join(dir, e.name)) : e.name.endsWith('.json') && e.name !== 'manifest.json' ? [path.join(dir, e.name)] : []))
+    .flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name), take) : take(e.name) ? [path.join(dir, e.name)] : []))
     .sort();
 }
+
+const jsonFiles = (dir: string): string[] => filesUnder(dir, (name) => name.endsWith('.json') && name !== 'manifest.json');
+const chartFiles = (dir: string): string[] => filesUnder(dir, (name) => /\.statechart\.(ya?ml|json)$/.test(name));
 
 function fileFixture(file: string, base: string): Fixture {
   return {
@@ -58,6 +62,8 @@ const FIXTURES: readonly Fixture[] = [
   ...jsonFiles(path.join(REPO, 'examples')).map((f) => fileFixture(f, REPO)),
   ...jsonFiles(path.join(REPO, 'test', 'fixtures', 'workflows')).map((f) => fileFixture(f, REPO)),
   ...(corpus.present ? jsonFiles(corpus.dir).map((f) => fileFixture(f, path.dirname(corpus.dir))) : []),
+  // Every statechart fixture that loads, the rules' bad ones included: an export draws what loaded.
+  ...chartFiles(path.join(REPO, 'test', 'fixtures', 'statecharts')).map((f) => fileFixture(f, REPO)),
   ...EXPORT_CHARTS.map((wf) => ({ name: `statechart IR ${wf.id}`, load: () => wf })),
 ];
 
@@ -124,7 +130,8 @@ const READERS: Record<ExportFormat, (text: string, tree: DiagramTree) => void> =
 
 describe('every export of every fixture reads back', () => {
   it('has fixtures of every kind', () => {
-    assert.ok(FIXTURES.length >= 8 + 12 + EXPORT_CHARTS.length);
+    assert.ok(FIXTURES.filter((f) => /\.statechart\./.test(f.name)).length >= 40, 'the loader fixtures');
+    assert.ok(FIXTURES.length >= 8 + 12 + 40 + EXPORT_CHARTS.length);
     assert.deepEqual([...EXPORT_FORMATS].sort(), ['dot', 'mermaid', 'plantuml', 'svg']);
   });
   for (const f of FIXTURES) {

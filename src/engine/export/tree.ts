@@ -7,7 +7,7 @@
  */
 import type { ChartTransition, HistoryVariant, InvokeDef, StateKind, StateNode, Workflow } from '../model/index.js';
 import { workflowGraph, type GraphEdge } from './graph.js';
-import { resolveChartTarget } from './resolve-target.js';
+import { resolveTarget } from '../statechart/targets.js';
 
 export interface TreeNode {
   /** The state's id (its path); '' for the chart root when it is drawn (see `DiagramTree.top`). */
@@ -69,7 +69,7 @@ function chartTree(wf: Workflow): DiagramTree {
   for (const s of wf.states.values()) {
     for (const t of s.chart?.transitions ?? []) edges.push(...transitionEdges(wf, s.id, t, s.kind, s.chart?.invoke ?? []));
     const fallback = s.chart?.historyDefault;
-    const to = fallback && resolveChartTarget(wf, s.id, fallback.name);
+    const to = fallback && resolveTarget(wf, s.id, fallback.name);
     if (to) edges.push({ from: s.id, to, label: '', kind: 'history', guarded: false, approval: false });
   }
   if (!edges.some((e) => e.from === ROOT)) return { id: wf.id, nodes, top, ...(initial ? { initial } : {}), edges };
@@ -117,7 +117,7 @@ function transitionEdges(wf: Workflow, from: string, t: ChartTransition, kind: S
   const { label, edgeKind } = triggerLabel(t, kind, invokes);
   const out: GraphEdge[] = [];
   for (const ref of t.targets) {
-    const to = resolveChartTarget(wf, from, ref.name);
+    const to = resolveTarget(wf, from, ref.name);
     if (to !== undefined) out.push({ from, to, label: `${label}${guard}`, kind: edgeKind, guarded: t.guard !== undefined, approval: false });
   }
   return out;
