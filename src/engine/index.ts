@@ -29,4 +29,6 @@ export * from './policy/agent-tools.js';
 export * from './policy/briefing.js';
 export * from './export/graph.js';
 export * from './export/text-exports.js';
+export * from './export/layout.js';
+export * from './export/svg.js';
 export * from './language/index.js';

@@ -7,6 +7,7 @@ import { cli } from './helpers/cli';
 import { TEST_STATE_DIR } from './helpers/state-dir';
 import { recordFileFor } from '../../src/engine/store/active-record';
 import { tempDir } from './helpers/temp-dir';
+import { readSvg } from './helpers/svg-check';
 
 const REVIEW = {
   id: 'review',
@@ -185,6 +186,37 @@ test('export prints Mermaid with every state and transition', () => {
   assert.match(r.stdout, /s_reading --> s_editing: READY/);
   assert.match(r.stdout, /s_editing --> s_done: DONE \[tests_green\]/);
   assert.match(r.stdout, /s_editing --> s_done: SHIP \(approval\)/);
+});
+
+test('export --format svg prints an SVG document laid out by elkjs, with every state, and --out writes it', () => {
+  const cwd = workspace();
+  const r = cli(['export', 'review.workflow.json', '--format', 'svg'], { cwd });
+  assert.equal(r.code, 0, r.stderr);
+  const svg = readSvg(r.stdout);
+  assert.equal(svg.root.name, 'svg');
+  assert.deepEqual(new Map(svg.states), new Map([['reading', 'reading'], ['editing', 'editing'], ['done', 'done']]));
+  assert.ok(svg.texts.includes('SHIP (approval)'));
+  assert.equal(cli(['export', 'review.workflow.json', '--format', 'svg', '--out', 'review.svg'], { cwd }).code, 0);
+  assert.equal(fs.readFileSync(path.join(cwd, 'review.svg'), 'utf8'), r.stdout);
+});
+
+test('export draws a statechart with its nesting: Mermaid blocks and regions, an SVG box around each region', () => {
+  const cwd = workspace();
+  const file = path.resolve(__dirname, '..', 'fixtures', 'statecharts', 'spec', 'pipeline.statechart.yaml');
+  const mermaid = cli(['export', file, '--format', 'mermaid'], { cwd });
+  assert.equal(mermaid.code, 0, mermaid.stderr);
+  assert.match(mermaid.stdout, /\n {2}state s_pipeline \{\n[\s\S]*\n {4}--\n[\s\S]*s_pipeline --> s_pipeline_failed: REGION_FAILED\n/);
+  const svg = cli(['export', file, '--format', 'svg'], { cwd });
+  assert.equal(svg.code, 0, svg.stderr);
+  const states = readSvg(svg.stdout).states;
+  assert.equal(states.get('pipeline.build'), 'build');
+  assert.equal(states.get('pipeline.lint.linted'), 'linted');
+});
+
+test('export of an unknown format names the formats there are', () => {
+  const r = cli(['export', 'review.workflow.json', '--format', 'png'], { cwd: workspace() });
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /unknown format 'png': use one of mermaid, dot, plantuml, svg/);
 });
 
 test('validate reports an invoke cycle when the file is named by a relative path', () => {

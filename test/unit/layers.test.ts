@@ -22,6 +22,13 @@ const repo = path.resolve(__dirname, '..', '..');
  */
 const LAZY_ENGINE_PARTS = ['src/engine/check/check-file.ts', 'src/engine/shell/gate.ts', 'src/engine/shell/parser.ts'];
 
+/**
+ * Engine files the webview imports by their own file: the index reaches modules that need
+ * node (the browser bundle cannot resolve them), and these import nothing at run time (held
+ * below), so the panel shares them with the CLI instead of keeping a copy.
+ */
+const BROWSER_ENGINE_PARTS = ['src/engine/export/layout.ts'];
+
 interface ImportSite {
   /** The specifier as written. */
   readonly spec: string;
@@ -160,10 +167,20 @@ test('the shells reach the engine only through src/engine/index.ts (lazy parts b
       if (target === undefined || !target.startsWith('src/engine/')) continue;
       if (target === 'src/engine/index.ts') continue;
       if (LAZY_ENGINE_PARTS.includes(target) && (how === 'lazy' || file.startsWith('src/cli/'))) continue;
+      if (BROWSER_ENGINE_PARTS.includes(target) && file.startsWith('webview/')) continue;
       wrong.push(`${file} imports ${spec}`);
     }
   }
   assert.deepEqual(wrong, []);
+});
+
+test('the engine parts the webview imports by file import nothing at run time', () => {
+  for (const part of BROWSER_ENGINE_PARTS) {
+    const code = fs.readFileSync(path.join(repo, part), 'utf8');
+    const runtime = code.split('\n').filter((line) => /^\s*(import|export)\b[^;]*\bfrom\s*'/.test(line) && !/^\s*(import|export) type\b/.test(line));
+    assert.deepEqual(runtime, [], `${part} must import only types (the webview bundles it for the browser)`);
+    assert.ok(!/\brequire\(|\bimport\(/.test(code.replace(/typeof import\(/g, '')), `${part} must not load modules lazily either`);
+  }
 });
 
 test('no module of src/ or webview/ takes part in an import cycle', () => {

@@ -5,7 +5,21 @@
  */
 import { RETURN_TARGET, type Workflow } from '../model/index.js';
 
-export type EdgeKind = 'event' | 'branch' | 'invoke-complete' | 'invoke-fail' | 'fork-complete' | 'fork-fail' | 'fork-branch' | 'safe-next' | 'interrupt';
+export type EdgeKind =
+  | 'event'
+  | 'branch'
+  | 'invoke-complete'
+  | 'invoke-fail'
+  | 'fork-complete'
+  | 'fork-fail'
+  | 'fork-branch'
+  | 'safe-next'
+  | 'interrupt'
+  // statecharts (tree.ts): eventless, delayed, done events, a history state's default
+  | 'always'
+  | 'after'
+  | 'done'
+  | 'history';
 
 export interface GraphEdge {
   readonly from: string;

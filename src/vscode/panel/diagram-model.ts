@@ -2,28 +2,13 @@
  * The workflow graph (engine/export/graph.ts) turned into what the panel's diagram
  * lays out: nodes and edge labels with the sizes the layout must reserve, and
  * the groups drawn around interrupt handlers and fork branches. Pure (no
- * 'vscode'), so it is unit-tested and could serve the CLI's SVG export too.
+ * 'vscode'), so it is unit-tested. The size estimates are the engine's layout's
+ * (engine/export/layout.ts), which the CLI's SVG export uses too.
  */
-import { workflowGraph, type Workflow } from '../../engine/index.js';
+import { labelWidth, NODE_HEIGHT_PX, nodeWidth, workflowGraph, type Workflow } from '../../engine/index.js';
 import type { DiagramEdge, DiagramGroup, DiagramModel, DiagramNode } from '../../protocol.js';
 
-/**
- * Label widths are estimated from character counts: the host cannot measure
- * text, and an estimate that errs wide only costs a little whitespace.
- */
-const NODE_CHAR_PX = 7.5;
-const NODE_PAD_PX = 32;
-const NODE_MIN_PX = 80;
-const NODE_HEIGHT_PX = 34;
-const LABEL_CHAR_PX = 6.2;
-
-export function nodeWidth(label: string): number {
-  return Math.max(NODE_MIN_PX, Math.ceil(label.length * NODE_CHAR_PX + NODE_PAD_PX));
-}
-
-export function labelWidth(label: string): number {
-  return Math.ceil(label.length * LABEL_CHAR_PX + 8);
-}
+export { labelWidth, nodeWidth };
 
 /** States reachable from `from` along `next`. */
 function reach(from: string, next: (s: string) => readonly string[]): Set<string> {

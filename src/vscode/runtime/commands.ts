@@ -5,7 +5,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { exportWorkflow, EXPORT_FORMATS, type ExportFormat, RunnerError, activeFirst, findWorkflows } from '../../engine/index.js';
+import { exportWorkflow, TEXT_EXPORT_FORMATS, type TextExportFormat, RunnerError, activeFirst, findWorkflows } from '../../engine/index.js';
 import type { RegisterCommand } from '../contributions.js';
 import type { RunService } from './run-service.js';
 
@@ -120,8 +120,8 @@ export function registerRunCommands(service: RunService, register: RegisterComma
     cmd('stategate.exportDiagram', async (arg) => {
       const situation = service.refresh();
       if (situation.kind !== 'active' || !situation.workflow) throw new RunnerError('no_active_run', 'no active run to export');
-      const format = (typeof arg === 'string' ? arg : await vscode.window.showQuickPick([...EXPORT_FORMATS], { title: 'stategate: Export Diagram' })) as ExportFormat | undefined;
-      if (!format || !(EXPORT_FORMATS as readonly string[]).includes(format)) return undefined;
+      const format = (typeof arg === 'string' ? arg : await vscode.window.showQuickPick([...TEXT_EXPORT_FORMATS], { title: 'stategate: Export Diagram' })) as TextExportFormat | undefined;
+      if (!format || !(TEXT_EXPORT_FORMATS as readonly string[]).includes(format)) return undefined;
       const doc = await vscode.workspace.openTextDocument({ content: exportWorkflow(situation.workflow, format), language: format === 'dot' ? 'dot' : format === 'mermaid' ? 'mermaid' : 'plaintext' });
       await vscode.window.showTextDocument(doc);
       return doc.getText();
