@@ -24,6 +24,7 @@ import { plainMove, stateTable } from './table.js';
 import { freshCounters, hashText, resetStateCounters, RUN_SNAPSHOT_VERSION } from './run.js';
 import type { JournalEntry, MachineError, Position, RunSnapshot, RunStatus } from './run.js';
 import { FRAME_ENDINGS } from './patterns/endings.js';
+import { chartWorkflow, sendChartEvent, startChartRun, type ChartView } from './chart-run.js';
 
 export type { MachineEnv, BranchOption, InvokeResolution } from './cursor.js';
 export { describe } from './describe.js';
@@ -81,6 +82,10 @@ export function startRun(
   opts: StartOptions,
   env: MachineEnv,
 ): { run?: RunSnapshot; journal: JournalEntry[]; outcome: StartOutcome } {
+  if (wf.format === 'statechart') {
+    const started = startChartRun(wf, definitionText, opts, fixedEnv(env, env.now()));
+    return { ...started, outcome: { started: true, state: started.run.state, status: started.run.status } };
+  }
   const initial = settle(wf, wf.initial.name);
   if (!wf.states.has(initial)) {
     return { journal: [], outcome: { started: false, error: { code: 'unknown_state', message: `initial state "${initial}" is not defined` } } };
@@ -208,7 +213,12 @@ export function sendEvent(
   data: JsonValue | undefined,
   env: MachineEnv,
   opt: BranchOption = {},
-): MachineResult<SendOutcome> {
+): MachineResult<SendOutcome | (SendOutcome & ChartView)> {
+  const cw = chartWorkflow(run, env);
+  if (cw) {
+    const r = sendChartEvent(run, cw, event, data, fixedEnv(env, env.now()));
+    return { ...r, outcome: { ...r.outcome, event } };
+  }
   const op = begin(run, fixedEnv(env, env.now()));
   const env1 = op.env;
   const gate = runningGate(op);

@@ -12,6 +12,8 @@ import * as path from 'node:path';
 import type { CheckOptions, CheckResult } from '../check/check-file.js';
 import { createMachineEnv } from '../machine/env.js';
 import * as machine from '../machine/operations.js';
+import { chartView, chartWorkflow, completeChartInvocation, withDueTimers, type ChartOutcome, type ChartView } from '../machine/chart-run.js';
+import { isoTime } from '../machine/env.js';
 import type { MachineEnv, MachineResult, StateView } from '../machine/operations.js';
 import type { JsonObject, JsonValue } from '../model/index.js';
 import { isInvokeProblem } from '../model/index.js';
@@ -120,7 +122,7 @@ export class Runner {
     // The path rules protect the same state folder the record is kept in.
     this.paths = options.paths ?? (options.stateDir ? { ...nodePathEnv(this.workspaceRoot), stateDir: options.stateDir } : nodePathEnv(this.workspaceRoot));
     this.env = createMachineEnv({
-      ...(options.now ? { now: options.now } : {}),
+      ...(options.now ? { now: options.now } : stategateNow() ?? {}),
       resolveInvoke: (name, fromFile) => {
         const found = fromFile ? this.registry.lookup(name, fromFile) : undefined;
         if (isInvokeProblem(found)) return found; // e.g. a broken manifest: the run is told which file and what is wrong
@@ -251,8 +253,25 @@ export class Runner {
     return this.apply((r) => machine.reloadDefinition(r, text, this.env));
   }
 
-  state(branch?: string): StateView & { run_id: string; definition_changed: boolean } {
-    const run = this.requireActive();
+  /** `stategate run done|fail <invoke-id>`: completes an `agent:` invocation of a statechart run. */
+  complete(id: string, ok: boolean, data?: JsonValue): ChartOutcome {
+    return this.apply((r) => {
+      const wf = chartWorkflow(r, this.env);
+      if (!wf) throw new RunnerError('not_a_statechart', 'run done|fail completes invocations of a statechart run; the active run is not one');
+      return completeChartInvocation(r, wf, id, ok, data, this.env);
+    });
+  }
+
+  state(branch?: string): StateView & { run_id: string; definition_changed: boolean } & Partial<ChartView> {
+    const active = this.requireActive();
+    if (chartWorkflow(active, this.env)) {
+      // Loading a statechart run fires its due timers: that is a change to store.
+      const run = this.apply((r) => ({ run: r, journal: [], outcome: r }));
+      const wf = chartWorkflow(run, this.env);
+      const view = wf && run.chart ? chartView(wf, run.chart) : {};
+      return { run_id: run.runId, ...machine.describe(run, this.env, branchOpt(branch)), ...view, definition_changed: this.definitionChanged(run) };
+    }
+    const run = active;
     return { run_id: run.runId, ...machine.describe(run, this.env, branchOpt(branch)), definition_changed: this.definitionChanged(run) };
   }
 
@@ -351,7 +370,7 @@ export class Runner {
 
   /** Apply a machine operation to the active run under the lock. */
   apply<O>(op: (run: RunSnapshot) => MachineResult<O>): O {
-    return this.storeOp(() => this.store.updateActive((run) => this.change(op(run))));
+    return this.storeOp(() => this.store.updateActive((run) => this.change(withDueTimers(run, this.env, op))));
   }
 
   /** A store operation, its StoreErrors as RunnerErrors (same code). */
@@ -388,6 +407,15 @@ export class Runner {
 /** The error for an active run that cannot be used: unreadable, or tampered with. */
 function unusable(active: Extract<ActiveRun<RunSnapshot>, { kind: 'unreadable' }>): RunnerError {
   return new RunnerError(active.tampered ? 'run_tampered' : 'run_unreadable', active.reason);
+}
+
+/** STATEGATE_NOW (ms since the epoch) pins the run's clock: timers and time stamps read it. */
+function stategateNow(): { now: () => string } | undefined {
+  const raw = process.env.STATEGATE_NOW;
+  if (raw === undefined || raw === '') return undefined;
+  const ms = Number(raw);
+  if (!Number.isFinite(ms)) throw new RunnerError('bad_clock', `STATEGATE_NOW must be milliseconds since the epoch, not ${JSON.stringify(raw)}`);
+  return { now: () => isoTime(ms) };
 }
 
 function branchOpt(branch: string | undefined): machine.BranchOption {
