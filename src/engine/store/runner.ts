@@ -24,6 +24,7 @@ import { decide, record, shellRulesFor, type Decision, type PolicyOptions, type 
 import { readToolAliases } from '../policy/tool-aliases-file.js';
 import { extractCall, isOwnTool, type ExtraAliases } from '../policy/tools.js';
 import { userStateDir } from './user-state-dir.js';
+import { locateForCall } from '../policy/effective-rules.js';
 import { nodePathEnv } from '../policy/paths/env.js';
 import { PathGuard, type PathEnv } from '../policy/paths/write-guard.js';
 
@@ -302,15 +303,15 @@ export class Runner {
       // stategate's own tools pass before anything else: an agent not yet bound to a branch of a
       // parallel fork must still be able to bind itself (statewright_load_workflow) or read the state.
       if (isOwnTool(call.tool)) return { decision: 'allow', notices: [], counted: false, enforcement: 'on', state: run.state };
-      const here = machine.locate(run, this.env, branchOpt(opts.branch));
+      const aliases = this.aliasesFor(opts);
+      const here = locateForCall(run, this.env, call.tool, { ...branchOpt(opts.branch), ...(aliases ? { aliases } : {}) });
       if ('code' in here) return denied(`stategate cannot tell which state applies: ${here.message}`, run.state);
       if (here.node.kind === 'final') return { ...off(`the run is in final state '${here.node.id}': enforcement is off`), state: here.node.id };
-      const aliases = this.aliasesFor(opts);
       const policy: PolicyOptions = { ...branchOpt(opts.branch), ...this.pathOptions(opts), ...(aliases ? { aliases } : {}), ...(await this.shellInputs(here.node, call, aliases)) };
       return this.apply((r) => {
         // The run may have moved while the command was analysed: decide only on the state analysed.
         if (r.status !== 'running') return { run: r, journal: [], outcome: { ...off(`the run is ${r.status}: enforcement is off`), state: r.state } };
-        const now = machine.locate(r, this.env, branchOpt(opts.branch));
+        const now = locateForCall(r, this.env, call.tool, { ...branchOpt(opts.branch), ...(aliases ? { aliases } : {}) });
         if ('code' in now || now.node.id !== here.node.id) {
           return { run: r, journal: [], outcome: denied(`the workflow moved to another state while this call was being decided; call again`, r.state) };
         }
