@@ -179,3 +179,12 @@ test('pause, resume and stop keep the chart and its configuration', (t) => {
   assert.deepEqual(configuration(cwd), ['workflow.drafting']);
   assertReplays(cwd);
 });
+
+test('force on a statechart run is refused with the way forward, and the run is unchanged', (t) => {
+  const cwd = workspace(t, 'history.statechart.yaml');
+  run(cwd, ['start', 'history.statechart.yaml']);
+  const r = cli(['run', 'force', 'workflow.review'], { cwd });
+  assert.notEqual(r.code, 0);
+  assert.match(r.stdout + r.stderr, /not supported on statechart runs/);
+  assert.deepEqual(configuration(cwd), ['workflow.drafting']);
+});

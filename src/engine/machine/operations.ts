@@ -500,6 +500,8 @@ export function forceState(run: RunSnapshot, state: string, contextPatch: JsonOb
   const wf = op.workflow(0);
   const fail = (error: MachineError): MachineResult<ForceOutcome> => ({ run, journal: [], outcome: { forced: false, from: run.state, to: run.state, status: run.status, error } });
   if (!wf) return fail({ code: 'invalid_definition', message: 'the run\'s workflow definition no longer loads' });
+  // The interpreter has no way yet to enter an arbitrary configuration consistently (history, timers, invocations).
+  if (chartWorkflow(run, env)) return fail({ code: 'nested_not_supported', message: 'force is not supported on statechart runs yet; send events, or stop the run and start it again' });
   if (!wf.meta.debug) return fail({ code: 'debug_only', message: 'force_state is only available where the workflow sets meta.debug: true' });
   if (!wf.states.has(state)) return fail({ code: 'unknown_state', message: `state "${state}" is not defined; states: ${[...wf.states.keys()].join(', ')}` });
   if (run.status === 'stopped') return fail({ code: 'not_running', message: 'the run is stopped' });
