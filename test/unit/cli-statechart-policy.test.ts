@@ -78,3 +78,16 @@ test('hook (Claude Code PreToolUse) denies with the same message on a statechart
   assert.equal(read.code, 0, read.stderr);
   assert.doesNotMatch(read.stdout, /"deny"/);
 });
+
+test('the per-state counters start again when a state is exited, and stay while the configuration does not change', (t) => {
+  const cwd = started(t);
+  const file = { file_path: path.join(cwd, 'a.txt') };
+  tool(cwd, 'Read', file);
+  tool(cwd, 'Read', file);
+  const usage = (): number => cli(['run', 'state'], { cwd }).json.usage.iterations;
+  assert.equal(usage(), 2);
+  assert.equal(cli(['run', 'send', 'NOT_HANDLED'], { cwd }).json.transitioned, false);
+  assert.equal(usage(), 2);
+  assert.equal(cli(['run', 'send', 'START_EDIT'], { cwd }).json.transitioned, true);
+  assert.equal(usage(), 0);
+});

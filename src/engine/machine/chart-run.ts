@@ -12,8 +12,8 @@ import { cloneJson } from '../model/json-value.js';
 import * as chart from '../statechart/index.js';
 import type { ChartEffect, ChartResult, ChartSnapshot } from '../statechart/index.js';
 import type { MachineEnv } from './cursor.js';
-import { freshCounters, RUN_SNAPSHOT_VERSION } from './run.js';
-import type { ChartOp, JournalEntry, MachineError, RunSnapshot, RunStatus } from './run.js';
+import { freshCounters, resetStateCounters, RUN_SNAPSHOT_VERSION } from './run.js';
+import type { ChartOp, Counters, JournalEntry, MachineError, RunSnapshot, RunStatus } from './run.js';
 
 /** The run's workflow when it is a statechart (undefined: a flat workflow, or one that no longer loads). */
 export function chartWorkflow(run: RunSnapshot, env: MachineEnv): Workflow | undefined {
@@ -67,7 +67,7 @@ function applyResult(run: RunSnapshot, wf: Workflow, r: ChartResult, op: ChartOp
     state,
     context: s.context,
     status,
-    counters: { ...run.counters, transitions: run.counters.transitions + steps },
+    counters: stateCounters(run, r, steps),
     visited: run.visited.includes(state) ? run.visited : [...run.visited, state],
     updatedAt: at,
   };
@@ -83,6 +83,17 @@ function applyResult(run: RunSnapshot, wf: Workflow, r: ChartResult, op: ChartOp
     ...(status !== run.status ? { status } : {}),
   };
   return { run: next, entry };
+}
+
+/**
+ * The run's counters after a step: transitions counted; the per-state ones
+ * (iterations, files, edit lines, bytes) start again when any state was
+ * exited, as they do on a state change of a flat run.
+ */
+function stateCounters(run: RunSnapshot, r: ChartResult, steps: number): Counters {
+  const next = { ...run.counters, filesEdited: [...run.counters.filesEdited], transitions: run.counters.transitions + steps };
+  if (r.effects.some((e) => e.type === 'exit')) resetStateCounters(next);
+  return next;
 }
 
 export interface ChartStartOptions {
