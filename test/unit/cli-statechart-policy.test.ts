@@ -91,3 +91,16 @@ test('the per-state counters start again when a state is exited, and stay while 
   assert.equal(cli(['run', 'send', 'START_EDIT'], { cwd }).json.transitioned, true);
   assert.equal(usage(), 0);
 });
+
+test('allowed_commands narrow by ancestors: a command must match at every level that lists commands', (t) => {
+  const cwd = tempDir('sg-chart-commands-', t);
+  fs.copyFileSync(path.join(path.dirname(FIXTURE), 'commands.statechart.yaml'), path.join(cwd, 'commands.statechart.yaml'));
+  assert.equal(cli(['run', 'start', 'commands.statechart.yaml'], { cwd }).code, 0);
+  assert.equal(tool(cwd, 'Bash', { command: 'git tag v1' }).decision, 'allow');
+  // Allowed by the state's own list, not by its parent's.
+  const publish = tool(cwd, 'Bash', { command: 'npm publish' });
+  assert.equal(publish.decision, 'deny');
+  assert.match(publish.reason ?? '', /allowed_commands of 'release'/);
+  // Allowed by the parent's list, not by the state's own.
+  assert.equal(tool(cwd, 'Bash', { command: 'git push' }).decision, 'deny');
+});

@@ -102,6 +102,12 @@ export function eventsAllowing(wf: Workflow, configuration: readonly string[], t
 export interface LocatedForCall extends Located {
   /** A statechart run where no active state allows the call: the denial to give. */
   denial?: string;
+  /**
+   * Statecharts: every level (the state and its ancestors) that lists
+   * allowed_commands; a command must match at each (the effective node
+   * carries only the innermost list).
+   */
+  commandLevels?: StateNode[];
 }
 
 /** Where the call is decided: the machine's `locate`, or on a statechart run the first active state allowing the tool, with its effective rules. */
@@ -112,7 +118,8 @@ export function locateForCall(run: RunSnapshot, env: MachineEnv, tool: string, o
   const chosen = configuration.find((s) => toolAllowed(wf, s, tool, opt.aliases));
   const id = chosen ?? configuration[0];
   if (id === undefined || !wf.states.has(id)) return { code: 'unknown_state', message: 'the statechart run has no active state' };
-  const located: LocatedForCall = { workflow: wf, node: effectiveNode(wf, id), position: run };
+  const commandLevels = levels(wf, id).filter((n) => n.rules.allowedCommands !== undefined);
+  const located: LocatedForCall = { workflow: wf, node: effectiveNode(wf, id), position: run, ...(commandLevels.length > 1 ? { commandLevels } : {}) };
   if (chosen !== undefined) return located;
   const events = eventsAllowing(wf, configuration, tool, opt.aliases);
   const lead = events.length ? `Events that lead to a configuration where it is allowed: ${events.join(', ')}.` : 'No event of the active states leads to a state where it is allowed.';

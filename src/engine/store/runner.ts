@@ -15,7 +15,7 @@ import * as machine from '../machine/operations.js';
 import { chartView, chartWorkflow, completeChartInvocation, withDueTimers, type ChartOutcome, type ChartView } from '../machine/chart-run.js';
 import { isoTime } from '../machine/env.js';
 import type { MachineEnv, MachineResult, StateView } from '../machine/operations.js';
-import type { JsonObject, JsonValue } from '../model/index.js';
+import type { JsonObject, JsonValue, StateNode } from '../model/index.js';
 import { isInvokeProblem } from '../model/index.js';
 import { WorkflowRegistry } from '../formats/registry.js';
 import { hashText, RUN_SNAPSHOT_VERSION, type RunSnapshot } from '../machine/run.js';
@@ -307,7 +307,7 @@ export class Runner {
       const here = locateForCall(run, this.env, call.tool, { ...branchOpt(opts.branch), ...(aliases ? { aliases } : {}) });
       if ('code' in here) return denied(`stategate cannot tell which state applies: ${here.message}`, run.state);
       if (here.node.kind === 'final') return { ...off(`the run is in final state '${here.node.id}': enforcement is off`), state: here.node.id };
-      const policy: PolicyOptions = { ...branchOpt(opts.branch), ...this.pathOptions(opts), ...(aliases ? { aliases } : {}), ...(await this.shellInputs(here.node, call, aliases)) };
+      const policy: PolicyOptions = { ...branchOpt(opts.branch), ...this.pathOptions(opts), ...(aliases ? { aliases } : {}), ...(await this.shellInputs(here.node, call, aliases, here.commandLevels)) };
       return this.apply((r) => {
         // The run may have moved while the command was analysed: decide only on the state analysed.
         if (r.status !== 'running') return { run: r, journal: [], outcome: { ...off(`the run is ${r.status}: enforcement is off`), state: r.state } };
@@ -345,12 +345,26 @@ export class Runner {
   }
 
   /** The shell verdict (and rewrite) for a shell call, computed before taking the lock. */
-  private async shellInputs(node: import('../model/index.js').StateNode, call: ToolCall, aliases?: ExtraAliases): Promise<Pick<PolicyOptions, 'shell' | 'rewrite'>> {
+  private async shellInputs(node: StateNode, call: ToolCall, aliases?: ExtraAliases, levels: readonly StateNode[] = []): Promise<Pick<PolicyOptions, 'shell' | 'rewrite'>> {
     const extracted = extractCall(call.tool, call.input, aliases);
     if (extracted.kind !== 'shell' || extracted.command === undefined) return {};
-    const rules = shellRulesFor(node, extracted, call.tool, aliases);
+    const command = extracted.command;
+    const analyse = async (n: StateNode): Promise<ShellVerdict | undefined> => {
+      const rules = shellRulesFor(n, extracted, call.tool, aliases);
+      if (!rules) return undefined;
+      return this.analyseShell ? await this.analyseShell(command, rules) : { ok: false, reason: 'no shell analyser is available' };
+    };
     const out: { shell?: ShellVerdict; rewrite?: unknown } = {};
-    if (rules) out.shell = this.analyseShell ? await this.analyseShell(extracted.command, rules) : { ok: false, reason: 'no shell analyser is available' };
+    const verdict = await analyse(node);
+    if (verdict) out.shell = verdict;
+    // Statecharts: the command must also match at every ancestor that lists allowed_commands.
+    for (const level of verdict?.ok ? levels : []) {
+      const v = await analyse(level);
+      if (v && !v.ok) {
+        out.shell = { ...v, reason: `${v.reason} (allowed_commands of '${level.id}', which encloses '${node.id}')` };
+        break;
+      }
+    }
     const overrides = node.rules.envOverrides;
     if (this.rewriteShell && (node.rules.blockedEnv.length || Object.keys(overrides).length) && call.input && typeof call.input === 'object') {
       out.rewrite = { ...(call.input as object), command: this.rewriteShell(extracted.command, node.rules.blockedEnv, overrides) };
