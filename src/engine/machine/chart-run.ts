@@ -15,11 +15,22 @@ import type { MachineEnv } from './cursor.js';
 import { freshCounters, resetStateCounters, RUN_SNAPSHOT_VERSION } from './run.js';
 import type { ChartOp, Counters, JournalEntry, MachineError, RunSnapshot, RunStatus } from './run.js';
 
+/**
+ * Whether the statechart interpreter runs this workflow: a statechart whose
+ * nodes carry their `chart` part (an IR of nested states without it, as built
+ * by hand in tests, still runs on the flat machine).
+ */
+export function isChartWorkflow(wf: Workflow): boolean {
+  if (wf.format !== 'statechart') return false;
+  for (const node of wf.states.values()) return node.chart !== undefined;
+  return true;
+}
+
 /** The run's workflow when it is a statechart (undefined: a flat workflow, or one that no longer loads). */
 export function chartWorkflow(run: RunSnapshot, env: MachineEnv): Workflow | undefined {
   if (!run.chart) return undefined;
   const wf = env.load(run.workflow.definitionText);
-  return wf?.format === 'statechart' ? wf : undefined;
+  return wf && isChartWorkflow(wf) ? wf : undefined;
 }
 
 /** The run's clock in ms since the epoch: the env's time (the store honours STATEGATE_NOW). */

@@ -24,7 +24,7 @@ import { plainMove, stateTable } from './table.js';
 import { freshCounters, hashText, resetStateCounters, RUN_SNAPSHOT_VERSION } from './run.js';
 import type { JournalEntry, MachineError, Position, RunSnapshot, RunStatus } from './run.js';
 import { FRAME_ENDINGS } from './patterns/endings.js';
-import { chartWorkflow, sendChartEvent, startChartRun, type ChartView } from './chart-run.js';
+import { chartWorkflow, isChartWorkflow, sendChartEvent, startChartRun, type ChartView } from './chart-run.js';
 
 export type { MachineEnv, BranchOption, InvokeResolution } from './cursor.js';
 export { describe } from './describe.js';
@@ -82,7 +82,7 @@ export function startRun(
   opts: StartOptions,
   env: MachineEnv,
 ): { run?: RunSnapshot; journal: JournalEntry[]; outcome: StartOutcome } {
-  if (wf.format === 'statechart') {
+  if (isChartWorkflow(wf)) {
     const started = startChartRun(wf, definitionText, opts, fixedEnv(env, env.now()));
     return { ...started, outcome: { started: true, state: started.run.state, status: started.run.status } };
   }
