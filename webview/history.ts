@@ -35,6 +35,7 @@ export function summary(e: HistoryEntry): string {
     case 'reload': return `definition reloaded in ${e.state}`;
     case 'tool_denied': return `denied ${e.tool} in ${e.state}: ${e.reason}`;
     case 'tool_result': return `${e.tool} in ${e.state}${e.file ? ` edited ${e.file}` : ''}`;
+    case 'chart': return `${e.op === 'timers' ? 'timers fired' : e.op === 'start' ? 'statechart started' : `${e.op} ${e.event ?? ''}`.trim()}${e.transitioned ? '' : ' (no transition)'}: ${e.state}`;
   }
 }
 

@@ -46,6 +46,20 @@ export const RUN_SUBCOMMANDS: Record<string, Sub> = {
     positionals: 1,
     exec: (runner, parsed) => runner.send(parsed.positionals[0]!, parseJsonOption('data', stringOption(parsed, 'data')) as JsonValue | undefined, branch(parsed)),
   },
+  done: {
+    usage: 'done INVOKE_ID [--data JSON]',
+    help: 'Statecharts: the agent finished the `agent:` invocation INVOKE_ID (its onDone runs with --data as event.data).',
+    options: dataOption,
+    positionals: 1,
+    exec: (runner, parsed) => runner.complete(parsed.positionals[0]!, true, parseJsonOption('data', stringOption(parsed, 'data')) as JsonValue | undefined),
+  },
+  fail: {
+    usage: 'fail INVOKE_ID [--data JSON]',
+    help: 'Statecharts: the `agent:` invocation INVOKE_ID failed (its onError runs with --data as event.data).',
+    options: dataOption,
+    positionals: 1,
+    exec: (runner, parsed) => runner.complete(parsed.positionals[0]!, false, parseJsonOption('data', stringOption(parsed, 'data')) as JsonValue | undefined),
+  },
   state: {
     usage: 'state [--branch NAME]',
     help: 'Where the run stands: state, status, allowed tools, events with their guard results, context, limits.',

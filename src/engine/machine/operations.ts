@@ -24,6 +24,7 @@ import { plainMove, stateTable } from './table.js';
 import { freshCounters, hashText, resetStateCounters, RUN_SNAPSHOT_VERSION } from './run.js';
 import type { JournalEntry, MachineError, Position, RunSnapshot, RunStatus } from './run.js';
 import { FRAME_ENDINGS } from './patterns/endings.js';
+import { chartWorkflow, isChartWorkflow, sendChartEvent, startChartRun, type ChartView } from './chart-run.js';
 
 export type { MachineEnv, BranchOption, InvokeResolution } from './cursor.js';
 export { describe } from './describe.js';
@@ -81,6 +82,10 @@ export function startRun(
   opts: StartOptions,
   env: MachineEnv,
 ): { run?: RunSnapshot; journal: JournalEntry[]; outcome: StartOutcome } {
+  if (isChartWorkflow(wf)) {
+    const started = startChartRun(wf, definitionText, opts, fixedEnv(env, env.now()));
+    return { ...started, outcome: { started: true, state: started.run.state, status: started.run.status } };
+  }
   const initial = settle(wf, wf.initial.name);
   if (!wf.states.has(initial)) {
     return { journal: [], outcome: { started: false, error: { code: 'unknown_state', message: `initial state "${initial}" is not defined` } } };
@@ -208,7 +213,12 @@ export function sendEvent(
   data: JsonValue | undefined,
   env: MachineEnv,
   opt: BranchOption = {},
-): MachineResult<SendOutcome> {
+): MachineResult<SendOutcome | (SendOutcome & ChartView)> {
+  const cw = chartWorkflow(run, env);
+  if (cw) {
+    const r = sendChartEvent(run, cw, event, data, fixedEnv(env, env.now()));
+    return { ...r, outcome: { ...r.outcome, event } };
+  }
   const op = begin(run, fixedEnv(env, env.now()));
   const env1 = op.env;
   const gate = runningGate(op);
@@ -490,6 +500,8 @@ export function forceState(run: RunSnapshot, state: string, contextPatch: JsonOb
   const wf = op.workflow(0);
   const fail = (error: MachineError): MachineResult<ForceOutcome> => ({ run, journal: [], outcome: { forced: false, from: run.state, to: run.state, status: run.status, error } });
   if (!wf) return fail({ code: 'invalid_definition', message: 'the run\'s workflow definition no longer loads' });
+  // The interpreter has no way yet to enter an arbitrary configuration consistently (history, timers, invocations).
+  if (chartWorkflow(run, env)) return fail({ code: 'nested_not_supported', message: 'force is not supported on statechart runs yet; send events, or stop the run and start it again' });
   if (!wf.meta.debug) return fail({ code: 'debug_only', message: 'force_state is only available where the workflow sets meta.debug: true' });
   if (!wf.states.has(state)) return fail({ code: 'unknown_state', message: `state "${state}" is not defined; states: ${[...wf.states.keys()].join(', ')}` });
   if (run.status === 'stopped') return fail({ code: 'not_running', message: 'the run is stopped' });

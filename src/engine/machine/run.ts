@@ -11,6 +11,7 @@
  * a fork share the frame's workflow) and the frame waits in the forking state.
  */
 import type { ForkMode, JoinRule, JsonObject, JsonValue } from '../model/index.js';
+import type { ChartEffect, ChartSnapshot } from '../statechart/index.js';
 
 export const RUN_SNAPSHOT_VERSION = 1;
 
@@ -111,6 +112,8 @@ export interface Frame extends Position {
   taken: TakenEdge[];
   fork?: ActiveFork;
   child?: ChildRun;
+  /** A statechart run: the interpreter's snapshot (`state` is then its first active atomic state, `context` its context). */
+  chart?: ChartSnapshot;
 }
 
 export interface TakenEdge {
@@ -201,7 +204,21 @@ export type JournalEntry =
     })
   | (EntryBase & { kind: 'reload'; previousHash: string; hash: string; state: string })
   | (EntryBase & { kind: 'tool_denied'; tool: string; reason: string; state: string; input?: JsonValue })
+  | (EntryBase & {
+      kind: 'chart';
+      op: ChartOp;
+      /** The event sent, or the invocation completed. */
+      event?: string;
+      transitioned: boolean;
+      effects: ChartEffect[];
+      /** The first active atomic state and the context after the operation (what replay rebuilds). */
+      state: string;
+      context: JsonObject;
+    })
   | (EntryBase & { kind: 'tool_result'; tool: string; state: string; bytes?: number; file?: string; editLines?: number; output?: string });
+
+/** The statechart operation a `chart` journal entry records. */
+export type ChartOp = 'start' | 'send' | 'timers' | 'done' | 'fail';
 
 export type JournalKind = JournalEntry['kind'];
 

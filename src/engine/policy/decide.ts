@@ -21,6 +21,7 @@
  */
 import { copyRun } from '../machine/cursor.js';
 import { locate, fileChanged, type MachineEnv, type MachineResult, type BranchOption } from '../machine/operations.js';
+import { locateForCall } from './effective-rules.js';
 import type { JsonValue, StateNode, StateRules, Workflow } from '../model/index.js';
 import type { JournalEntry, RunSnapshot } from '../machine/run.js';
 import { lexicalPathEnv } from './paths/env.js';
@@ -136,7 +137,8 @@ export function decide(run: RunSnapshot, call: ToolCall, env: MachineEnv, opts: 
   const next = copyRun(run);
   const at = env.now();
   const journal: JournalEntry[] = [];
-  const found = locate(next, env, opts);
+  // A statechart run: the first active state allowing the tool, with its effective rules (effective-rules.ts).
+  const found = locateForCall(next, env, call.tool, opts);
   if ('code' in found) {
     const reason = `stategate cannot tell which state applies: ${found.message}`;
     journal.push({ kind: 'tool_denied', at, tool: call.tool, reason, state: run.state });
@@ -154,6 +156,7 @@ export function decide(run: RunSnapshot, call: ToolCall, env: MachineEnv, opts: 
 
   // stategate's own tools: always allowed, never counted.
   if (isOwnTool(call.tool)) return { run: next, journal, outcome: { decision: 'allow', notices: [], state: node.id, counted: false } };
+  if (found.denial) return deny(found.denial);
 
   // The run's own files and the files that install the gate: no state's rules can hand them to an
   // agent (stricter than the reference, docs/compat.md), whatever tool or command writes them.

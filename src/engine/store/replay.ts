@@ -51,6 +51,12 @@ export function replay(entries: readonly JournalEntry[]): Replayed {
           context = mergeShallow(context, e.patch);
           if (e.to !== undefined) state = e.to;
           break;
+        case 'chart':
+          // A statechart operation: its entry carries the state and context it left.
+          context = cloneJson(e.context);
+          state = e.state;
+          transitions += e.effects.filter((x) => x.type === 'transition').length;
+          break;
         case 'force':
           context = mergeShallow(context, e.patch);
           state = e.to;

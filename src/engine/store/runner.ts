@@ -12,8 +12,10 @@ import * as path from 'node:path';
 import type { CheckOptions, CheckResult } from '../check/check-file.js';
 import { createMachineEnv } from '../machine/env.js';
 import * as machine from '../machine/operations.js';
+import { chartView, chartWorkflow, completeChartInvocation, withDueTimers, type ChartOutcome, type ChartView } from '../machine/chart-run.js';
+import { isoTime } from '../machine/env.js';
 import type { MachineEnv, MachineResult, StateView } from '../machine/operations.js';
-import type { JsonObject, JsonValue } from '../model/index.js';
+import type { JsonObject, JsonValue, StateNode } from '../model/index.js';
 import { isInvokeProblem } from '../model/index.js';
 import { WorkflowRegistry } from '../formats/registry.js';
 import { hashText, RUN_SNAPSHOT_VERSION, type RunSnapshot } from '../machine/run.js';
@@ -22,6 +24,7 @@ import { decide, record, shellRulesFor, type Decision, type PolicyOptions, type 
 import { readToolAliases } from '../policy/tool-aliases-file.js';
 import { extractCall, isOwnTool, type ExtraAliases } from '../policy/tools.js';
 import { userStateDir } from './user-state-dir.js';
+import { locateForCall } from '../policy/effective-rules.js';
 import { nodePathEnv } from '../policy/paths/env.js';
 import { PathGuard, type PathEnv } from '../policy/paths/write-guard.js';
 
@@ -120,7 +123,7 @@ export class Runner {
     // The path rules protect the same state folder the record is kept in.
     this.paths = options.paths ?? (options.stateDir ? { ...nodePathEnv(this.workspaceRoot), stateDir: options.stateDir } : nodePathEnv(this.workspaceRoot));
     this.env = createMachineEnv({
-      ...(options.now ? { now: options.now } : {}),
+      ...(options.now ? { now: options.now } : stategateNow() ?? {}),
       resolveInvoke: (name, fromFile) => {
         const found = fromFile ? this.registry.lookup(name, fromFile) : undefined;
         if (isInvokeProblem(found)) return found; // e.g. a broken manifest: the run is told which file and what is wrong
@@ -251,8 +254,25 @@ export class Runner {
     return this.apply((r) => machine.reloadDefinition(r, text, this.env));
   }
 
-  state(branch?: string): StateView & { run_id: string; definition_changed: boolean } {
-    const run = this.requireActive();
+  /** `stategate run done|fail <invoke-id>`: completes an `agent:` invocation of a statechart run. */
+  complete(id: string, ok: boolean, data?: JsonValue): ChartOutcome {
+    return this.apply((r) => {
+      const wf = chartWorkflow(r, this.env);
+      if (!wf) throw new RunnerError('not_a_statechart', 'run done|fail completes invocations of a statechart run; the active run is not one');
+      return completeChartInvocation(r, wf, id, ok, data, this.env);
+    });
+  }
+
+  state(branch?: string): StateView & { run_id: string; definition_changed: boolean } & Partial<ChartView> {
+    const active = this.requireActive();
+    if (chartWorkflow(active, this.env)) {
+      // Loading a statechart run fires its due timers: that is a change to store.
+      const run = this.apply((r) => ({ run: r, journal: [], outcome: r }));
+      const wf = chartWorkflow(run, this.env);
+      const view = wf && run.chart ? chartView(wf, run.chart) : {};
+      return { run_id: run.runId, ...machine.describe(run, this.env, branchOpt(branch)), ...view, definition_changed: this.definitionChanged(run) };
+    }
+    const run = active;
     return { run_id: run.runId, ...machine.describe(run, this.env, branchOpt(branch)), definition_changed: this.definitionChanged(run) };
   }
 
@@ -283,15 +303,15 @@ export class Runner {
       // stategate's own tools pass before anything else: an agent not yet bound to a branch of a
       // parallel fork must still be able to bind itself (statewright_load_workflow) or read the state.
       if (isOwnTool(call.tool)) return { decision: 'allow', notices: [], counted: false, enforcement: 'on', state: run.state };
-      const here = machine.locate(run, this.env, branchOpt(opts.branch));
+      const aliases = this.aliasesFor(opts);
+      const here = locateForCall(run, this.env, call.tool, { ...branchOpt(opts.branch), ...(aliases ? { aliases } : {}) });
       if ('code' in here) return denied(`stategate cannot tell which state applies: ${here.message}`, run.state);
       if (here.node.kind === 'final') return { ...off(`the run is in final state '${here.node.id}': enforcement is off`), state: here.node.id };
-      const aliases = this.aliasesFor(opts);
-      const policy: PolicyOptions = { ...branchOpt(opts.branch), ...this.pathOptions(opts), ...(aliases ? { aliases } : {}), ...(await this.shellInputs(here.node, call, aliases)) };
+      const policy: PolicyOptions = { ...branchOpt(opts.branch), ...this.pathOptions(opts), ...(aliases ? { aliases } : {}), ...(await this.shellInputs(here.node, call, aliases, here.commandLevels)) };
       return this.apply((r) => {
         // The run may have moved while the command was analysed: decide only on the state analysed.
         if (r.status !== 'running') return { run: r, journal: [], outcome: { ...off(`the run is ${r.status}: enforcement is off`), state: r.state } };
-        const now = machine.locate(r, this.env, branchOpt(opts.branch));
+        const now = locateForCall(r, this.env, call.tool, { ...branchOpt(opts.branch), ...(aliases ? { aliases } : {}) });
         if ('code' in now || now.node.id !== here.node.id) {
           return { run: r, journal: [], outcome: denied(`the workflow moved to another state while this call was being decided; call again`, r.state) };
         }
@@ -325,12 +345,26 @@ export class Runner {
   }
 
   /** The shell verdict (and rewrite) for a shell call, computed before taking the lock. */
-  private async shellInputs(node: import('../model/index.js').StateNode, call: ToolCall, aliases?: ExtraAliases): Promise<Pick<PolicyOptions, 'shell' | 'rewrite'>> {
+  private async shellInputs(node: StateNode, call: ToolCall, aliases?: ExtraAliases, levels: readonly StateNode[] = []): Promise<Pick<PolicyOptions, 'shell' | 'rewrite'>> {
     const extracted = extractCall(call.tool, call.input, aliases);
     if (extracted.kind !== 'shell' || extracted.command === undefined) return {};
-    const rules = shellRulesFor(node, extracted, call.tool, aliases);
+    const command = extracted.command;
+    const analyse = async (n: StateNode): Promise<ShellVerdict | undefined> => {
+      const rules = shellRulesFor(n, extracted, call.tool, aliases);
+      if (!rules) return undefined;
+      return this.analyseShell ? await this.analyseShell(command, rules) : { ok: false, reason: 'no shell analyser is available' };
+    };
     const out: { shell?: ShellVerdict; rewrite?: unknown } = {};
-    if (rules) out.shell = this.analyseShell ? await this.analyseShell(extracted.command, rules) : { ok: false, reason: 'no shell analyser is available' };
+    const verdict = await analyse(node);
+    if (verdict) out.shell = verdict;
+    // Statecharts: the command must also match at every ancestor that lists allowed_commands.
+    for (const level of verdict?.ok ? levels : []) {
+      const v = await analyse(level);
+      if (v && !v.ok) {
+        out.shell = { ...v, reason: `${v.reason} (allowed_commands of '${level.id}', which encloses '${node.id}')` };
+        break;
+      }
+    }
     const overrides = node.rules.envOverrides;
     if (this.rewriteShell && (node.rules.blockedEnv.length || Object.keys(overrides).length) && call.input && typeof call.input === 'object') {
       out.rewrite = { ...(call.input as object), command: this.rewriteShell(extracted.command, node.rules.blockedEnv, overrides) };
@@ -351,7 +385,7 @@ export class Runner {
 
   /** Apply a machine operation to the active run under the lock. */
   apply<O>(op: (run: RunSnapshot) => MachineResult<O>): O {
-    return this.storeOp(() => this.store.updateActive((run) => this.change(op(run))));
+    return this.storeOp(() => this.store.updateActive((run) => this.change(withDueTimers(run, this.env, op))));
   }
 
   /** A store operation, its StoreErrors as RunnerErrors (same code). */
@@ -388,6 +422,15 @@ export class Runner {
 /** The error for an active run that cannot be used: unreadable, or tampered with. */
 function unusable(active: Extract<ActiveRun<RunSnapshot>, { kind: 'unreadable' }>): RunnerError {
   return new RunnerError(active.tampered ? 'run_tampered' : 'run_unreadable', active.reason);
+}
+
+/** STATEGATE_NOW (ms since the epoch) pins the run's clock: timers and time stamps read it. */
+function stategateNow(): { now: () => string } | undefined {
+  const raw = process.env.STATEGATE_NOW;
+  if (raw === undefined || raw === '') return undefined;
+  const ms = Number(raw);
+  if (!Number.isFinite(ms)) throw new RunnerError('bad_clock', `STATEGATE_NOW must be milliseconds since the epoch, not ${JSON.stringify(raw)}`);
+  return { now: () => isoTime(ms) };
 }
 
 function branchOpt(branch: string | undefined): machine.BranchOption {
