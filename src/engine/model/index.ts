@@ -7,3 +7,4 @@ export type * from './source.js';
 export type * from './diagnostic.js';
 export * from './workflow.js';
 export * from './chart.js';
+export * from './flow.js';

@@ -14,6 +14,7 @@
  *   location, so rename and find-references work on the IR alone.
  */
 import type { ChartDef, ChartNode } from './chart.js';
+import type { FlowDef, FlowStep } from './flow.js';
 import type { JsonObject, JsonValue } from './json-types.js';
 import type { NameRef, SourceLoc } from './source.js';
 
@@ -184,6 +185,8 @@ export interface StateNode {
   readonly fieldLocs?: Readonly<Record<string, SourceLoc>>;
   /** Statecharts only (see ChartNode below); undefined for Statewright and flow states. */
   readonly chart?: ChartNode;
+  /** Flows only (see flow.ts): the tool call this state runs and where it goes next. */
+  readonly flow?: FlowStep;
 }
 
 export interface InterruptDef {
@@ -245,6 +248,8 @@ export interface Workflow {
   readonly statesLoc?: SourceLoc;
   /** Statecharts only: the root's transitions, named actions, machine registry. */
   readonly chart?: ChartDef;
+  /** Flows only: the variables' defaults. */
+  readonly flow?: FlowDef;
 }
 
 /** A workflow found for an `invoke` (by id or by a registered name), and the file it came from. */
