@@ -57,10 +57,13 @@ export function startChart(workflow: Workflow, options: StartOptions): ChartResu
   const rs = new RunState(chartTable(workflow), undefined, options);
   rs.context = { ...workflow.context, ...(options.context ?? {}) };
   const init: ChartEvent = { kind: 'init', binding: { type: 'xstate.init' } };
+  const targets = initialStates(rs);
   const initial: TransitionRow = {
+    serial: -1,
     source: ROOT,
     index: -1,
-    targets: initialStates(rs),
+    targets,
+    targetIds: targets.map((s) => rs.node(s).id),
     reenter: true,
     actions: [],
     label: 'initial',
