@@ -124,14 +124,20 @@ export function completeInvocation(workflow: Workflow, snapshot: ChartSnapshot, 
   if (refused) return { snapshot, transitioned: false, effects: [], error: refused };
   const rs = new RunState(chartTable(workflow), snapshot, options);
   const event = finishInvocation(rs, outcome.id, outcome.ok, outcome.data);
-  if (typeof event === 'string') return { snapshot, transitioned: false, effects: [], error: event };
+  if (typeof event === 'string') {
+    rs.release();
+    return { snapshot, transitioned: false, effects: [], error: event };
+  }
   macrostep(rs, event);
   return finish(rs, rs, snapshot);
 }
 
 /** XState's `snapshot.value` for the run's configuration. */
 export function stateValue(workflow: Workflow, snapshot: ChartSnapshot): StateValue {
-  return valueOf(new RunState(chartTable(workflow), snapshot, { now: 0 }));
+  const rs = new RunState(chartTable(workflow), snapshot, { now: 0 });
+  const value = valueOf(rs);
+  rs.release();
+  return value;
 }
 
 /** Ids (dotted paths) of the active atomic and final states, in document order. */
@@ -170,9 +176,17 @@ function refuse(snapshot: ChartSnapshot): string | undefined {
 
 /**
  * The operation's result. A failed run keeps the configuration and context
- * it had before the event that failed it (`before`), as XState does.
+ * it had before the event that failed it (`before`), as XState does. The
+ * run states are done with afterwards (their buffers go back to the chart).
  */
 function finish(state: RunState, ran: RunState, before: ChartSnapshot | undefined): ChartResult {
+  const result = outcome(state, ran, before);
+  state.release();
+  ran.release();
+  return result;
+}
+
+function outcome(state: RunState, ran: RunState, before: ChartSnapshot | undefined): ChartResult {
   if (ran.status === 'failed' && before) {
     const error = ran.error as string;
     return { snapshot: { ...before, status: 'failed', error }, transitioned: ran.transitioned, effects: ran.effects, error };

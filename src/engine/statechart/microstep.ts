@@ -55,13 +55,16 @@ export function microstep(rs: RunState, transitions: readonly TransitionRow[], e
   const exitedStamps: number[] = [];
   for (const s of exited) exitedStamps.push(rs.stamps[s] as number);
   for (const t of transitions) if (t.actions.length) runActions(rs, t.actions, event, rs.node(t.source).id);
-  const toEnter = new Uint8Array(rs.nodes.length);
+  const toEnter = rs.table.buffers.flags();
   markEntrySets(rs, transitions, toEnter);
+  let reentered = true;
+  for (let i = 0; reentered && i < exited.length; i++) reentered = toEnter[exited[i] as number] === 1;
   const entered = enterStates(rs, toEnter, event);
+  rs.table.buffers.releaseFlags(toEnter, true);
   if (rs.status === 'done') completeRun(rs, event);
 
-  let sameSet = entered === exited.length;
-  for (let i = 0; sameSet && i < exited.length; i++) sameSet = toEnter[exited[i] as number] === 1;
+  // The same states as before (every exited state entered again, no other): XState's node list did not change.
+  const sameSet = reentered && entered === exited.length;
   if (sameSet && !rs.historyTouched) {
     // XState keeps its previous node list (and so the previous entry order) when nothing changed in it.
     for (let i = 0; i < exited.length; i++) rs.stamps[exited[i] as number] = exitedStamps[i] as number;
@@ -92,10 +95,15 @@ const NONE: readonly number[] = [];
 
 /** Exits the states `transitions` exit, innermost first; returns them. */
 function exitStates(rs: RunState, transitions: readonly TransitionRow[], event: ChartEvent): readonly number[] {
-  const marks = new Uint8Array(rs.nodes.length);
+  const marks = rs.table.buffers.flags();
   for (const t of transitions) markExitSet(rs, t, marks);
   let exiting: number[] | undefined;
-  for (let s = marks.length - 1; s >= 0; s--) if (marks[s]) (exiting ??= []).push(s);
+  for (let s = marks.length - 1; s >= 0; s--) {
+    if (!marks[s]) continue;
+    marks[s] = 0;
+    (exiting ??= []).push(s);
+  }
+  rs.table.buffers.releaseFlags(marks, true);
   if (!exiting) return NONE;
   for (const s of exiting) recordHistory(rs, s);
   for (const s of exiting) {
@@ -109,13 +117,14 @@ function exitStates(rs: RunState, transitions: readonly TransitionRow[], event: 
   return exiting;
 }
 
-/** Enters the states marked in `toEnter`, outermost first (document order); returns how many were not active. */
+/** Enters the states marked in `toEnter` (clearing the marks), outermost first (document order); returns how many were not active. */
 function enterStates(rs: RunState, toEnter: Uint8Array, event: ChartEvent): number {
   const stamp = rs.step + 1;
   let count = 0;
   let completed: Set<number> | undefined;
   for (let s = 0; s < toEnter.length; s++) {
     if (!toEnter[s]) continue;
+    toEnter[s] = 0;
     const node = rs.node(s);
     // XState can "enter" a state that is still active (a history default that is the source itself):
     // its entry actions run, but the configuration, and the state's place in it, do not change.

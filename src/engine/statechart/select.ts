@@ -148,7 +148,8 @@ function passes(rs: RunState, t: TransitionRow, event: ChartEvent): boolean {
  * overlaps an already kept one replaces it when its source is a descendant of
  * that one's source, and is dropped otherwise.
  */
-export function removeConflicts(rs: RunState, enabled: readonly TransitionRow[]): TransitionRow[] {
+export function removeConflicts(rs: RunState, enabled: TransitionRow[]): TransitionRow[] {
+  if (!anyOverlap(rs, enabled)) return enabled;
   const kept: TransitionRow[] = [];
   for (const t1 of enabled) {
     let preempted = false;
@@ -167,4 +168,12 @@ export function removeConflicts(rs: RunState, enabled: readonly TransitionRow[])
     kept.push(t1);
   }
   return kept;
+}
+
+/** Whether the exit sets of any two of `enabled` meet (if none do, every one is kept). */
+function anyOverlap(rs: RunState, enabled: readonly TransitionRow[]): boolean {
+  for (let i = 1; i < enabled.length; i++) {
+    for (let j = 0; j < i; j++) if (exitSetsOverlap(rs, enabled[i] as TransitionRow, enabled[j] as TransitionRow)) return true;
+  }
+  return false;
 }

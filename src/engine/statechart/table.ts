@@ -8,6 +8,7 @@
  * descendants of node `n` are exactly the nodes `n+1 .. end-1`.
  */
 import type { ActionDef, ActionRef, ChartTransition, ExprSource, HistoryVariant, InvokeDef, StateKind, Workflow } from '../model/index.js';
+import { NodeBuffers } from './buffers.js';
 import { ROOT_ID, resolveTarget } from './targets.js';
 
 /** An action ready to run: the definition, or the name of a named action the chart does not define. */
@@ -90,14 +91,14 @@ export interface ChartTable {
   readonly byId: ReadonlyMap<string, number>;
   /** Whether any node has `always` transitions (else no eventless selection is needed). */
   readonly hasAlways: boolean;
-  /** How many transitions the chart has (their `serial` numbers). */
-  readonly transitionCount: number;
   /**
    * plans.ts's memo, by transition serial (null: the transition's sets
    * depend on history). Filled on first use; the only part of the table
    * that changes after it is built.
    */
   readonly plans: (TransitionPlan | null | undefined)[];
+  /** Per-node arrays reused across operations (buffers.ts). */
+  readonly buffers: NodeBuffers;
 }
 
 /**
@@ -305,7 +306,14 @@ function buildTable(workflow: Workflow): ChartTable {
   for (const node of nodes) {
     if (node.parent >= 0 && (nodes[node.parent] as NodeRow).alwaysAbove) (node as { alwaysAbove: boolean }).alwaysAbove = true;
   }
-  return { workflow, nodes, byId, hasAlways: nodes.some((node) => node.always.length > 0), transitionCount: serial, plans: new Array<TransitionPlan | null | undefined>(serial).fill(undefined) };
+  return {
+    workflow,
+    nodes,
+    byId,
+    hasAlways: nodes.some((node) => node.always.length > 0),
+    plans: new Array<TransitionPlan | null | undefined>(serial).fill(undefined),
+    buffers: new NodeBuffers(nodes.length),
+  };
 }
 
 function isWildcard(event: string): boolean {
