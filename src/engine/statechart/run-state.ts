@@ -41,6 +41,8 @@ export interface StepOptions {
   readonly maxMicrosteps?: number;
 }
 
+/** How many nodes after the last one decoded are tried before the id map (the ids of a sibling's inactive subtree are skipped so). */
+const LOOK_AHEAD = 8;
 const NO_RECORDS: ReadonlyMap<number, readonly number[]> = new Map();
 /** The history list of every snapshot with no records (frozen: snapshots share it). */
 const NO_HISTORY: readonly ChartHistoryRecord[] = Object.freeze([]);
@@ -111,10 +113,20 @@ export class RunState {
   /** Reads the snapshot's ids into node numbers. */
   private decode(snapshot: ChartSnapshot): void {
     const { byId } = this.table;
+    const nodes = this.nodes;
     const { configuration, entered } = snapshot;
     let last = ROOT;
     for (let i = 0; i < configuration.length; i++) {
-      const index = byId.get(configuration[i] as string);
+      const id = configuration[i] as string;
+      // The ids come in document order, usually a few nodes apart: look just ahead before asking the map.
+      let index: number | undefined;
+      for (let k = last + 1, stop = Math.min(nodes.length, last + 1 + LOOK_AHEAD); k < stop; k++) {
+        if ((nodes[k] as NodeRow).id === id) {
+          index = k;
+          break;
+        }
+      }
+      index ??= byId.get(id);
       if (index === undefined || index <= last) {
         this.reencoded = true;
         if (index === undefined) continue;

@@ -134,13 +134,20 @@ export const ROOT = 0;
 
 const tables = new WeakMap<Workflow, ChartTable>();
 
+/** The last workflow asked for and its table: a run's operations ask for the same one again and again. */
+let lastWorkflow: Workflow | undefined;
+let lastTable: ChartTable | undefined;
+
 /** The table of `workflow`, built on first use. */
 export function chartTable(workflow: Workflow): ChartTable {
+  if (workflow === lastWorkflow) return lastTable as ChartTable;
   let table = tables.get(workflow);
   if (!table) {
     table = buildTable(workflow);
     tables.set(workflow, table);
   }
+  lastWorkflow = workflow;
+  lastTable = table;
   return table;
 }
 
