@@ -7,7 +7,9 @@
  *
  * The files here, one concept each: table (the IR numbered and indexed),
  * targets (name resolution), select (enabled transitions, conflicts), domain
- * (transition domain, exit sets), microstep (exit / actions / entry),
+ * (transition domain), exits and entry (exit and entry sets), plans (those
+ * computed once per transition when history plays no part), buffers (per-node
+ * arrays reused across operations), microstep (exit / actions / entry),
  * history, done (done events, completing the run), macrostep (eventless
  * transitions, the internal queue, the microstep limit), timers (`after`),
  * actions, invoke, expressions, value (XState's StateValue), run-state (the
