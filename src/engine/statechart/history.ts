@@ -19,7 +19,7 @@ export function recordHistory(rs: RunState, exiting: number): void {
       const candidate = rs.node(i);
       if (deep ? isAtomicKind(candidate.kind) : candidate.parent === exiting) states.push(i);
     }
-    rs.history.set(h, states);
+    rs.setHistory(h, states);
   }
   rs.historyTouched = true;
 }

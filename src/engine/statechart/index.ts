@@ -7,7 +7,9 @@
  *
  * The files here, one concept each: table (the IR numbered and indexed),
  * targets (name resolution), select (enabled transitions, conflicts), domain
- * (transition domain, exit sets), microstep (exit / actions / entry),
+ * (transition domain), exits and entry (exit and entry sets), plans (those
+ * computed once per transition when history plays no part), buffers (per-node
+ * arrays reused across operations), microstep (exit / actions / entry),
  * history, done (done events, completing the run), macrostep (eventless
  * transitions, the internal queue, the microstep limit), timers (`after`),
  * actions, invoke, expressions, value (XState's StateValue), run-state (the
@@ -57,10 +59,13 @@ export function startChart(workflow: Workflow, options: StartOptions): ChartResu
   const rs = new RunState(chartTable(workflow), undefined, options);
   rs.context = { ...workflow.context, ...(options.context ?? {}) };
   const init: ChartEvent = { kind: 'init', binding: { type: 'xstate.init' } };
+  const targets = initialStates(rs);
   const initial: TransitionRow = {
+    serial: -1,
     source: ROOT,
     index: -1,
-    targets: initialStates(rs),
+    targets,
+    targetIds: targets.map((s) => rs.node(s).id),
     reenter: true,
     actions: [],
     label: 'initial',
@@ -121,14 +126,20 @@ export function completeInvocation(workflow: Workflow, snapshot: ChartSnapshot, 
   if (refused) return { snapshot, transitioned: false, effects: [], error: refused };
   const rs = new RunState(chartTable(workflow), snapshot, options);
   const event = finishInvocation(rs, outcome.id, outcome.ok, outcome.data);
-  if (typeof event === 'string') return { snapshot, transitioned: false, effects: [], error: event };
+  if (typeof event === 'string') {
+    rs.release();
+    return { snapshot, transitioned: false, effects: [], error: event };
+  }
   macrostep(rs, event);
   return finish(rs, rs, snapshot);
 }
 
 /** XState's `snapshot.value` for the run's configuration. */
 export function stateValue(workflow: Workflow, snapshot: ChartSnapshot): StateValue {
-  return valueOf(new RunState(chartTable(workflow), snapshot, { now: 0 }));
+  const rs = new RunState(chartTable(workflow), snapshot, { now: 0 });
+  const value = valueOf(rs);
+  rs.release();
+  return value;
 }
 
 /** Ids (dotted paths) of the active atomic and final states, in document order. */
@@ -167,9 +178,17 @@ function refuse(snapshot: ChartSnapshot): string | undefined {
 
 /**
  * The operation's result. A failed run keeps the configuration and context
- * it had before the event that failed it (`before`), as XState does.
+ * it had before the event that failed it (`before`), as XState does. The
+ * run states are done with afterwards (their buffers go back to the chart).
  */
 function finish(state: RunState, ran: RunState, before: ChartSnapshot | undefined): ChartResult {
+  const result = outcome(state, ran, before);
+  state.release();
+  ran.release();
+  return result;
+}
+
+function outcome(state: RunState, ran: RunState, before: ChartSnapshot | undefined): ChartResult {
   if (ran.status === 'failed' && before) {
     const error = ran.error as string;
     return { snapshot: { ...before, status: 'failed', error }, transitioned: ran.transitioned, effects: ran.effects, error };

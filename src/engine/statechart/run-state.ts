@@ -41,6 +41,12 @@ export interface StepOptions {
   readonly maxMicrosteps?: number;
 }
 
+/** How many nodes after the last one decoded are tried before the id map (the ids of a sibling's inactive subtree are skipped so). */
+const LOOK_AHEAD = 8;
+const NO_RECORDS: ReadonlyMap<number, readonly number[]> = new Map();
+/** The history list of every snapshot with no records (frozen: snapshots share it). */
+const NO_HISTORY: readonly ChartHistoryRecord[] = Object.freeze([]);
+
 export class RunState {
   readonly nodes: readonly NodeRow[];
   /** 1 where the node is active (the root included). */
@@ -49,8 +55,8 @@ export class RunState {
   readonly stamps: Int32Array;
   step: number;
   context: JsonObject;
-  /** History node number to the recorded node numbers (document order). */
-  readonly history: Map<number, readonly number[]>;
+  /** History node number to the recorded node numbers (document order); made on the first record. */
+  private records: Map<number, readonly number[]> | undefined;
   /** Shared with the input snapshot until the first change (see `ownTimers`). */
   timers: ChartTimer[];
   invocations: ChartInvocation[];
@@ -69,6 +75,11 @@ export class RunState {
   transitioned = false;
   /** Whether the configuration is regular (value.ts), once known; reset when it changes. */
   regular: boolean | undefined;
+  /** The snapshot this operation started from, whose unchanged parts the next one shares. */
+  private input: ChartSnapshot | undefined;
+  /** Whether decoding the input dropped or reordered anything (then its configuration is not reused as it is). */
+  private reencoded = false;
+  private released = false;
 
   constructor(
     readonly table: ChartTable,
@@ -76,12 +87,10 @@ export class RunState {
     readonly options: StepOptions,
   ) {
     this.nodes = table.nodes;
-    const n = this.nodes.length;
-    this.active = new Uint8Array(n);
-    this.stamps = new Int32Array(n).fill(-1);
+    this.active = table.buffers.flags();
+    this.stamps = table.buffers.stamps();
     this.active[ROOT] = 1;
     this.stamps[ROOT] = 0;
-    this.history = new Map();
     if (!snapshot) {
       this.step = 0;
       this.context = {};
@@ -90,6 +99,7 @@ export class RunState {
       this.status = 'running';
       return;
     }
+    this.input = snapshot;
     this.decode(snapshot);
     this.step = snapshot.step;
     this.context = snapshot.context;
@@ -103,12 +113,29 @@ export class RunState {
   /** Reads the snapshot's ids into node numbers. */
   private decode(snapshot: ChartSnapshot): void {
     const { byId } = this.table;
-    snapshot.configuration.forEach((id, i) => {
-      const index = byId.get(id);
-      if (index === undefined) return;
+    const nodes = this.nodes;
+    const { configuration, entered } = snapshot;
+    let last = ROOT;
+    for (let i = 0; i < configuration.length; i++) {
+      const id = configuration[i] as string;
+      // The ids come in document order, usually a few nodes apart: look just ahead before asking the map.
+      let index: number | undefined;
+      for (let k = last + 1, stop = Math.min(nodes.length, last + 1 + LOOK_AHEAD); k < stop; k++) {
+        if ((nodes[k] as NodeRow).id === id) {
+          index = k;
+          break;
+        }
+      }
+      index ??= byId.get(id);
+      if (index === undefined || index <= last) {
+        this.reencoded = true;
+        if (index === undefined) continue;
+      }
+      last = index;
       this.active[index] = 1;
-      this.stamps[index] = snapshot.entered[i] ?? 0;
-    });
+      this.stamps[index] = entered[i] ?? 0;
+    }
+    if (entered.length !== configuration.length) this.reencoded = true;
     for (const record of snapshot.history) {
       const h = byId.get(record.history);
       if (h === undefined) continue;
@@ -117,8 +144,28 @@ export class RunState {
         const index = byId.get(id);
         if (index !== undefined) states.push(index);
       }
-      this.history.set(h, states);
+      this.setHistory(h, states);
     }
+  }
+
+  /** The history records (read-only; recordHistory writes through `setHistory`). */
+  get history(): ReadonlyMap<number, readonly number[]> {
+    return this.records ?? NO_RECORDS;
+  }
+
+  setHistory(history: number, states: readonly number[]): void {
+    (this.records ??= new Map()).set(history, states);
+  }
+
+  /**
+   * Gives the per-node arrays back to the chart's buffers: the caller has
+   * made its last snapshot and uses this state no more.
+   */
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    this.table.buffers.releaseFlags(this.active);
+    this.table.buffers.releaseStamps(this.stamps);
   }
 
   node(index: number): NodeRow {
@@ -200,19 +247,33 @@ export class RunState {
 
   /** The snapshot of the state now. */
   toSnapshot(): ChartSnapshot {
-    const configuration: string[] = [];
-    const entered: number[] = [];
-    const nodes = this.nodes;
-    for (let i = 1; i < nodes.length; i++) {
-      if (!this.active[i]) continue;
-      configuration.push((nodes[i] as NodeRow).id);
-      entered.push(this.stamps[i] as number);
-    }
-    const history: ChartHistoryRecord[] = [];
-    if (this.history.size) {
-      for (const h of [...this.history.keys()].sort((a, b) => a - b)) {
-        history.push({ history: this.node(h).id, states: (this.history.get(h) as readonly number[]).map((s) => this.node(s).id) });
+    const input = this.input;
+    let configuration: readonly string[];
+    let entered: readonly number[];
+    if (input && !this.reencoded && this.step === input.step) {
+      // No microstep changed the configuration or its entry stamps (each change moves `step` on): shared as it was.
+      configuration = input.configuration;
+      entered = input.entered;
+    } else {
+      const ids: string[] = [];
+      const stamps: number[] = [];
+      const nodes = this.nodes;
+      for (let i = 1; i < nodes.length; i++) {
+        if (!this.active[i]) continue;
+        ids.push((nodes[i] as NodeRow).id);
+        stamps.push(this.stamps[i] as number);
       }
+      configuration = ids;
+      entered = stamps;
+    }
+    let history: readonly ChartHistoryRecord[] = NO_HISTORY;
+    const records = this.records;
+    if (records?.size) {
+      const list: ChartHistoryRecord[] = [];
+      for (const h of [...records.keys()].sort((a, b) => a - b)) {
+        list.push({ history: this.node(h).id, states: (records.get(h) as readonly number[]).map((s) => this.node(s).id) });
+      }
+      history = list;
     }
     const snapshot: ChartSnapshot = {
       status: this.status,

@@ -19,8 +19,8 @@
  *
  * A guard that fails to evaluate counts as false; the failure is journaled.
  */
-import { addExitSet } from './domain.js';
 import { evaluateGuard } from './expressions.js';
+import { exitSetsOverlap } from './exits.js';
 import type { ChartEvent, RunState } from './run-state.js';
 import type { NodeRow, TransitionRow } from './table.js';
 import { ROOT, isDescendant, matchesWildcard } from './table.js';
@@ -148,35 +148,32 @@ function passes(rs: RunState, t: TransitionRow, event: ChartEvent): boolean {
  * overlaps an already kept one replaces it when its source is a descendant of
  * that one's source, and is dropped otherwise.
  */
-export function removeConflicts(rs: RunState, enabled: readonly TransitionRow[]): TransitionRow[] {
+export function removeConflicts(rs: RunState, enabled: TransitionRow[]): TransitionRow[] {
+  if (!anyOverlap(rs, enabled)) return enabled;
   const kept: TransitionRow[] = [];
-  const exitSets = new Map<TransitionRow, number[]>();
-  const exitSetOf = (t: TransitionRow): number[] => {
-    let set = exitSets.get(t);
-    if (!set) {
-      set = [];
-      addExitSet(rs, t, set);
-      exitSets.set(t, set);
-    }
-    return set;
-  };
   for (const t1 of enabled) {
     let preempted = false;
-    const remove: TransitionRow[] = [];
-    const exit1 = exitSetOf(t1);
+    let remove: TransitionRow[] | undefined;
     for (const t2 of kept) {
-      const exit2 = exitSetOf(t2);
-      if (!exit1.some((s) => exit2.includes(s))) continue;
+      if (!exitSetsOverlap(rs, t1, t2)) continue;
       if (isDescendant(rs.nodes, t1.source, t2.source)) {
-        remove.push(t2);
+        (remove ??= []).push(t2);
       } else {
         preempted = true;
         break;
       }
     }
     if (preempted) continue;
-    for (const t of remove) kept.splice(kept.indexOf(t), 1);
+    if (remove) for (const t of remove) kept.splice(kept.indexOf(t), 1);
     kept.push(t1);
   }
   return kept;
+}
+
+/** Whether the exit sets of any two of `enabled` meet (if none do, every one is kept). */
+function anyOverlap(rs: RunState, enabled: readonly TransitionRow[]): boolean {
+  for (let i = 1; i < enabled.length; i++) {
+    for (let j = 0; j < i; j++) if (exitSetsOverlap(rs, enabled[i] as TransitionRow, enabled[j] as TransitionRow)) return true;
+  }
+  return false;
 }

@@ -8,17 +8,22 @@
  * descendants of node `n` are exactly the nodes `n+1 .. end-1`.
  */
 import type { ActionDef, ActionRef, ChartTransition, ExprSource, HistoryVariant, InvokeDef, StateKind, Workflow } from '../model/index.js';
+import { NodeBuffers } from './buffers.js';
 import { ROOT_ID, resolveTarget } from './targets.js';
 
 /** An action ready to run: the definition, or the name of a named action the chart does not define. */
 export type ActionStep = ActionDef | { readonly type: 'missing'; readonly name: string };
 
 export interface TransitionRow {
+  /** Numbers the chart's transitions (0..), where plans.ts keeps what it computed for each; -1 for the interpreter's own. */
+  readonly serial: number;
   readonly source: number;
   /** Position in the source's `chart.transitions` (-1 for the interpreter's own initial transition). */
   readonly index: number;
   /** Resolved target nodes, in the order written (history nodes included as such). */
   readonly targets: readonly number[];
+  /** Their ids, for the journal (frozen: every effect of this transition shares it). */
+  readonly targetIds: readonly string[];
   readonly reenter: boolean;
   readonly guard?: ExprSource;
   readonly actions: readonly ActionStep[];
@@ -86,19 +91,63 @@ export interface ChartTable {
   readonly byId: ReadonlyMap<string, number>;
   /** Whether any node has `always` transitions (else no eventless selection is needed). */
   readonly hasAlways: boolean;
+  /**
+   * plans.ts's memo, by transition serial (null: the transition's sets
+   * depend on history). Filled on first use; the only part of the table
+   * that changes after it is built.
+   */
+  readonly plans: (TransitionPlan | null | undefined)[];
+  /** Per-node arrays reused across operations (buffers.ts). */
+  readonly buffers: NodeBuffers;
+}
+
+/**
+ * What a transition's sets are when they do not depend on the run's history
+ * (no history node among its targets or met on the way down): the same in
+ * every configuration, so plans.ts computes them once.
+ */
+export interface TransitionPlan {
+  /** Its domain (domain.ts `transitionDomain`); the exit set is the domain's active descendants. */
+  readonly domain: number;
+  /** Its entry set in document order (entry.ts `addEntrySet` with nothing else entering). */
+  readonly entry: readonly number[];
+  /**
+   * Whether computing the entry set may complete a parallel state's regions,
+   * which looks at what the microstep's earlier transitions enter: then the
+   * plan's entry set holds only for the microstep's first transition.
+   */
+  readonly fillsRegions: boolean;
+}
+
+/**
+ * What the domain and entry-set computations read: the numbered nodes and
+ * the history records. A RunState is one; plans.ts passes one with no
+ * records, to find the transitions whose sets never depend on history.
+ */
+export interface ChartView {
+  readonly nodes: readonly NodeRow[];
+  node(index: number): NodeRow;
+  readonly history: { get(history: number): readonly number[] | undefined };
 }
 
 export const ROOT = 0;
 
 const tables = new WeakMap<Workflow, ChartTable>();
 
+/** The last workflow asked for and its table: a run's operations ask for the same one again and again. */
+let lastWorkflow: Workflow | undefined;
+let lastTable: ChartTable | undefined;
+
 /** The table of `workflow`, built on first use. */
 export function chartTable(workflow: Workflow): ChartTable {
+  if (workflow === lastWorkflow) return lastTable as ChartTable;
   let table = tables.get(workflow);
   if (!table) {
     table = buildTable(workflow);
     tables.set(workflow, table);
   }
+  lastWorkflow = workflow;
+  lastTable = table;
   return table;
 }
 
@@ -154,6 +203,7 @@ function buildTable(workflow: Workflow): ChartTable {
     return { targets };
   };
 
+  let serial = 0;
   const nodes: NodeRow[] = drafts.map((d, index) => {
     const chart = index === ROOT ? workflow.chart?.root : workflow.states.get(d.id)?.chart;
     const xid = index === ROOT ? workflow.id : `${workflow.id}.${d.id}`;
@@ -186,9 +236,11 @@ function buildTable(workflow: Workflow): ChartTable {
     (chart?.transitions ?? []).forEach((t: ChartTransition, i: number) => {
       const { targets, broken } = resolveAll(d.id, t.targets.map((r) => r.name));
       const row: TransitionRow = {
+        serial: serial++,
         source: index,
         index: i,
         targets,
+        targetIds: Object.freeze(targets.map((s) => (drafts[s] as Draft).id)),
         reenter: t.reenter,
         ...(t.guard ? { guard: t.guard } : {}),
         actions: t.actions.map(toStep),
@@ -261,7 +313,14 @@ function buildTable(workflow: Workflow): ChartTable {
   for (const node of nodes) {
     if (node.parent >= 0 && (nodes[node.parent] as NodeRow).alwaysAbove) (node as { alwaysAbove: boolean }).alwaysAbove = true;
   }
-  return { workflow, nodes, byId, hasAlways: nodes.some((node) => node.always.length > 0) };
+  return {
+    workflow,
+    nodes,
+    byId,
+    hasAlways: nodes.some((node) => node.always.length > 0),
+    plans: new Array<TransitionPlan | null | undefined>(serial).fill(undefined),
+    buffers: new NodeBuffers(nodes.length),
+  };
 }
 
 function isWildcard(event: string): boolean {
