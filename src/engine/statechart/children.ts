@@ -1,0 +1,91 @@
+/**
+ * Child statecharts (`invoke: {src: statechart:<id>[@version]}`): what the
+ * steps record while a macrostep runs. As XState starts invoked actors and
+ * delivers `sendTo` events once the macrostep is over, a step only queues
+ * the work here (`rs.childWork`); child-runs.ts does it when the parent is at
+ * rest. Cancelling an invocation drops its queued work and journals what the
+ * child had pending (its timers, its own children).
+ */
+import type { Workflow } from '../model/index.js';
+import type { ChartEffect } from './effects.js';
+import type { EventBinding, RunState } from './run-state.js';
+import type { ChartInvocation, ChartSnapshot } from './snapshot.js';
+
+/** A chart a `statechart:` src resolved to. */
+export interface ResolvedChart {
+  readonly workflow: Workflow;
+  /** The definition's exact text (kept with the child). */
+  readonly text: string;
+  readonly file?: string;
+}
+
+/** What the host gives the interpreter to run child charts. */
+export interface ChildCharts {
+  /**
+   * The chart `src` names, seen from the invoking chart (`from`: its IR and
+   * file): a resolution, or a message saying what was searched.
+   */
+  resolve(src: string, from: { readonly workflow: Workflow; readonly file?: string }): ResolvedChart | { readonly problem: string };
+  /** The IR of a child's kept definition text (undefined: it does not load). */
+  load(text: string): Workflow | undefined;
+  /** How deep children may nest (default MAX_CHILD_DEPTH). */
+  readonly maxDepth?: number;
+}
+
+/** Children of children of ... deeper than this fail their invocation (a chart that invokes itself). */
+export const MAX_CHILD_DEPTH = 8;
+
+export type ChildWork =
+  /** Start the child machine of running invocation `id` of `state`. */
+  | { readonly kind: 'start'; readonly id: string; readonly state: string }
+  /** Deliver `event` to the child of invocation `id` (a `send` action with `to: <invoke-id>`). */
+  | { readonly kind: 'send'; readonly id: string; readonly state: string; readonly event: EventBinding };
+
+export function queueChildWork(rs: RunState, work: ChildWork): void {
+  (rs.childWork ??= []).push(work);
+}
+
+/** A `send` action's target: a running child machine of this run (its invocation), or undefined. */
+export function childTarget(rs: RunState, to: string): ChartInvocation | undefined {
+  if (!rs.options.children) return undefined;
+  return rs.invocations.find((inv) => inv.id === to && inv.status === 'running' && inv.src.startsWith('statechart:'));
+}
+
+/** Invocation `inv` is cancelled: its queued work is dropped and what its child had pending is journaled. */
+export function cancelChild(rs: RunState, inv: ChartInvocation): void {
+  if (rs.childWork?.length) rs.childWork = rs.childWork.filter((w) => w.id !== inv.id || w.state !== inv.state);
+  if (inv.child && inv.child.snapshot.status === 'running') {
+    rs.effect({ type: 'child', id: inv.id, state: inv.state, effects: cancellation(inv.child.snapshot) });
+  }
+}
+
+/** The effects of stopping a running child: its timers cancelled, its running children cancelled in turn. */
+function cancellation(s: ChartSnapshot): ChartEffect[] {
+  const out: ChartEffect[] = [];
+  for (const t of s.timers) out.push({ type: 'timer-cancelled', state: t.state, transition: t.transition });
+  for (const inv of s.invocations) {
+    if (inv.status !== 'running') continue;
+    if (inv.child && inv.child.snapshot.status === 'running') out.push({ type: 'child', id: inv.id, state: inv.state, effects: cancellation(inv.child.snapshot) });
+    out.push({ type: 'invoke-cancelled', id: inv.id, state: inv.state });
+  }
+  return out;
+}
+
+/** The running children of a snapshot whose machines are running, in start order. */
+export function runningChildren(invocations: readonly ChartInvocation[]): ChartInvocation[] {
+  const out: ChartInvocation[] = [];
+  for (const inv of invocations) if (inv.status === 'running' && inv.child?.snapshot.status === 'running') out.push(inv);
+  return out;
+}
+
+/** The earliest due timer of a machine and its running children (undefined: none). */
+export function treeDue(s: ChartSnapshot): number | undefined {
+  let due: number | undefined;
+  for (const t of s.timers) if (due === undefined || t.due < due) due = t.due;
+  for (const inv of s.invocations) {
+    if (inv.status !== 'running' || inv.child?.snapshot.status !== 'running') continue;
+    const d = treeDue(inv.child.snapshot);
+    if (d !== undefined && (due === undefined || d < due)) due = d;
+  }
+  return due;
+}
