@@ -89,3 +89,20 @@ export function treeDue(s: ChartSnapshot): number | undefined {
   }
   return due;
 }
+
+/**
+ * The innermost running child machine (the one events go to first): down
+ * from `s` through the first running child at each level. Undefined when `s`
+ * runs no child (or a child's kept definition does not load).
+ */
+export function innermostChild(s: ChartSnapshot, load: (text: string) => Workflow | undefined): { readonly workflow: Workflow; readonly snapshot: ChartSnapshot; readonly path: readonly ChartInvocation[] } | undefined {
+  let found: { workflow: Workflow; snapshot: ChartSnapshot; path: ChartInvocation[] } | undefined;
+  for (let level = s; ; ) {
+    const inv = runningChildren(level.invocations)[0];
+    const child = inv?.child;
+    const wf = child && load(child.text);
+    if (!inv || !child || !wf) return found;
+    found = { workflow: wf, snapshot: child.snapshot, path: [...(found?.path ?? []), inv] };
+    level = child.snapshot;
+  }
+}

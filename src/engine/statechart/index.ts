@@ -35,7 +35,7 @@ export type { ChildChartResolver } from './invoke.js';
 export type { ChildCharts, ResolvedChart } from './children.js';
 export type { ChildChart } from './snapshot.js';
 export { countTransitions } from './effects.js';
-export { MAX_CHILD_DEPTH, runningChildren } from './children.js';
+export { MAX_CHILD_DEPTH, innermostChild, runningChildren } from './children.js';
 export { MAX_MICROSTEPS } from './macrostep.js';
 export { ROOT_ID, resolveTarget } from './targets.js';
 
