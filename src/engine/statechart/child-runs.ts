@@ -19,7 +19,8 @@
  * What a child did is journaled as one `child` effect holding its effects.
  */
 import type { JsonObject, JsonValue, Workflow } from '../model/index.js';
-import { MAX_CHILD_DEPTH, runningChildren, treeDue } from './children.js';
+import { MAX_CHILD_DEPTH } from './child-types.js';
+import { runningChildren, treeDue } from './children.js';
 import type { ChartEffect } from './effects.js';
 import { finishInvocation } from './invoke.js';
 import { macrostep, MAX_MICROSTEPS } from './macrostep.js';

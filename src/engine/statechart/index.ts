@@ -32,10 +32,11 @@ export type { ChartHistoryRecord, ChartInvocation, ChartSnapshot, ChartStatus, C
 export type { StepOptions } from './run-state.js';
 export type { StateValue } from './value.js';
 export type { ChildChartResolver } from './invoke.js';
-export type { ChildCharts, ResolvedChart } from './children.js';
+export type { ChildCharts, ResolvedChart } from './child-types.js';
 export type { ChildChart } from './snapshot.js';
 export { countTransitions } from './effects.js';
-export { MAX_CHILD_DEPTH, innermostChild, runningChildren } from './children.js';
+export { MAX_CHILD_DEPTH } from './child-types.js';
+export { innermostChild, runningChildren } from './children.js';
 export { MAX_MICROSTEPS } from './macrostep.js';
 export { ROOT_ID, resolveTarget } from './targets.js';
 

@@ -9,7 +9,7 @@ import type { JsonObject, JsonValue } from '../model/index.js';
 import type { ChartEffect } from './effects.js';
 import type { ChartHistoryRecord, ChartInvocation, ChartSnapshot, ChartStatus, ChartTimer } from './snapshot.js';
 import type { ChartTable, NodeRow } from './table.js';
-import type { ChildCharts, ChildWork } from './children.js';
+import type { ChildCharts, ChildWork } from './child-types.js';
 import { ROOT, isAtomicKind } from './table.js';
 
 /** What the expressions see as `event`. */
