@@ -88,6 +88,7 @@ test("while the child runs, a tool is decided by the child's state; the parent's
   const bash = run(cwd, ['tool', 'Bash', '--input', JSON.stringify({ command: 'ls' })]);
   assert.equal(bash.decision, 'deny');
   assert.match(bash.reason, /child statechart code_review \(invocation review of reviewing\), configuration: reading/);
+  assert.match(bash.reason, /CANCEL \(-> cancelled\)/, "the parent's events lead out too");
   assert.equal(run(cwd, ['tool', 'Grep', '--input', JSON.stringify({ pattern: 'x' })]).decision, 'allow');
   const cancelled = run(cwd, ['send', 'CANCEL']);
   assert.deepEqual(cancelled.configuration, ['cancelled']);

@@ -122,7 +122,7 @@ export function locateForCall(run: RunSnapshot, env: MachineEnv, tool: string, o
   const commandLevels = levels(wf, id).filter((n) => n.rules.allowedCommands !== undefined);
   const located: LocatedForCall = { workflow: wf, node: effectiveNode(wf, id), position: run, ...(commandLevels.length > 1 ? { commandLevels } : {}) };
   if (chosen !== undefined) return located;
-  const events = eventsAllowing(wf, configuration, tool, opt.aliases);
+  const events = [{ workflow: wf, configuration }, ...held.outer].flatMap((m) => eventsAllowing(m.workflow, m.configuration, tool, opt.aliases));
   const lead = events.length ? `Events that lead to a configuration where it is allowed: ${events.join(', ')}.` : 'No event of the active states leads to a state where it is allowed.';
   return { ...located, denial: `${tool} is not allowed in any active state (${held.where}configuration: ${configuration.join(', ')}). ${lead}` };
 }
