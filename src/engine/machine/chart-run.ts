@@ -50,20 +50,52 @@ export interface ChartView {
   value: chart.StateValue;
   configuration: string[];
   timers: { state: string; transition: number; due: string; due_ms: number }[];
-  invocations: chart.ChartInvocation[];
+  invocations: InvocationView[];
   output?: JsonValue;
   chart_error?: string;
 }
 
-export function chartView(wf: Workflow, s: ChartSnapshot): ChartView {
+/** An invocation as `state` shows it: a child statechart with its own view (not its definition text). */
+export type InvocationView = Omit<chart.ChartInvocation, 'child'> & {
+  child?: { id: string; version?: string; file?: string; status: chart.ChartStatus; context: JsonObject } & ChartView;
+};
+
+export function chartView(wf: Workflow, s: ChartSnapshot, load?: (text: string) => Workflow | undefined): ChartView {
   return {
     value: chart.stateValue(wf, s),
     configuration: chart.configurationPaths(wf, s),
     timers: s.timers.map((t) => ({ state: t.state, transition: t.transition, due: new Date(t.due).toISOString(), due_ms: t.due })),
-    invocations: [...s.invocations],
+    invocations: s.invocations.map((inv) => invocationView(inv, load)),
     ...(s.output === undefined ? {} : { output: s.output }),
     ...(s.error === undefined ? {} : { chart_error: s.error }),
   };
+}
+
+function invocationView(inv: chart.ChartInvocation, load: ((text: string) => Workflow | undefined) | undefined): InvocationView {
+  const { child, ...rest } = inv;
+  const cw = child && load?.(child.text);
+  if (!child || !cw) return rest;
+  const { text: _text, snapshot, ...about } = child;
+  return { ...rest, child: { ...about, status: snapshot.status, context: snapshot.context, ...chartView(cw, snapshot, load) } };
+}
+
+/** Runs `statechart:` invocations as child machines: found through the env, loaded as the run's own definition is. */
+export function childCharts(env: MachineEnv): chart.ChildCharts {
+  return {
+    resolve(src, from) {
+      const found = env.resolveChart ? env.resolveChart(src, from) : { problem: `\`${src}\` cannot be looked up: this host finds no child charts.` };
+      if ('problem' in found) return found;
+      const wf = env.load(found.text);
+      if (!wf || !isChartWorkflow(wf)) return { problem: `\`${src}\` names ${found.file}, which does not load as a statechart (run \`stategate validate ${found.file}\`).` };
+      return { workflow: wf, text: found.text, file: found.file };
+    },
+    load: (text) => env.load(text),
+  };
+}
+
+/** The interpreter's options for an operation on `run`: the run's clock, its file, child charts through the env. */
+function stepOptions(file: string | undefined, env: MachineEnv): chart.StepOptions {
+  return { now: chartClock(env), children: childCharts(env), ...(file === undefined ? {} : { file }) };
 }
 
 /** The run after a chart result: the snapshot stored, state/context mirrored, the `chart` journal entry. */
@@ -71,7 +103,7 @@ function applyResult(run: RunSnapshot, wf: Workflow, r: ChartResult, op: ChartOp
   const s = r.snapshot;
   const state = chart.configurationPaths(wf, s)[0] ?? run.state;
   const status = runStatus(s, run.status);
-  const steps = r.effects.filter((e) => e.type === 'transition').length;
+  const steps = chart.countTransitions(r.effects);
   const next: RunSnapshot = {
     ...run,
     chart: s,
@@ -103,8 +135,13 @@ function applyResult(run: RunSnapshot, wf: Workflow, r: ChartResult, op: ChartOp
  */
 function stateCounters(run: RunSnapshot, r: ChartResult, steps: number): Counters {
   const next = { ...run.counters, filesEdited: [...run.counters.filesEdited], transitions: run.counters.transitions + steps };
-  if (r.effects.some((e) => e.type === 'exit')) resetStateCounters(next);
+  if (anyExit(r.effects)) resetStateCounters(next);
   return next;
+}
+
+/** Whether a state was exited, a child machine's included (the agent is held to the child's states). */
+function anyExit(effects: readonly ChartEffect[]): boolean {
+  return effects.some((e) => e.type === 'exit' || (e.type === 'child' && anyExit(e.effects)));
 }
 
 export interface ChartStartOptions {
@@ -116,7 +153,7 @@ export interface ChartStartOptions {
 
 export function startChartRun(wf: Workflow, definitionText: string, opts: ChartStartOptions, env: MachineEnv): { run: RunSnapshot; journal: JournalEntry[] } {
   const at = env.now();
-  const r = chart.startChart(wf, { now: chartClock(env), ...(opts.context ? { context: opts.context } : {}) });
+  const r = chart.startChart(wf, { ...stepOptions(opts.file, env), ...(opts.context ? { context: opts.context } : {}) });
   const base: RunSnapshot = {
     version: RUN_SNAPSHOT_VERSION,
     runId: opts.runId,
@@ -153,49 +190,50 @@ export interface ChartOutcome extends ChartView {
   error?: MachineError;
 }
 
-function outcome(before: RunSnapshot, after: RunSnapshot, wf: Workflow, transitioned: boolean, event?: string, error?: MachineError): ChartOutcome {
+function outcome(before: RunSnapshot, after: RunSnapshot, wf: Workflow, env: MachineEnv, transitioned: boolean, event?: string, error?: MachineError): ChartOutcome {
   return {
     ...(event === undefined ? {} : { event }),
     transitioned,
     from: before.state,
     to: after.state,
     status: after.status,
-    ...chartView(wf, after.chart as ChartSnapshot),
+    ...chartView(wf, after.chart as ChartSnapshot, (text) => env.load(text)),
     ...(error ? { error } : {}),
   };
 }
 
-type Step = (wf: Workflow, s: ChartSnapshot, now: number) => ChartResult;
+type Step = (wf: Workflow, s: ChartSnapshot, options: chart.StepOptions) => ChartResult;
 
 /** One interpreter operation on a running run, journaled; a refusal leaves the run as it was. */
 function step(run: RunSnapshot, wf: Workflow, env: MachineEnv, op: ChartOp, event: string | undefined, fn: Step): { run: RunSnapshot; journal: JournalEntry[]; outcome: ChartOutcome } {
   const at = env.now();
   if (run.status !== 'running') {
     const error: MachineError = { code: 'not_running', message: `the run is ${run.status}` };
-    return { run, journal: [], outcome: outcome(run, run, wf, false, event, error) };
+    return { run, journal: [], outcome: outcome(run, run, wf, env, false, event, error) };
   }
-  const r = fn(wf, run.chart as ChartSnapshot, chartClock(env));
+  const r = fn(wf, run.chart as ChartSnapshot, stepOptions(run.workflow.file, env));
   if (r.error && r.snapshot === run.chart) {
     const error: MachineError = { code: r.snapshot.status === 'running' ? 'unknown_event' : 'final_state', message: r.error };
     const rejected: JournalEntry = { kind: 'rejected', at, ...(event === undefined ? { event: op } : { event }), state: run.state, code: error.code, message: r.error };
-    return { run, journal: [rejected], outcome: outcome(run, run, wf, false, event, error) };
+    return { run, journal: [rejected], outcome: outcome(run, run, wf, env, false, event, error) };
   }
   const { run: next, entry } = applyResult(run, wf, r, op, at, event);
-  return { run: next, journal: [entry], outcome: outcome(run, next, wf, r.transitioned, event) };
+  return { run: next, journal: [entry], outcome: outcome(run, next, wf, env, r.transitioned, event) };
 }
 
 export function sendChartEvent(run: RunSnapshot, wf: Workflow, event: string, data: JsonValue | undefined, env: MachineEnv) {
-  return step(run, wf, env, 'send', event, (w, s, now) => chart.sendEvent(w, s, data === undefined ? { type: event } : { type: event, data }, { now }));
+  return step(run, wf, env, 'send', event, (w, s, o) => chart.sendEvent(w, s, data === undefined ? { type: event } : { type: event, data }, o));
 }
 
 export function completeChartInvocation(run: RunSnapshot, wf: Workflow, id: string, ok: boolean, data: JsonValue | undefined, env: MachineEnv) {
-  return step(run, wf, env, ok ? 'done' : 'fail', id, (w, s, now) => chart.completeInvocation(w, s, { id, ok, ...(data === undefined ? {} : { data }) }, { now }));
+  return step(run, wf, env, ok ? 'done' : 'fail', id, (w, s, o) => chart.completeInvocation(w, s, { id, ok, ...(data === undefined ? {} : { data }) }, o));
 }
 
 /** Fires the timers due by the run's clock; nothing to journal when none is due. */
 export function fireChartTimers(run: RunSnapshot, wf: Workflow, env: MachineEnv): { run: RunSnapshot; journal: JournalEntry[] } {
   if (run.status !== 'running' || !run.chart) return { run, journal: [] };
-  const r = chart.fireDueTimers(wf, run.chart, chartClock(env));
+  const { now, ...rest } = stepOptions(run.workflow.file, env);
+  const r = chart.fireDueTimers(wf, run.chart, now, rest);
   if (r.snapshot === run.chart) return { run, journal: [] };
   const { run: next, entry } = applyResult(run, wf, r, 'timers', env.now());
   return { run: next, journal: [entry] };

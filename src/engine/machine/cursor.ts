@@ -24,6 +24,13 @@ export interface MachineEnv {
   load(text: string): Workflow | undefined;
   /** Finds an invoked workflow by id or registered name, relative to the invoking file. */
   resolveInvoke(name: string, fromFile?: string): InvokeResolution | InvokeProblem | undefined;
+  /**
+   * Finds the chart a `statechart:<id>[@version]` invoke names, seen from the
+   * invoking chart (its machine_registry, the workspace registry, chart ids):
+   * its file and text, or what was searched in vain. Absent: child charts
+   * cannot be found (every such invocation fails).
+   */
+  resolveChart?(src: string, from: { readonly workflow: Workflow; readonly file?: string }): { readonly file: string; readonly text: string } | InvokeProblem;
 }
 
 /** Selects a branch of a parallel fork (sequential forks always act on the current branch). */

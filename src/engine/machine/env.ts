@@ -17,6 +17,7 @@ import type { MachineEnv } from './cursor.js';
 export interface MachineEnvOptions {
   now?: () => string;
   resolveInvoke?: MachineEnv['resolveInvoke'];
+  resolveChart?: MachineEnv['resolveChart'];
   /** Bound on cached definitions (oldest dropped first). */
   cacheSize?: number;
 }
@@ -37,6 +38,7 @@ export function createMachineEnv(opts: MachineEnvOptions = {}): MachineEnv {
       return wf;
     },
     resolveInvoke: opts.resolveInvoke ?? (() => undefined),
+    ...(opts.resolveChart ? { resolveChart: opts.resolveChart } : {}),
   };
 }
 

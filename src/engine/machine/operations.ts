@@ -142,6 +142,10 @@ class PinnedEnv implements MachineEnv {
   resolveInvoke(name: string, fromFile?: string): ReturnType<MachineEnv['resolveInvoke']> {
     return this.base.resolveInvoke(name, fromFile);
   }
+
+  resolveChart(src: string, from: { readonly workflow: Workflow; readonly file?: string }): ReturnType<NonNullable<MachineEnv['resolveChart']>> {
+    return this.base.resolveChart ? this.base.resolveChart(src, from) : { problem: `\`${src}\` cannot be looked up: this host finds no child charts.` };
+  }
 }
 
 // ---------------------------------------------------------------------------

@@ -14,7 +14,7 @@
  * carries the effective rules, so `decide` needs no change of its own.
  */
 import type { StateNode, StateRules, Workflow } from '../model/index.js';
-import { chartWorkflow } from '../machine/chart-run.js';
+import { enforcedChart } from './enforced-chart.js';
 import type { BranchOption, MachineEnv } from '../machine/cursor.js';
 import { locate, type Located } from '../machine/operations.js';
 import type { MachineError, RunSnapshot } from '../machine/run.js';
@@ -112,16 +112,17 @@ export interface LocatedForCall extends Located {
 
 /** Where the call is decided: the machine's `locate`, or on a statechart run the first active state allowing the tool, with its effective rules. */
 export function locateForCall(run: RunSnapshot, env: MachineEnv, tool: string, opt: BranchOption & { aliases?: ExtraAliases } = {}): LocatedForCall | MachineError {
-  const wf = run.chart ? chartWorkflow(run, env) : undefined;
-  if (!wf || !run.chart) return locate(run, env, opt);
-  const configuration = configurationPaths(wf, run.chart);
+  const held = enforcedChart(run, env); // the innermost running child statechart, or the run's own chart
+  if (!held) return locate(run, env, opt);
+  const wf = held.workflow;
+  const configuration = configurationPaths(wf, held.snapshot);
   const chosen = configuration.find((s) => toolAllowed(wf, s, tool, opt.aliases));
   const id = chosen ?? configuration[0];
   if (id === undefined || !wf.states.has(id)) return { code: 'unknown_state', message: 'the statechart run has no active state' };
   const commandLevels = levels(wf, id).filter((n) => n.rules.allowedCommands !== undefined);
   const located: LocatedForCall = { workflow: wf, node: effectiveNode(wf, id), position: run, ...(commandLevels.length > 1 ? { commandLevels } : {}) };
   if (chosen !== undefined) return located;
-  const events = eventsAllowing(wf, configuration, tool, opt.aliases);
+  const events = [{ workflow: wf, configuration }, ...held.outer].flatMap((m) => eventsAllowing(m.workflow, m.configuration, tool, opt.aliases));
   const lead = events.length ? `Events that lead to a configuration where it is allowed: ${events.join(', ')}.` : 'No event of the active states leads to a state where it is allowed.';
-  return { ...located, denial: `${tool} is not allowed in any active state (configuration: ${configuration.join(', ')}). ${lead}` };
+  return { ...located, denial: `${tool} is not allowed in any active state (${held.where}configuration: ${configuration.join(', ')}). ${lead}` };
 }

@@ -7,6 +7,7 @@ import type { AssignUpdate, JsonObject, JsonValue } from '../model/index.js';
 import { evaluate, evaluateData } from './expressions.js';
 import type { ChartEvent, EventBinding, RunState } from './run-state.js';
 import type { ActionStep } from './table.js';
+import { childTarget, queueChildWork } from './children.js';
 
 /** Runs `steps` in order; `owner` names the state (or transition source) for error reports. */
 export function runActions(rs: RunState, steps: readonly ActionStep[], event: ChartEvent, owner: string): void {
@@ -35,6 +36,9 @@ function runAction(rs: RunState, step: ActionStep, event: EventBinding, owner: s
     case 'send': {
       const data = actionData(rs, step.data, event, owner, 'send');
       rs.effect({ type: 'send', to: step.to, event: step.event, ...(data === undefined ? {} : { data }) });
+      // To a child machine of this run: delivered once the macrostep is over (child-runs.ts), as XState's sendTo.
+      const child = childTarget(rs, step.to);
+      if (child) queueChildWork(rs, { kind: 'send', id: child.id, state: child.state, event: data === undefined ? { type: step.event } : { type: step.event, data } });
       return;
     }
     case 'log': {

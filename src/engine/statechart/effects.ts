@@ -28,5 +28,17 @@ export type ChartEffect =
   | { readonly type: 'guard-error'; readonly source: string; readonly index: number; readonly guard: string; readonly message: string }
   /** An action or an expression in one that could not run (it is skipped; the step goes on). */
   | { readonly type: 'action-error'; readonly state: string; readonly action: string; readonly message: string }
+  /** What a child statechart of invocation `id` (of `state`) did: its own effects, in order. */
+  | { readonly type: 'child'; readonly id: string; readonly state: string; readonly effects: readonly ChartEffect[] }
   | { readonly type: 'run-done'; readonly output: JsonValue }
   | { readonly type: 'run-failed'; readonly error: string };
+
+/** Transitions taken, a child's included (what `counters.transitions` and replay count). */
+export function countTransitions(effects: readonly ChartEffect[]): number {
+  let n = 0;
+  for (const e of effects) {
+    if (e.type === 'transition') n++;
+    else if (e.type === 'child') n += countTransitions(e.effects);
+  }
+  return n;
+}

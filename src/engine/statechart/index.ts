@@ -12,8 +12,9 @@
  * arrays reused across operations), microstep (exit / actions / entry),
  * history, done (done events, completing the run), macrostep (eventless
  * transitions, the internal queue, the microstep limit), timers (`after`),
- * actions, invoke, expressions, value (XState's StateValue), run-state (the
- * mutable state of one operation), snapshot and effects (what comes out).
+ * actions, invoke, children and child-runs (child statecharts), expressions,
+ * value (XState's StateValue), run-state (the mutable state of one
+ * operation), snapshot and effects (what comes out).
  */
 import type { JsonObject, JsonValue, Workflow } from '../model/index.js';
 import type { ChartEffect } from './effects.js';
@@ -24,7 +25,8 @@ import { RunState, type ChartEvent, type StepOptions } from './run-state.js';
 import type { ChartSnapshot } from './snapshot.js';
 import type { TransitionRow } from './table.js';
 import { ROOT, chartTable, isAtomicKind } from './table.js';
-import { nextDue as earliestDue, takeDueTimer } from './timers.js';
+import { completeInChildren, fireNext, routeToChildren, settleChildren, type Operations } from './child-runs.js';
+import { runningChildren, treeDue } from './children.js';
 import { valueOf, type StateValue } from './value.js';
 
 export type { ChartEffect } from './effects.js';
@@ -32,6 +34,11 @@ export type { ChartHistoryRecord, ChartInvocation, ChartSnapshot, ChartStatus, C
 export type { StepOptions } from './run-state.js';
 export type { StateValue } from './value.js';
 export type { ChildChartResolver } from './invoke.js';
+export type { ChildCharts, ResolvedChart } from './child-types.js';
+export type { ChildChart } from './snapshot.js';
+export { countTransitions } from './effects.js';
+export { MAX_CHILD_DEPTH } from './child-types.js';
+export { innermostChild, runningChildren } from './children.js';
 export { MAX_MICROSTEPS } from './macrostep.js';
 export { ROOT_ID, resolveTarget } from './targets.js';
 
@@ -72,6 +79,7 @@ export function startChart(workflow: Workflow, options: StartOptions): ChartResu
   };
   microstep(rs, [initial], init, true);
   settle(rs, init);
+  settleChildren(rs, OPS);
   if (rs.status === 'failed') {
     // As XState: a start that cannot come to rest leaves the run failed in the initial configuration, with the initial context.
     const failed = new RunState(rs.table, undefined, options);
@@ -90,21 +98,22 @@ export function sendEvent(workflow: Workflow, snapshot: ChartSnapshot, event: Se
     return { snapshot, transitioned: false, effects: [], error: `"${event.type}" cannot be sent as an event (it is ${event.type ? 'the wildcard' : 'empty'})` };
   }
   const rs = new RunState(chartTable(workflow), snapshot, options);
-  macrostep(rs, { kind: 'event', binding: event.data === undefined ? { type: event.type } : { type: event.type, data: event.data } });
+  const binding = event.data === undefined ? { type: event.type } : { type: event.type, data: event.data };
+  // The innermost running child machine first; what no child handles is this machine's.
+  if (!(options.children && runningChildren(snapshot.invocations).length && routeToChildren(rs, binding, OPS))) macrostep(rs, { kind: 'event', binding });
+  settleChildren(rs, OPS);
   return finish(rs, rs, snapshot);
 }
 
 /** Fires the timers due at `now`, in due order (each one's macrostep may schedule more). */
 export function fireDueTimers(workflow: Workflow, snapshot: ChartSnapshot, now: number, options: Omit<StepOptions, 'now'> = {}): ChartResult {
-  if (snapshot.status !== 'running' || earliestDue(snapshot.timers) === undefined || (earliestDue(snapshot.timers) as number) > now) {
-    return { snapshot, transitioned: false, effects: [] };
-  }
+  const due = snapshot.status === 'running' ? treeDue(snapshot) : undefined;
+  if (due === undefined || due > now) return { snapshot, transitioned: false, effects: [] };
   const rs = new RunState(chartTable(workflow), snapshot, { ...options, now });
   let before = snapshot;
   for (;;) {
-    const due = takeDueTimer(rs);
-    if (!due) break;
-    macrostep(rs, due.event);
+    if (!fireNext(rs, OPS)) break;
+    settleChildren(rs, OPS);
     if (rs.status === 'failed') return finish(rs, rs, before);
     if (rs.status !== 'running') break;
     before = rs.toSnapshot();
@@ -125,12 +134,21 @@ export function completeInvocation(workflow: Workflow, snapshot: ChartSnapshot, 
   const refused = refuse(snapshot);
   if (refused) return { snapshot, transitioned: false, effects: [], error: refused };
   const rs = new RunState(chartTable(workflow), snapshot, options);
-  const event = finishInvocation(rs, outcome.id, outcome.ok, outcome.data);
-  if (typeof event === 'string') {
+  // An invocation handed out by a running child machine is completed there.
+  const inChild = rs.invocations.some((inv) => inv.id === outcome.id && inv.status === 'running') ? undefined : completeInChildren(rs, outcome, OPS);
+  if (inChild?.error) {
     rs.release();
-    return { snapshot, transitioned: false, effects: [], error: event };
+    return { snapshot, transitioned: false, effects: [], error: inChild.error };
   }
-  macrostep(rs, event);
+  if (!inChild) {
+    const event = finishInvocation(rs, outcome.id, outcome.ok, outcome.data);
+    if (typeof event === 'string') {
+      rs.release();
+      return { snapshot, transitioned: false, effects: [], error: event };
+    }
+    macrostep(rs, event);
+  }
+  settleChildren(rs, OPS);
   return finish(rs, rs, snapshot);
 }
 
@@ -151,10 +169,26 @@ export function configurationPaths(workflow: Workflow, snapshot: ChartSnapshot):
   });
 }
 
-/** When the run's next timer is due (undefined: none). */
+/** When the run's next timer, its children's included, is due (undefined: none). */
 export function nextDue(snapshot: ChartSnapshot): number | undefined {
-  return snapshot.status === 'running' ? earliestDue(snapshot.timers) : undefined;
+  return snapshot.status === 'running' ? treeDue(snapshot) : undefined;
 }
+
+/** Fires the one timer due first in the machine and its children (a child's step, see child-runs.ts). */
+function fireNextTimer(workflow: Workflow, snapshot: ChartSnapshot, options: StepOptions): ChartResult {
+  const rs = new RunState(chartTable(workflow), snapshot, options);
+  if (!fireNext(rs, OPS)) return finish(rs, rs, snapshot);
+  settleChildren(rs, OPS);
+  return finish(rs, rs, snapshot);
+}
+
+/** The operations child machines run with (child-runs.ts): the same as the run's own. */
+const OPS: Operations = {
+  start: startChart,
+  send: sendEvent,
+  fireNext: fireNextTimer,
+  complete: completeInvocation,
+};
 
 /** The root's initial states, as XState's initial transition targets them: every node entered by default from the root. */
 function initialStates(rs: RunState): number[] {

@@ -5,18 +5,25 @@
  * host) and completed later with `completeInvocation`, which delivers its
  * done or error event to the chart as an event of its own.
  *
- * `statechart:<id>[@version]` children: the lookup is modelled
- * (`ChildChartResolver`), but running the child as a run of its own (and
- * completing the invocation when it finishes) belongs to the run store; until
- * then such an invocation is handed out and completed like the others.
+ * `statechart:<id>[@version]` children run as machines of their own when
+ * the host gives `options.children` (children.ts, child-runs.ts): the child
+ * starts once the macrostep is over, and its invocation completes when the
+ * child reaches its root final state (or fails), never by `run done|fail`.
+ * Without `options.children` such an invocation is handed out like the others.
  */
 import type { JsonValue, Workflow } from '../model/index.js';
 import { evaluateData } from './expressions.js';
 import type { ChartEvent, RunState } from './run-state.js';
 import type { ChartInvocation } from './snapshot.js';
+import { cancelChild, queueChildWork } from './children.js';
+import { STATECHART_PREFIX } from './src-ref.js';
 
 /** Finds the machine a `statechart:<id>[@version]` src names (through the machine registry and the workspace). */
 export type ChildChartResolver = (src: string) => Workflow | undefined;
+
+function isChildChart(rs: RunState, inv: ChartInvocation): boolean {
+  return rs.options.children !== undefined && inv.src.startsWith(STATECHART_PREFIX);
+}
 
 /** Starts the invocations of `index` (just entered). */
 export function startInvocations(rs: RunState, index: number, event: ChartEvent): void {
@@ -32,6 +39,7 @@ export function startInvocations(rs: RunState, index: number, event: ChartEvent)
     rs.ownInvocations().push(invocation);
     rs.touched = true;
     rs.effect({ type: 'invoke-started', id: def.id, state: node.id, src: def.src.name, ...(input ? { input } : {}) });
+    if (isChildChart(rs, invocation)) queueChildWork(rs, { kind: 'start', id: def.id, state: node.id });
   }
 }
 
@@ -42,7 +50,10 @@ export function cancelInvocations(rs: RunState, index: number): void {
   const kept: ChartInvocation[] = [];
   for (const inv of rs.invocations) {
     if (inv.state !== id) kept.push(inv);
-    else if (inv.status === 'running') rs.effect({ type: 'invoke-cancelled', id: inv.id, state: id });
+    else if (inv.status === 'running') {
+      cancelChild(rs, inv);
+      rs.effect({ type: 'invoke-cancelled', id: inv.id, state: id });
+    }
   }
   rs.setInvocations(kept);
   rs.touched = true;
@@ -50,13 +61,22 @@ export function cancelInvocations(rs: RunState, index: number): void {
 
 /**
  * Marks the running invocation `invokeId` done (ok) or failed and returns the
- * event that reports it; an error message when no such invocation is running.
+ * event that reports it; an error message when no such invocation is running,
+ * or when it runs a child statechart and `byChild` is not set (such a child
+ * ends by reaching its final state, not by being told).
  */
-export function finishInvocation(rs: RunState, invokeId: string, ok: boolean, data: JsonValue | undefined): ChartEvent | string {
+export function finishInvocation(rs: RunState, invokeId: string, ok: boolean, data: JsonValue | undefined, byChild = false): ChartEvent | string {
   const at = rs.invocations.findIndex((inv) => inv.id === invokeId && inv.status === 'running');
   if (at < 0) {
     const known = rs.invocations.filter((inv) => inv.status === 'running').map((inv) => inv.id);
     return `no running invocation "${invokeId}"${known.length ? ` (running: ${known.join(', ')})` : ' (none is running)'}`;
+  }
+  const found = rs.invocations[at] as ChartInvocation;
+  if (!byChild && isChildChart(rs, found)) {
+    return (
+      `invocation "${invokeId}" runs the child statechart ${found.src.slice(STATECHART_PREFIX.length)}: it ends when the child reaches ` +
+      `its final state (or fails), not by run done|fail; send the child its events with \`stategate run send EVENT\``
+    );
   }
   const list = rs.ownInvocations();
   list[at] = { ...(list[at] as ChartInvocation), status: ok ? 'done' : 'failed' };

@@ -9,6 +9,7 @@ import type { JsonObject, JsonValue } from '../model/index.js';
 import type { ChartEffect } from './effects.js';
 import type { ChartHistoryRecord, ChartInvocation, ChartSnapshot, ChartStatus, ChartTimer } from './snapshot.js';
 import type { ChartTable, NodeRow } from './table.js';
+import type { ChildCharts, ChildWork } from './child-types.js';
 import { ROOT, isAtomicKind } from './table.js';
 
 /** What the expressions see as `event`. */
@@ -39,6 +40,12 @@ export interface StepOptions {
   readonly agents?: (role: string, hint: JsonValue) => string | null;
   /** The microstep limit for one event (default MAX_MICROSTEPS, DESIGN.md's 1,000; tests lower it). */
   readonly maxMicrosteps?: number;
+  /** Runs `statechart:` invocations as child machines (child-runs.ts); without it they are handed out like agent tasks. */
+  readonly children?: ChildCharts;
+  /** The file of the chart being run (its `statechart:` invocations resolve from there). */
+  readonly file?: string;
+  /** How many machines invoke this one (0: the run's own chart). */
+  readonly depth?: number;
 }
 
 /** How many nodes after the last one decoded are tried before the id map (the ids of a sibling's inactive subtree are skipped so). */
@@ -63,6 +70,8 @@ export class RunState {
   private timersOwned = false;
   private invocationsOwned = false;
   readonly queue: ChartEvent[] = [];
+  /** Child machines to start and events to send them, done after the macrostep (children.ts). */
+  childWork?: ChildWork[];
   readonly effects: ChartEffect[] = [];
   status: ChartStatus;
   output?: JsonValue;

@@ -26,6 +26,23 @@ export interface ChartInvocation {
   readonly status: InvocationStatus;
   /** The evaluated `input`, handed to the agent or the child machine. */
   readonly input?: JsonObject;
+  /** A `statechart:` invocation's child machine, once started (child-runs.ts). */
+  readonly child?: ChildChart;
+}
+
+/**
+ * A child statechart run, kept inside its invocation. The child's definition
+ * text is kept with it, so later operations, a replay and a reload after the
+ * child's file changed all run the chart the child started with.
+ */
+export interface ChildChart {
+  /** The chart's `id` and `version` as resolved. */
+  readonly id: string;
+  readonly version?: string;
+  /** The file it was read from (its own `statechart:` invocations resolve from there). */
+  readonly file?: string;
+  readonly text: string;
+  readonly snapshot: ChartSnapshot;
 }
 
 /** What a history node remembers: the states to restore (children for shallow, atomic descendants for deep). */

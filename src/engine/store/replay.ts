@@ -9,6 +9,7 @@
 import type { JsonObject } from '../model/index.js';
 import { cloneJson, mergeShallow } from '../model/json-value.js';
 import type { JournalEntry, RunStatus } from '../machine/run.js';
+import { countTransitions } from '../statechart/effects.js';
 
 export interface Replayed {
   state: string;
@@ -55,7 +56,7 @@ export function replay(entries: readonly JournalEntry[]): Replayed {
           // A statechart operation: its entry carries the state and context it left.
           context = cloneJson(e.context);
           state = e.state;
-          transitions += e.effects.filter((x) => x.type === 'transition').length;
+          transitions += countTransitions(e.effects);
           break;
         case 'force':
           context = mergeShallow(context, e.patch);

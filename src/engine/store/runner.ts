@@ -18,6 +18,7 @@ import type { MachineEnv, MachineResult, StateView } from '../machine/operations
 import type { JsonObject, JsonValue, StateNode } from '../model/index.js';
 import { isInvokeProblem } from '../model/index.js';
 import { WorkflowRegistry } from '../formats/registry.js';
+import { ChartRegistry } from '../formats/chart-registry.js';
 import { hashText, RUN_SNAPSHOT_VERSION, type RunSnapshot } from '../machine/run.js';
 import { RunStore, StoreError, type ActiveRun, type CommitStep } from './run-store.js';
 import { decide, record, shellRulesFor, type Decision, type PolicyOptions, type RecordOutcome, type ShellRules, type ShellVerdict, type ToolCall, type ToolResult } from '../policy/decide.js';
@@ -104,6 +105,7 @@ export class Runner {
   readonly env: MachineEnv;
   readonly workspaceRoot: string;
   private readonly registry = new WorkflowRegistry();
+  private readonly charts = new ChartRegistry();
   private readonly analyseShell: ShellAnalyser | undefined;
   private readonly rewriteShell: ShellRewriter | undefined;
   /** Path rules resolve symlinks, the workspace root's own included (write-guard.ts). */
@@ -134,6 +136,7 @@ export class Runner {
           return undefined;
         }
       },
+      resolveChart: (src, from) => this.charts.findChart(src, from),
     });
   }
 
@@ -269,7 +272,7 @@ export class Runner {
       // Loading a statechart run fires its due timers: that is a change to store.
       const run = this.apply((r) => ({ run: r, journal: [], outcome: r }));
       const wf = chartWorkflow(run, this.env);
-      const view = wf && run.chart ? chartView(wf, run.chart) : {};
+      const view = wf && run.chart ? chartView(wf, run.chart, (text) => this.env.load(text)) : {};
       return { run_id: run.runId, ...machine.describe(run, this.env, branchOpt(branch)), ...view, definition_changed: this.definitionChanged(run) };
     }
     const run = active;
