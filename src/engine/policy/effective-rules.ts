@@ -56,6 +56,17 @@ export function effectiveRules(wf: Workflow, id: string): StateRules {
   return out as StateRules;
 }
 
+/** The limits a node's effective rules can carry: each counts in the node that declares it. */
+export const LIMIT_KEYS = ['maxIterations', 'maxEditLines', 'maxFilesPerState', 'contextBudgetBytes'] as const;
+export type LimitKey = (typeof LIMIT_KEYS)[number];
+
+/** For each limit in force at `id` (the innermost level that sets it), the node that declares it. */
+export function limitOwners(wf: Workflow, id: string): Partial<Record<LimitKey, string>> {
+  const out: Partial<Record<LimitKey, string>> = {};
+  for (const node of levels(wf, id)) for (const key of LIMIT_KEYS) if (node.rules[key] !== undefined) out[key] = node.id;
+  return out;
+}
+
 /** The state node with its effective rules, for `decide`. */
 export function effectiveNode(wf: Workflow, id: string): StateNode {
   const node = wf.states.get(id) as StateNode;
@@ -99,6 +110,16 @@ export function eventsAllowing(wf: Workflow, configuration: readonly string[], t
   return [...out];
 }
 
+/** The names of the events the active configuration handles: each active state walking up to the chart root (innermost first). */
+export function handledEvents(wf: Workflow, configuration: readonly string[]): string[] {
+  const out = new Set<string>();
+  const nodes = new Set<StateNode>();
+  for (const atomic of configuration) for (const node of levels(wf, atomic).reverse()) nodes.add(node);
+  const transitions = [...[...nodes].flatMap((n) => n.chart?.transitions ?? []), ...(wf.chart?.root.transitions ?? [])];
+  for (const t of transitions) if (t.trigger.kind === 'event' && t.trigger.event !== '*') out.add(t.trigger.event);
+  return [...out];
+}
+
 export interface LocatedForCall extends Located {
   /** A statechart run where no active state allows the call: the denial to give. */
   denial?: string;
@@ -108,6 +129,10 @@ export interface LocatedForCall extends Located {
    * carries only the innermost list).
    */
   commandLevels?: StateNode[];
+  /** Statecharts: the events the active configuration handles (for the max_iterations denial). */
+  events?: string[];
+  /** Statecharts: the node each limit in force counts in (limit-counters.ts). */
+  limitOwners?: Partial<Record<LimitKey, string>>;
 }
 
 /** Where the call is decided: the machine's `locate`, or on a statechart run the first active state allowing the tool, with its effective rules. */
@@ -119,7 +144,14 @@ export function locateForCall(run: RunSnapshot, env: MachineEnv, tool: string, o
   const id = chosen ?? configuration[0];
   if (id === undefined || !wf.states.has(id)) return { code: 'unknown_state', message: 'the statechart run has no active state' };
   const commandLevels = levels(wf, id).filter((n) => n.rules.allowedCommands !== undefined);
-  const located: LocatedForCall = { workflow: wf, node: effectiveNode(wf, id), position: run, ...(commandLevels.length > 1 ? { commandLevels } : {}) };
+  const located: LocatedForCall = {
+    workflow: wf,
+    node: effectiveNode(wf, id),
+    position: run,
+    limitOwners: limitOwners(wf, id),
+    events: handledEvents(wf, configuration),
+    ...(commandLevels.length > 1 ? { commandLevels } : {}),
+  };
   if (chosen !== undefined) return located;
   const events = eventsAllowing(wf, configuration, tool, opt.aliases);
   const lead = events.length ? `Events that lead to a configuration where it is allowed: ${events.join(', ')}.` : 'No event of the active states leads to a state where it is allowed.';
