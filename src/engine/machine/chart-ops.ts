@@ -28,8 +28,7 @@ import { ROOT, chartTable } from '../statechart/table.js';
 import { applyResult, chartClock, chartView, isChartWorkflow, type ChartView } from './chart-run.js';
 import type { MachineEnv } from './cursor.js';
 import { matchInterrupt } from './patterns/interrupts.js';
-import type { ForceOutcome } from './operations.js';
-import type { JournalEntry, MachineError, RunSnapshot } from './run.js';
+import type { ForceOutcome, JournalEntry, MachineError, RunSnapshot } from './run.js';
 
 export const FORCE_EVENT = 'stategate.force';
 

@@ -22,7 +22,7 @@ import { BRANCH_DONE_PREFIX, branchDone, startFork } from './patterns/fork.js';
 import { startInvoke } from './patterns/invoke.js';
 import { plainMove, stateTable } from './table.js';
 import { freshCounters, hashText, resetStateCounters, RUN_SNAPSHOT_VERSION } from './run.js';
-import type { JournalEntry, MachineError, Position, RunSnapshot, RunStatus } from './run.js';
+import type { ForceOutcome, JournalEntry, MachineError, Position, RunSnapshot, RunStatus } from './run.js';
 import { FRAME_ENDINGS } from './patterns/endings.js';
 import { chartWorkflow, isChartWorkflow, sendChartEvent, startChartRun, type ChartView } from './chart-run.js';
 import { chartFileChanged, chartReloadRefusal, fireChartInterrupt, forceChart, type ChartFileReason, type ChartForced } from './chart-ops.js';
@@ -506,14 +506,7 @@ export function stop(run: RunSnapshot, env: MachineEnv): MachineResult<StatusOut
 // ---------------------------------------------------------------------------
 // force_state
 
-export interface ForceOutcome {
-  forced: boolean;
-  from: string;
-  to: string;
-  status: RunStatus;
-  cleared?: string[];
-  error?: MachineError;
-}
+export type { ForceOutcome } from './run.js';
 
 /**
  * Debug only (`meta.debug`): jumps the top-level run to any state, merges the

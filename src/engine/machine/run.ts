@@ -259,6 +259,16 @@ export type ErrorCode =
   | 'interrupt_active'
   | 'invalid_definition';
 
+/** What `force` did (operations.ts, chart-ops.ts). */
+export interface ForceOutcome {
+  forced: boolean;
+  from: string;
+  to: string;
+  status: RunStatus;
+  cleared?: string[];
+  error?: MachineError;
+}
+
 export interface MachineError {
   code: ErrorCode;
   message: string;
