@@ -231,3 +231,17 @@ test('reload keeps the configuration when its states still exist, and refuses na
   assert.equal(d.run.workflow.definitionText, added);
   d.assertReplays();
 });
+
+test('force cancels the timers of the states it exits and schedules those of the states it enters', () => {
+  const spec = fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'statecharts', 'spec', 'after.statechart.yaml'), 'utf8');
+  const d = new ChartDriver(spec.replace('  id: delayed_example\n', '  id: delayed_example\n  meta:\n    debug: true\n'));
+  assert.equal(d.run.chart?.timers.length, 2);
+  d.take(m.forceState(d.run, 'sla_breach', undefined, d.env));
+  assert.deepEqual(d.run.chart?.timers, []);
+  const entry = d.journal.at(-1);
+  assert.ok(entry?.kind === 'chart');
+  assert.deepEqual(entry.effects.filter((e) => e.type === 'timer-cancelled').length, 2);
+  d.take(m.forceState(d.run, 'waiting_for_approval', undefined, d.env));
+  assert.deepEqual(d.run.chart?.timers.map((t) => t.state), ['waiting_for_approval', 'waiting_for_approval']);
+  d.assertReplays();
+});
