@@ -209,6 +209,10 @@ test('an agent write matching a root interrupt jumps to its handler; leaving the
   assert.deepEqual(forced.cleared, ['interrupt']);
   assert.equal(d.run.interrupt, undefined);
   assert.equal(d.send('INTERRUPT:nope').error?.code, 'unknown_event');
+  d.take(m.pause(d.run, d.env));
+  assert.equal(d.send('INTERRUPT:secrets').error?.code, 'not_running');
+  assert.equal(d.take(m.fileChanged(d.run, 'config/.env', d.env)).reason, 'not_running');
+  d.take(m.resume(d.run, d.env));
   d.assertReplays();
 });
 
@@ -235,13 +239,14 @@ test('reload keeps the configuration when its states still exist, and refuses na
 test('force cancels the timers of the states it exits and schedules those of the states it enters', () => {
   const spec = fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'statecharts', 'spec', 'after.statechart.yaml'), 'utf8');
   const d = new ChartDriver(spec.replace('  id: delayed_example\n', '  id: delayed_example\n  meta:\n    debug: true\n'));
-  assert.equal(d.run.chart?.timers.length, 2);
+  const timers = (): readonly { state: string }[] => d.run.chart?.timers ?? [];
+  assert.equal(timers().length, 2);
   d.take(m.forceState(d.run, 'sla_breach', undefined, d.env));
-  assert.deepEqual(d.run.chart?.timers, []);
+  assert.equal(timers().length, 0);
   const entry = d.journal.at(-1);
   assert.ok(entry?.kind === 'chart');
   assert.deepEqual(entry.effects.filter((e) => e.type === 'timer-cancelled').length, 2);
   d.take(m.forceState(d.run, 'waiting_for_approval', undefined, d.env));
-  assert.deepEqual(d.run.chart?.timers.map((t) => t.state), ['waiting_for_approval', 'waiting_for_approval']);
+  assert.deepEqual(timers().map((t) => t.state), ['waiting_for_approval', 'waiting_for_approval']);
   d.assertReplays();
 });

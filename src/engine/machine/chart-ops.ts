@@ -70,10 +70,8 @@ export interface ChartInterrupted {
 
 /** A workspace-relative file written by an agent (or saved): fires the first matching root interrupt. */
 export function chartFileChanged(run: RunSnapshot, wf: Workflow, relPath: string, env: MachineEnv): ChartInterrupted {
-  const quiet = (reason: ChartFileReason): ChartInterrupted => ({ run, journal: [], reason });
-  if (run.status !== 'running') return quiet('not_running');
-  const def = matchInterrupt(wf, relPath);
-  if (!def) return quiet('no_match');
+  const def = run.status === 'running' ? matchInterrupt(wf, relPath) : undefined;
+  if (!def) return { run, journal: [], reason: run.status === 'running' ? 'no_match' : 'not_running' };
   return fireChartInterrupt(run, wf, def.name, env, relPath);
 }
 
@@ -81,6 +79,7 @@ export function chartFileChanged(run: RunSnapshot, wf: Workflow, relPath: string
 export function fireChartInterrupt(run: RunSnapshot, wf: Workflow, name: string, env: MachineEnv, file?: string): ChartInterrupted {
   const quiet = (reason: ChartFileReason): ChartInterrupted => ({ run, journal: [], reason });
   const snapshot = run.chart as ChartSnapshot;
+  if (run.status !== 'running') return quiet('not_running');
   const def = wf.interrupts.find((i) => i.name === name);
   const target = def ? resolveTarget(wf, ROOT_ID, def.target) : undefined;
   if (!def || target === undefined) return quiet('invalid_definition');
