@@ -91,7 +91,7 @@ test('run result: an agent write matching a root interrupt jumps to its handler'
   const input = JSON.stringify({ file_path: path.join(cwd, 'conf', '.env'), content: 'X=1' });
   const r = run(cwd, 'result', 'Write', '--input', input);
   assert.equal(r.interrupted, true);
-  assert.deepEqual(r.interrupt, { name: 'secrets', from: 'phase.a', to: 'handling', file: 'conf/.env' });
+  assert.deepEqual(r.interrupt, { name: 'secrets', from: 'phase.a', to: 'handling', file: 'conf/.env', return_via: 'chart' });
   const view = run(cwd, 'state');
   assert.deepEqual(view.configuration, ['handling']);
   assert.equal(view.interrupt.name, 'secrets');
@@ -130,4 +130,22 @@ test('limits per declaring node through run tool: the count of phase survives a 
   run(cwd, 'send', 'RETURN');
   assert.equal(read().decision, 'allow');
   assertReplays(cwd);
+});
+
+test('hook PostToolUse on a statechart run: the write fires the interrupt and the agent is told how to go on', (t) => {
+  const cwd = started(t);
+  const input = JSON.stringify({
+    hook_event_name: 'PostToolUse',
+    session_id: 'cc-1',
+    cwd,
+    transcript_path: '/tmp/t.jsonl',
+    tool_name: 'Write',
+    tool_input: { file_path: path.join(cwd, 'conf', '.env'), content: 'X=1' },
+    tool_response: { success: true },
+  });
+  const r = cli(['hook', '--client', 'claude'], { cwd, input });
+  const text = r.stdout + r.stderr;
+  assert.match(text, /\[STATEWRIGHT INTERRUPT\] Writing conf\/\.env fired interrupt "secrets": the workflow moved from "phase\.a" to "handling"/);
+  assert.match(text, /send an event of \\?"handling\\?"/);
+  assert.deepEqual(run(cwd, 'state').configuration, ['handling']);
 });

@@ -195,7 +195,7 @@ test('an agent write matching a root interrupt jumps to its handler; leaving the
   const d = new ChartDriver();
   const out = d.take(record(d.run, { tool: 'Write', input: { file_path: `${WS}/config/.env`, content: 'X=1' } }, {}, d.env, { workspaceRoot: WS }));
   assert.equal(out.interrupted, true);
-  assert.deepEqual(out.interrupt, { name: 'secrets', from: 'phase.a', to: 'handling', file: 'config/.env' });
+  assert.deepEqual(out.interrupt, { name: 'secrets', from: 'phase.a', to: 'handling', file: 'config/.env', return_via: 'chart' });
   assert.deepEqual(d.configuration(), ['handling']);
   assert.equal(d.run.interrupt?.name, 'secrets');
   // While it is active, no other fires; standing in the handler, the same one does not fire again.

@@ -260,7 +260,8 @@ export interface ToolResult {
 export interface RecordOutcome {
   readonly notices: string[];
   readonly interrupted: boolean;
-  readonly interrupt?: { name: string; from: string; to: string; file: string };
+  /** `$return` goes back to `from`; a statechart has no `$return` (its handler returns through a history state): `return_via: "chart"`. */
+  readonly interrupt?: { name: string; from: string; to: string; file: string; return_via?: 'chart' };
   readonly state: string;
 }
 
@@ -310,7 +311,8 @@ export function record(run: RunSnapshot, call: ToolCall, result: ToolResult, env
       next = fired.run;
       journal.push(...fired.journal);
       const i = fired.outcome.interrupt;
-      return { run: next, journal, outcome: { notices, interrupted: true, interrupt: { name: i.name, from: i.from, to: i.to, file }, state: fired.outcome.state } };
+      const via = next.chart ? { return_via: 'chart' as const } : {};
+      return { run: next, journal, outcome: { notices, interrupted: true, interrupt: { name: i.name, from: i.from, to: i.to, file, ...via }, state: fired.outcome.state } };
     }
   }
   // The editor may have saved the agent's edit (and the save fired the interrupt) before this report
