@@ -180,11 +180,11 @@ test('pause, resume and stop keep the chart and its configuration', (t) => {
   assertReplays(cwd);
 });
 
-test('force on a statechart run is refused with the way forward, and the run is unchanged', (t) => {
+test('force on a statechart run: refused without meta.debug, with the run unchanged', (t) => {
   const cwd = workspace(t, 'history.statechart.yaml');
   run(cwd, ['start', 'history.statechart.yaml']);
   const r = cli(['run', 'force', 'workflow.review'], { cwd });
   assert.notEqual(r.code, 0);
-  assert.match(r.stdout + r.stderr, /not supported on statechart runs/);
+  assert.equal(r.json.error.code, 'debug_only');
   assert.deepEqual(configuration(cwd), ['workflow.drafting']);
 });

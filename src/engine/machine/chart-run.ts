@@ -99,7 +99,7 @@ function stepOptions(file: string | undefined, env: MachineEnv): chart.StepOptio
 }
 
 /** The run after a chart result: the snapshot stored, state/context mirrored, the `chart` journal entry. */
-function applyResult(run: RunSnapshot, wf: Workflow, r: ChartResult, op: ChartOp, at: string, event?: string): { run: RunSnapshot; entry: JournalEntry } {
+export function applyResult(run: RunSnapshot, wf: Workflow, r: ChartResult, op: ChartOp, at: string, event?: string): { run: RunSnapshot; entry: JournalEntry } {
   const s = r.snapshot;
   const state = chart.configurationPaths(wf, s)[0] ?? run.state;
   const status = runStatus(s, run.status);
@@ -114,6 +114,11 @@ function applyResult(run: RunSnapshot, wf: Workflow, r: ChartResult, op: ChartOp
     visited: run.visited.includes(state) ? run.visited : [...run.visited, state],
     updatedAt: at,
   };
+  // An interrupt fired on a statechart run lasts while its handler state is active (chart-ops.ts).
+  if (next.interrupt && !s.configuration.includes(next.interrupt.target)) delete next.interrupt;
+  const kept = keptNodeCounters(run, r);
+  if (kept) next.nodeCounters = kept;
+  else delete next.nodeCounters;
   const entry: JournalEntry = {
     kind: 'chart',
     at,
@@ -142,6 +147,25 @@ function stateCounters(run: RunSnapshot, r: ChartResult, steps: number): Counter
 /** Whether a state was exited, a child machine's included (the agent is held to the child's states). */
 function anyExit(effects: readonly ChartEffect[]): boolean {
   return effects.some((e) => e.type === 'exit' || (e.type === 'child' && anyExit(e.effects)));
+}
+
+/**
+ * The per-node limit counters after a step (DESIGN.md: a limit counts per
+ * node that declares it and resets when that node is exited): those of the
+ * nodes the step exited are dropped, a sibling's change deep inside a node
+ * leaves that node's counters as they were. Undefined: none left.
+ */
+function keptNodeCounters(run: RunSnapshot, r: ChartResult): RunSnapshot['nodeCounters'] {
+  const all = run.nodeCounters;
+  if (!all) return undefined;
+  const exited = new Set(r.effects.flatMap((e) => (e.type === 'exit' ? [e.state] : [])));
+  const active = new Set(r.snapshot.configuration);
+  const kept = Object.entries(all).filter(([id]) => !exited.has(id) && active.has(id));
+  if (!kept.length) return undefined;
+  if (kept.length === Object.keys(all).length) return all;
+  const out: NonNullable<RunSnapshot['nodeCounters']> = {};
+  for (const [id, c] of kept) Object.defineProperty(out, id, { value: c, enumerable: true, writable: true, configurable: true });
+  return out;
 }
 
 export interface ChartStartOptions {

@@ -7,7 +7,7 @@
  */
 import type { InvokeProblem, JsonValue, Workflow } from '../model/index.js';
 import { cloneJson } from '../model/json-value.js';
-import type { ActiveFork, ActiveInterrupt, BranchRun, ChildRun, Counters, Frame, JournalEntry, MachineError, PendingApproval, Position, RunSnapshot, Scope } from './run.js';
+import type { ActiveFork, ActiveInterrupt, BranchRun, ChildRun, Counters, Frame, JournalEntry, MachineError, NodeCounters, PendingApproval, Position, RunSnapshot, Scope } from './run.js';
 
 export interface InvokeResolution {
   workflow: Workflow;
@@ -211,6 +211,7 @@ function copyFrame<F extends Frame>(f: F): F {
   if (f.fork !== undefined) out.fork = cloneJson(f.fork as unknown as JsonValue) as unknown as ActiveFork;
   if (f.pendingApproval !== undefined) out.pendingApproval = cloneJson(f.pendingApproval as unknown as JsonValue) as unknown as PendingApproval;
   if (f.interrupt !== undefined) out.interrupt = cloneJson(f.interrupt as unknown as JsonValue) as unknown as ActiveInterrupt;
+  if (f.nodeCounters !== undefined) out.nodeCounters = cloneJson(f.nodeCounters as unknown as JsonValue) as unknown as Record<string, NodeCounters>;
   const child = f.child;
   if (child !== undefined) out.child = typeof child === 'object' && child !== null && !Array.isArray(child) ? copyFrame(child) : (cloneJson(child as unknown as JsonValue) as unknown as ChildRun);
   return out;

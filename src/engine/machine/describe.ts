@@ -15,6 +15,9 @@ import { pathScopeOf } from '../policy/paths/scope.js';
 import { BRANCH_DONE_PREFIX } from './patterns/fork.js';
 import type { ActiveFork, ActiveInterrupt, ChildRun, MachineError, PendingApproval, Position, RunSnapshot, RunStatus } from './run.js';
 import { FRAME_ENDINGS } from './patterns/endings.js';
+import { chartWorkflow } from './chart-run.js';
+import type { LimitsView, RuleFieldsView } from './rule-fields.js';
+import { chartStateFields, type ActiveStateView } from './describe-chart.js';
 
 export interface TransitionView {
   event: string;
@@ -29,29 +32,19 @@ export interface TransitionView {
   available: boolean;
 }
 
-export interface StateView {
+export interface StateView extends RuleFieldsView {
   state: string;
   status: RunStatus;
   is_final: boolean;
   workflow: { id: string; file?: string; hash: string };
-  instructions: string | null;
-  allowed_tools: readonly string[] | null;
-  disallowed_tools: readonly string[];
-  allowed_commands: readonly string[] | null;
-  blocked_env: readonly string[];
-  env_overrides: Readonly<Record<string, string>>;
-  /** Where writes may go (path-scope.ts): allowed_paths (null: no such list), denied_paths, and whether writes outside the workspace pass. */
-  allowed_paths: readonly string[] | null;
-  denied_paths: readonly string[];
-  writes_outside_workspace: boolean;
-  model: string | null;
-  thinking_level: string | null;
   transitions: TransitionView[];
+  /** A statechart run: each active atomic state with its effective rules and limits (describe-chart.ts). */
+  active_states?: ActiveStateView[];
   safe_next: string | null;
   context: JsonObject;
   iteration: number;
   max_iterations: number | null;
-  limits: { max_iterations: number | null; max_edit_lines: number | null; max_files_per_state: number | null; context_budget_bytes: number | null };
+  limits: LimitsView;
   usage: { iterations: number; files_edited: readonly string[]; edit_lines: number; bytes_read: number; steps_total: number; transitions: number };
   /** Where the events go: `child/branch:lint` etc.; absent at the top level. */
   scope?: string;
@@ -171,7 +164,10 @@ export function describe(run: RunSnapshot, env: MachineEnv, opt: BranchOption = 
   const wref = frame.workflow;
   const scope = scopeOf(loc);
   const scopeRules = rules ? pathScopeOf(rules) : undefined;
-  return {
+  // A statechart run: effective rules per active state, the configuration's events (describe-chart.ts).
+  const cw = loc.frame === 0 && run.chart ? chartWorkflow(run, env) : undefined;
+  const chartFields = cw ? chartStateFields(run, cw, env) : undefined;
+  const view: StateView = {
     state: pos.state,
     status: run.status,
     is_final: node?.kind === 'final',
@@ -207,4 +203,5 @@ export function describe(run: RunSnapshot, env: MachineEnv, opt: BranchOption = 
     ...(parent?.child ? { child: childView(parent.child, parent.state) } : {}),
     ...(isError(found) ? { error: found } : !wf ? { error: { code: 'invalid_definition', message: 'the run\'s workflow definition no longer loads' } } : {}),
   };
+  return chartFields ? { ...view, ...chartFields } : view;
 }

@@ -22,9 +22,10 @@ import { BRANCH_DONE_PREFIX, branchDone, startFork } from './patterns/fork.js';
 import { startInvoke } from './patterns/invoke.js';
 import { plainMove, stateTable } from './table.js';
 import { freshCounters, hashText, resetStateCounters, RUN_SNAPSHOT_VERSION } from './run.js';
-import type { JournalEntry, MachineError, Position, RunSnapshot, RunStatus } from './run.js';
+import type { ForceOutcome, JournalEntry, MachineError, Position, RunSnapshot, RunStatus } from './run.js';
 import { FRAME_ENDINGS } from './patterns/endings.js';
 import { chartWorkflow, isChartWorkflow, sendChartEvent, startChartRun, type ChartView } from './chart-run.js';
+import { chartFileChanged, chartReloadRefusal, fireChartInterrupt, forceChart, type ChartFileReason, type ChartForced } from './chart-ops.js';
 
 export type { MachineEnv, BranchOption, InvokeResolution } from './cursor.js';
 export { describe } from './describe.js';
@@ -219,6 +220,7 @@ export function sendEvent(
   opt: BranchOption = {},
 ): MachineResult<SendOutcome | (SendOutcome & ChartView)> {
   const cw = chartWorkflow(run, env);
+  if (cw && event.startsWith(INTERRUPT_PREFIX)) return sendChartInterrupt(run, cw, event, fixedEnv(env, env.now()));
   if (cw) {
     const r = sendChartEvent(run, cw, event, data, fixedEnv(env, env.now()));
     return { ...r, outcome: { ...r.outcome, event } };
@@ -312,6 +314,24 @@ export function sendEvent(
       return finishSend(op, event, from, opt, { child_started: { workflow: child.workflow.id, state: child.state } });
     }
   }
+}
+
+/** `INTERRUPT:<name>` sent to a statechart run: fires that root interrupt, or says why not. */
+function sendChartInterrupt(run: RunSnapshot, wf: Workflow, event: string, env: MachineEnv): MachineResult<SendOutcome> {
+  const name = event.slice(INTERRUPT_PREFIX.length);
+  if (!wf.interrupts.some((i) => i.name === name)) {
+    const names = wf.interrupts.map((i) => i.name);
+    return refuse(run, env, event, run.state, { code: 'unknown_event', message: `no interrupt "${name}" is defined; interrupts: ${names.join(', ') || 'none'}` });
+  }
+  const r = fireChartInterrupt(run, wf, name, env);
+  if (!r.fired) return refuse(run, env, event, run.state, chartNotFired(name, r.reason));
+  return { run: r.run, journal: r.journal, outcome: { event, transitioned: true, from: run.state, to: r.run.state, status: r.run.status, interrupted: r.fired } };
+}
+
+function chartNotFired(name: string, reason: ChartFileReason | undefined): MachineError {
+  if (reason === 'not_running') return { code: 'not_running', message: `interrupt "${name}" cannot fire: the run is not running` };
+  if (reason === 'invalid_definition') return { code: 'unknown_state', message: `interrupt "${name}" has a target that is not a state of the chart` };
+  return notFired({ fired: false, name, reason: reason === 'final_state' || reason === 'interrupt_active' ? reason : 'already_in_handler' });
 }
 
 function sendBranchDone(op: Op, run: RunSnapshot, event: string, data: JsonValue | undefined, opt: BranchOption): MachineResult<SendOutcome> {
@@ -415,6 +435,12 @@ export function fileChanged(run: RunSnapshot, relPath: string, env: MachineEnv, 
     outcome: { interrupted: false, file: relPath, state: reportedState(op, opt), status: run.status, reason },
   });
   if (run.status !== 'running') return quiet('not_running');
+  const cw = chartWorkflow(run, env);
+  if (cw) {
+    const r = chartFileChanged(run, cw, relPath, op.env);
+    if (!r.fired) return quiet(r.reason);
+    return { run: r.run, journal: r.journal, outcome: { interrupted: true, file: relPath, state: r.run.state, status: r.run.status, interrupt: r.fired } };
+  }
   const loc = activeLoc(op, opt);
   if (isError(loc)) return quiet('unknown_branch');
   const wf = op.workflow(loc.frame);
@@ -468,6 +494,7 @@ export function pause(run: RunSnapshot, env: MachineEnv): MachineResult<StatusOu
 /** Resumes a paused run: iteration counts reset everywhere; transitions and context are kept. */
 export function resume(run: RunSnapshot, env: MachineEnv): MachineResult<StatusOutcome> {
   return setRunStatus(run, env, ['paused'], 'running', 'resume', (op) => {
+    for (const c of Object.values(op.run.nodeCounters ?? {})) c.iterations = 0;
     for (const f of op.frames()) {
       f.counters.iterations = 0;
       for (const b of f.fork?.branches ?? []) if (b.status !== 'pending') b.counters.iterations = 0;
@@ -483,14 +510,7 @@ export function stop(run: RunSnapshot, env: MachineEnv): MachineResult<StatusOut
 // ---------------------------------------------------------------------------
 // force_state
 
-export interface ForceOutcome {
-  forced: boolean;
-  from: string;
-  to: string;
-  status: RunStatus;
-  cleared?: string[];
-  error?: MachineError;
-}
+export type { ForceOutcome } from './run.js';
 
 /**
  * Debug only (`meta.debug`): jumps the top-level run to any state, merges the
@@ -499,14 +519,15 @@ export interface ForceOutcome {
  * status follows the target (final: completed or failed; otherwise running,
  * or still paused if it was paused). A stopped run stays stopped.
  */
-export function forceState(run: RunSnapshot, state: string, contextPatch: JsonObject | undefined, env: MachineEnv): MachineResult<ForceOutcome> {
+export function forceState(run: RunSnapshot, state: string, contextPatch: JsonObject | undefined, env: MachineEnv): MachineResult<ForceOutcome | ChartForced> {
   const op = begin(run, fixedEnv(env, env.now()));
   const wf = op.workflow(0);
   const fail = (error: MachineError): MachineResult<ForceOutcome> => ({ run, journal: [], outcome: { forced: false, from: run.state, to: run.state, status: run.status, error } });
   if (!wf) return fail({ code: 'invalid_definition', message: 'the run\'s workflow definition no longer loads' });
-  // The interpreter has no way yet to enter an arbitrary configuration consistently (history, timers, invocations).
-  if (chartWorkflow(run, env)) return fail({ code: 'nested_not_supported', message: 'force is not supported on statechart runs yet; send events, or stop the run and start it again' });
   if (!wf.meta.debug) return fail({ code: 'debug_only', message: 'force_state is only available where the workflow sets meta.debug: true' });
+  if (run.chart && isChartWorkflow(wf)) {
+    return run.status === 'stopped' ? fail({ code: 'not_running', message: 'the run is stopped' }) : forceChart(run, wf, state, contextPatch, op.env);
+  }
   if (!wf.states.has(state)) return fail({ code: 'unknown_state', message: `state "${state}" is not defined; states: ${[...wf.states.keys()].join(', ')}` });
   if (run.status === 'stopped') return fail({ code: 'not_running', message: 'the run is stopped' });
   const r = op.run;
@@ -561,6 +582,8 @@ export function reloadDefinition(run: RunSnapshot, newText: string, env: Machine
   const fail = (error: MachineError): MachineResult<ReloadOutcome> => ({ run, journal: [], outcome: { reloaded: false, hash: run.workflow.hash, error } });
   const wf = env.load(newText);
   if (!wf) return fail({ code: 'invalid_definition', message: 'the new definition does not load' });
+  const refusal = run.chart ? chartReloadRefusal(run, wf) : isChartWorkflow(wf) ? { code: 'invalid_definition' as const, message: 'the new definition is a statechart and the run is not; stop the run and start the new one' } : undefined;
+  if (refusal) return fail(refusal);
   const missing = [...new Set(statesInUse(run))].filter((s) => !wf.states.has(s));
   if (missing.length) return fail({ code: 'unknown_state', message: `the new definition lacks state(s) the run uses: ${missing.join(', ')}` });
   const previousHash = run.workflow.hash;

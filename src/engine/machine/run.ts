@@ -114,6 +114,20 @@ export interface Frame extends Position {
   child?: ChildRun;
   /** A statechart run: the interpreter's snapshot (`state` is then its first active atomic state, `context` its context). */
   chart?: ChartSnapshot;
+  /**
+   * A statechart run: the counters of the active nodes whose limits a call
+   * counted against, by node id (DESIGN.md: a limit counts per node that
+   * declares it and resets when that node is exited). Absent: none yet.
+   */
+  nodeCounters?: Record<string, NodeCounters>;
+}
+
+/** What one statechart node's limits count; it is dropped when the node is exited. */
+export interface NodeCounters {
+  iterations: number;
+  filesEdited: string[];
+  editLines: number;
+  bytesRead: number;
 }
 
 export interface TakenEdge {
@@ -214,11 +228,17 @@ export type JournalEntry =
       /** The first active atomic state and the context after the operation (what replay rebuilds). */
       state: string;
       context: JsonObject;
+      /** force: the context patch given, and what it cleared (a parked approval, an interrupt). */
+      patch?: JsonObject;
+      cleared?: string[];
+      /** interrupt: the interrupt that fired and the file whose write fired it. */
+      interrupt?: string;
+      file?: string;
     })
   | (EntryBase & { kind: 'tool_result'; tool: string; state: string; bytes?: number; file?: string; editLines?: number; output?: string });
 
 /** The statechart operation a `chart` journal entry records. */
-export type ChartOp = 'start' | 'send' | 'timers' | 'done' | 'fail';
+export type ChartOp = 'start' | 'send' | 'timers' | 'done' | 'fail' | 'force' | 'interrupt';
 
 export type JournalKind = JournalEntry['kind'];
 
@@ -238,6 +258,16 @@ export type ErrorCode =
   | 'nested_not_supported'
   | 'interrupt_active'
   | 'invalid_definition';
+
+/** What `force` did (operations.ts, chart-ops.ts). */
+export interface ForceOutcome {
+  forced: boolean;
+  from: string;
+  to: string;
+  status: RunStatus;
+  cleared?: string[];
+  error?: MachineError;
+}
 
 export interface MachineError {
   code: ErrorCode;

@@ -20,8 +20,9 @@
  * (fail closed). Result bytes are counted when the result is reported.
  */
 import { copyRun } from '../machine/cursor.js';
-import { locate, fileChanged, type MachineEnv, type MachineResult, type BranchOption } from '../machine/operations.js';
-import { locateForCall } from './effective-rules.js';
+import { fileChanged, type MachineEnv, type MachineResult, type BranchOption } from '../machine/operations.js';
+import { locateForCall, type LimitKey } from './effective-rules.js';
+import { callCounters } from './limit-counters.js';
 import type { JsonValue, StateNode, StateRules, Workflow } from '../model/index.js';
 import type { JournalEntry, RunSnapshot } from '../machine/run.js';
 import { lexicalPathEnv } from './paths/env.js';
@@ -118,6 +119,16 @@ function toolDenial(wf: Workflow, node: StateNode, tool: string, canonical: stri
   return `${name} is not allowed in state '${node.id}' ${why}. Allowed: ${allowedList(node.rules)}.${way}`;
 }
 
+/** The state a limit is counted in, for messages: the state itself, or on a statechart the enclosing node that declares the limit. */
+function limitHolder(node: StateNode, owners: Partial<Record<LimitKey, string>> | undefined, key: LimitKey): string {
+  const owner = owners?.[key];
+  return owner === undefined || owner === node.id ? `state '${node.id}'` : `state '${owner}' (which encloses '${node.id}')`;
+}
+
+function capitalised(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
 function pathGuard(opts: PolicyOptions): PathGuard {
   return new PathGuard(opts.paths ?? lexicalPathEnv(opts.workspaceRoot ?? '/'));
 }
@@ -174,11 +185,12 @@ export function decide(run: RunSnapshot, call: ToolCall, env: MachineEnv, opts: 
   if (rules.allowedTools !== undefined && !rules.allowedTools.some((r) => toolMatches(r, call.tool, aliases))) {
     return deny(toolDenial(wf, node, call.tool, extracted.canonical, '(it is not in allowed_tools)', aliases));
   }
-  const c = position.counters;
-  if (rules.maxIterations !== undefined && c.iterations >= rules.maxIterations) {
-    const events = node.on.map((t) => t.event);
+  const counters = callCounters(next, position, found.limitOwners);
+  const iterations = counters.read('maxIterations').iterations;
+  if (rules.maxIterations !== undefined && iterations >= rules.maxIterations) {
+    const events = found.events ?? node.on.map((t) => t.event);
     return deny(
-      `State '${node.id}' has used all ${rules.maxIterations} tool calls (max_iterations). Decide on a transition now: ${events.length ? events.join(', ') : 'no events are defined'} (statewright_transition).`,
+      `${capitalised(limitHolder(node, found.limitOwners, 'maxIterations'))} has used all ${rules.maxIterations} tool calls (max_iterations). Decide on a transition now: ${events.length ? events.join(', ') : 'no events are defined'} (statewright_transition).`,
     );
   }
   if (shellRules) {
@@ -196,38 +208,39 @@ export function decide(run: RunSnapshot, call: ToolCall, env: MachineEnv, opts: 
   let newFiles: string[] = [];
   if (extracted.editShape) {
     editLines = editLineCount(extracted.editShape);
-    if (rules.maxEditLines !== undefined && c.editLines + editLines > rules.maxEditLines) {
+    const used = counters.read('maxEditLines').editLines;
+    if (rules.maxEditLines !== undefined && used + editLines > rules.maxEditLines) {
       return deny(
-        `This edit changes ${editLines} line(s); state '${node.id}' allows ${rules.maxEditLines} (max_edit_lines) and ${c.editLines} are used. Make a smaller edit, or transition.`,
+        `This edit changes ${editLines} line(s); ${limitHolder(node, found.limitOwners, 'maxEditLines')} allows ${rules.maxEditLines} (max_edit_lines) and ${used} are used. Make a smaller edit, or transition.`,
       );
     }
-    newFiles = editedFiles(extracted, guard, opts.cwd).filter((p) => !c.filesEdited.includes(p));
-    if (rules.maxFilesPerState !== undefined && c.filesEdited.length + newFiles.length > rules.maxFilesPerState) {
+    const edited = counters.read('maxFilesPerState').filesEdited;
+    newFiles = editedFiles(extracted, guard, opts.cwd).filter((p) => !edited.includes(p));
+    if (rules.maxFilesPerState !== undefined && edited.length + newFiles.length > rules.maxFilesPerState) {
       return deny(
-        `State '${node.id}' allows edits to ${rules.maxFilesPerState} file(s) (max_files_per_state) and ${c.filesEdited.length} are edited (${c.filesEdited.join(', ') || 'none'}); ${newFiles.join(', ')} would be more. Re-editing those files is free.`,
+        `${capitalised(limitHolder(node, found.limitOwners, 'maxFilesPerState'))} allows edits to ${rules.maxFilesPerState} file(s) (max_files_per_state) and ${edited.length} are edited (${edited.join(', ') || 'none'}); ${newFiles.join(', ')} would be more. Re-editing those files is free.`,
       );
     }
   }
   const notices: string[] = [];
   if (rules.contextBudgetBytes !== undefined) {
     const readType = extracted.kind === 'read' || extracted.kind === 'search' || extracted.kind === 'fetch';
-    if (readType && c.bytesRead >= rules.contextBudgetBytes) {
-      return deny(`State '${node.id}' has spent its context budget (${c.bytesRead} of ${rules.contextBudgetBytes} bytes read, context_budget_bytes): no more reading here. Act on what you have, or transition.`);
+    const read = counters.read('contextBudgetBytes').bytesRead;
+    const holder = found.limitOwners?.contextBudgetBytes ?? node.id;
+    if (readType && read >= rules.contextBudgetBytes) {
+      return deny(`${capitalised(limitHolder(node, found.limitOwners, 'contextBudgetBytes'))} has spent its context budget (${read} of ${rules.contextBudgetBytes} bytes read, context_budget_bytes): no more reading here. Act on what you have, or transition.`);
     }
-    if (c.bytesRead >= rules.contextBudgetBytes * BUDGET_NOTICE_AT) {
-      notices.push(`Context budget nearly spent in '${node.id}': ${c.bytesRead} of ${rules.contextBudgetBytes} bytes.`);
+    if (read >= rules.contextBudgetBytes * BUDGET_NOTICE_AT) {
+      notices.push(`Context budget nearly spent in '${holder}': ${read} of ${rules.contextBudgetBytes} bytes.`);
     }
   }
   if (shellRules && Object.keys(rules.envOverrides).length) {
     notices.push(`Environment for commands in '${node.id}': ${Object.entries(rules.envOverrides).map(([k, v]) => `${k}=${v}`).join(' ')}.`);
   }
   // Allowed: count it.
-  c.iterations++;
-  c.stepsTotal++;
-  c.editLines += editLines;
-  c.filesEdited.push(...newFiles);
-  if (rules.maxIterations !== undefined && c.iterations === rules.maxIterations) {
-    notices.push(`That was the last tool call allowed in '${node.id}' (max_iterations ${rules.maxIterations}): transition next.`);
+  counters.countCall(editLines, newFiles);
+  if (rules.maxIterations !== undefined && counters.read('maxIterations').iterations === rules.maxIterations) {
+    notices.push(`That was the last tool call allowed in '${found.limitOwners?.maxIterations ?? node.id}' (max_iterations ${rules.maxIterations}): transition next.`);
   }
   next.updatedAt = at;
   return {
@@ -247,7 +260,8 @@ export interface ToolResult {
 export interface RecordOutcome {
   readonly notices: string[];
   readonly interrupted: boolean;
-  readonly interrupt?: { name: string; from: string; to: string; file: string };
+  /** `$return` goes back to `from`; a statechart has no `$return` (its handler returns through a history state): `return_via: "chart"`. */
+  readonly interrupt?: { name: string; from: string; to: string; file: string; return_via?: 'chart' };
   readonly state: string;
 }
 
@@ -262,14 +276,16 @@ export function record(run: RunSnapshot, call: ToolCall, result: ToolResult, env
   let next = copyRun(run);
   const at = env.now();
   const journal: JournalEntry[] = [];
-  const found = locate(next, env, opts);
+  // A statechart run: the state the call was decided in (the first active state allowing it), with its effective rules.
+  const found = locateForCall(next, env, call.tool, opts);
   if ('code' in found) return { run: next, journal, outcome: { notices: [], interrupted: false, state: run.state } };
   const { node, position, workflow } = found;
   const extracted = extractCall(call.tool, call.input, opts.aliases);
   // An edit's result is a confirmation, whatever the client echoes back (Claude Code's PostToolUse
   // carries the whole original file): the budget counts what the agent reads, so edits add nothing.
   const bytes = isOwnTool(call.tool) || extracted.editShape ? 0 : Math.max(0, Math.floor(result.bytes ?? 0));
-  position.counters.bytesRead += bytes;
+  const counters = callCounters(next, position, found.limitOwners);
+  counters.addBytes(bytes);
   const files = extracted.editShape ? editedFiles(extracted, pathGuard(opts), opts.cwd) : [];
   const capture = workflow.meta.captureOutput && result.output !== undefined ? { output: result.output.slice(0, CAPTURE_LIMIT) } : {};
   journal.push({
@@ -284,8 +300,9 @@ export function record(run: RunSnapshot, call: ToolCall, result: ToolResult, env
   } as JournalEntry);
   const notices: string[] = [];
   const budget = node.rules.contextBudgetBytes;
-  if (budget !== undefined && position.counters.bytesRead >= budget * BUDGET_NOTICE_AT) {
-    notices.push(`Context budget in '${node.id}': ${position.counters.bytesRead} of ${budget} bytes read.`);
+  const read = counters.read('contextBudgetBytes').bytesRead;
+  if (budget !== undefined && read >= budget * BUDGET_NOTICE_AT) {
+    notices.push(`Context budget in '${found.limitOwners?.contextBudgetBytes ?? node.id}': ${read} of ${budget} bytes read.`);
   }
   next.updatedAt = at;
   for (const file of files) {
@@ -294,7 +311,8 @@ export function record(run: RunSnapshot, call: ToolCall, result: ToolResult, env
       next = fired.run;
       journal.push(...fired.journal);
       const i = fired.outcome.interrupt;
-      return { run: next, journal, outcome: { notices, interrupted: true, interrupt: { name: i.name, from: i.from, to: i.to, file }, state: fired.outcome.state } };
+      const via = next.chart ? { return_via: 'chart' as const } : {};
+      return { run: next, journal, outcome: { notices, interrupted: true, interrupt: { name: i.name, from: i.from, to: i.to, file, ...via }, state: fired.outcome.state } };
     }
   }
   // The editor may have saved the agent's edit (and the save fired the interrupt) before this report
