@@ -52,7 +52,8 @@ export function jumpTo(workflow: Workflow, snapshot: ChartSnapshot, target: stri
   }
   if (options.contextPatch) rs.context = { ...rs.context, ...options.contextPatch };
   const event: ChartEvent = { kind: 'event', binding: { type: options.eventType } };
-  const jump: TransitionRow = { source: ROOT, index: -1, targets: [index], reenter: false, actions: [], label: options.eventType };
+  // serial -1: a synthetic transition, never memoised in the table's plans (plans.ts).
+  const jump: TransitionRow = { source: ROOT, index: -1, serial: -1, targets: [index], targetIds: [target], reenter: false, actions: [], label: options.eventType };
   microstep(rs, [jump], event);
   settle(rs, event);
   const error = rs.error;
