@@ -66,7 +66,7 @@ test('the state panel on a statechart run: nested diagram, an event from a butto
     assert.equal(await state('work').getAttribute('data-container'), 'compound');
     assert.equal(await state('paused').getAttribute('data-active'), 'false');
     assert.equal(await state('work.resume').getAttribute('data-history'), 'deep');
-    assert.equal((await state('work.resume').innerText()).trim(), 'H*');
+    assert.equal((await state('work.resume').textContent())?.trim(), 'H*');
     const [compile, lint] = [await state('work.build.compile').boundingBox(), await state('work.build.lint').boundingBox()];
     assert.ok(compile && lint && (compile.x + compile.width <= lint.x || lint.x + lint.width <= compile.x || compile.y + compile.height <= lint.y || lint.y + lint.height <= compile.y), 'the regions are drawn apart');
     await vsc.waitForStatusBar('stategate.run', (text) => text === 'pipeline › compile.compiling | lint.linting');
