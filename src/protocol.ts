@@ -9,8 +9,7 @@ import type { StateView } from './engine/index.js';
 import type { EdgeKind } from './engine/index.js';
 import type { JsonObject, JsonValue } from './engine/index.js';
 import type { JournalEntry, RunStatus, TakenEdge } from './engine/index.js';
-import type { ChartEventView } from './engine/machine/chart-events.js';
-import type { ChartInvocation } from './engine/statechart/index.js';
+import type { ChartEventView, ChartInvocation } from './engine/index.js';
 
 export type { ChartEventView };
 

@@ -4,8 +4,7 @@
  * panel's nodes, each with its parent, so the webview lays compound states
  * and regions out as ELK compound nodes. Pure, unit-tested.
  */
-import { NODE_HEIGHT_PX, nodeWidth, type Workflow } from '../../engine/index.js';
-import { diagramTree, isContainer, type TreeNode } from '../../engine/export/tree.js';
+import { diagramTree, isContainer, NODE_HEIGHT_PX, nodeWidth, type TreeNode, type Workflow } from '../../engine/index.js';
 import type { DiagramModel, DiagramNode } from '../../protocol.js';
 import { diagramEdges } from './diagram-model.js';
 

@@ -4,16 +4,12 @@
  * `after` timers with what they will do, the invocations, and the events the
  * active states accept with their guard results. Pure, unit-tested.
  */
-import { duration } from '../../engine/export/tree.js';
-import { chartEvents } from '../../engine/machine/chart-events.js';
-import type { RunSnapshot, Workflow } from '../../engine/index.js';
-import * as chart from '../../engine/statechart/index.js';
-import type { ChartSnapshot, ChartTimer } from '../../engine/statechart/index.js';
+import { chartEvents, configurationPaths, duration, ROOT_ID, type ChartSnapshot, type ChartTimer, type RunSnapshot, type Workflow } from '../../engine/index.js';
 import type { ChartPanelModel, ChartTimerView } from '../../protocol.js';
 import { configurationSummary } from '../runtime/chart-summary.js';
 
 function timerView(wf: Workflow, t: ChartTimer): ChartTimerView {
-  const transitions = t.state === chart.ROOT_ID ? wf.chart?.root.transitions : wf.states.get(t.state)?.chart?.transitions;
+  const transitions = t.state === ROOT_ID ? wf.chart?.root.transitions : wf.states.get(t.state)?.chart?.transitions;
   const tr = transitions?.[t.transition];
   const trigger = tr?.trigger;
   const delay = trigger?.kind === 'after' ? (typeof trigger.delay === 'number' ? duration(trigger.delay) : trigger.delay.text.trim()) : '';
@@ -25,7 +21,7 @@ function timerView(wf: Workflow, t: ChartTimer): ChartTimerView {
 export function chartPanelModel(run: RunSnapshot, wf: Workflow, now: number): ChartPanelModel | undefined {
   const s = run.chart as ChartSnapshot | undefined;
   if (!s || !wf.chart) return undefined;
-  const configuration = chart.configurationPaths(wf, s);
+  const configuration = configurationPaths(wf, s);
   return {
     configuration,
     // The root ('' in the diagram, drawn when it has transitions of its own) is always active.

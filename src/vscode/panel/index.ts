@@ -10,8 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { PANEL_EDITOR_TYPE, type RegisterCommand } from '../contributions.js';
 import type { RunService } from '../runtime/run-service.js';
-import type { Workflow } from '../../engine/index.js';
-import { isChartWorkflow } from '../../engine/machine/chart-run.js';
+import { isChartWorkflow, type Workflow } from '../../engine/index.js';
 import { chartSvg } from './chart-svg.js';
 import { PanelHost } from './panel-host.js';
 

@@ -4,10 +4,9 @@
  * webview never has to merge partial updates. Pure (type-only imports of the
  * 'vscode' side), so it is unit-tested without VS Code.
  */
-import type { StoredEntry } from '../../engine/index.js';
+import { isChartWorkflow, type StoredEntry } from '../../engine/index.js';
 import type { HistoryEntry, RenderModel } from '../../protocol.js';
 import type { RunSituation } from '../runtime/run-service.js';
-import { isChartWorkflow } from '../../engine/machine/chart-run.js';
 import { chartDiagramModel } from './chart-diagram-model.js';
 import { chartPanelModel } from './chart-panel-model.js';
 import { diagramModel } from './diagram-model.js';

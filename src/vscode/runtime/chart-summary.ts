@@ -4,9 +4,7 @@
  * states' common ancestor is left out (it is in every path), regions are
  * separated by ` | `; the tooltip gives the full paths. Pure, unit-tested.
  */
-import type { RunSnapshot, Workflow } from '../../engine/index.js';
-import { isChartWorkflow } from '../../engine/machine/chart-run.js';
-import { configurationPaths } from '../../engine/statechart/index.js';
+import { configurationPaths, isChartWorkflow, type RunSnapshot, type Workflow } from '../../engine/index.js';
 
 /** The active atomic and final states of a statechart run; undefined for a flat run. */
 export function chartConfiguration(run: RunSnapshot, wf: Workflow | undefined): string[] | undefined {

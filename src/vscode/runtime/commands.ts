@@ -5,9 +5,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { exportWorkflow, TEXT_EXPORT_FORMATS, type TextExportFormat, RunnerError, activeFirst, findWorkflows } from '../../engine/index.js';
-import { chartEvents } from '../../engine/machine/chart-events.js';
-import { isChartWorkflow } from '../../engine/machine/chart-run.js';
+import { exportWorkflow, TEXT_EXPORT_FORMATS, type TextExportFormat, RunnerError, activeFirst, findWorkflows, chartEvents, isChartWorkflow } from '../../engine/index.js';
 import type { RegisterCommand } from '../contributions.js';
 import type { RunService } from './run-service.js';
 

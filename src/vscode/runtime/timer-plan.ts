@@ -6,8 +6,7 @@
  * longer loads, the store was busy) is retried after RETRY_MS, not at once,
  * so a timer that cannot fire never spins. Pure, unit-tested.
  */
-import type { RunSnapshot } from '../../engine/index.js';
-import { nextDue } from '../../engine/statechart/index.js';
+import { nextDue, type RunSnapshot } from '../../engine/index.js';
 
 export const RETRY_MS = 1000;
 /** setTimeout's largest delay; a longer wait is armed again when it ends. */
