@@ -15,6 +15,7 @@ import { renderModel } from '../../src/vscode/panel/render-model';
 import { configurationSummary, configurationText } from '../../src/vscode/runtime/chart-summary';
 import type { RunSituation } from '../../src/vscode/runtime/run-service';
 import { MAX_DELAY_MS, RETRY_MS, timerPlan } from '../../src/vscode/runtime/timer-plan';
+import { countdown } from '../../webview/format';
 import { layoutDiagram, type Box } from '../../webview/layout';
 import { tempDir } from './helpers/temp-dir';
 
@@ -164,4 +165,13 @@ test('timer arming: the earliest pending after of a running statechart run, noth
   const flat = workspace(FEATURE);
   flat.runner.start(flat.file);
   assert.equal(timerPlan(situation(flat.runner).run, flat.clock.ms), undefined, 'a flat run has no timers');
+});
+
+test('timer countdown in the panel: tenths under 10 s, m:ss, h:mm:ss, then "due"', () => {
+  assert.equal(countdown(T0 + 1400, T0), '1.4 s');
+  assert.equal(countdown(T0 + 65_000, T0), '1:05');
+  assert.equal(countdown(T0 + 30 * 60_000, T0), '30:00');
+  assert.equal(countdown(T0 + 3_600_000 + 61_000, T0), '1:01:01');
+  assert.equal(countdown(T0, T0), 'due');
+  assert.equal(countdown(T0 - 5, T0), 'due');
 });
