@@ -56,6 +56,7 @@ const entries = [
 //                          loaded right after activation when a folder is open
 //   extension-check.js     the workflow checker (lazy-check.ts; the engine's store/runner.ts)
 //   extension-shell.js     the shell analysis (lazy-shell.ts; only the participant's shell calls)
+//   extension-elk.js       elkjs, for the SVG export of a statechart run (panel/chart-svg.ts)
 //   cli/hook-picomatch.js  picomatch (the engine's machine/patterns/interrupts.ts; the hook's bundle, shipped anyway)
 const lazyExtensionRequires = [
   [/src[\\/]vscode[\\/]language[\\/]lazy-language\.ts$/, './index.js', './extension-language.js'],
@@ -64,6 +65,7 @@ const lazyExtensionRequires = [
   [/src[\\/]vscode[\\/]language[\\/]lazy-check\.ts$/, '../../engine/check/check-file.js', './extension-check.js'],
   [/src[\\/]engine[\\/]store[\\/]runner\.ts$/, '../check/check-file.js', './extension-check.js'],
   [/src[\\/]engine[\\/]machine[\\/]patterns[\\/]interrupts\.ts$/, 'picomatch', './cli/hook-picomatch.js'],
+  [/src[\\/]vscode[\\/]panel[\\/]chart-svg\.ts$/, 'elkjs/lib/elk.bundled.js', './extension-elk.js'],
 ];
 const lazyExtensionParts = {
   name: 'lazy-extension-parts',
@@ -82,6 +84,8 @@ if (existsSync('src/vscode/extension.ts')) {
   entries.push({ ...ext, ...importMetaUrl, entryPoints: ['src/vscode/runtime/runs.ts'], outfile: 'dist/extension-runs.js' });
   entries.push({ ...importMetaUrl, entryPoints: ['src/engine/shell/gate.ts'], outfile: 'dist/extension-shell.js' });
   entries.push({ entryPoints: ['src/engine/check/check-file.ts'], outfile: 'dist/extension-check.js' });
+  // elkjs for the SVG export of a statechart run (src/vscode/panel/chart-svg.ts), loaded on first export.
+  entries.push({ entryPoints: ['node_modules/elkjs/lib/elk.bundled.js'], outfile: 'dist/extension-elk.js' });
 }
 if (existsSync('webview/main.ts')) {
   // The state panel's webview: lit components for the browser, one classic script (CSP: nonce'd, no modules needed).

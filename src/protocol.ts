@@ -9,6 +9,9 @@ import type { StateView } from './engine/index.js';
 import type { EdgeKind } from './engine/index.js';
 import type { JsonObject, JsonValue } from './engine/index.js';
 import type { JournalEntry, RunStatus, TakenEdge } from './engine/index.js';
+import type { ChartEventView, ChartInvocation } from './engine/index.js';
+
+export type { ChartEventView };
 
 /** A state in the diagram, with the size the layout reserves for its label. */
 export interface DiagramNode {
@@ -18,6 +21,13 @@ export interface DiagramNode {
   readonly final: boolean;
   readonly initial: boolean;
   readonly interruptHandler: boolean;
+  /** Statecharts only: what the node shows (its key or meta.label; `H` / `H*` for history), when not its id. */
+  readonly label?: string;
+  /** Statecharts only: the node it is drawn inside. */
+  readonly parent?: string;
+  /** Statecharts only: a box around its children (a parallel state's children are its regions). */
+  readonly container?: 'compound' | 'parallel' | 'region';
+  readonly history?: 'shallow' | 'deep';
 }
 
 export interface DiagramEdge {
@@ -46,6 +56,29 @@ export interface DiagramModel {
   readonly nodes: readonly DiagramNode[];
   readonly edges: readonly DiagramEdge[];
   readonly groups: readonly DiagramGroup[];
+}
+
+/** A pending `after` timer of a statechart run. */
+export interface ChartTimerView {
+  readonly state: string;
+  /** `after 2s → tested` */
+  readonly label: string;
+  /** When it is due, ms since the epoch (the run's clock). */
+  readonly dueMs: number;
+}
+
+/** What a statechart run adds to the panel (absent for flat workflows). */
+export interface ChartPanelModel {
+  /** The active atomic and final states (the configuration). */
+  readonly configuration: readonly string[];
+  /** Every active state, the configuration's ancestors included. */
+  readonly active: readonly string[];
+  /** The status bar's short form (`pipeline › build.compiling | lint.linting`). */
+  readonly summary: string;
+  readonly timers: readonly ChartTimerView[];
+  readonly invocations: readonly ChartInvocation[];
+  readonly events: readonly ChartEventView[];
+  readonly error?: string;
 }
 
 /** A journal line as the panel's history shows it. */
@@ -77,6 +110,7 @@ export type RenderModel =
       readonly taken: readonly TakenEdge[];
       readonly history: readonly HistoryEntry[];
       readonly definitionChanged: boolean;
+      readonly chart?: ChartPanelModel;
     };
 
 /** What the run looked like right after a history entry (replay of the journal's prefix). */
@@ -108,8 +142,10 @@ export type WebviewMessage =
   | { readonly type: 'editContext'; readonly key: string; readonly value: JsonValue }
   /** `null` goes back to the live run. */
   | { readonly type: 'selectHistory'; readonly seq: number | null }
-  | { readonly type: 'svg'; readonly requestId: number; readonly svg: string | null };
+  | { readonly type: 'svg'; readonly requestId: number; readonly svg: string | null }
+  /** The panel's "Export SVG" button (statechart runs): `stategate.exportSvg` with a save dialog. */
+  | { readonly type: 'exportSvg' };
 
 export const WEBVIEW_MESSAGE_TYPES: ReadonlySet<WebviewMessage['type']> = new Set<WebviewMessage['type']>([
-  'ready', 'sendEvent', 'approve', 'reject', 'pause', 'resume', 'stop', 'reloadDefinition', 'openState', 'editContext', 'selectHistory', 'svg',
+  'ready', 'sendEvent', 'approve', 'reject', 'pause', 'resume', 'stop', 'reloadDefinition', 'openState', 'editContext', 'selectHistory', 'svg', 'exportSvg',
 ]);

@@ -2,7 +2,10 @@
  * <sg-diagram>: the workflow laid out by elkjs and drawn as SVG. The current
  * state carries `data-current="true"`, visited states and taken transitions
  * are marked, final states have a double border, approval edges are labelled
- * with ⚑, groups are dashed boxes. Wheel zooms around the pointer, dragging
+ * with ⚑, groups are dashed boxes. On a statechart run, compound states and
+ * regions are boxes around their children, every active state is marked
+ * (`data-active`; the active leaves are `data-current`), history nodes are
+ * circles captioned H / H*. Wheel zooms around the pointer, dragging
  * pans, a click (or Enter) on a state opens its definition.
  */
 import { LitElement, css, html, svg, nothing, type PropertyValues } from 'lit';
@@ -23,6 +26,7 @@ export class SgDiagram extends LitElement {
   static override properties = {
     model: { attribute: false },
     current: {},
+    active: { attribute: false },
     visited: { attribute: false },
     taken: { attribute: false },
     pinned: {},
@@ -32,6 +36,8 @@ export class SgDiagram extends LitElement {
 
   declare model: DiagramModel | undefined;
   declare current: string;
+  /** Statechart runs: every active state (ancestors too); the active leaves are drawn as current. */
+  declare active: readonly string[];
   declare visited: readonly string[];
   declare taken: readonly TakenEdge[];
   /** A state picked in the history (time travel): outlined, the live state stays highlighted. */
@@ -50,6 +56,7 @@ export class SgDiagram extends LitElement {
   constructor() {
     super();
     this.current = '';
+    this.active = [];
     this.visited = [];
     this.taken = [];
     this.view = { x: 0, y: 0, k: 1 };
@@ -82,6 +89,12 @@ export class SgDiagram extends LitElement {
     .group text { fill: var(--vscode-descriptionForeground); font-family: var(--vscode-font-family); font-size: 11px; }
     marker path { fill: var(--vscode-foreground); fill-opacity: 0.6; }
     marker#arrow-taken path { fill: var(--vscode-charts-blue, #3794ff); fill-opacity: 1; }
+    .container rect.outer { fill: none; stroke: var(--vscode-foreground); stroke-opacity: 0.45; stroke-width: 1.2; }
+    .container.region rect.outer { stroke-dasharray: 6 4; }
+    .container text { fill: var(--vscode-foreground); font-family: var(--vscode-font-family); font-size: 11.5px; font-weight: 600; }
+    .container.active rect.outer { fill: var(--vscode-list-inactiveSelectionBackground, rgba(128,128,128,0.12)); stroke: var(--vscode-focusBorder); stroke-opacity: 1; stroke-width: 2; }
+    .container.active text { fill: var(--vscode-focusBorder); }
+    .node circle.history { fill: var(--vscode-editor-background); stroke: var(--vscode-foreground); stroke-opacity: 0.55; stroke-width: 1.2; }
     .empty { padding: 12px; color: var(--vscode-descriptionForeground); }
   `;
 
@@ -193,20 +206,38 @@ export class SgDiagram extends LitElement {
     this.view = { k: k2, x: cx - ((cx - x) * k2) / k, y: cy - ((cy - y) * k2) / k };
   }
 
+  /** A statechart's compound state, parallel state or region: a box with its name, around its children. */
+  private renderContainer(p: PlacedNode) {
+    const n = p.node;
+    const active = this.active.includes(n.id);
+    const cls = ['container', n.container ?? '', active ? 'active' : ''].filter(Boolean).join(' ');
+    return svg`<g class=${cls} data-testid="diagram-state" data-state=${n.id} data-container=${n.container ?? ''} data-current="false"
+        data-active=${active ? 'true' : 'false'} tabindex="0" role="button" aria-label=${`${n.container} ${n.id}${active ? ' (active)' : ''}`}
+        @keydown=${(e: KeyboardEvent) => this.onKey(e, n.id)}>
+      <rect class="outer" x=${p.x} y=${p.y} width=${p.width} height=${p.height} rx="8"></rect>
+      ${n.initial ? svg`<circle class="start" cx=${p.x - 1} cy=${p.y - 1} r="4"></circle>` : nothing}
+      <text x=${p.x + 10} y=${p.y + 15}>${n.label ?? n.id}</text>
+    </g>`;
+  }
+
   private renderNode(p: PlacedNode) {
     const n = p.node;
-    const current = n.id === this.current;
+    const current = n.id === this.current || this.active.includes(n.id);
     const cls = ['node', current ? 'current' : '', this.visited.includes(n.id) ? 'visited' : '', n.final ? 'final' : '', n.initial ? 'initial' : '', n.id === this.pinned ? 'pinned' : '']
       .filter(Boolean)
       .join(' ');
+    const shape = n.history
+      ? svg`<circle class="outer history" cx=${p.x + p.width / 2} cy=${p.y + p.height / 2} r=${p.width / 2}></circle>`
+      : svg`<rect class="outer" x=${p.x} y=${p.y} width=${p.width} height=${p.height} rx="8"></rect>`;
     return svg`<g class=${cls} data-testid="diagram-state" data-state=${n.id} data-current=${current ? 'true' : 'false'}
+        data-active=${current ? 'true' : 'false'} data-history=${n.history ?? nothing}
         data-visited=${this.visited.includes(n.id) ? 'true' : 'false'} data-final=${n.final ? 'true' : 'false'}
         tabindex="0" role="button" aria-label=${`state ${n.id}${current ? ' (current)' : ''}`}
         @keydown=${(e: KeyboardEvent) => this.onKey(e, n.id)}>
-      <rect class="outer" x=${p.x} y=${p.y} width=${p.width} height=${p.height} rx="8"></rect>
+      ${shape}
       ${n.final ? svg`<rect class="inner" x=${p.x + 3} y=${p.y + 3} width=${p.width - 6} height=${p.height - 6} rx="6"></rect>` : nothing}
       ${n.initial ? svg`<circle class="start" cx=${p.x - 1} cy=${p.y - 1} r="4"></circle>` : nothing}
-      <text x=${p.x + p.width / 2} y=${p.y + p.height / 2} text-anchor="middle" dominant-baseline="central">${n.id}</text>
+      <text x=${p.x + p.width / 2} y=${p.y + p.height / 2} text-anchor="middle" dominant-baseline="central">${n.label ?? n.id}</text>
     </g>`;
   }
 
@@ -233,11 +264,12 @@ export class SgDiagram extends LitElement {
           <marker id="arrow-taken" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z"></path></marker>
         </defs>
         <g class="content" transform=${`translate(${x} ${y}) scale(${k})`}>
+          ${l?.nodes.filter((n) => n.node.container).map((n) => this.renderContainer(n))}
           ${l?.groups.map((g) => svg`<g class="group" data-testid="diagram-group" data-kind=${g.group.kind}>
             <rect x=${g.x} y=${g.y} width=${g.width} height=${g.height} rx="6"></rect>
             <text x=${g.x + 8} y=${g.y + 15}>${g.group.label}</text></g>`)}
           ${l?.edges.map((e) => this.renderEdge(e))}
-          ${l?.nodes.map((n) => this.renderNode(n))}
+          ${l?.nodes.filter((n) => !n.node.container).map((n) => this.renderNode(n))}
         </g>
       </svg>
       <div class="toolbar">

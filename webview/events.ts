@@ -17,8 +17,10 @@ function byEvent(ts: readonly TransitionView[]): Map<string, TransitionView[]> {
 }
 
 export class SgEvents extends LitElement {
-  static override properties = { transitions: { attribute: false }, running: { type: Boolean }, error: { state: true } };
+  static override properties = { transitions: { attribute: false }, reasons: { attribute: false }, running: { type: Boolean }, error: { state: true } };
   declare transitions: readonly TransitionView[];
+  /** Why an event would not be taken now, shown on its button's hover (statechart runs). */
+  declare reasons: Readonly<Record<string, string>>;
   declare running: boolean;
   declare error: string;
   static override styles = [
@@ -34,6 +36,7 @@ export class SgEvents extends LitElement {
   constructor() {
     super();
     this.transitions = [];
+    this.reasons = {};
     this.running = false;
     this.error = '';
   }
@@ -64,7 +67,7 @@ export class SgEvents extends LitElement {
         const available = this.running && ts.some((t) => t.available);
         return html`<div class="event">
           <vscode-button data-testid="event-button" data-event=${event} data-available=${available ? 'true' : 'false'}
-            ?secondary=${!available} ?disabled=${!this.running} @click=${() => this.fire(event)}>${event}</vscode-button>
+            ?secondary=${!available} ?disabled=${!this.running} title=${this.reasons[event] ?? nothing} @click=${() => this.fire(event)}>${event}</vscode-button>
           <div class="targets">${ts.map((t) => html`<div>
             → <code>${t.target}</code>${t.requires_approval ? html` <span class="chip"><vscode-icon name="shield" size="12"></vscode-icon> approval</span>` : nothing}${t.returns ? html` <span class="muted">($return)</span>` : nothing}
             ${t.guards.map((g) => html`<span class="guard ${g.passes ? 'pass' : 'fail'}" data-testid="guard" data-passes=${g.passes ? 'true' : 'false'}><vscode-icon name=${g.passes ? 'pass' : 'error'} label=${g.passes ? 'passes' : 'fails'}></vscode-icon> ${g.name}</span>`)}

@@ -2,7 +2,8 @@
  * <sg-panel>: the state panel. It holds the last render model from the host
  * and lays the sections out: run header and controls, banners (definition
  * changed, interrupt), the pending approval card, the diagram, then the
- * current state, events, context and history.
+ * current state, events, context and history; on a statechart run also the
+ * active states, timers and invocations (<sg-chart>), and an SVG export.
  */
 import { LitElement, css, html, nothing } from 'lit';
 import type { HistoryPoint, HostMessage, RenderModel } from '../src/protocol.js';
@@ -10,6 +11,7 @@ import { post } from './api.js';
 import { time } from './format.js';
 import { sectionStyles } from './styles.js';
 import type { SgDiagram } from './diagram.js';
+import { chartReasons, chartTransitions } from './chart-details.js';
 import './diagram.js';
 import './state-details.js';
 import './events.js';
@@ -70,7 +72,7 @@ export class SgPanel extends LitElement {
     const v = m.view;
     const running = m.status === 'running';
     return html`<header>
-      <span class="state" data-testid="current-state">${v.state}</span>
+      <span class="state" data-testid="current-state">${m.chart ? m.chart.summary : v.state}</span>
       ${v.scope ? html`<span class="muted">(${v.scope})</span>` : nothing}
       <vscode-badge data-testid="run-status">${m.status}</vscode-badge>
       <span class="muted">${m.workflow.id}</span>
@@ -80,6 +82,7 @@ export class SgPanel extends LitElement {
           : m.status === 'paused'
             ? html`<vscode-button secondary icon="debug-start" data-testid="resume" @click=${() => post({ type: 'resume' })}>Resume</vscode-button>`
             : nothing}
+        ${m.chart ? html`<vscode-button secondary icon="export" data-testid="export-svg" title="Export the diagram as SVG (as stategate export --format svg)" @click=${() => post({ type: 'exportSvg' })}>SVG</vscode-button>` : nothing}
         ${running || m.status === 'paused' ? html`<vscode-button secondary icon="debug-stop" data-testid="stop" @click=${() => post({ type: 'stop' })}>Stop</vscode-button>` : nothing}
       </span>
     </header>`;
@@ -134,9 +137,12 @@ export class SgPanel extends LitElement {
     const v = m.view;
     return html`<div data-testid="run" data-run-id=${m.runId} data-state=${v.state} data-status=${m.status}>
       ${this.header(m)} ${this.banners(m)} ${this.approval(m)}
-      <sg-diagram .model=${m.diagram} .current=${m.current} .visited=${m.visited} .taken=${m.taken} .pinned=${this.point?.state}></sg-diagram>
+      <sg-diagram .model=${m.diagram} .current=${m.current} .active=${m.chart?.active ?? []} .visited=${m.visited} .taken=${m.taken} .pinned=${this.point?.state}></sg-diagram>
+      ${m.chart ? html`<vscode-collapsible title="Statechart" open><div class="body">
+        <sg-chart data-testid="chart" .chart=${m.chart}></sg-chart></div></vscode-collapsible>` : nothing}
       <vscode-collapsible title="Events" open><div class="body">
-        <sg-events data-testid="events" .transitions=${v.transitions} ?running=${m.status === 'running' && !v.pending_approval}></sg-events></div></vscode-collapsible>
+        <sg-events data-testid="events" .transitions=${m.chart ? chartTransitions(m.chart.events) : v.transitions}
+          .reasons=${m.chart ? chartReasons(m.chart.events) : {}} ?running=${m.status === 'running' && !v.pending_approval}></sg-events></div></vscode-collapsible>
       <vscode-collapsible title="Current state" open><div class="body">
         <sg-state data-testid="state-details" .view=${v} .workflow=${m.workflow}></sg-state></div></vscode-collapsible>
       <vscode-collapsible title="Context" open><div class="body">

@@ -32,3 +32,8 @@ export * from './export/text-exports.js';
 export * from './export/layout.js';
 export * from './export/svg.js';
 export * from './language/index.js';
+// Statechart runs, for the state panel and the status bar (src/vscode/panel, src/vscode/runtime).
+export { chartEvents, type ChartEventCandidate, type ChartEventView, type ChartGuardView } from './machine/chart-events.js';
+export { isChartWorkflow } from './machine/chart-run.js';
+export { diagramTree, duration, isContainer, type DiagramTree, type TreeNode } from './export/tree.js';
+export { configurationPaths, nextDue, ROOT_ID, type ChartInvocation, type ChartSnapshot, type ChartTimer } from './statechart/index.js';

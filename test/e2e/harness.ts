@@ -594,6 +594,17 @@ export class VsCode {
     );
   }
 
+  /** Widens the side bar to `width` px by dragging its edge (screenshots that show the panel readably). */
+  async widenSideBar(width: number): Promise<void> {
+    const box = await this.page.locator('#workbench\\.parts\\.sidebar').boundingBox();
+    if (!box) return;
+    const y = box.y + box.height / 2;
+    await this.page.mouse.move(box.x + box.width + 1, y);
+    await this.page.mouse.down();
+    await this.page.mouse.move(box.x + width, y, { steps: 8 });
+    await this.page.mouse.up();
+  }
+
   /** Saves a screenshot to test-artifacts/<name>.png and returns its path. */
   async screenshot(name: string): Promise<string> {
     fs.mkdirSync(ARTIFACTS, { recursive: true });

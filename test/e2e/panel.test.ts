@@ -56,16 +56,6 @@ async function waitForPanels(vsc: VsCode, count: number, timeoutMs = 60_000): Pr
   }
 }
 
-/** Widens the side bar by dragging its edge, so the screenshots show the panel at a readable size. */
-async function widenSideBar(vsc: VsCode, width: number): Promise<void> {
-  const box = await vsc.page.locator('#workbench\\.parts\\.sidebar').boundingBox();
-  if (!box) return;
-  const y = box.y + box.height / 2;
-  await vsc.page.mouse.move(box.x + box.width + 1, y);
-  await vsc.page.mouse.down();
-  await vsc.page.mouse.move(box.x + width, y, { steps: 8 });
-  await vsc.page.mouse.up();
-}
 
 async function clickEvent(vsc: VsCode, event: string): Promise<void> {
   await (await panel(vsc)).locator(`[data-testid="event-button"][data-event="${event}"]`).click();
@@ -85,7 +75,7 @@ test('the state panel follows a run and lets a person step in', { timeout: 420_0
     // The view in its own activity-bar container, before any run.
     await vsc.page.locator('.activitybar .action-item a[aria-label^="stategate"]').click();
     await (await panel(vsc)).locator('[data-testid="no-run"]').waitFor({ timeout: 30_000 });
-    await widenSideBar(vsc, 560);
+    await vsc.widenSideBar(560);
 
     // A run started from the CLI shows with no action in VS Code.
     const startedAt = Date.now();

@@ -5,7 +5,7 @@
  * 'vscode'), so it is unit-tested. The size estimates are the engine's layout's
  * (engine/export/layout.ts), which the CLI's SVG export uses too.
  */
-import { labelWidth, NODE_HEIGHT_PX, nodeWidth, workflowGraph, type Workflow } from '../../engine/index.js';
+import { labelWidth, NODE_HEIGHT_PX, nodeWidth, workflowGraph, type GraphEdge, type Workflow } from '../../engine/index.js';
 import type { DiagramEdge, DiagramGroup, DiagramModel, DiagramNode } from '../../protocol.js';
 
 export { labelWidth, nodeWidth };
@@ -65,12 +65,17 @@ function eventOf(label: string, kind: DiagramEdge['kind']): string {
   return kind === 'safe-next' ? '' : label.split(' ')[0] ?? label;
 }
 
-export function diagramModel(wf: Workflow): DiagramModel {
-  const graph = workflowGraph(wf);
-  const nodes: DiagramNode[] = graph.nodes.map((n) => ({ ...n, width: nodeWidth(n.id), height: NODE_HEIGHT_PX }));
-  const edges: DiagramEdge[] = graph.edges.map((e, i) => {
+/** The graph's edges as the diagram draws them (ids, event names, label sizes); statecharts' too. */
+export function diagramEdges(graphEdges: readonly GraphEdge[]): DiagramEdge[] {
+  return graphEdges.map((e, i) => {
     const label = e.approval ? `${e.label} ⚑ approval` : e.label;
     return { ...e, id: `e${i}`, event: eventOf(e.label, e.kind), label, labelWidth: labelWidth(label) };
   });
+}
+
+export function diagramModel(wf: Workflow): DiagramModel {
+  const graph = workflowGraph(wf);
+  const nodes: DiagramNode[] = graph.nodes.map((n) => ({ ...n, width: nodeWidth(n.id), height: NODE_HEIGHT_PX }));
+  const edges = diagramEdges(graph.edges);
   return { nodes, edges, groups: groups(wf, edges) };
 }

@@ -10,7 +10,15 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { PANEL_EDITOR_TYPE, type RegisterCommand } from '../contributions.js';
 import type { RunService } from '../runtime/run-service.js';
+import { isChartWorkflow, type Workflow } from '../../engine/index.js';
+import { chartSvg } from './chart-svg.js';
 import { PanelHost } from './panel-host.js';
+
+/** The active run's workflow when it is a statechart run. */
+function activeChart(service: RunService): Workflow | undefined {
+  const s = service.current;
+  return s.kind === 'active' && s.run.chart && s.workflow && isChartWorkflow(s.workflow) ? s.workflow : undefined;
+}
 
 export interface StatePanel {
   readonly view: vscode.WebviewViewProvider;
@@ -34,6 +42,13 @@ export function statePanel(context: vscode.ExtensionContext, service: RunService
     attach(panel.webview, panel);
   };
   const readyHost = (): PanelHost | undefined => [...hosts].find((h) => h.isReady);
+  const webviewSvg = async (): Promise<string | null | undefined> => {
+    // The diagram is laid out in the webview: make sure one is open and loaded.
+    if (!readyHost()) await vscode.commands.executeCommand('stategate.showPanel');
+    const deadline = Date.now() + 10_000;
+    while (!readyHost() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    return await readyHost()?.requestSvg();
+  };
 
   return {
     view: { resolveWebviewView: (view) => void attach(view.webview, view) },
@@ -45,18 +60,16 @@ export function statePanel(context: vscode.ExtensionContext, service: RunService
         return undefined;
       }),
       register('stategate.exportSvg', async (target?: unknown) => {
-        // The diagram is laid out in the webview: make sure one is open and loaded.
-        if (!readyHost()) await vscode.commands.executeCommand('stategate.showPanel');
-        const deadline = Date.now() + 10_000;
-        while (!readyHost() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-        const svg = await readyHost()?.requestSvg();
+        const chart = service ? activeChart(service) : undefined;
+        // A statechart run: the SVG the CLI's export writes. A flat workflow: the diagram as the webview drew it.
+        const svg = chart ? await chartSvg(chart) : await webviewSvg();
         if (!svg) {
           void vscode.window.showWarningMessage('stategate: no diagram to export (is a run active?)');
           return undefined;
         }
         const file = typeof target === 'string' && target ? target : (await vscode.window.showSaveDialog({
           filters: { SVG: ['svg'] },
-          ...(service ? { defaultUri: vscode.Uri.joinPath(service.folder.uri, 'workflow.svg') } : {}),
+          ...(service ? { defaultUri: vscode.Uri.joinPath(service.folder.uri, `${chart?.id ?? 'workflow'}.svg`) } : {}),
         }))?.fsPath;
         if (!file) return undefined;
         fs.mkdirSync(path.dirname(file), { recursive: true });

@@ -64,6 +64,9 @@ export async function handleAction(service: RunService, msg: WebviewMessage): Pr
     case 'editContext':
       editContext(service, msg.key, msg.value);
       return;
+    case 'exportSvg':
+      await run('stategate.exportSvg');
+      return;
     default:
       return;
   }

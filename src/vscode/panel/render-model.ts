@@ -4,9 +4,11 @@
  * webview never has to merge partial updates. Pure (type-only imports of the
  * 'vscode' side), so it is unit-tested without VS Code.
  */
-import type { StoredEntry } from '../../engine/index.js';
+import { isChartWorkflow, type StoredEntry } from '../../engine/index.js';
 import type { HistoryEntry, RenderModel } from '../../protocol.js';
 import type { RunSituation } from '../runtime/run-service.js';
+import { chartDiagramModel } from './chart-diagram-model.js';
+import { chartPanelModel } from './chart-panel-model.js';
 import { diagramModel } from './diagram-model.js';
 
 /** The newest entries the history shows; older ones stay in journal.jsonl. */
@@ -19,11 +21,13 @@ export function historyOf(journal: readonly StoredEntry[]): HistoryEntry[] {
 
 const EMPTY_DIAGRAM = { nodes: [], edges: [], groups: [] } as const;
 
-export function renderModel(situation: RunSituation, journal: readonly StoredEntry[]): RenderModel {
+/** `now`: the run's clock in ms (statechart guards that read `now()` are evaluated at it). */
+export function renderModel(situation: RunSituation, journal: readonly StoredEntry[], now: number = Date.now()): RenderModel {
   if (situation.kind === 'none') return { kind: 'none' };
   if (situation.kind === 'unreadable') return { kind: 'unreadable', reason: situation.reason };
   const { run, view, workflow: wf } = situation;
   const meta = wf?.meta;
+  const chart = wf && run.chart && isChartWorkflow(wf) ? chartPanelModel(run, wf, now) : undefined;
   return {
     kind: 'active',
     runId: run.runId,
@@ -40,10 +44,11 @@ export function renderModel(situation: RunSituation, journal: readonly StoredEnt
     view,
     // While a child workflow runs, the parent's diagram shows the state that waits for it.
     current: view.child ? view.child.parent_state : view.state,
-    diagram: wf ? diagramModel(wf) : EMPTY_DIAGRAM,
+    diagram: !wf ? EMPTY_DIAGRAM : chart ? chartDiagramModel(wf) : diagramModel(wf),
     visited: run.visited,
     taken: run.taken,
     history: historyOf(journal.slice(-HISTORY_LIMIT)),
     definitionChanged: situation.definitionChanged,
+    ...(chart ? { chart } : {}),
   };
 }

@@ -5,7 +5,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { exportWorkflow, TEXT_EXPORT_FORMATS, type TextExportFormat, RunnerError, activeFirst, findWorkflows } from '../../engine/index.js';
+import { exportWorkflow, TEXT_EXPORT_FORMATS, type TextExportFormat, RunnerError, activeFirst, findWorkflows, chartEvents, isChartWorkflow } from '../../engine/index.js';
 import type { RegisterCommand } from '../contributions.js';
 import type { RunService } from './run-service.js';
 
@@ -88,11 +88,17 @@ export function registerRunCommands(service: RunService, register: RegisterComma
       if (situation.kind !== 'active') throw new RunnerError('no_active_run', situation.kind === 'none' ? 'no active run: start one first' : situation.reason);
       let event = typeof arg === 'string' ? arg : undefined;
       if (!event) {
-        const items = situation.view.transitions.map((t) => ({
-          label: t.event,
-          description: `→ ${t.target}${t.requires_approval ? ' (needs approval)' : ''}`,
-          detail: t.guards.length ? t.guards.map((g) => `${g.passes ? '✓' : '✗'} ${g.name}`).join('  ') : undefined,
-        }));
+        const chart = situation.workflow && situation.run.chart && isChartWorkflow(situation.workflow)
+          ? chartEvents(situation.workflow, situation.run.chart, Date.parse(service.runner.env.now()))
+          : undefined;
+        // A statechart run: the events its active states handle (the state view lists no transitions for one).
+        const items = chart
+          ? chart.map((e) => ({ label: e.event, description: `→ ${e.candidates.map((c) => c.targets.join(', ') || '(stays)').join(' / ')}`, detail: e.reason }))
+          : situation.view.transitions.map((t) => ({
+              label: t.event,
+              description: `→ ${t.target}${t.requires_approval ? ' (needs approval)' : ''}`,
+              detail: t.guards.length ? t.guards.map((g) => `${g.passes ? '✓' : '✗'} ${g.name}`).join('  ') : undefined,
+            }));
         event = (await vscode.window.showQuickPick(items, { title: `stategate: Send Event (${situation.view.state})`, placeHolder: 'Event to send' }))?.label;
       }
       if (!event) return undefined;

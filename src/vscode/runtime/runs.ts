@@ -1,7 +1,7 @@
 /**
  * Everything that reads or changes runs, as one bundle of its own
  * (dist/extension-runs.js, see scripts/build.mjs): the RunService of the
- * workspace folder with the status bar, the run commands, save-triggered
+ * workspace folder with the status bar, the timers of statechart runs, the run commands, save-triggered
  * interrupts and approval notifications; the agent tools, the @stategate
  * participant, the enforcement commands and custom agent sync; the state panel.
  * activate() loads none of it: lazy-runs.ts loads it right after activation
@@ -13,6 +13,7 @@ import type { CommandHandler } from '../contributions.js';
 import { startAgents, type Agents } from '../agents/index.js';
 import { statePanel, type StatePanel } from '../panel/index.js';
 import { notifyApprovals } from './approvals.js';
+import { ChartTimers } from './chart-timers.js';
 import { registerRunCommands } from './commands.js';
 import { RunService } from './run-service.js';
 import { watchSaves } from './save-watcher.js';
@@ -38,7 +39,7 @@ export function startRuns(context: vscode.ExtensionContext, folder: vscode.Works
   let agents: Agents | undefined;
   if (folder) {
     service = new RunService(folder);
-    context.subscriptions.push(service, new RunStatusBar(service), ...registerRunCommands(service, register), watchSaves(service), notifyApprovals(service));
+    context.subscriptions.push(service, new RunStatusBar(service), new ChartTimers(service), ...registerRunCommands(service, register), watchSaves(service), notifyApprovals(service));
     agents = startAgents(context, service, register);
     context.subscriptions.push(...agents.disposables);
   }

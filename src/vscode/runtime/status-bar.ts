@@ -1,11 +1,13 @@
 /**
- * The status bar: `<workflow id> › <state>` while a run is active, the
+ * The status bar: `<workflow id> › <state>` while a run is active (on a
+ * statechart run, the active states in short form: chart-summary.ts), the
  * iteration count against max_iterations beside it, a warning style while an
  * approval or interrupt is pending, and a tooltip with what is allowed now.
  * An error style when the run cannot be read or was tampered with (its files
  * vanished or changed behind stategate's back). Nothing when there is no run.
  */
 import * as vscode from 'vscode';
+import { chartConfiguration, configurationText } from './chart-summary.js';
 import type { RunService, RunSituation } from './run-service.js';
 
 export class RunStatusBar implements vscode.Disposable {
@@ -37,12 +39,13 @@ export class RunStatusBar implements vscode.Disposable {
       return;
     }
     const v = s.view;
-    const state = v.branch ? `${v.state} [${v.branch}]` : v.state;
+    const configuration = chartConfiguration(s.run, s.workflow);
+    const state = configuration ? configurationText(configuration) : v.branch ? `${v.state} [${v.branch}]` : v.state;
     this.main.text = `${v.workflow.id} › ${state}`;
     this.main.accessibilityInformation = { label: `stategate: workflow ${v.workflow.id}, state ${state}, ${v.status}` };
     const pending = v.pending_approval !== undefined || v.interrupt !== undefined;
     this.main.backgroundColor = pending ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
-    this.main.tooltip = tooltip(s);
+    this.main.tooltip = tooltip(s, configuration);
     this.main.show();
     if (v.max_iterations !== null && v.status === 'running') {
       this.usage.text = `$(pulse) ${v.iteration}/${v.max_iterations}`;
@@ -60,10 +63,14 @@ export class RunStatusBar implements vscode.Disposable {
   }
 }
 
-function tooltip(s: Extract<RunSituation, { kind: 'active' }>): vscode.MarkdownString {
+function tooltip(s: Extract<RunSituation, { kind: 'active' }>, configuration: readonly string[] | undefined): vscode.MarkdownString {
   const v = s.view;
   const md = new vscode.MarkdownString(undefined, true);
-  md.appendMarkdown(`**${v.workflow.id}** › **${v.state}** (${v.status})\n\n`);
+  if (configuration) {
+    md.appendMarkdown(`**${v.workflow.id}** (${v.status}), active states:\n\n${configuration.map((p) => `- ${p}`).join('\n')}\n\n`);
+  } else {
+    md.appendMarkdown(`**${v.workflow.id}** › **${v.state}** (${v.status})\n\n`);
+  }
   if (v.pending_approval) md.appendMarkdown(`$(warning) Waiting for approval: ${v.pending_approval.event} → ${v.pending_approval.target}\n\n`);
   if (v.interrupt) md.appendMarkdown(`$(zap) Interrupt **${v.interrupt.name}** active; \`$return\` goes back to ${v.interrupt.returnTo}\n\n`);
   md.appendMarkdown(`Allowed tools: ${v.allowed_tools === null ? 'all' : v.allowed_tools.length ? v.allowed_tools.join(', ') : 'none'}\n\n`);

@@ -1,0 +1,69 @@
+/**
+ * <sg-chart>: what a statechart run has beyond a state: the active states
+ * (one line per region), the pending `after` timers with a live countdown,
+ * and the invocations with their status. Also the mapping of the chart's
+ * events onto <sg-events>' rows, so both kinds of run fire events alike.
+ */
+import { LitElement, css, html, nothing } from 'lit';
+import type { TransitionView } from '../src/engine/index.js';
+import type { ChartEventView, ChartPanelModel } from '../src/protocol.js';
+import { countdown } from './format.js';
+import { sectionStyles } from './styles.js';
+
+const TICK_MS = 250;
+
+/** One row per candidate transition, in <sg-events>' shape; `available` is the interpreter's dry run. */
+export function chartTransitions(events: readonly ChartEventView[]): TransitionView[] {
+  return events.flatMap((e) =>
+    e.candidates.map((c) => ({
+      event: e.event,
+      target: c.targets.length ? c.targets.join(', ') : '(stays)',
+      guards: c.guard ? [{ name: c.guard.text, passes: c.guard.passes }] : [],
+      requires_approval: false,
+      available: e.enabled,
+    })),
+  );
+}
+
+export function chartReasons(events: readonly ChartEventView[]): Record<string, string> {
+  return Object.fromEntries(events.flatMap((e) => (e.reason ? [[e.event, e.reason]] : [])));
+}
+
+export class SgChart extends LitElement {
+  static override properties = { chart: { attribute: false } };
+  declare chart: ChartPanelModel | undefined;
+  private ticker: ReturnType<typeof setInterval> | undefined;
+  static override styles = [sectionStyles, css`.timer .left { font-variant-numeric: tabular-nums; font-weight: 600; }`];
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    // Only the countdowns change between renders from the host.
+    this.ticker = setInterval(() => (this.chart?.timers.length ? this.requestUpdate() : undefined), TICK_MS);
+  }
+
+  override disconnectedCallback(): void {
+    if (this.ticker) clearInterval(this.ticker);
+    super.disconnectedCallback();
+  }
+
+  override render() {
+    const c = this.chart;
+    if (!c) return nothing;
+    const now = Date.now();
+    return html`
+      <div class="row"><span class="label">active states</span>
+        ${c.configuration.map((p) => html`<span class="chip" data-testid="chart-active">${p}</span>`)}</div>
+      ${c.error ? html`<div class="error" data-testid="chart-error">${c.error}</div>` : nothing}
+      <div class="row"><span class="label">timers</span>
+        ${c.timers.length
+          ? c.timers.map((t) => html`<span class="chip timer" data-testid="chart-timer" data-state=${t.state} title=${new Date(t.dueMs).toLocaleTimeString()}>
+              ${t.state}: ${t.label} in <span class="left" data-testid="chart-timer-left">${countdown(t.dueMs, now)}</span></span>`)
+          : html`<span class="muted">none pending</span>`}</div>
+      <div class="row"><span class="label">invocations</span>
+        ${c.invocations.length
+          ? c.invocations.map((i) => html`<span class="chip" data-testid="chart-invocation" data-id=${i.id} data-status=${i.status}>${i.id} (${i.src}) ${i.status}</span>`)
+          : html`<span class="muted">none</span>`}</div>`;
+  }
+}
+
+customElements.define('sg-chart', SgChart);
