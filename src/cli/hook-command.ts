@@ -73,8 +73,11 @@ async function handle(input: HookInput, runner: Runner, dir: string, out: Output
       const lines = [...recorded.notices];
       if (recorded.interrupted && recorded.interrupt) {
         const i = recorded.interrupt;
-        lines.unshift(`${INTERRUPT_MARKER} Writing ${i.file} fired interrupt "${i.name}": the workflow moved from "${i.from}" to "${i.to}". Handle it, then send the event that returns ($return) to "${i.from}".`);
-        lines.push(briefing(runner.state()));
+        const view = runner.state();
+        // A statechart has no $return: its handler's events (often through a history state) lead back.
+        const back = view.active_states ? 'Handle it, then send one of the events listed below to go back.' : `Handle it, then send the event that returns ($return) to "${i.from}".`;
+        lines.unshift(`${INTERRUPT_MARKER} Writing ${i.file} fired interrupt "${i.name}": the workflow moved from "${i.from}" to "${i.to}". ${back}`);
+        lines.push(briefing(view));
       }
       if (!lines.length) return 0;
       if (recorded.interrupted && input.client === 'vscode') {

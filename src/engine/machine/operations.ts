@@ -25,6 +25,7 @@ import { freshCounters, hashText, resetStateCounters, RUN_SNAPSHOT_VERSION } fro
 import type { JournalEntry, MachineError, Position, RunSnapshot, RunStatus } from './run.js';
 import { FRAME_ENDINGS } from './patterns/endings.js';
 import { chartWorkflow, isChartWorkflow, sendChartEvent, startChartRun, type ChartView } from './chart-run.js';
+import { chartFileChanged } from './chart-interrupt.js';
 
 export type { MachineEnv, BranchOption, InvokeResolution } from './cursor.js';
 export { describe } from './describe.js';
@@ -411,6 +412,8 @@ export function fileChanged(run: RunSnapshot, relPath: string, env: MachineEnv, 
     outcome: { interrupted: false, file: relPath, state: reportedState(op, opt), status: run.status, reason },
   });
   if (run.status !== 'running') return quiet('not_running');
+  const cw = chartWorkflow(run, env);
+  if (cw) return chartFileChanged(run, cw, relPath, fixedEnv(env, env.now()));
   const loc = activeLoc(op, opt);
   if (isError(loc)) return quiet('unknown_branch');
   const wf = op.workflow(loc.frame);

@@ -218,7 +218,7 @@ export type JournalEntry =
   | (EntryBase & { kind: 'tool_result'; tool: string; state: string; bytes?: number; file?: string; editLines?: number; output?: string });
 
 /** The statechart operation a `chart` journal entry records. */
-export type ChartOp = 'start' | 'send' | 'timers' | 'done' | 'fail';
+export type ChartOp = 'start' | 'send' | 'timers' | 'done' | 'fail' | 'interrupt';
 
 export type JournalKind = JournalEntry['kind'];
 

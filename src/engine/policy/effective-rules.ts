@@ -22,7 +22,7 @@ import { configurationPaths, resolveTarget } from '../statechart/index.js';
 import { toolMatches, type ExtraAliases } from './tools.js';
 
 /** The node and its ancestors, outermost first. */
-function levels(wf: Workflow, id: string): StateNode[] {
+export function levels(wf: Workflow, id: string): StateNode[] {
   const out: StateNode[] = [];
   for (let n = wf.states.get(id); n; n = n.parent === undefined ? undefined : wf.states.get(n.parent)) out.unshift(n);
   return out;

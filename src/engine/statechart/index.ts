@@ -183,3 +183,23 @@ function finish(state: RunState, ran: RunState, before: ChartSnapshot | undefine
   const snapshot = ran.toSnapshot();
   return { snapshot, transitioned: ran.transitioned, effects: ran.effects, ...(ran.status === 'failed' ? { error: ran.error as string } : {}) };
 }
+
+/**
+ * Fires a Statewright interrupt on a statechart run (an edit of a file the
+ * chart's top-level `interrupts` watch): a transition from the chart root to
+ * `target` (a state id), so every active state is exited (recording
+ * history: a `RESUME` through a history state comes back) and the target
+ * is entered, then the chart comes to rest. Event `interrupt:<name>`.
+ */
+export function interruptChart(workflow: Workflow, snapshot: ChartSnapshot, name: string, target: string, options: StepOptions): ChartResult {
+  const refused = refuse(snapshot);
+  if (refused) return { snapshot, transitioned: false, effects: [], error: refused };
+  const rs = new RunState(chartTable(workflow), snapshot, options);
+  const index = rs.table.byId.get(target);
+  if (index === undefined) return { snapshot, transitioned: false, effects: [], error: `interrupt "${name}" targets "${target}", which is not a state of the chart` };
+  const event: ChartEvent = { kind: 'event', binding: { type: `interrupt:${name}` } };
+  const row: TransitionRow = { source: ROOT, index: -1, targets: [index], reenter: false, actions: [], label: `interrupt ${name}` };
+  microstep(rs, [row], event);
+  settle(rs, event);
+  return finish(rs, rs, snapshot);
+}

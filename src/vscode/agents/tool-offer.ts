@@ -5,12 +5,22 @@
  * what would pass keeps the model from wasting turns on denials.
  * vscode-free, unit-tested.
  */
-import { type StateView, isOwnTool, toolMatches, type ExtraAliases } from '../../engine/index.js';
+import { type BriefedView, isOwnTool, toolMatches, type ExtraAliases } from '../../engine/index.js';
 
-export interface OfferRules {
+/** One state's tool lists. */
+export interface ToolLists {
   /** null: every tool (no run, or a state without allowed_tools). */
   readonly allowed: readonly string[] | null;
   readonly disallowed: readonly string[];
+}
+
+export interface OfferRules extends ToolLists {
+  /**
+   * A statechart run: each active state's effective lists; a tool is
+   * offered when one of them allows it (the policy's union across parallel
+   * regions). Absent: `allowed`/`disallowed` decide.
+   */
+  readonly states?: readonly ToolLists[];
   /** max_iterations spent: only stategate's own tools until a transition. */
   readonly atLimit: boolean;
   /** The workflow is a debug workflow: statewright_force_state is offered. */
@@ -20,17 +30,28 @@ export interface OfferRules {
 /** Nothing enforced: no run, or the run is paused, stopped or ended. */
 export const NO_RULES: OfferRules = { allowed: null, disallowed: [], atLimit: false, debug: false };
 
-export function offerRules(view: StateView | undefined, debug: boolean): OfferRules {
+export function offerRules(view: BriefedView | undefined, debug: boolean): OfferRules {
   if (!view || view.status !== 'running' || view.is_final) return { ...NO_RULES, debug };
-  const max = view.limits.max_iterations;
-  return { allowed: view.allowed_tools, disallowed: view.disallowed_tools, atLimit: max !== null && view.usage.iterations >= max, debug };
+  const spent = (max: number | null): boolean => max !== null && view.usage.iterations >= max;
+  if (view.active_states?.length) {
+    // The run's one counter against each state's max_iterations: offered while one state has calls left.
+    const open = view.active_states.filter((s) => !spent(s.limits.max_iterations));
+    const states = open.map((s) => ({ allowed: s.allowed_tools, disallowed: s.disallowed_tools }));
+    return { allowed: view.allowed_tools, disallowed: view.disallowed_tools, states, atLimit: open.length === 0, debug };
+  }
+  return { allowed: view.allowed_tools, disallowed: view.disallowed_tools, atLimit: spent(view.limits.max_iterations), debug };
+}
+
+function listsAllow(lists: ToolLists, id: string, aliases?: ExtraAliases): boolean {
+  if (lists.disallowed.some((r) => toolMatches(r, id, aliases))) return false;
+  return lists.allowed === null || lists.allowed.some((r) => toolMatches(r, id, aliases));
 }
 
 export function isOffered(id: string, rules: OfferRules, aliases?: ExtraAliases): boolean {
   if (isOwnTool(id)) return rules.debug || !id.endsWith('statewright_force_state');
   if (rules.atLimit) return false;
-  if (rules.disallowed.some((r) => toolMatches(r, id, aliases))) return false;
-  return rules.allowed === null || rules.allowed.some((r) => toolMatches(r, id, aliases));
+  if (rules.states) return rules.states.some((s) => listsAllow(s, id, aliases));
+  return listsAllow(rules, id, aliases);
 }
 
 /** The ids among `ids` to offer, in their order. */
