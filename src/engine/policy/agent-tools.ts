@@ -176,6 +176,12 @@ export function invokeAgentTool(runner: Runner, name: string, rawArgs: unknown, 
         if (outcome.pending_approval) {
           return { isError: false, text: `Transition ${event} → ${outcome.pending_approval.target} is waiting for a person's approval${outcome.pending_approval.message ? `: ${outcome.pending_approval.message}` : ''}. Wait for it; other transitions are refused meanwhile.\n\n${after}`, data: outcome as unknown as JsonValue };
         }
+        const configuration = (outcome as { configuration?: readonly string[] }).configuration;
+        if (configuration) {
+          // A statechart: regions move on their own, so the whole configuration is what changed.
+          const moved = outcome.transitioned ? `Transition ${event}: now in ${configuration.join(' | ')}.` : `Event ${event} changed nothing: no active state handles it now.`;
+          return { isError: false, text: `${moved}\n\n${after}`, data: outcome as unknown as JsonValue };
+        }
         return { isError: false, text: `Transition ${event}: ${outcome.from} → ${outcome.to}.\n\n${after}`, data: outcome as unknown as JsonValue };
       }
       case 'statewright_load_workflow': {
