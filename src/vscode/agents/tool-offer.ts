@@ -25,7 +25,11 @@ export interface OfferRules extends ToolLists {
   readonly atLimit: boolean;
   /** The workflow is a debug workflow: statewright_force_state is offered. */
   readonly debug: boolean;
+  /** A statechart handed tasks to agents: stategate_invocation_done|fail are offered. */
+  readonly tasks?: boolean;
 }
+
+const TASK_TOOLS = ['stategate_invocation_done', 'stategate_invocation_fail'];
 
 /** Nothing enforced: no run, or the run is paused, stopped or ended. */
 export const NO_RULES: OfferRules = { allowed: null, disallowed: [], atLimit: false, debug: false };
@@ -37,7 +41,7 @@ export function offerRules(view: BriefedView | undefined, debug: boolean): Offer
     // The run's one counter against each state's max_iterations: offered while one state has calls left.
     const open = view.active_states.filter((s) => !spent(s.limits.max_iterations));
     const states = open.map((s) => ({ allowed: s.allowed_tools, disallowed: s.disallowed_tools }));
-    return { allowed: view.allowed_tools, disallowed: view.disallowed_tools, states, atLimit: open.length === 0, debug };
+    return { allowed: view.allowed_tools, disallowed: view.disallowed_tools, states, atLimit: open.length === 0, debug, tasks: (view.agent_invocations?.length ?? 0) > 0 };
   }
   return { allowed: view.allowed_tools, disallowed: view.disallowed_tools, atLimit: spent(view.limits.max_iterations), debug };
 }
@@ -48,7 +52,10 @@ function listsAllow(lists: ToolLists, id: string, aliases?: ExtraAliases): boole
 }
 
 export function isOffered(id: string, rules: OfferRules, aliases?: ExtraAliases): boolean {
-  if (isOwnTool(id)) return rules.debug || !id.endsWith('statewright_force_state');
+  if (isOwnTool(id)) {
+    if (TASK_TOOLS.some((t) => id.endsWith(t))) return rules.tasks === true;
+    return rules.debug || !id.endsWith('statewright_force_state');
+  }
   if (rules.atLimit) return false;
   if (rules.states) return rules.states.some((s) => listsAllow(s, id, aliases));
   return listsAllow(rules, id, aliases);
