@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Runner } from '../../src/engine/store/runner';
+import { describeAgentCall } from '../../src/engine/policy/agent-tools';
 import './helpers/state-dir';
 import { customAgentMarkdown } from '../../src/vscode/agents/custom-agent';
 import { currentView, runLoop, type LoopDeps, type LoopEvent, type ModelTurn, type ToolCallRequest, type TranscriptEntry } from '../../src/vscode/agents/participant-loop';
@@ -89,4 +90,9 @@ test('the tool offer and the custom agent file take the union of the active stat
   const md = customAgentMarkdown(view, rules, CLIENT_TOOLS.map((id) => ({ id })));
   assert.match(md, /^tools: \["read_file", "grep_search"\]$/m);
   assert.match(md, /In "review\.notes\.searching":/);
+});
+
+test('the language-model tool\'s confirmation names the configuration and the target', (t) => {
+  const { runner } = setup(t);
+  assert.equal(describeAgentCall(runner, 'statewright_transition', { event: 'CHANGES_REQUESTED' }), 'Transition CHANGES_REQUESTED from review.code.reading | review.notes.searching → review.code.editing');
 });

@@ -237,6 +237,10 @@ export function describeAgentCall(runner: Runner, name: string, rawArgs: unknown
   if (name === 'statewright_transition' && typeof args.event === 'string') {
     try {
       const view = runner.state(session.branch);
+      if (view.events) {
+        const targets = view.events.filter((e) => e.event === args.event).flatMap((e) => e.targets);
+        return `Transition ${args.event} from ${(view.configuration ?? []).join(' | ')}${targets.length ? ` → ${[...new Set(targets)].join(' or ')}` : ''}`;
+      }
       const t = view.transitions.find((x) => x.event === args.event);
       return t ? `Transition ${args.event}: ${view.state} → ${t.target}` : `Transition ${args.event} from ${view.state}`;
     } catch {
