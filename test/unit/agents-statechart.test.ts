@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { Runner } from '../../src/engine/store/runner';
 import { describeAgentCall } from '../../src/engine/policy/agent-tools';
 import './helpers/state-dir';
-import { customAgentMarkdown } from '../../src/vscode/agents/custom-agent';
+import { customAgentMarkdown, taskAgentFile, taskAgentMarkdown, WRITTEN_MARKER } from '../../src/vscode/agents/custom-agent';
 import { currentView, runLoop, type LoopDeps, type LoopEvent, type ModelTurn, type ToolCallRequest, type TranscriptEntry } from '../../src/vscode/agents/participant-loop';
 import { offerRules, offeredTools } from '../../src/vscode/agents/tool-offer';
 import { REPO_ROOT } from './helpers/cli';
@@ -95,4 +95,17 @@ test('the tool offer and the custom agent file take the union of the active stat
 test('the language-model tool\'s confirmation names the configuration and the target', (t) => {
   const { runner } = setup(t);
   assert.equal(describeAgentCall(runner, 'statewright_transition', { event: 'CHANGES_REQUESTED' }), 'Transition CHANGES_REQUESTED from review.code.reading | review.notes.searching → review.code.editing');
+});
+
+test('an agent: task for another agent gets a custom agent file of that name, with the task and the run\'s tools', (t) => {
+  const { runner } = setup(t);
+  const view = currentView(runner, {})!;
+  assert.equal(taskAgentFile('security'), '.github/agents/security.agent.md');
+  assert.equal(taskAgentFile('stategate'), undefined, '@stategate takes its own tasks');
+  assert.equal(taskAgentFile('../x'), undefined);
+  const task = { id: 'scan', state: 'review.notes.searching', agent: 'security', input: { depth: 2 } };
+  const md = taskAgentMarkdown(task, view, offerRules(view, false), [...CLIENT_TOOLS, 'stategate_invocation_done'].map((id) => ({ id })));
+  assert.match(md, /^tools: \["read_file", "grep_search", "stategate_invocation_done"\]$/m);
+  assert.match(md, /Your task \(invocation scan of state review\.notes\.searching\), input: \{"depth":2\}\. When it is done, call stategate_invocation_done with id "scan"/);
+  assert.ok(md.includes(WRITTEN_MARKER));
 });
