@@ -50,13 +50,7 @@ function writeIfChanged(root: string, rel: string, text: string): void {
 /** Task agents' files this sync wrote earlier for tasks that no longer run: removed (only files with its marker). */
 function removeStaleTaskAgents(root: string, keep: ReadonlySet<string>): void {
   const dir = path.join(root, path.dirname(CUSTOM_AGENT_FILE));
-  let names: string[];
-  try {
-    names = fs.readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
+  for (const name of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
     const rel = `${path.dirname(CUSTOM_AGENT_FILE)}/${name}`;
     if (!name.endsWith('.agent.md') || rel === CUSTOM_AGENT_FILE || keep.has(rel)) continue;
     try {
