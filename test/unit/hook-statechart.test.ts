@@ -123,3 +123,13 @@ test('Stop in a non-final configuration names it and the events left', (t) => {
   const r = hook(cwd, 'claude', event('claude', cwd, 'Stop'));
   assert.match(r.json.systemMessage, /still in configuration review\.code\.reading \| review\.notes\.searching \(not final\)\. Events left: CHANGES_REQUESTED → review\.code\.editing/);
 });
+
+test('a region in its final state allows nothing: the other region\'s rules decide, and no event is offered toward a final state', (t) => {
+  const cwd = started(t);
+  assert.equal(cli(['run', 'done', 'summary_task'], { cwd }).code, 0);
+  assert.deepEqual(configuration(cwd), ['review.code.reading', 'review.notes.summarised']);
+  const edit = hook(cwd, 'claude', event('claude', cwd, 'PreToolUse', TOOLS.claude.edit(path.join(cwd, 'a.ts'))));
+  assert.equal(decision(edit), 'deny', edit.stdout + edit.stderr);
+  assert.match(edit.json.hookSpecificOutput.permissionDecisionReason, /Events that lead to a configuration where it is allowed: CHANGES_REQUESTED \(-> review\.code\.editing\)\.$/);
+  assert.equal(decision(hook(cwd, 'claude', event('claude', cwd, 'PreToolUse', TOOLS.claude.grep('TODO')))), 'deny', 'Grep was the finished region\'s');
+});

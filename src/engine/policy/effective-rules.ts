@@ -73,7 +73,8 @@ function definedOnly(rules: StateRules): Partial<StateRules> {
 /** The atomic states entering `id` lands in by default (initial children; every region of a parallel state). */
 function landing(wf: Workflow, id: string): string[] {
   const node = wf.states.get(id);
-  if (!node || node.children.length === 0) return node && node.kind !== 'history' ? [id] : [];
+  // A final state ends its region's activity: it allows nothing of its own (below).
+  if (!node || node.children.length === 0) return node && node.kind !== 'history' && node.kind !== 'final' ? [id] : [];
   if (node.kind === 'parallel') return node.children.flatMap((c) => landing(wf, c));
   const initial = node.initial ? resolveTarget(wf, id, node.initial) : node.children[0];
   return initial ? landing(wf, initial) : [];
@@ -115,8 +116,10 @@ export function locateForCall(run: RunSnapshot, env: MachineEnv, tool: string, o
   const wf = run.chart ? chartWorkflow(run, env) : undefined;
   if (!wf || !run.chart) return locate(run, env, opt);
   const configuration = configurationPaths(wf, run.chart);
-  const chosen = configuration.find((s) => toolAllowed(wf, s, tool, opt.aliases));
-  const id = chosen ?? configuration[0];
+  // A region that reached its final state is done: it no longer widens what the agent may do.
+  const live = configuration.filter((s) => wf.states.get(s)?.kind !== 'final');
+  const chosen = live.find((s) => toolAllowed(wf, s, tool, opt.aliases));
+  const id = chosen ?? live[0] ?? configuration[0];
   if (id === undefined || !wf.states.has(id)) return { code: 'unknown_state', message: 'the statechart run has no active state' };
   const commandLevels = levels(wf, id).filter((n) => n.rules.allowedCommands !== undefined);
   const located: LocatedForCall = { workflow: wf, node: effectiveNode(wf, id), position: run, ...(commandLevels.length > 1 ? { commandLevels } : {}) };
