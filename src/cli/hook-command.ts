@@ -112,8 +112,9 @@ async function handle(input: HookInput, runner: Runner, dir: string, out: Output
       if (active.kind !== 'ok' || active.run.status !== 'running' || input.stopHookActive) return 0;
       const view = runner.state();
       if (view.is_final) return 0;
-      const events = view.transitions.map((t) => `${t.event} → ${t.target}`).join(', ');
-      const reason = `The workflow "${view.workflow.id}" is still in state "${view.state}" (not final). Events left: ${events || 'none'}.`;
+      const events = (view.events ? view.events.map((e) => `${e.event} → ${e.targets.join(', ') || '(stays)'}`) : view.transitions.map((t) => `${t.event} → ${t.target}`)).join(', ');
+      const where = view.configuration ? `configuration ${view.configuration.join(' | ')}` : `state "${view.state}"`;
+      const reason = `The workflow "${view.workflow.id}" is still in ${where} (not final). Events left: ${events || 'none'}.`;
       emit(out, stopOutput(reason, process.env.STATEGATE_BLOCK_STOP === '1'));
       return 0;
     }

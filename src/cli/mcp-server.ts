@@ -10,7 +10,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { activeIsDebug, AGENT_TOOLS, invokeAgentTool, type AgentSession, Runner } from '../engine/index.js';
+import { AGENT_TOOLS, agentToolSpecs, invokeAgentTool, type AgentSession, Runner } from '../engine/index.js';
 
 export const MCP_SERVER_NAME = 'stategate';
 
@@ -19,7 +19,8 @@ export function createMcpServer(runner: Runner, version: string): Server {
   // One session per server process: a client bound to a fork branch stays bound.
   const session: AgentSession = {};
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: AGENT_TOOLS.filter((t) => !t.debugOnly || activeIsDebug(runner)).map((t) => ({
+    // statewright_transition names the events of the run as it stands (a statechart's configuration).
+    tools: agentToolSpecs(runner, session).map((t) => ({
       name: t.name,
       description: t.description,
       inputSchema: t.inputSchema as { type: 'object'; properties?: Record<string, object> },
@@ -28,6 +29,8 @@ export function createMcpServer(runner: Runner, version: string): Server {
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const result = invokeAgentTool(runner, request.params.name, request.params.arguments ?? {}, session);
+    // A call that may have moved the run changes statewright_transition's events: clients list the tools again.
+    if (AGENT_TOOLS.find((t) => t.name === request.params.name)?.readOnly === false) void server.sendToolListChanged().catch(() => undefined);
     return { content: [{ type: 'text' as const, text: result.text }], isError: result.isError };
   });
   return server;

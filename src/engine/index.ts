@@ -27,6 +27,7 @@ export * from './policy/tools.js';
 export * from './policy/tool-aliases-file.js';
 export * from './policy/agent-tools.js';
 export * from './policy/briefing.js';
+export * from './policy/chart-agent-view.js';
 export * from './export/graph.js';
 export * from './export/text-exports.js';
 export * from './export/layout.js';

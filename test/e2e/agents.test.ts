@@ -17,15 +17,10 @@ import { test } from 'node:test';
 import { Runner } from '../../src/engine/store/runner';
 import { hostRunnerVsix, REPO_ROOT, STATEGATE_VSIX, withVsCode, type LaunchOptions, type VsCode } from './harness';
 import { scriptedModelVsix } from './scripted-model/build';
+import { lastResult, openChat, received, typePrompt, type Received } from './chat';
 
 const WORKSPACE = 'test/e2e/fixtures/agents/workspace';
 const IMAGES = path.join(REPO_ROOT, 'docs', 'images');
-
-interface Received {
-  readonly model: string;
-  readonly tools: string[];
-  readonly messages: { role: string; parts: ({ kind: 'text'; value: string } | { kind: 'call'; name: string; input: unknown } | { kind: 'result'; callId: string; text: string })[] }[];
-}
 
 async function launchOptions(extra: Partial<LaunchOptions> = {}): Promise<LaunchOptions> {
   return {
@@ -40,40 +35,6 @@ async function launchOptions(extra: Partial<LaunchOptions> = {}): Promise<Launch
 
 function runState(vsc: VsCode): string {
   return new Runner({ dir: path.join(vsc.workspaceDir, '.stategate'), workspaceRoot: vsc.workspaceDir }).state().state;
-}
-
-/** The last tool result the model was sent in a request. */
-function lastResult(r: Received | undefined): string | undefined {
-  const parts = r?.messages.at(-1)?.parts ?? [];
-  const res = parts.filter((p) => p.kind === 'result');
-  return res.length ? (res.at(-1) as { text: string }).text : undefined;
-}
-
-/** Opens the Chat view with the scripted model in its picker. */
-async function openChat(vsc: VsCode): Promise<void> {
-  // VS Code resolves a provider's models lazily: until something asks, the picker offers only a Copilot sign-in.
-  assert.deepEqual(await vsc.executeCommand('scriptedModel.models'), ['scripted']);
-  await vsc.executeCommand('workbench.action.chat.open');
-  await vsc.page.locator('.interactive-input-part').getByText('Scripted', { exact: true }).first().waitFor({ timeout: 30_000 });
-}
-
-/** Types a prompt into the chat input as a person would, replacing what is there, and sends it. */
-async function typePrompt(vsc: VsCode, prompt: string): Promise<void> {
-  const input = vsc.page.locator('.interactive-input-part .monaco-editor').first();
-  await input.click();
-  await vsc.page.keyboard.press('Control+A');
-  await vsc.page.keyboard.press('Backspace');
-  await vsc.page.keyboard.type(prompt, { delay: 15 });
-  await vsc.page.keyboard.press('Enter');
-}
-
-async function received(vsc: VsCode, atLeast: number, timeoutMs = 30_000): Promise<Received[]> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const r = (await vsc.executeCommand('scriptedModel.received')) as Received[];
-    if (r.length >= atLeast || Date.now() > end) return r;
-    await new Promise((res) => setTimeout(res, 250));
-  }
 }
 
 function keepScreenshot(file: string, name: string): void {

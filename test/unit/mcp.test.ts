@@ -62,7 +62,7 @@ test('tools/list has every agent tool, force_state included for a debug workflow
   const { tools } = await client.listTools();
   assert.deepEqual(
     tools.map((t) => t.name).sort(),
-    ['statewright_force_state', 'statewright_get_state', 'statewright_list_workflows', 'statewright_load_workflow', 'statewright_pause', 'statewright_transition'],
+    ['stategate_invocation_done', 'stategate_invocation_fail', 'statewright_force_state', 'statewright_get_state', 'statewright_list_workflows', 'statewright_load_workflow', 'statewright_pause', 'statewright_transition'],
   );
   assert.equal(tools.find((t) => t.name === 'statewright_get_state')?.annotations?.readOnlyHint, true);
 });

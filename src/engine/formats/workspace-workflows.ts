@@ -3,12 +3,14 @@
  * `statewright_load_workflow(name)` and the "Start Workflow Run…" picker.
  * A workflow file is one of: `*.workflow.json` anywhere, any `.json` in
  * `.stategate/workflows/`, or a JSON file whose `$schema` ends in
- * `workflow-schema.json`. Names registered in a `manifest.json` beside
+ * `workflow-schema.json`; and a statechart, `*.statechart.yaml|yml|json`
+ * (agents start those with statewright_load_workflow too). Names registered in a `manifest.json` beside
  * workflows are listed too (the reference's registration format).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadStatewright } from './statewright.js';
+import { loadStatechart } from './statechart.js';
 import { MANIFEST_FILE, WorkflowRegistry } from './registry.js';
 
 export interface WorkflowEntry {
@@ -23,6 +25,7 @@ export interface WorkflowEntry {
 const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', 'out', '.vscode-test', 'test-artifacts']);
 const MAX_FILES = 5000;
 const MAX_DEPTH = 8;
+const STATECHART_FILE = /\.statechart\.(ya?ml|json)$/;
 
 /** Whether a path names a workflow file by its location alone. */
 export function isWorkflowPath(file: string): boolean {
@@ -49,7 +52,7 @@ function candidates(root: string): string[] {
       const full = path.join(dir, e.name);
       if (e.isDirectory()) {
         if (!SKIP_DIRS.has(e.name) && (e.name !== '.stategate' || depth === 0)) walk(full, depth + 1);
-      } else if (e.isFile() && e.name.endsWith('.json') && e.name !== MANIFEST_FILE) {
+      } else if (e.isFile() && ((e.name.endsWith('.json') && e.name !== MANIFEST_FILE) || STATECHART_FILE.test(e.name))) {
         found.push(full);
       }
     }
@@ -69,8 +72,9 @@ export function findWorkflows(root: string): WorkflowEntry[] {
     } catch {
       continue;
     }
-    if (!isWorkflowPath(path.relative(root, file)) && !declaresWorkflowSchema(text) && !/"states"\s*:/.test(text)) continue;
-    const wf = loadStatewright(text, { file }).workflow;
+    const chart = STATECHART_FILE.test(file);
+    if (!chart && !isWorkflowPath(path.relative(root, file)) && !declaresWorkflowSchema(text) && !/"states"\s*:/.test(text)) continue;
+    const wf = (chart ? loadStatechart(text, { file }) : loadStatewright(text, { file })).workflow;
     if (!wf || wf.states.size === 0 || !wf.id) continue;
     const dir = path.dirname(file);
     if (!aliasesOf.has(dir)) {

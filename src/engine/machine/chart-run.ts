@@ -229,7 +229,7 @@ function outcome(before: RunSnapshot, after: RunSnapshot, wf: Workflow, env: Mac
 type Step = (wf: Workflow, s: ChartSnapshot, options: chart.StepOptions) => ChartResult;
 
 /** One interpreter operation on a running run, journaled; a refusal leaves the run as it was. */
-function step(run: RunSnapshot, wf: Workflow, env: MachineEnv, op: ChartOp, event: string | undefined, fn: Step): { run: RunSnapshot; journal: JournalEntry[]; outcome: ChartOutcome } {
+export function step(run: RunSnapshot, wf: Workflow, env: MachineEnv, op: ChartOp, event: string | undefined, fn: Step): { run: RunSnapshot; journal: JournalEntry[]; outcome: ChartOutcome } {
   const at = env.now();
   if (run.status !== 'running') {
     const error: MachineError = { code: 'not_running', message: `the run is ${run.status}` };

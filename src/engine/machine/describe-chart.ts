@@ -97,9 +97,13 @@ function activeState(wf: Workflow, run: RunSnapshot, id: string): ActiveStateVie
     limits[LIMIT_FIELDS[key]] = owner === undefined || limit === undefined ? null : { limit, declared_by: owner, used: used(key, counters) };
   }
   const scope = pathScopeOf(rules);
+  // Every level's instructions, outermost first: a phase's and its step's both hold.
+  const instructions = levels(wf, id)
+    .map((n) => n.rules.instructions)
+    .filter((text): text is string => typeof text === 'string' && text !== '');
   return {
     state: id,
-    instructions: rules.instructions ?? null,
+    instructions: instructions.length ? instructions.join('\n') : null,
     allowed_tools: rules.allowedTools ?? null,
     disallowed_tools: rules.disallowedTools,
     allowed_commands: rules.allowedCommands ?? null,
@@ -185,7 +189,8 @@ function evaluateGuard(text: string, s: ChartSnapshot, event: string, now: numbe
 export function chartStateFields(run: RunSnapshot, wf: Workflow, env: MachineEnv): ChartStateFields {
   const s = run.chart as ChartSnapshot;
   const configuration = chart.configurationPaths(wf, s).filter((id) => wf.states.has(id));
-  const states = configuration.map((id) => activeState(wf, run, id));
+  // A region that reached its final state is done: it allows nothing (policy/effective-rules.ts), so it is no active state of the agent.
+  const states = configuration.filter((id) => wf.states.get(id)?.kind !== 'final').map((id) => activeState(wf, run, id));
   const first = states[0];
   const firstRules: StateRules | undefined = first ? effectiveRules(wf, first.state) : undefined;
   const instructions = states.filter((a) => a.instructions !== null);

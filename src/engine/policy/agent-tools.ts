@@ -6,7 +6,8 @@
  * These tools are always allowed and never counted (see tools.ts).
  */
 import * as path from 'node:path';
-import { briefing } from './briefing.js';
+import { briefing, type BriefedView } from './briefing.js';
+import { eventNames } from './chart-agent-view.js';
 import type { JsonObject, JsonValue } from '../model/index.js';
 import { Runner, RunnerError } from '../store/runner.js';
 import { findWorkflow, findWorkflows } from '../formats/workspace-workflows.js';
@@ -17,7 +18,9 @@ export type AgentToolName =
   | 'statewright_load_workflow'
   | 'statewright_pause'
   | 'statewright_list_workflows'
-  | 'statewright_force_state';
+  | 'statewright_force_state'
+  | 'stategate_invocation_done'
+  | 'stategate_invocation_fail';
 
 export interface AgentToolSpec {
   readonly name: AgentToolName;
@@ -70,7 +73,46 @@ export const AGENT_TOOLS: readonly AgentToolSpec[] = [
     readOnly: false,
     debugOnly: true,
   },
+  {
+    name: 'stategate_invocation_done',
+    description: 'Statecharts: report that a task a state handed to an agent (an `agent:` invocation; statewright_get_state lists them with their id and input) is done. `data` (the result) becomes event.data of its onDone transition.',
+    inputSchema: object({ id: { type: 'string', description: 'The invocation id, as statewright_get_state lists it.' }, data: { type: 'object', description: 'The result of the task.' } }, ['id']),
+    readOnly: false,
+  },
+  {
+    name: 'stategate_invocation_fail',
+    description: 'Statecharts: report that a task handed to an agent (an `agent:` invocation) could not be done. `data` (for example {"reason": "..."}) becomes event.data of its onError transition.',
+    inputSchema: object({ id: { type: 'string', description: 'The invocation id, as statewright_get_state lists it.' }, data: { type: 'object', description: 'Why it failed.' } }, ['id']),
+    readOnly: false,
+  },
 ];
+
+/**
+ * A tool's spec for the run as it stands: on a statechart run,
+ * statewright_transition's description names the configuration and the
+ * events it handles now, and its `event` is one of them (unless a `*`
+ * transition accepts any). Other tools, and flat runs, keep their spec.
+ */
+export function specForView(spec: AgentToolSpec, view: BriefedView | undefined): AgentToolSpec {
+  if (spec.name !== 'statewright_transition' || !view?.events || view.status !== 'running') return spec;
+  const names = eventNames(view);
+  const where = (view.configuration ?? []).join(' | ');
+  const description = `Send an event to the statechart run (configuration: ${where}). Events handled now: ${names.join(', ') || 'none'}${view.accepts_any_event ? ' (any other name is accepted too)' : ''}. \`data\` becomes event.data for guards and actions. See statewright_get_state for targets and guards.`;
+  const event: JsonObject = names.length && !view.accepts_any_event ? { type: 'string', enum: names, description: 'The event to send.' } : { type: 'string', description: 'The event to send.' };
+  return { ...spec, description, inputSchema: object({ event, data: { type: 'object', description: 'event.data of the event.' } }, ['event']) };
+}
+
+/** The tools to offer for the active run, specs as specForView gives them (force_state only in debug workflows). */
+export function agentToolSpecs(runner: Runner, session: AgentSession = {}): AgentToolSpec[] {
+  const debug = activeIsDebug(runner);
+  let view: BriefedView | undefined;
+  try {
+    view = runner.active().kind === 'ok' ? runner.state(session.branch) : undefined;
+  } catch {
+    view = undefined;
+  }
+  return AGENT_TOOLS.filter((t) => !t.debugOnly || debug).map((t) => specForView(t, view));
+}
 
 export const AGENT_TOOL_NAMES: ReadonlySet<string> = new Set(AGENT_TOOLS.map((t) => t.name));
 
@@ -134,6 +176,12 @@ export function invokeAgentTool(runner: Runner, name: string, rawArgs: unknown, 
         if (outcome.pending_approval) {
           return { isError: false, text: `Transition ${event} → ${outcome.pending_approval.target} is waiting for a person's approval${outcome.pending_approval.message ? `: ${outcome.pending_approval.message}` : ''}. Wait for it; other transitions are refused meanwhile.\n\n${after}`, data: outcome as unknown as JsonValue };
         }
+        const configuration = (outcome as { configuration?: readonly string[] }).configuration;
+        if (configuration) {
+          // A statechart: regions move on their own, so the whole configuration is what changed.
+          const moved = outcome.transitioned ? `Transition ${event}: now in ${configuration.join(' | ')}.` : `Event ${event} changed nothing: no active state handles it now.`;
+          return { isError: false, text: `${moved}\n\n${after}`, data: outcome as unknown as JsonValue };
+        }
         return { isError: false, text: `Transition ${event}: ${outcome.from} → ${outcome.to}.\n\n${after}`, data: outcome as unknown as JsonValue };
       }
       case 'statewright_load_workflow': {
@@ -160,6 +208,15 @@ export function invokeAgentTool(runner: Runner, name: string, rawArgs: unknown, 
         const list = findWorkflows(runner.workspaceRoot).map((w) => ({ id: w.id, file: path.relative(runner.workspaceRoot, w.file), states: w.states, ...(w.aliases.length ? { aliases: w.aliases } : {}) }));
         return { isError: false, text: list.length ? list.map((w) => `- ${w.id} (${w.file}, ${w.states} states)`).join('\n') : 'No workflows in this workspace.', data: list as unknown as JsonValue };
       }
+      case 'stategate_invocation_done':
+      case 'stategate_invocation_fail': {
+        const ok = name === 'stategate_invocation_done';
+        const id = requireString(args, 'id');
+        const outcome = runner.complete(id, ok, optionalObject(args, 'data'));
+        const after = briefing(runner.state(session.branch));
+        if (outcome.error) return { isError: true, text: `Invocation ${id} could not be marked ${ok ? 'done' : 'failed'}: ${outcome.error.message}\n\n${after}`, data: outcome as unknown as JsonValue };
+        return { isError: false, text: `Invocation ${id} ${ok ? 'done' : 'failed'}: ${outcome.from} → ${outcome.to}.\n\n${after}`, data: outcome as unknown as JsonValue };
+      }
       case 'statewright_force_state': {
         const outcome = runner.force(requireString(args, 'state'), optionalObject(args, 'context'));
         if (outcome.error) return { isError: true, text: `force_state refused: ${outcome.error.message}`, data: outcome as unknown as JsonValue };
@@ -180,6 +237,10 @@ export function describeAgentCall(runner: Runner, name: string, rawArgs: unknown
   if (name === 'statewright_transition' && typeof args.event === 'string') {
     try {
       const view = runner.state(session.branch);
+      if (view.events) {
+        const targets = view.events.filter((e) => e.event === args.event).flatMap((e) => e.targets);
+        return `Transition ${args.event} from ${(view.configuration ?? []).join(' | ')}${targets.length ? ` → ${[...new Set(targets)].join(' or ')}` : ''}`;
+      }
       const t = view.transitions.find((x) => x.event === args.event);
       return t ? `Transition ${args.event}: ${view.state} → ${t.target}` : `Transition ${args.event} from ${view.state}`;
     } catch {

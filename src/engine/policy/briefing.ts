@@ -6,6 +6,14 @@
  * approval or active interrupt. Plain text: every model reads it.
  */
 import type { StateView } from '../machine/describe.js';
+import type { ActiveStateView } from '../machine/describe-chart.js';
+import type { ChartAgentView } from './chart-agent-view.js';
+
+/** The rule fields a flat state view and each active state of a statechart share. */
+type RulesView = Pick<StateView, 'instructions' | 'allowed_tools' | 'disallowed_tools' | 'allowed_commands' | 'blocked_env' | 'env_overrides' | 'allowed_paths' | 'denied_paths' | 'writes_outside_workspace' | 'limits'>;
+
+/** A state view, with what a statechart run adds (Runner.state: the chart view and chartAgentView). */
+export type BriefedView = StateView & Partial<ChartAgentView> & { readonly configuration?: readonly string[]; readonly timers?: readonly { state: string; due: string }[] };
 
 /** The marker workflows' instructions mention; kept for compatibility with Statewright. */
 export const INTERRUPT_MARKER = '[STATEWRIGHT INTERRUPT]';
@@ -20,7 +28,7 @@ function limit(name: string, used: number | string, max: number | null): string 
 }
 
 /** Where the agent may write (allowed_paths, denied_paths, the workspace default), or undefined when anywhere. */
-function pathScopeLine(view: StateView): string | undefined {
+function pathScopeLine(view: Omit<RulesView, 'limits'>): string | undefined {
   const parts: string[] = [];
   if (view.allowed_paths) parts.push(`only to ${view.allowed_paths.length ? view.allowed_paths.join(', ') : '(nowhere)'} (allowed_paths)`);
   else if (!view.writes_outside_workspace) parts.push('only inside the workspace (add allowed_paths to the state to write elsewhere)');
@@ -28,14 +36,33 @@ function pathScopeLine(view: StateView): string | undefined {
   return parts.length ? `Writes (file tools and shell): ${parts.join('; ')}.` : undefined;
 }
 
-export function briefing(view: StateView): string {
+/** What a state allows and limits, one line each. */
+function ruleLines(view: RulesView, usage: StateView['usage']): string[] {
+  const limits = [
+    limit('tool calls', usage.iterations, view.limits.max_iterations),
+    limit('edited lines', usage.edit_lines, view.limits.max_edit_lines),
+    limit('files edited', usage.files_edited.length, view.limits.max_files_per_state),
+    limit('bytes read', usage.bytes_read, view.limits.context_budget_bytes),
+  ].filter((x): x is string => x !== undefined);
+  return [...allowLines(view), ...(limits.length ? [`Limits in this state: ${limits.join('; ')}.`] : [])];
+}
+
+/** An active state of a statechart: its limits count in the node that declares each (reset when that node is left). */
+function chartStateLines(s: ActiveStateView): string[] {
+  const limits = (
+    [
+      ['tool calls', s.limits.max_iterations],
+      ['edited lines', s.limits.max_edit_lines],
+      ['files edited', s.limits.max_files_per_state],
+      ['bytes read', s.limits.context_budget_bytes],
+    ] as const
+  ).flatMap(([name, l]) => (l ? [`${name} ${l.used}/${l.limit}${l.declared_by === s.state ? '' : ` (counted in "${l.declared_by}")`}`] : []));
+  return [...allowLines(s), ...(limits.length ? [`Limits: ${limits.join('; ')}.`] : [])];
+}
+
+/** What a state allows, one line each. */
+function allowLines(view: Omit<RulesView, 'limits'>): string[] {
   const lines: string[] = [];
-  const where = view.branch ? ` (fork branch ${view.branch})` : view.scope ? ` (${view.scope})` : '';
-  lines.push(`stategate: workflow "${view.workflow.id}" is in state "${view.state}"${where}, status ${view.status}.`);
-  if (view.status !== 'running') {
-    lines.push(view.is_final ? 'The workflow has ended: nothing is enforced.' : `The run is ${view.status}: nothing is enforced until it runs again.`);
-    return lines.join('\n');
-  }
   if (view.instructions) lines.push(`Instructions: ${view.instructions}`);
   lines.push(`Allowed tools: ${list(view.allowed_tools, 'all')}${view.disallowed_tools.length ? `; never: ${view.disallowed_tools.join(', ')}` : ''}.`);
   if (view.allowed_commands) lines.push(`Allowed shell commands (each simple command must start with one): ${list(view.allowed_commands, '')}.`);
@@ -44,13 +71,23 @@ export function briefing(view: StateView): string {
   if (scope) lines.push(scope);
   const overrides = Object.entries(view.env_overrides);
   if (overrides.length) lines.push(`Environment for commands in this state: ${overrides.map(([k, v]) => `${k}=${v}`).join(' ')}.`);
-  const limits = [
-    limit('tool calls', view.usage.iterations, view.limits.max_iterations),
-    limit('edited lines', view.usage.edit_lines, view.limits.max_edit_lines),
-    limit('files edited', view.usage.files_edited.length, view.limits.max_files_per_state),
-    limit('bytes read', view.usage.bytes_read, view.limits.context_budget_bytes),
-  ].filter((x): x is string => x !== undefined);
-  if (limits.length) lines.push(`Limits in this state: ${limits.join('; ')}.`);
+  return lines;
+}
+
+function endedLine(view: StateView): string {
+  return view.is_final ? 'The workflow has ended: nothing is enforced.' : `The run is ${view.status}: nothing is enforced until it runs again.`;
+}
+
+export function briefing(view: BriefedView): string {
+  if (view.active_states) return chartBriefing(view, view.active_states);
+  const lines: string[] = [];
+  const where = view.branch ? ` (fork branch ${view.branch})` : view.scope ? ` (${view.scope})` : '';
+  lines.push(`stategate: workflow "${view.workflow.id}" is in state "${view.state}"${where}, status ${view.status}.`);
+  if (view.status !== 'running') {
+    lines.push(endedLine(view));
+    return lines.join('\n');
+  }
+  lines.push(...ruleLines(view, view.usage));
   if (view.interrupt) {
     lines.push(
       `${INTERRUPT_MARKER} "${view.interrupt.name}" is active${view.interrupt.file ? ` (fired by ${view.interrupt.file})` : ''}: handle it, then transition with an event whose target is $return to go back to "${view.interrupt.returnTo}".`,
@@ -72,5 +109,44 @@ export function briefing(view: StateView): string {
   } else if (!view.is_final) {
     lines.push('No events are defined in this state.');
   }
+  return lines.join('\n');
+}
+
+/**
+ * A statechart run: the active configuration, the rules of every active
+ * state (a call passes when one of them allows it), pending timers, the
+ * tasks handed to agents and how to finish them, and the events the
+ * configuration handles.
+ */
+function chartBriefing(view: BriefedView, states: NonNullable<BriefedView['active_states']>): string {
+  const configuration = view.configuration ?? states.map((s) => s.state);
+  const lines = [`stategate: statechart "${view.workflow.id}" is in configuration ${configuration.join(' | ') || '(none)'}, status ${view.status}.`];
+  if (view.status !== 'running') {
+    lines.push(endedLine(view));
+    return lines.join('\n');
+  }
+  if (states.length > 1) lines.push('Several states are active at once (parallel regions): a tool call is allowed when one of them allows it. Each state\'s rules include those of the states around it.');
+  for (const s of states) {
+    lines.push(`In "${s.state}":`);
+    lines.push(...chartStateLines(s).map((l) => `  ${l}`));
+  }
+  for (const t of view.timers ?? []) lines.push(`A timer of "${t.state}" fires at ${t.due} (an \`after\` transition) unless that state is left before.`);
+  if (view.interrupt) lines.push(`${INTERRUPT_MARKER} "${view.interrupt.name}" is active${view.interrupt.file ? ` (fired by ${view.interrupt.file})` : ''}: handle it, then send one of the events below.`);
+  const tasks = view.agent_invocations ?? [];
+  if (tasks.length) {
+    lines.push('Tasks handed to agents (`agent:` invocations). If you are that agent (or @stategate), do the task, then call stategate_invocation_done with its id and the result as `data`, or stategate_invocation_fail with the reason:');
+    for (const i of tasks) lines.push(`- ${i.id} for agent "${i.agent}" (state ${i.state}), input: ${JSON.stringify(i.input)}`);
+  }
+  const events = view.events ?? [];
+  if (events.length) {
+    lines.push('Events you can send with statewright_transition:');
+    for (const e of events) {
+      const guard = e.guard ? ` [guard ${e.guard.expression} ${e.guard.passes ? 'passes' : 'fails'}]` : '';
+      lines.push(`- ${e.event} (in ${e.source}) → ${e.targets.join(', ') || '(stays; runs its actions)'}${guard}${e.available ? '' : ' (not available now)'}`);
+    }
+  } else if (!view.accepts_any_event) {
+    lines.push('No events are handled in this configuration.');
+  }
+  if (view.accepts_any_event) lines.push('Any other event name is accepted too (a `*` transition is active).');
   return lines.join('\n');
 }

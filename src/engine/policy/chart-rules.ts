@@ -73,7 +73,8 @@ function definedOnly(rules: StateRules): Partial<StateRules> {
 /** The atomic states entering `id` lands in by default (initial children; every region of a parallel state). */
 function landing(wf: Workflow, id: string): string[] {
   const node = wf.states.get(id);
-  if (!node || node.children.length === 0) return node && node.kind !== 'history' ? [id] : [];
+  // A final state ends its region's activity: it allows nothing of its own.
+  if (!node || node.children.length === 0) return node && node.kind !== 'history' && node.kind !== 'final' ? [id] : [];
   if (node.kind === 'parallel') return node.children.flatMap((c) => landing(wf, c));
   const initial = node.initial ? resolveTarget(wf, id, node.initial) : node.children[0];
   return initial ? landing(wf, initial) : [];

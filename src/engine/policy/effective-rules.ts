@@ -45,8 +45,10 @@ export function locateForCall(run: RunSnapshot, env: MachineEnv, tool: string, o
   if (!held) return locate(run, env, opt);
   const wf = held.workflow;
   const configuration = configurationPaths(wf, held.snapshot);
-  const chosen = configuration.find((s) => toolAllowed(wf, s, tool, opt.aliases));
-  const id = chosen ?? configuration[0];
+  // A region that reached its final state is done: it no longer widens what the agent may do.
+  const live = configuration.filter((s) => wf.states.get(s)?.kind !== 'final');
+  const chosen = live.find((s) => toolAllowed(wf, s, tool, opt.aliases));
+  const id = chosen ?? live[0] ?? configuration[0];
   if (id === undefined || !wf.states.has(id)) return { code: 'unknown_state', message: 'the statechart run has no active state' };
   const commandLevels = levels(wf, id).filter((n) => n.rules.allowedCommands !== undefined);
   const located: LocatedForCall = {

@@ -116,6 +116,8 @@ export const OWN_TOOLS: readonly string[] = [
   'statewright_pause',
   'statewright_list_workflows',
   'statewright_force_state',
+  'stategate_invocation_done',
+  'stategate_invocation_fail',
 ];
 
 export type ExtraAliases = Readonly<Record<string, string>>;

@@ -12,7 +12,8 @@ import * as path from 'node:path';
 import type { CheckOptions, CheckResult } from '../check/check-file.js';
 import { createMachineEnv } from '../machine/env.js';
 import * as machine from '../machine/operations.js';
-import { chartView, chartWorkflow, completeChartInvocation, withDueTimers, type ChartOutcome, type ChartView } from '../machine/chart-run.js';
+import { chartClock, chartView, chartWorkflow, completeChartInvocation, withDueTimers, type ChartOutcome, type ChartView } from '../machine/chart-run.js';
+import { chartAgentView, type ChartAgentView } from '../policy/chart-agent-view.js';
 import { isoTime } from '../machine/env.js';
 import type { MachineEnv, MachineResult, StateView } from '../machine/operations.js';
 import type { JsonObject, JsonValue, StateNode } from '../model/index.js';
@@ -266,13 +267,14 @@ export class Runner {
     });
   }
 
-  state(branch?: string): StateView & { run_id: string; definition_changed: boolean } & Partial<ChartView> {
+  state(branch?: string): StateView & { run_id: string; definition_changed: boolean } & Partial<ChartView> & Partial<ChartAgentView> {
     const active = this.requireActive();
     if (chartWorkflow(active, this.env)) {
       // Loading a statechart run fires its due timers: that is a change to store.
       const run = this.apply((r) => ({ run: r, journal: [], outcome: r }));
       const wf = chartWorkflow(run, this.env);
-      const view = wf && run.chart ? chartView(wf, run.chart, (text) => this.env.load(text)) : {};
+      // What agents are told: every active state's rules, the events, the tasks handed to agents.
+      const view = wf && run.chart ? { ...chartView(wf, run.chart, (text) => this.env.load(text)), ...chartAgentView(wf, run.chart, chartClock(this.env)) } : {};
       return { run_id: run.runId, ...machine.describe(run, this.env, branchOpt(branch)), ...view, definition_changed: this.definitionChanged(run) };
     }
     const run = active;

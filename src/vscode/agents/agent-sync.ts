@@ -7,9 +7,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { activeIsDebug, writeFileAtomic, OWN_TOOLS } from '../../engine/index.js';
+import { activeIsDebug, type BriefedView, writeFileAtomic, OWN_TOOLS } from '../../engine/index.js';
 import type { RunService } from '../runtime/run-service.js';
-import { CUSTOM_AGENT_FILE, customAgentMarkdown, type ToolCandidate } from './custom-agent.js';
+import { CUSTOM_AGENT_FILE, customAgentMarkdown, taskAgentFile, taskAgentMarkdown, WRITTEN_MARKER, type ToolCandidate } from './custom-agent.js';
 import { syncCustomAgentEnabled, toolAliases } from './settings.js';
 import { offerRules } from './tool-offer.js';
 
@@ -35,12 +35,9 @@ function candidates(): ToolCandidate[] {
   return [...new Set(ids)].map((id) => (refs.has(id) ? { id, reference: refs.get(id)! } : { id }));
 }
 
-function sync(service: RunService): void {
-  if (!syncCustomAgentEnabled() || !vscode.workspace.isTrusted) return;
-  const situation = service.current;
-  const view = situation.kind === 'active' ? situation.view : undefined;
-  const text = customAgentMarkdown(view, offerRules(view, activeIsDebug(service.runner)), candidates(), toolAliases());
-  const file = path.join(service.folder.uri.fsPath, CUSTOM_AGENT_FILE);
+/** Writes `text` to `rel` under the workspace unless it is there already. */
+function writeIfChanged(root: string, rel: string, text: string): void {
+  const file = path.join(root, rel);
   try {
     if (fs.readFileSync(file, 'utf8') === text) return;
   } catch {
@@ -48,6 +45,40 @@ function sync(service: RunService): void {
   }
   fs.mkdirSync(path.dirname(file), { recursive: true });
   writeFileAtomic(file, text);
+}
+
+/** Task agents' files this sync wrote earlier for tasks that no longer run: removed (only files with its marker). */
+function removeStaleTaskAgents(root: string, keep: ReadonlySet<string>): void {
+  const dir = path.join(root, path.dirname(CUSTOM_AGENT_FILE));
+  for (const name of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
+    const rel = `${path.dirname(CUSTOM_AGENT_FILE)}/${name}`;
+    if (!name.endsWith('.agent.md') || rel === CUSTOM_AGENT_FILE || keep.has(rel)) continue;
+    try {
+      if (fs.readFileSync(path.join(dir, name), 'utf8').includes(WRITTEN_MARKER)) fs.rmSync(path.join(dir, name), { force: true });
+    } catch {
+      /* gone already */
+    }
+  }
+}
+
+function sync(service: RunService): void {
+  if (!syncCustomAgentEnabled() || !vscode.workspace.isTrusted) return;
+  const situation = service.current;
+  // The service's view is runner.state(): on a statechart run it carries the chart's part too.
+  const view: BriefedView | undefined = situation.kind === 'active' ? situation.view : undefined;
+  const rules = offerRules(view, activeIsDebug(service.runner));
+  const tools = candidates();
+  const root = service.folder.uri.fsPath;
+  writeIfChanged(root, CUSTOM_AGENT_FILE, customAgentMarkdown(view, rules, tools, toolAliases()));
+  // A statechart's `agent:<name>` task goes to the custom agent of that name, while it runs.
+  const written = new Set<string>();
+  for (const task of view?.agent_invocations ?? []) {
+    const rel = taskAgentFile(task.agent);
+    if (!rel || !view) continue;
+    writeIfChanged(root, rel, taskAgentMarkdown(task, view, rules, tools, toolAliases()));
+    written.add(rel);
+  }
+  removeStaleTaskAgents(root, written);
 }
 
 export function syncCustomAgent(service: RunService): vscode.Disposable[] {

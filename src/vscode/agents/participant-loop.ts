@@ -7,7 +7,7 @@
  * and every allowed call is recorded with `runner.result` (bytes, edited
  * file, interrupts). vscode-free, unit-tested with a fake model.
  */
-import { activeIsDebug, invokeAgentTool, type AgentSession, briefing, INTERRUPT_MARKER, type StateView, type RecordOutcome, type Runner, isOwnTool, OWN_TOOLS, type ExtraAliases } from '../../engine/index.js';
+import { activeIsDebug, invokeAgentTool, type AgentSession, briefing, type BriefedView, INTERRUPT_MARKER, type RecordOutcome, type Runner, isOwnTool, OWN_TOOLS, type ExtraAliases } from '../../engine/index.js';
 import { offerRules, offeredTools } from './tool-offer.js';
 
 export interface ToolCallRequest {
@@ -40,7 +40,9 @@ export type LoopEvent =
   | { readonly kind: 'state'; readonly from: string; readonly to: string }
   | { readonly kind: 'interrupt'; readonly text: string }
   | { readonly kind: 'approval'; readonly event: string; readonly target: string }
-  | { readonly kind: 'limit'; readonly state: string; readonly max: number };
+  | { readonly kind: 'limit'; readonly state: string; readonly max: number }
+  /** A statechart handed a task to an agent (`agent:` invocation): the participant takes it on. */
+  | { readonly kind: 'task'; readonly id: string; readonly agent: string; readonly input: unknown };
 
 export interface LoopDeps {
   readonly runner: Runner;
@@ -65,7 +67,7 @@ export type LoopEnd = 'done' | 'limit' | 'rounds' | 'cancelled';
 export const DEFAULT_MAX_ROUNDS = 25;
 
 /** The run as this session sees it, or undefined when there is none (nothing enforced). */
-export function currentView(runner: Runner, session: AgentSession): StateView | undefined {
+export function currentView(runner: Runner, session: AgentSession): BriefedView | undefined {
   if (runner.active().kind !== 'ok') return undefined;
   try {
     return runner.state(session.branch);
@@ -74,12 +76,12 @@ export function currentView(runner: Runner, session: AgentSession): StateView | 
   }
 }
 
-export function atIterationLimit(view: StateView | undefined): boolean {
+export function atIterationLimit(view: BriefedView | undefined): boolean {
   return offerRules(view, false).atLimit;
 }
 
 /** What the model reads before every round. */
-export function systemText(view: StateView | undefined): string {
+export function systemText(view: BriefedView | undefined): string {
   const head = 'You are @stategate: you work inside a workflow that stategate enforces. Only the tools offered to you now are allowed; a call to any other is denied with the reason. Use statewright_transition to move the workflow on when the current state\'s work is done.';
   if (!view) return `${head}\nNo workflow run is active, so nothing is enforced. statewright_list_workflows and statewright_load_workflow start one.`;
   const limit = atIterationLimit(view)
@@ -88,8 +90,13 @@ export function systemText(view: StateView | undefined): string {
   return `${head}\n\n${briefing(view)}${limit}`;
 }
 
-function stateKey(view: StateView | undefined): string | undefined {
-  return view ? `${view.scope ?? ''}/${view.state}` : undefined;
+/** Where the run stands: the state, or a statechart's whole configuration (a region may move alone). */
+export function whereText(view: BriefedView): string {
+  return view.configuration?.length ? view.configuration.join(' | ') : view.state;
+}
+
+function stateKey(view: BriefedView | undefined): string | undefined {
+  return view ? `${view.scope ?? ''}/${whereText(view)}` : undefined;
 }
 
 /** Run one call through the policy, then (if allowed) the tool, then record it. */
@@ -142,6 +149,8 @@ export async function runLoop(transcript: TranscriptEntry[], deps: LoopDeps): Pr
   const maxRounds = deps.maxRounds ?? DEFAULT_MAX_ROUNDS;
   let view = currentView(deps.runner, deps.session);
   let approvalShown: string | undefined;
+  // Tasks a statechart handed to agents are this participant's to take on (the briefing says how to finish them).
+  for (const task of view?.agent_invocations ?? []) deps.report({ kind: 'task', id: task.id, agent: task.agent, input: task.input });
   for (let round = 0; round < maxRounds; round++) {
     if (deps.cancelled?.()) return 'cancelled';
     const rules = offerRules(view, activeIsDebug(deps.runner));
@@ -163,7 +172,7 @@ export async function runLoop(transcript: TranscriptEntry[], deps: LoopDeps): Pr
       results.push({ callId: call.callId, name: call.name, text });
       deps.changed?.();
       const after = currentView(deps.runner, deps.session);
-      if (stateKey(after) !== stateKey(view) && view && after) deps.report({ kind: 'state', from: view.state, to: after.state });
+      if (stateKey(after) !== stateKey(view) && view && after) deps.report({ kind: 'state', from: whereText(view), to: whereText(after) });
       const pending = after?.pending_approval;
       const key = pending ? `${pending.event}>${pending.target}` : undefined;
       if (pending && key !== approvalShown) deps.report({ kind: 'approval', event: pending.event, target: pending.target });
@@ -176,7 +185,7 @@ export async function runLoop(transcript: TranscriptEntry[], deps: LoopDeps): Pr
 }
 
 /** Models to try for a state, best first: its `model`, then its `model_ladder`. */
-export function modelCandidates(view: StateView | undefined, ladder: readonly { readonly model: string }[] | undefined): string[] {
+export function modelCandidates(view: BriefedView | undefined, ladder: readonly { readonly model: string }[] | undefined): string[] {
   const out: string[] = [];
   for (const m of [view?.model ?? undefined, ...(ladder ?? []).map((r) => r.model)]) if (m && !out.includes(m)) out.push(m);
   return out;

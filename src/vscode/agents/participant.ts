@@ -6,7 +6,7 @@
  * denials and interrupts in the chat stream, Approve/Reject buttons.
  */
 import * as vscode from 'vscode';
-import { AGENT_TOOLS, type AgentSession, type StateView, isOwnTool } from '../../engine/index.js';
+import { AGENT_TOOLS, type AgentSession, type BriefedView, isOwnTool, specForView } from '../../engine/index.js';
 import { PARTICIPANT_ID } from '../contributions.js';
 import type { RunService } from '../runtime/run-service.js';
 import { currentView, modelCandidates, runLoop, type LoopEvent, type ModelTurn, type TranscriptEntry } from './participant-loop.js';
@@ -59,10 +59,12 @@ function toMessages(system: string, transcript: readonly TranscriptEntry[]): vsc
   return out;
 }
 
-function toolDefinitions(names: readonly string[]): vscode.LanguageModelChatTool[] {
+/** The tools' definitions for the model; statewright_transition lists the events of the run as it stands. */
+function toolDefinitions(names: readonly string[], view: BriefedView | undefined): vscode.LanguageModelChatTool[] {
   const out: vscode.LanguageModelChatTool[] = [];
   for (const name of names) {
-    const own = AGENT_TOOLS.find((t) => t.name === name);
+    const spec = AGENT_TOOLS.find((t) => t.name === name);
+    const own = spec && specForView(spec, view);
     if (own) out.push({ name, description: own.description, inputSchema: own.inputSchema });
     else {
       const info = vscode.lm.tools.find((t) => t.name === name);
@@ -121,6 +123,9 @@ function show(stream: vscode.ChatResponseStream, service: RunService, event: Loo
       // The buttons come at the end of the answer (askForApproval), where the chat does not fold them away.
       stream.markdown(`\n\n**Waiting for approval:** ${event.event} → ${event.target}\n\n`);
       return;
+    case 'task':
+      stream.markdown(`\n\n**Task \`${event.id}\`** for agent "${event.agent}": \`${JSON.stringify(event.input)}\`\n\n`);
+      return;
     case 'limit': {
       stream.markdown(`\n\n**max_iterations reached** in "${event.state}" (${event.max} tool calls): the workflow needs a transition before any other tool runs.\n\n`);
       const situation = service.current;
@@ -133,7 +138,7 @@ function show(stream: vscode.ChatResponseStream, service: RunService, event: Loo
 }
 
 /** A transition still parked when the loop ends: ask the person, with buttons. */
-function askForApproval(stream: vscode.ChatResponseStream, view: StateView | undefined): void {
+function askForApproval(stream: vscode.ChatResponseStream, view: BriefedView | undefined): void {
   const pending = view?.pending_approval;
   if (!pending) return;
   stream.markdown(`\n\n**${pending.event} → ${pending.target} needs your approval**${pending.message ? `: ${pending.message}` : ''}\n\n`);
@@ -160,7 +165,7 @@ export function participantHandler(service: RunService): vscode.ChatRequestHandl
       session,
       ...(aliases ? { aliases } : {}),
       toolIds: () => vscode.lm.tools.map((t) => t.name).filter((n) => !isOwnTool(n)),
-      ask: ({ system, transcript: t, tools }) => askModel(model, toMessages(system, t), toolDefinitions(tools), token),
+      ask: ({ system, transcript: t, tools }) => askModel(model, toMessages(system, t), toolDefinitions(tools, currentView(runner, session)), token),
       invoke: async (name, input) => {
         stream.progress(`Running ${name}`);
         const result = await vscode.lm.invokeTool(name, { input: (input ?? {}) as object, toolInvocationToken: request.toolInvocationToken }, token);
