@@ -73,7 +73,7 @@ async function handle(input: HookInput, runner: Runner, dir: string, out: Output
       const lines = [...recorded.notices];
       if (recorded.interrupted && recorded.interrupt) {
         const i = recorded.interrupt;
-        const back = i.return_via === 'chart' ? `send an event of "${i.to}" (statewright_get_state lists them)` : `send the event that returns ($return) to "${i.from}"`;
+        const back = i.return_via === 'chart' ? `send one of the events listed below to go back (the events of "${i.to}")` : `send the event that returns ($return) to "${i.from}"`;
         lines.unshift(`${INTERRUPT_MARKER} Writing ${i.file} fired interrupt "${i.name}": the workflow moved from "${i.from}" to "${i.to}". Handle it, then ${back}.`);
         lines.push(briefing(runner.state()));
       }

@@ -146,6 +146,6 @@ test('hook PostToolUse on a statechart run: the write fires the interrupt and th
   const r = cli(['hook', '--client', 'claude'], { cwd, input });
   const text = r.stdout + r.stderr;
   assert.match(text, /\[STATEWRIGHT INTERRUPT\] Writing conf\/\.env fired interrupt \\?"secrets\\?": the workflow moved from \\?"phase\.a\\?" to \\?"handling\\?"/);
-  assert.match(text, /send an event of \\?"handling\\?"/);
+  assert.match(text, /send one of the events listed below to go back \(the events of \\?"handling\\?"\)/);
   assert.deepEqual(run(cwd, 'state').configuration, ['handling']);
 });

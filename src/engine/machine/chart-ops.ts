@@ -21,7 +21,7 @@
  */
 import type { JsonObject, Workflow } from '../model/index.js';
 import { cloneJson } from '../model/json-value.js';
-import { resolveTarget, ROOT_ID } from '../statechart/index.js';
+import { configurationPaths, resolveTarget, ROOT_ID } from '../statechart/index.js';
 import { jumpTo } from '../statechart/force.js';
 import type { ChartSnapshot } from '../statechart/index.js';
 import { ROOT, chartTable } from '../statechart/table.js';
@@ -94,7 +94,9 @@ export function fireChartInterrupt(run: RunSnapshot, wf: Workflow, name: string,
   const interrupted: RunSnapshot = { ...run, interrupt: { name, returnTo: run.state, target, ...(file === undefined ? {} : { file }), firedAt: at } };
   const { run: next, entry } = applyResult(interrupted, wf, r, 'interrupt', at, event);
   const journal = [{ ...entry, interrupt: name, ...(file === undefined ? {} : { file }) } as JournalEntry];
-  return { run: next, journal, fired: { name, from: run.state, to: target } };
+  // `from` names the whole configuration left (every region), not only the mirrored first state.
+  const from = configurationPaths(wf, snapshot).join(' | ') || run.state;
+  return { run: next, journal, fired: { name, from, to: target } };
 }
 
 /**
