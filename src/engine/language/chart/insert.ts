@@ -5,7 +5,7 @@
  * `{ ... }`), with the value written in YAML's flow style. An object that is
  * not there yet is added to its parent the same way.
  */
-import { nodeAtPointer, pointerSegments, type JsonNode } from '../../formats/jsonc.js';
+import { childPointer, nodeAtPointer, pointerSegments, type JsonNode } from '../../formats/jsonc.js';
 import type { JsonValue } from '../../model/index.js';
 import { setValue, type TextEdit } from '../edits.js';
 import { chartTree } from './tree.js';
@@ -25,15 +25,14 @@ export function yamlFlow(v: JsonValue): string {
 }
 
 export function insertEntry(text: string, json: boolean, pointer: string, key: string, value: JsonValue): TextEdit[] {
-  if (json) return setValue(text, undefined, [...pointerSegments(pointer), key], value);
+  if (json) return setValue(text, undefined, [...jsonPath(chartTree(text, true), pointer), key], value);
   const root = chartTree(text, false);
   const node = root ? nodeAtPointer(root, pointer) : undefined;
   if (!node || node.type !== 'object') {
     const segments = pointerSegments(pointer);
     const last = segments.pop();
     if (last === undefined || node) return []; // there but not a mapping: nothing sensible to add to
-    const parent = `/${segments.map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`;
-    return insertEntry(text, json, segments.length ? parent : '', last, { [key]: value });
+    return insertEntry(text, json, segments.reduce(childPointer, ''), last, { [key]: value });
   }
   const entry = `${yamlFlow(key)}: ${yamlFlow(value)}`;
   const props = node.children ?? [];
@@ -47,6 +46,16 @@ export function insertEntry(text: string, json: boolean, pointer: string, key: s
   let end = lastProp.offset + lastProp.length;
   while (end > 0 && /\s/.test(text[end - 1] ?? '')) end--;
   return [{ start: end, end, newText: `\n${' '.repeat(column(text, keyStart(text, first)))}${entry}` }];
+}
+
+/** A pointer as jsonc-parser's path: array items by number. */
+function jsonPath(root: JsonNode | undefined, pointer: string): Array<string | number> {
+  let node = root;
+  return pointerSegments(pointer).map((seg) => {
+    const isItem = node?.type === 'array';
+    node = node ? nodeAtPointer(node, childPointer('', seg)) : undefined;
+    return isItem ? Number(seg) : seg;
+  });
 }
 
 /** Where a key's text starts (the YAML tree puts a plain key's node one before its text). */

@@ -12,6 +12,7 @@ import { CHART_REGION_FINAL } from '../../check/chart-region-final.js';
 import { CHART_UNKNOWN_TARGET } from '../../check/chart-targets.js';
 import type { Diagnostic, StateNode } from '../../model/index.js';
 import type { CodeFix } from '../quickfix.js';
+import { applyEdits, diffEdit } from '../edits.js';
 import { insertEntry } from './insert.js';
 import type { ChartModel } from './occurrences.js';
 
@@ -52,8 +53,18 @@ export function chartQuickFixes(m: ChartModel, text: string, json: boolean, d: D
       if (!region) break;
       let name = 'done';
       for (let i = 2; wf.states.has(`${region.id}.${name}`); i++) name = `done_${i}`;
-      const edits = insertEntry(text, json, statesPointer(region), name, { type: 'final' });
-      if (edits.length) fixes.push({ title: `Add final state \`${name}\` to region \`${region.key}\``, edits, preferred: true });
+      // Lead to it from a dead end of the region (else its last state), so the new state is not unreachable.
+      const children = region.children.map((id) => wf.states.get(id)).filter((c): c is StateNode => c !== undefined && c.kind !== 'final' && c.kind !== 'history');
+      const from = children.find((c) => !c.chart?.transitions.length) ?? children[children.length - 1];
+      let out = applyEdits(text, insertEntry(text, json, statesPointer(region), name, { type: 'final' }));
+      let event = 'DONE';
+      if (from) {
+        for (let i = 2; from.chart?.transitions.some((t) => t.trigger.kind === 'event' && t.trigger.event === event); i++) event = `DONE_${i}`;
+        out = applyEdits(out, insertEntry(out, json, `${from.loc.pointer}/on`, event, name));
+      }
+      const edits = diffEdit(text, out);
+      const via = from ? ` (reached from \`${from.key}\` on \`${event}\`)` : '';
+      if (edits.length) fixes.push({ title: `Add final state \`${name}\` to region \`${region.key}\`${via}`, edits, preferred: true });
       break;
     }
   }
