@@ -1,8 +1,8 @@
 /**
  * Registers the authoring providers at activation with stand-ins that load
  * the language features (dist/extension-language.js, see scripts/build.mjs)
- * on first use: the first JSON document open or opened (for its Problems), or
- * the first request of a provider. Activation loads none of it.
+ * on first use: the first JSON document or YAML statechart open or opened (for
+ * its Problems), or the first request of a provider. Activation loads none of it.
  */
 import * as vscode from 'vscode';
 import { WORKFLOW_SELECTOR } from '../contributions.js';
