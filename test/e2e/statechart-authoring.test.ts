@@ -16,9 +16,19 @@ const WORKSPACE = 'test/e2e/fixtures/statechart-authoring/workspace';
 
 test('authoring statecharts in YAML: problems, completion, definition, outline, rename, start run', { timeout: 420_000 }, async (t) => {
   await withVsCode(t, { workspace: WORKSPACE, settings: { 'outline.collapseItems': 'alwaysExpand' } }, async (vsc) => {
+    // A failed step leaves a screenshot (test-artifacts/statechart-<step>.png) to see what VS Code showed.
+    const step = (name: string, body: () => Promise<void>) =>
+      t.test(name, async () => {
+        try {
+          await body();
+        } catch (e) {
+          await vsc.screenshot(`statechart-${name.split(' ').slice(0, 4).join('-')}`).catch(() => undefined);
+          throw e;
+        }
+      });
     const editor = vsc.page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
 
-    await t.test('Problems show the chart rules with their codes and ranges; a quick fix clears one', async () => {
+    await step('Problems show the chart rules with their codes and ranges; a quick fix clears one', async () => {
       const file = 'broken.statechart.yaml';
       let text = fs.readFileSync(path.join(vsc.workspaceDir, file), 'utf8');
       const expected = checkWorkflowFile(text, path.join(vsc.workspaceDir, file)).diagnostics;
@@ -43,7 +53,7 @@ test('authoring statecharts in YAML: problems, completion, definition, outline, 
     const text = fs.readFileSync(path.join(vsc.workspaceDir, file), 'utf8');
     await vsc.openFile(file);
 
-    await t.test('completion at a target in a nested state offers the states by the names that reach them', async () => {
+    await step('completion at a target in a nested state offers the states by the names that reach them', async () => {
       // At the start of `read` in `LGTM: read` (review › reading › open): nothing typed yet to filter by.
       await goto(vsc, text, text.indexOf('LGTM: read') + 'LGTM: '.length);
       const rows = vsc.page.locator('.suggest-widget .monaco-list-row');
@@ -60,14 +70,14 @@ test('authoring statecharts in YAML: problems, completion, definition, outline, 
       await vsc.page.keyboard.press('Escape');
     });
 
-    await t.test('go to definition from a dotted target lands on the state', async () => {
+    await step('go to definition from a dotted target lands on the state', async () => {
       await goto(vsc, text, text.indexOf('implement.coding') + 'implement.'.length + 2);
       await vsc.page.keyboard.press('F12');
       const line = text.slice(0, text.indexOf('        coding:')).split('\n').length;
       await vsc.waitForStatusBar('status.editor.selection', (s) => s.startsWith(`Ln ${line},`), 10_000);
     });
 
-    await t.test('the outline is the tree of states', async () => {
+    await step('the outline is the tree of states', async () => {
       await vsc.runCommand('Explorer: Focus on Outline View');
       const rows = vsc.page.locator('.outline-pane .monaco-list-row');
       await rows.first().waitFor({ state: 'visible', timeout: 15_000 });
@@ -90,7 +100,7 @@ test('authoring statecharts in YAML: problems, completion, definition, outline, 
       await editor.click();
     });
 
-    await t.test('rename of a nested state updates every reference in the file', async () => {
+    await step('rename of a nested state updates every reference in the file', async () => {
       await vsc.openFile(file);
       await goto(vsc, text, text.indexOf('        coding:') + 9);
       await vsc.page.keyboard.press('F2');
@@ -109,7 +119,7 @@ test('authoring statecharts in YAML: problems, completion, definition, outline, 
       assert.deepEqual(checkWorkflowFile(renamed, path.join(vsc.workspaceDir, file)).diagnostics, []);
     });
 
-    await t.test('the "▶ Start run" lens starts a run of the chart', async () => {
+    await step('the "▶ Start run" lens starts a run of the chart', async () => {
       const lens = vsc.page.locator('.codelens-decoration a', { hasText: '▶ Start run' }).first();
       await lens.waitFor({ state: 'visible', timeout: 20_000 });
       await lens.click();
