@@ -36,9 +36,13 @@ test('authoring statecharts in YAML: problems, completion, definition, outline, 
       // The expression error points inside the guard's string, not at the whole field.
       const guard = text.indexOf('"context.attempts >"');
       assert.ok(expected[2]!.loc.start > guard + 1 && expected[2]!.loc.start <= guard + 1 + 'context.attempts >'.length);
+      await vsc.hostReady();
       await vsc.openFile(file);
       await vsc.runCommand('View: Focus Problems');
-      const rows = await waitForProblems(vsc, 'three problems', (r) => r.length === expected.length);
+      // The first check waits for the extension to load its language bundle: on a loaded machine that can take a while.
+      const rows = await waitForProblems(vsc, 'three problems', (r) => r.length === expected.length).catch(() =>
+        waitForProblems(vsc, 'three problems (second wait)', (r) => r.length === expected.length),
+      );
       for (const d of expected) {
         const at = lnCol(text, d.loc.start);
         assert.ok(rows.some((r) => r.code === d.code && r.at === at && d.message.startsWith(r.message.slice(0, 40))), `${d.code} ${at} in ${JSON.stringify(rows)}`);
