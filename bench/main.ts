@@ -4,12 +4,13 @@
  * bench/run.mjs, which packages the extension and bundles this file first.
  *
  * Options: --json, --quick (fewer runs, for trying things), --only=a,b
- * (hook, decide, validate, transitions, statecharts, interrupts, sizes, activation),
+ * (hook, decide, validate, transitions, statecharts, authoring, interrupts, sizes, activation),
  * --launches=N (VS Code launches for activation, default 5).
  */
 import { spawnSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
+import { measureChartAuthoring } from './measures/chart-authoring.js';
 import { measureDecide } from './measures/decide.js';
 import { measureHook } from './measures/hook.js';
 import { measureInterrupts } from './measures/interrupts.js';
@@ -99,6 +100,10 @@ async function main(): Promise<void> {
   if (on('statecharts')) {
     log('statecharts: parallel transitions, 1,000-node chart');
     rows.push(...(await measureStatecharts({ batchMs: 1, rounds: q ? 20 : 200, nodes: 1000, runs: q ? 10 : 40 })));
+  }
+  if (on('authoring')) {
+    log('authoring: statechart diagnostics and language service after a keystroke, 1,000-node chart');
+    rows.push(...(await measureChartAuthoring({ nodes: 1000, runs: q ? 10 : 40 })));
   }
   if (on('interrupts')) {
     log('interrupts: 100 globs × 10,000 paths');

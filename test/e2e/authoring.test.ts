@@ -11,89 +11,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { checkWorkflowFile } from '../../src/engine/check/check-file';
-import { REPO_ROOT, type VsCode, withVsCode } from './harness';
+import { applyQuickFix, goto, lnCol, savedText, waitForProblems } from './editor-actions';
+import { REPO_ROOT, withVsCode } from './harness';
 
 const WORKSPACE = 'test/e2e/fixtures/authoring/workspace';
 const IMAGES = path.join(REPO_ROOT, 'docs', 'images');
-
-/** The file as VS Code has it: saved first, then read from disk (the DOM only shows visible lines). */
-async function savedText(vsc: VsCode, name: string): Promise<string> {
-  await vsc.page.keyboard.press('Control+S');
-  await vsc.page.locator('.tabs-container .tab.active.dirty').waitFor({ state: 'detached', timeout: 10_000 });
-  return fs.readFileSync(path.join(vsc.workspaceDir, name), 'utf8');
-}
-
-/** Puts the cursor at `offset` of `text` (Go to Line/Column, 1-based). */
-async function goto(vsc: VsCode, text: string, offset: number): Promise<void> {
-  const lines = text.slice(0, offset).split('\n');
-  const widget = vsc.page.locator('.quick-input-widget');
-  // A quick open that is still closing (after openFile) would swallow the keys.
-  await widget.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
-  await vsc.page.keyboard.press('Control+G');
-  const input = vsc.page.locator('.quick-input-widget .quick-input-box input');
-  await input.waitFor({ state: 'visible', timeout: 10_000 });
-  await input.fill(`:${lines.length}:${(lines[lines.length - 1] ?? '').length + 1}`);
-  // The picker accepts only once it has read the line number; until then Enter does nothing.
-  for (let attempt = 1; ; attempt++) {
-    await vsc.page.keyboard.press('Enter');
-    if (await widget.waitFor({ state: 'hidden', timeout: 1_500 }).then(() => true, () => false)) return;
-    if (attempt === 4) throw new Error(`Go to Line did not close for offset ${offset}`);
-  }
-}
-
-interface Problem {
-  readonly message: string;
-  readonly code: string;
-  /** As the panel writes it: `[Ln 9, Col 16]`. */
-  readonly at: string;
-}
-
-/** Rows of the Problems panel that stategate reported (the panel must be open): message, source, code, position. */
-async function ourProblems(vsc: VsCode): Promise<Problem[]> {
-  const rows = await vsc.page.locator('.markers-panel .monaco-list-row').allInnerTexts();
-  return rows
-    .map((r) => r.split('\n').map((x) => x.trim()))
-    .filter((parts) => parts[1] === 'stategate')
-    .map(([message = '', , code = '', at = '']) => ({ message, code, at }));
-}
-
-async function waitForProblems(vsc: VsCode, what: string, ok: (rows: Problem[]) => boolean): Promise<Problem[]> {
-  const end = Date.now() + 15_000;
-  for (;;) {
-    const rows = await ourProblems(vsc);
-    if (ok(rows)) return rows;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}; Problems: ${JSON.stringify(rows, null, 1)}`);
-    await vsc.page.waitForTimeout(200);
-  }
-}
-
-/** Opens the quick fixes at `offset` and applies the one titled `title`. */
-async function applyQuickFix(vsc: VsCode, text: string, offset: number, title: string): Promise<void> {
-  await goto(vsc, text, offset);
-  const row = vsc.page.locator('.action-widget .monaco-list-row', { hasText: title }).first();
-  // Right after Go to Line the editor is still taking focus back and may drop the key: ask again.
-  for (let attempt = 1; ; attempt++) {
-    await vsc.page.keyboard.press('Control+.');
-    const shown = await row.waitFor({ state: 'visible', timeout: 4_000 }).then(
-      () => true,
-      () => false,
-    );
-    if (shown) break;
-    if (attempt === 3) {
-      await vsc.screenshot(`authoring-quickfix-${title}`);
-      throw new Error(`quick fix "${title}" not offered at offset ${offset}`);
-    }
-    await vsc.page.keyboard.press('Escape');
-  }
-  await row.click();
-  await vsc.page.locator('.action-widget').waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
-}
-
-/** The Problems panel's `[Ln 9, Col 16]` of an offset. */
-function lnCol(text: string, offset: number): string {
-  const lines = text.slice(0, offset).split('\n');
-  return `[Ln ${lines.length}, Col ${(lines[lines.length - 1] ?? '').length + 1}]`;
-}
 
 test('authoring workflows: problems, quick fixes, completion, hover, rename, outline', { timeout: 420_000 }, async (t) => {
   await withVsCode(t, { workspace: WORKSPACE }, async (vsc) => {

@@ -12,7 +12,7 @@ import { expectedAt, type Expected } from './slots.js';
 import { stateSummaryLine } from './describe.js';
 import { jsonStringContents } from './edits.js';
 
-export type CompletionKind = 'state' | 'keyword' | 'guard' | 'tool' | 'context-field' | 'event' | 'workflow';
+export type CompletionKind = 'state' | 'keyword' | 'guard' | 'tool' | 'context-field' | 'event' | 'workflow' | 'action' | 'field';
 
 export interface CompletionItem {
   readonly label: string;
@@ -91,7 +91,7 @@ function eventNames(wf: Workflow, owner: string): Candidate[] {
 }
 
 /** Top-level context keys and the dotted paths into nested objects (guards may address either). */
-function contextPaths(context: JsonObject, prefix = ''): string[] {
+export function contextPaths(context: JsonObject, prefix = ''): string[] {
   const out: string[] = [];
   for (const [key, value] of Object.entries(context)) {
     const path = prefix + key;

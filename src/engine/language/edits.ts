@@ -25,6 +25,20 @@ export function applyEdits(text: string, edits: readonly TextEdit[]): string {
   return out;
 }
 
+/** One edit that turns `before` into `after` (the changed middle), or none when they are equal. */
+export function diffEdit(before: string, after: string): TextEdit[] {
+  if (after === before) return [];
+  let start = 0;
+  while (start < before.length && start < after.length && before[start] === after[start]) start++;
+  let endOld = before.length;
+  let endNew = after.length;
+  while (endOld > start && endNew > start && before[endOld - 1] === after[endNew - 1]) {
+    endOld--;
+    endNew--;
+  }
+  return [{ start, end: endOld, newText: after.slice(start, endNew) }];
+}
+
 /** The indentation the file already uses (first indented line), so inserted JSON matches it. */
 export function formattingOf(text: string): FormattingOptions {
   const m = /\n([ \t]+)\S/.exec(text);

@@ -14,3 +14,4 @@ export { symbolAt, type FieldSymbol, type SymbolAt } from './symbols.js';
 export { applyEdits, type TextEdit } from './edits.js';
 export { occurrences, type Occurrence, type SymbolKind } from './occurrences.js';
 export { toolCompletions } from './tool-names.js';
+export { chartCompletions, chartDefinition, chartFixes, chartHover, chartLenses, chartOutline, chartPrepare, chartReferences, chartRename, type ChartDocument } from './chart/index.js';

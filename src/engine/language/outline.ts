@@ -5,7 +5,7 @@
 import type { SourceLoc, Workflow } from '../model/index.js';
 import { transitionTargets } from '../model/index.js';
 
-export type OutlineKind = 'state' | 'final-state' | 'event' | 'guard' | 'interrupt';
+export type OutlineKind = 'state' | 'final-state' | 'event' | 'guard' | 'interrupt' | 'parallel-state' | 'region' | 'history-state' | 'action';
 
 export interface OutlineSymbol {
   readonly name: string;

@@ -9,7 +9,7 @@
  * Each fix's edits leave a file that loads and validates without new errors.
  */
 import type { Diagnostic, JsonValue, Workflow } from '../model/index.js';
-import { applyEdits, jsonStringContents, setValue, type TextEdit } from './edits.js';
+import { applyEdits, diffEdit, jsonStringContents, setValue, type TextEdit } from './edits.js';
 import { occurrences } from './occurrences.js';
 import { runReachable } from './reach.js';
 import { invalidName } from './rename.js';
@@ -126,14 +126,5 @@ function unique(base: string, taken: (name: string) => boolean): string {
 function combine(text: string, wf: Workflow, steps: readonly Step[]): TextEdit[] {
   let out = text;
   for (const [path, value] of steps) out = applyEdits(out, setValue(out, wf, path, value));
-  if (out === text) return [];
-  let start = 0;
-  while (start < text.length && start < out.length && text[start] === out[start]) start++;
-  let endOld = text.length;
-  let endNew = out.length;
-  while (endOld > start && endNew > start && text[endOld - 1] === out[endNew - 1]) {
-    endOld--;
-    endNew--;
-  }
-  return [{ start, end: endOld, newText: out.slice(start, endNew) }];
+  return diffEdit(text, out);
 }

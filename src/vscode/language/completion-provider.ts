@@ -1,6 +1,6 @@
 /** Completion of workflow names (states, guards, tools, events, ids) on top of the JSON schema's own. */
 import * as vscode from 'vscode';
-import { completionsAt, type CompletionKind, type ToolName } from '../../engine/index.js';
+import { chartCompletions, completionsAt, type CompletionKind, type ToolName } from '../../engine/index.js';
 import type { WorkflowDocuments } from './documents.js';
 import { toRange } from './locations.js';
 import type { WorkspaceWorkflows } from './workspace-index.js';
@@ -13,6 +13,8 @@ const KIND: Record<CompletionKind, vscode.CompletionItemKind> = {
   'context-field': vscode.CompletionItemKind.Field,
   event: vscode.CompletionItemKind.Event,
   workflow: vscode.CompletionItemKind.Module,
+  action: vscode.CompletionItemKind.Function,
+  field: vscode.CompletionItemKind.Property,
 };
 
 export class WorkflowCompletionProvider implements vscode.CompletionItemProvider {
@@ -25,8 +27,14 @@ export class WorkflowCompletionProvider implements vscode.CompletionItemProvider
   async provideCompletionItems(doc: vscode.TextDocument, position: vscode.Position): Promise<vscode.CompletionItem[] | undefined> {
     const analysis = this.docs.analyze(doc);
     if (!analysis) return undefined;
-    await this.workspace.ready();
-    const items = completionsAt(analysis.text, analysis.workflow, doc.offsetAt(position), { tools: this.tools(), workflowIds: this.workspace.ids() });
+    const offset = doc.offsetAt(position);
+    let items;
+    if (analysis.format === 'statechart') {
+      items = chartCompletions(analysis, offset);
+    } else {
+      await this.workspace.ready();
+      items = completionsAt(analysis.text, analysis.workflow, offset, { tools: this.tools(), workflowIds: this.workspace.ids() });
+    }
     return items.map((c, i) => {
       const item = new vscode.CompletionItem(c.label, KIND[c.kind]);
       item.range = toRange(doc, c.range);

@@ -8,6 +8,8 @@ import * as vscode from 'vscode';
 import { isRegistryManifestDocument, MANIFEST_FILE, declaresWorkflowSchema, isWorkflowPath, type CheckResult } from '../../engine/index.js';
 import { checkFile } from './lazy-check.js';
 
+export const STATECHART_FILE = /\.statechart\.(ya?ml|json)$/i;
+
 function isJson(doc: vscode.TextDocument): boolean {
   return doc.languageId === 'json' || doc.languageId === 'jsonc';
 }
@@ -20,6 +22,11 @@ export function isWorkflowDocument(doc: vscode.TextDocument): boolean {
   return declaresWorkflowSchema(doc.getText(new vscode.Range(0, 0, 40, 0)));
 }
 
+/** `*.statechart.yaml|yml|json` (YAML or JSON, whatever language the editor gives it). */
+export function isStatechartDocument(doc: vscode.TextDocument): boolean {
+  return STATECHART_FILE.test(doc.uri.path);
+}
+
 /** A `manifest.json` with a top-level `workflows` (other tools' manifest.json files are left alone). */
 export function isRegistryDocument(doc: vscode.TextDocument): boolean {
   return isJson(doc) && doc.uri.path.endsWith(`/${MANIFEST_FILE}`) && isRegistryManifestDocument(doc.getText(), doc.uri.path);
@@ -27,7 +34,7 @@ export function isRegistryDocument(doc: vscode.TextDocument): boolean {
 
 /** Whether stategate shows Problems for the document. */
 export function isCheckedDocument(doc: vscode.TextDocument): boolean {
-  return isWorkflowDocument(doc) || isRegistryDocument(doc);
+  return isWorkflowDocument(doc) || isStatechartDocument(doc) || isRegistryDocument(doc);
 }
 
 export interface Analysis extends CheckResult {
@@ -44,9 +51,9 @@ export function documentPath(doc: vscode.TextDocument): string {
 export class WorkflowDocuments {
   private readonly cache = new Map<string, Analysis>();
 
-  /** The analysis of a workflow document at its current version; undefined for other documents (manifests included). */
+  /** The analysis of a workflow or statechart document at its current version; undefined for other documents (manifests included). */
   analyze(doc: vscode.TextDocument): Analysis | undefined {
-    if (!isWorkflowDocument(doc)) return undefined;
+    if (!isWorkflowDocument(doc) && !isStatechartDocument(doc)) return undefined;
     const analysis = this.check(doc);
     return analysis.format === 'registry' ? undefined : analysis;
   }

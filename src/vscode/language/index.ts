@@ -1,5 +1,5 @@
 /**
- * Authoring support for workflow files: Problems as you type, completion,
+ * Authoring support for workflow and statechart files: Problems as you type, completion,
  * hover, definition, references, rename, outline, code lenses and quick fixes.
  * Every provider is a thin adapter over the pure language service in
  * src/engine/language/. This is a bundle of its own (dist/extension-language.js):

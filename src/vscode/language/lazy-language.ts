@@ -1,12 +1,15 @@
 /**
  * Registers the authoring providers at activation with stand-ins that load
  * the language features (dist/extension-language.js, see scripts/build.mjs)
- * on first use: the first JSON document open or opened (for its Problems), or
- * the first request of a provider. Activation loads none of it.
+ * on first use: the first JSON document or YAML statechart open or opened (for
+ * its Problems), or the first request of a provider. Activation loads none of it.
  */
 import * as vscode from 'vscode';
 import { WORKFLOW_SELECTOR } from '../contributions.js';
 import type { LanguageFeatures } from './index.js';
+
+/** Statecharts in YAML have the editor's `yaml` language; the JSON ones are JSON documents already. */
+const STATECHART_YAML: vscode.DocumentFilter = { pattern: '**/*.statechart.{yaml,yml}' };
 
 type Language = typeof import('./index.js');
 
@@ -19,16 +22,17 @@ export function registerLanguageFeatures(context: vscode.ExtensionContext): void
     }
     return features;
   };
-  const isJson = (doc: vscode.TextDocument): boolean => doc.languageId === 'json' || doc.languageId === 'jsonc';
+  const isJson = (doc: vscode.TextDocument): boolean =>
+    doc.languageId === 'json' || doc.languageId === 'jsonc' || /\.statechart\.ya?ml$/i.test(doc.uri.path);
   // Loading checks every open workflow document and follows them from then on (diagnostics.ts).
   const firstJson = vscode.workspace.onDidOpenTextDocument((doc) => void (isJson(doc) && load()));
   // Documents open before activation: looked at right after activate() returns, not during it.
   setImmediate(() => void (!features && vscode.workspace.textDocuments.some(isJson) && load()));
-  const sel = WORKFLOW_SELECTOR;
+  const sel: vscode.DocumentSelector = [...(WORKFLOW_SELECTOR as vscode.DocumentFilter[]), STATECHART_YAML];
   context.subscriptions.push(
     firstJson,
     // `"` opens a string where a name goes; `:` and `,` start a value or the next array item.
-    vscode.languages.registerCompletionItemProvider(sel, { provideCompletionItems: (doc, pos) => load().completion.provideCompletionItems(doc, pos) }, '"', ':', ','),
+    vscode.languages.registerCompletionItemProvider(sel, { provideCompletionItems: (doc, pos) => load().completion.provideCompletionItems(doc, pos) }, '"', ':', ',', '.'),
     vscode.languages.registerHoverProvider(sel, { provideHover: (doc, pos) => load().hover.provideHover(doc, pos) }),
     vscode.languages.registerDefinitionProvider(sel, { provideDefinition: (doc, pos) => load().navigation.provideDefinition(doc, pos) }),
     vscode.languages.registerReferenceProvider(sel, { provideReferences: (doc, pos, ctx) => load().navigation.provideReferences(doc, pos, ctx) }),

@@ -4,7 +4,7 @@
  * state "↘ n in · m out", which opens the state's references.
  */
 import * as vscode from 'vscode';
-import { codeLenses, type Lens, referencesAt } from '../../engine/index.js';
+import { chartLenses, chartReferences, codeLenses, type Lens, referencesAt } from '../../engine/index.js';
 import type { Analysis, WorkflowDocuments } from './documents.js';
 import { locationOf, toRange } from './locations.js';
 
@@ -19,7 +19,8 @@ export class WorkflowLensProvider implements vscode.CodeLensProvider {
     if (!analysis?.workflow) return undefined;
     // The panel may be registered by another part of the extension, later than us: ask each time.
     const diagram = (await vscode.commands.getCommands(true)).includes(SHOW_PANEL_COMMAND);
-    return codeLenses(analysis.workflow, { diagram }).map((l) => new vscode.CodeLens(toRange(doc, l.loc), this.command(doc, analysis, l)));
+    const lenses = analysis.format === 'statechart' ? chartLenses(analysis, { diagram }) : codeLenses(analysis.workflow, { diagram });
+    return lenses.map((l) => new vscode.CodeLens(toRange(doc, l.loc), this.command(doc, analysis, l)));
   }
 
   private command(doc: vscode.TextDocument, analysis: Analysis, lens: Lens): vscode.Command {
@@ -30,7 +31,12 @@ export class WorkflowLensProvider implements vscode.CodeLensProvider {
         return { title: lens.title, command: SHOW_PANEL_COMMAND, arguments: [doc.uri] };
       case 'references': {
         const wf = analysis.workflow;
-        const refs = wf ? referencesAt(wf, lens.loc.start, false, { text: analysis.text }) : [];
+        const refs =
+          analysis.format === 'statechart'
+            ? chartReferences(analysis, lens.loc.start, false).map((loc) => ({ loc }))
+            : wf
+              ? referencesAt(wf, lens.loc.start, false, { text: analysis.text })
+              : [];
         return {
           title: lens.title,
           command: 'editor.action.showReferences',

@@ -1,6 +1,6 @@
 /** Rename a state or guard and every reference to it in the file. */
 import * as vscode from 'vscode';
-import { prepareRename, renameAt } from '../../engine/index.js';
+import { chartPrepare, chartRename, prepareRename, renameAt } from '../../engine/index.js';
 import type { WorkflowDocuments } from './documents.js';
 import { toRange } from './locations.js';
 
@@ -10,7 +10,8 @@ export class WorkflowRenameProvider implements vscode.RenameProvider {
   prepareRename(doc: vscode.TextDocument, position: vscode.Position): { range: vscode.Range; placeholder: string } | undefined {
     const analysis = this.docs.analyze(doc);
     if (!analysis?.workflow) return undefined;
-    const r = prepareRename(analysis.text, analysis.workflow, doc.offsetAt(position));
+    const offset = doc.offsetAt(position);
+    const r = analysis.format === 'statechart' ? chartPrepare(analysis, offset) : prepareRename(analysis.text, analysis.workflow, offset);
     // Throwing is how a rename provider tells VS Code why it cannot rename here (shown to the person).
     if ('error' in r) throw new Error(r.error);
     return { range: toRange(doc, r.loc), placeholder: r.placeholder };
@@ -19,7 +20,8 @@ export class WorkflowRenameProvider implements vscode.RenameProvider {
   provideRenameEdits(doc: vscode.TextDocument, position: vscode.Position, newName: string): vscode.WorkspaceEdit | undefined {
     const analysis = this.docs.analyze(doc);
     if (!analysis?.workflow) return undefined;
-    const r = renameAt(analysis.text, analysis.workflow, doc.offsetAt(position), newName);
+    const offset = doc.offsetAt(position);
+    const r = analysis.format === 'statechart' ? chartRename(analysis, offset, newName) : renameAt(analysis.text, analysis.workflow, offset, newName);
     if ('error' in r) throw new Error(r.error);
     const edit = new vscode.WorkspaceEdit();
     for (const e of r.edits) edit.replace(doc.uri, toRange(doc, e), e.newText);

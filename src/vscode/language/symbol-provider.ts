@@ -1,6 +1,6 @@
 /** The outline: states with their events, guards, interrupts. */
 import * as vscode from 'vscode';
-import { documentSymbols, type OutlineKind, type OutlineSymbol } from '../../engine/index.js';
+import { chartOutline, documentSymbols, type OutlineKind, type OutlineSymbol } from '../../engine/index.js';
 import type { WorkflowDocuments } from './documents.js';
 import { toRange } from './locations.js';
 
@@ -10,19 +10,24 @@ const KIND: Record<OutlineKind, vscode.SymbolKind> = {
   event: vscode.SymbolKind.Event,
   guard: vscode.SymbolKind.Boolean,
   interrupt: vscode.SymbolKind.Interface,
+  'parallel-state': vscode.SymbolKind.Namespace,
+  region: vscode.SymbolKind.Package,
+  'history-state': vscode.SymbolKind.Key,
+  action: vscode.SymbolKind.Function,
 };
 
 export class WorkflowSymbolProvider implements vscode.DocumentSymbolProvider {
   constructor(private readonly docs: WorkflowDocuments) {}
 
   provideDocumentSymbols(doc: vscode.TextDocument): vscode.DocumentSymbol[] | undefined {
-    const wf = this.docs.analyze(doc)?.workflow;
-    if (!wf) return undefined;
+    const analysis = this.docs.analyze(doc);
+    const wf = analysis?.workflow;
+    if (!analysis || !wf) return undefined;
     const convert = (s: OutlineSymbol): vscode.DocumentSymbol => {
       const symbol = new vscode.DocumentSymbol(s.name, s.detail, KIND[s.kind], toRange(doc, s.range), toRange(doc, s.selection));
       symbol.children = s.children.map(convert);
       return symbol;
     };
-    return documentSymbols(wf).map(convert);
+    return (analysis.format === 'statechart' ? chartOutline(analysis) : documentSymbols(wf)).map(convert);
   }
 }
