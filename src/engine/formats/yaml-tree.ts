@@ -16,6 +16,7 @@
  */
 import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, Scalar, type Alias, type Document, type Node as YamlNode } from 'yaml';
 import type { Diagnostic } from '../model/index.js';
+import { fastYamlTree } from './fast-yaml.js';
 import type { JsonNode } from './jsonc.js';
 
 type Building = { -readonly [K in keyof JsonNode]: JsonNode[K] };
@@ -29,6 +30,14 @@ export interface ParsedYaml {
 const ALIAS_BUDGET = 10_000;
 
 export function parseYamlTree(text: string): ParsedYaml {
+  // Plain block YAML (the common case) takes the fast path, which builds the same tree (fast-yaml.ts).
+  const fast = fastYamlTree(text);
+  if (fast) return { root: fast, diagnostics: [] };
+  return parseWithYaml(text);
+}
+
+/** The `yaml` package's parse, converted: any YAML, with its syntax errors as diagnostics. */
+export function parseWithYaml(text: string): ParsedYaml {
   const diagnostics: Diagnostic[] = [];
   let doc: Document.Parsed;
   try {
