@@ -4,8 +4,9 @@
  * lengths, values, colon offsets, parents) for the subset that charts are
  * written in and that the `yaml` package's `stringify` writes: block
  * mappings and sequences (compact `- key: value` too), plain, single- and
- * double-quoted one-line scalars, empty flow collections (`[]`, `{}`) and
- * comments. On anything else (anchors, aliases, tags, block scalars,
+ * double-quoted one-line scalars, literal block scalars (`|`, `|-`, `|+`),
+ * empty flow collections (`[]`, `{}`) and comments. On anything else
+ * (anchors, aliases, tags, folded block scalars,
  * non-empty flow collections, multi-line scalars, escapes, tabs, CR, document
  * markers, a plain scalar that may be a number in a form other than decimal,
  * any syntax error) it returns undefined and the caller parses with `yaml`,
@@ -180,6 +181,7 @@ function inlineOrBelow(col: number, parent: JsonNode, inMapping: boolean): Parse
   if (d !== 10 && d !== 35) {
     if (!inMapping && isSeqItem(pos)) return sequence(pos - lineStart, parent); // `- - x`
     if (!inMapping && keyAhead()) return mapping(pos - lineStart, parent); // `- key: value`: a mapping at the key's column
+    if (d === 124) return literalBlock(col, parent);
     const value = scalarOrFlow(parent);
     return { node: value.node, end: endOfLine() };
   }
@@ -208,6 +210,93 @@ function endOfLine(): number {
   if (c !== 10) throw BAIL;
   pos++;
   return pos;
+}
+
+/**
+ * A literal block scalar (`|`, `|-`, `|+`) at `pos`, whose lines are indented
+ * more than `col`; leaves `pos` at the start of the line after it. Its value
+ * and range are the `yaml` package's (compose/resolve-block-scalar.js);
+ * the cases where those take more rules than this (an indentation
+ * indicator, a comment after the header, whitespace-only lines longer than
+ * the indentation, no content but with clip or strip chomping) are left to it.
+ * Why here at all: the package splits a block scalar's lines with a regular
+ * expression that takes over 100 ms on a scalar of 100,000 empty lines.
+ */
+function literalBlock(col: number, parent: JsonNode): Parsed {
+  const start = pos;
+  pos++;
+  const chomp = src.charCodeAt(pos);
+  if (chomp === 45 || chomp === 43) pos++;
+  if (pos < len && src.charCodeAt(pos) !== 10) throw BAIL;
+  const body = pos + 1;
+  if (body > len) throw BAIL;
+  pos = body;
+  // The lines: blank ones (spaces only) until the first with content, whose indent is the scalar's.
+  let indent = -1;
+  let value = '';
+  /** Blank lines before the first content line, and the longest of them. */
+  let leading = 0;
+  let leadingSpaces = 0;
+  /** Blank lines since the last content line. */
+  let pendingBlank = 0;
+  /** After the last content line's line break (or the end), and the line breaks since its content. */
+  let contentEnd = -1;
+  let breaks = 0;
+  while (pos < len) {
+    const lineAt = pos;
+    while (pos < len && src.charCodeAt(pos) === 32) pos++;
+    const spaces = pos - lineAt;
+    const blank = pos >= len || src.charCodeAt(pos) === 10;
+    if (blank) {
+      if (indent >= 0 && spaces > indent) throw BAIL; // a whitespace line longer than the indent is content
+      if (pos >= len && spaces > 0) throw BAIL; // spaces ending the text: not counted the same way
+      if (indent < 0) {
+        leading++;
+        leadingSpaces = Math.max(leadingSpaces, spaces);
+      } else {
+        pendingBlank++;
+      }
+      if (pos < len) {
+        pos++;
+        breaks++;
+      }
+      continue;
+    }
+    if (spaces < indent || spaces <= col) {
+      // Back to the collection (a line indented between the two is an error; a comment here, a question of ranges).
+      if (spaces > col || src.charCodeAt(pos) === 35) throw BAIL;
+      pos = lineAt;
+      break;
+    }
+    if (indent < 0) {
+      if (leadingSpaces > spaces) throw BAIL; // leading blank lines longer than the first content line: an error
+      indent = spaces;
+      value = '\n'.repeat(leading);
+    } else {
+      value += '\n'.repeat(pendingBlank + 1);
+    }
+    pendingBlank = 0;
+    const nl = src.indexOf('\n', pos);
+    value += src.slice(lineAt + indent, nl < 0 ? len : nl);
+    pos = nl < 0 ? len : nl + 1;
+    contentEnd = pos;
+    breaks = nl < 0 ? 0 : 1;
+  }
+  let end: number;
+  if (indent < 0) {
+    // No content: only keep chomping is taken (a line break per line).
+    if (chomp !== 43 || leading === 0) throw BAIL;
+    value = '\n'.repeat(Math.max(1, breaks));
+    end = pos;
+  } else if (chomp === 43) {
+    value += '\n'.repeat(Math.max(1, breaks));
+    end = pos;
+  } else {
+    if (chomp !== 45) value += '\n';
+    end = contentEnd;
+  }
+  const contentStart = body < end ? body : start;
+  return { node: stringNode(value, contentStart, end, parent), end };
 }
 
 function scalarOrFlow(parent: JsonNode): Parsed {
