@@ -8,7 +8,7 @@
  * empty flow collections (`[]`, `{}`) and comments. On anything else
  * (anchors, aliases, tags, folded block scalars,
  * non-empty flow collections, multi-line scalars, escapes, tabs, CR, document
- * markers, a plain scalar that may be a number in a form other than decimal,
+ * markers, a plain scalar that may be a number in octal, hex, `.inf` or `.nan`,
  * any syntax error) it returns undefined and the caller parses with `yaml`,
  * which reports and recovers exactly as before.
  *
@@ -413,9 +413,11 @@ function stringNode(value: string, start: number, end: number, parent: JsonNode)
 const NULLS = new Set(['~', 'null', 'Null', 'NULL']);
 const TRUES = new Set(['true', 'True', 'TRUE']);
 const FALSES = new Set(['false', 'False', 'FALSE']);
-const DECIMAL = /^[-+]?[0-9]{1,15}$/;
-/** What YAML 1.2's core schema reads as a number other than a short decimal integer: left to the `yaml` package. */
-const OTHER_NUMBER = /^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
+/** YAML 1.2 core schema numbers, read as the `yaml` package reads them (parseInt, parseFloat). */
+const DECIMAL = /^[-+]?[0-9]+$/;
+const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
+/** Numbers in other forms (octal, hex, infinities, NaN): left to the `yaml` package. */
+const OTHER_NUMBER = /^(?:0o[0-7]+|0x[0-9a-fA-F]+|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
 
 function plainValue(text: string, start: number, parent: JsonNode): Building {
   const at = { offset: start, length: text.length, parent };
@@ -425,7 +427,8 @@ function plainValue(text: string, start: number, parent: JsonNode): Building {
     if (NULLS.has(text)) return { type: 'null', value: null, ...at };
     if (TRUES.has(text)) return { type: 'boolean', value: true, ...at };
     if (FALSES.has(text)) return { type: 'boolean', value: false, ...at };
-    if (DECIMAL.test(text)) return { type: 'number', value: Number(text), ...at };
+    if (DECIMAL.test(text)) return { type: 'number', value: parseInt(text, 10), ...at };
+    if (FLOAT.test(text)) return { type: 'number', value: parseFloat(text), ...at };
     if (OTHER_NUMBER.test(text)) throw BAIL;
   }
   return stringNode(text, start, start + text.length, parent);
