@@ -39,6 +39,10 @@ export function parseYamlTree(text: string): ParsedYaml {
 /** The `yaml` package's parse, converted: any YAML, with its syntax errors as diagnostics. */
 export function parseWithYaml(text: string): ParsedYaml {
   const diagnostics: Diagnostic[] = [];
+  if (flowDepth(text) > MAX_FLOW_DEPTH) {
+    diagnostics.push(syntax('The YAML is nested too deeply to read.', 0, 0));
+    return { diagnostics };
+  }
   let doc: Document.Parsed;
   // Each syntax error is an Error object, and capturing its stack is most of the cost on a broken document
   // with thousands of them (deep unclosed brackets: over 100 ms for 2 KB). Nothing reads their stacks.
@@ -72,6 +76,39 @@ export function parseWithYaml(text: string): ParsedYaml {
     return { diagnostics };
   }
   return { root, diagnostics };
+}
+
+/**
+ * Flow collections (`[`, `{`) nested deeper than this are not given to the
+ * `yaml` package: its time grows with the square of the depth (over a second
+ * for 2,000 levels), and a second check of such a document in one process was
+ * seen to abort it (V8 failing to compile a regular expression near the stack
+ * limit, found by the statechart fuzzer). No chart nests anywhere near this.
+ */
+const MAX_FLOW_DEPTH = 1000;
+
+/** The deepest flow nesting in the text, brackets in quoted strings and comments aside (a cheap upper bound). */
+function flowDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 91 || c === 123) {
+      if (++depth > max) max = depth;
+    } else if (c === 93 || c === 125) {
+      if (depth > 0) depth--;
+    } else if (c === 34 || c === 39) {
+      // To the closing quote (a double-quoted string's escapes skipped); an unclosed quote ends the line.
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === c || d === 10) break;
+        if (d === 92 && c === 34) i++;
+      }
+    } else if (c === 35 && (i === 0 || text.charCodeAt(i - 1) === 32 || text.charCodeAt(i - 1) === 10)) {
+      while (i < text.length && text.charCodeAt(i) !== 10) i++;
+    }
+  }
+  return max;
 }
 
 function syntax(message: string, start: number, end: number): Diagnostic {
