@@ -12,28 +12,10 @@ import fc from 'fast-check';
 import { parseTree, type Node } from 'jsonc-parser';
 import { fastParseTree } from '../../src/engine/formats/fast-tree';
 import { generateFlat, generateWorkflow } from '../../bench/generate';
+import { plain } from './support/plain-tree';
 import { requireShared } from './helpers/shared-material';
 
 const ROOT = path.join(__dirname, '..', '..');
-
-interface Plain {
-  type: string;
-  offset: number;
-  length: number;
-  value?: unknown;
-  colonOffset?: number;
-  children?: Plain[];
-}
-
-/** The tree without its parent cycle; parent links are checked on the way. */
-function plain(node: Node, parent: Node | undefined): Plain {
-  assert.equal(node.parent, parent, `parent of the ${node.type} at ${node.offset}`);
-  const out: Plain = { type: node.type, offset: node.offset, length: node.length };
-  if (node.value !== undefined) out.value = node.value;
-  if (node.colonOffset !== undefined) out.colonOffset = node.colonOffset;
-  if (node.children) out.children = node.children.map((c) => plain(c, node));
-  return out;
-}
 
 function reference(text: string): Node | undefined {
   return parseTree(text, [], { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true });

@@ -23,7 +23,9 @@
  * FUZZ_COUNT sets the number of documents (default 2,000 here; `npm run
  * test:soak` runs 100,000), FUZZ_WORKERS the workers, FUZZ_SEED replays a run,
  * FUZZ_SKIP skips to a document, FUZZ_DUMP=<file> leaves each document there
- * before it is checked (the one a hang stopped at).
+ * before it is checked (the one a hang stopped at), FUZZ_SLOWEST=<dir> writes
+ * each worker's slowest documents there (`slow-<ms>-s<worker seed>.statechart.<yaml|json>`,
+ * with a `.how` file saying how each was made) to profile them.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -68,6 +70,9 @@ const { count: COUNT, seed: SEED, perDocLimitMs: PER_DOC_LIMIT_MS, watchdogMs: W
 const TARGET_MS = 50;
 /** Generate but do not check the first FUZZ_SKIP documents (to reach a reported failure of a seed fast). */
 const SKIP = Number(process.env.FUZZ_SKIP ?? 0);
+/** Where to write the slowest documents (FUZZ_SLOWEST), and how many per worker. */
+const SLOWEST_DIR = process.env.FUZZ_SLOWEST;
+const SLOWEST_KEPT = 5;
 
 type WorkerInput = FuzzRun & { readonly dir: string };
 
@@ -306,6 +311,7 @@ function runWorker(input: WorkerInput): WorkerOutput {
   let diagnostics = 0;
   let loaded = 0;
   let yaml = 0;
+  const kept: Array<{ ms: number; doc: ChartDoc }> = [];
   const t0 = performance.now();
   const failure = fuzzDocuments(documents(seeds), input, checkDocument, SKIP);
   function checkDocument(doc: ChartDoc): void {
@@ -318,6 +324,11 @@ function runWorker(input: WorkerInput): WorkerOutput {
       slowestHow = `${doc.text.length} chars, ${doc.how.slice(0, 200)}`;
     }
     if (ms > TARGET_MS) overTarget++;
+    if (SLOWEST_DIR && (kept.length < SLOWEST_KEPT || ms > kept[kept.length - 1]!.ms)) {
+      kept.push({ ms, doc });
+      kept.sort((a, b) => b.ms - a.ms);
+      kept.length = Math.min(kept.length, SLOWEST_KEPT);
+    }
     diagnostics += checkDiagnostics(result.diagnostics, doc.text, file);
     if (result.workflow) {
       loaded++;
@@ -326,6 +337,7 @@ function runWorker(input: WorkerInput): WorkerOutput {
     }
     checkPrototype(proto);
   }
+  if (SLOWEST_DIR) writeSlowest(SLOWEST_DIR, kept, input.seed);
   return {
     ok: failure === undefined,
     ...(failure ? { error: failure } : {}),
@@ -339,6 +351,15 @@ function runWorker(input: WorkerInput): WorkerOutput {
     loaded,
     yaml,
   };
+}
+
+function writeSlowest(dir: string, kept: ReadonlyArray<{ ms: number; doc: ChartDoc }>, seed: number): void {
+  fs.mkdirSync(dir, { recursive: true });
+  for (const { ms, doc } of kept) {
+    const base = path.join(dir, `slow-${ms.toFixed(1)}-s${seed}.statechart.${doc.syntax}`);
+    fs.writeFileSync(base, doc.text);
+    fs.writeFileSync(`${base}.how`, `${doc.how}\n`);
+  }
 }
 
 if (!isMainThread && (workerData as { fuzzStatechart?: boolean } | undefined)?.fuzzStatechart) {

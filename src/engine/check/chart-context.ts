@@ -36,12 +36,17 @@ export function contextRule(wf: Workflow, index: ChartIndex, parse: ExprParser, 
       typeRule(u, wf.context[u.key] as JsonValue, parse, out);
     }
   }
+  // The same expression is often written many times (a guard on every step): its references are found once.
+  const undeclared = new Map<string, ReturnType<typeof expressionReferences>>();
   for (const site of expressions(index)) {
-    const parsed = parse(site.expr.text);
-    if (!parsed.ok) continue; // rule 6
-    for (const ref of expressionReferences(parsed.expr)) {
-      const key = ref.path[0];
-      if (ref.kind !== 'context' || key === undefined || declared(key)) continue;
+    let refs = undeclared.get(site.expr.text);
+    if (!refs) {
+      const parsed = parse(site.expr.text);
+      refs = parsed.ok ? expressionReferences(parsed.expr).filter((r) => r.kind === 'context' && r.path[0] !== undefined && !declared(r.path[0])) : []; // not parsed: rule 6's
+      undeclared.set(site.expr.text, refs);
+    }
+    for (const ref of refs) {
+      const key = ref.path[0] as string;
       const closest = closestName(key, keys);
       out.push({
         severity: 'warning',

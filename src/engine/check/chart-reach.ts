@@ -23,7 +23,7 @@ export function reachRule(wf: Workflow, sites: readonly TargetSite[], out: Diagn
   if (!childNamed(wf, undefined, wf.initial)) return;
   const targetsBySource = new Map<string, string[]>();
   for (const s of sites) {
-    const to = resolveTarget(wf, s.source, s.ref);
+    const to = s.to;
     if (to === undefined) continue;
     const list = targetsBySource.get(s.source);
     if (list) list.push(to);

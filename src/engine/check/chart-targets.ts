@@ -11,30 +11,33 @@ import type { ChartIndex } from './chart-walk.js';
 
 export const CHART_UNKNOWN_TARGET = 'chart-unknown-target';
 
-/** A target and the node it is resolved from. */
+/** A target, the node it is resolved from, and what it resolves to (resolved once here: rules 2 and 3 both need it). */
 export interface TargetSite {
   readonly source: string;
   readonly ref: NameRef;
   readonly label: string;
+  readonly to: string | undefined;
 }
 
 export function targetSites(index: ChartIndex): TargetSite[] {
+  const { wf } = index;
   const out: TargetSite[] = [];
+  const add = (source: string, ref: NameRef, label: string): void => void out.push({ source, ref, label, to: resolveTarget(wf, source, ref) });
   for (const { source, t } of index.transitions) {
     const on = t.trigger.kind === 'event' ? `\`${t.trigger.event}\`` : `\`${t.trigger.kind}\``;
-    for (const ref of t.targets) out.push({ source, ref, label: `${on} of ${source === '' ? 'the statechart' : `\`${source}\``}` });
+    for (const ref of t.targets) add(source, ref, `${on} of ${source === '' ? 'the statechart' : `\`${source}\``}`);
   }
   for (const site of index.sites) {
     const ref = site.node.historyDefault;
-    if (ref) out.push({ source: site.id, ref, label: `the default of history \`${site.id}\`` });
+    if (ref) add(site.id, ref, `the default of history \`${site.id}\``);
   }
-  for (const i of index.wf.interrupts) out.push({ source: '', ref: i.target, label: `interrupt \`${i.name}\`` });
+  for (const i of wf.interrupts) add('', i.target, `interrupt \`${i.name}\``);
   return out;
 }
 
 export function targetRule(wf: Workflow, sites: readonly TargetSite[], out: Diagnostic[]): void {
   for (const site of sites) {
-    if (resolveTarget(wf, site.source, site.ref) !== undefined || skipped(wf, site.ref.name)) continue;
+    if (site.to !== undefined || skipped(wf, site.ref.name)) continue;
     out.push(unknownTarget(wf, site));
   }
 }

@@ -16,6 +16,7 @@
  */
 import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, Scalar, type Alias, type Document, type Node as YamlNode } from 'yaml';
 import type { Diagnostic } from '../model/index.js';
+import { fastYamlTree } from './fast-yaml.js';
 import type { JsonNode } from './jsonc.js';
 
 type Building = { -readonly [K in keyof JsonNode]: JsonNode[K] };
@@ -29,8 +30,24 @@ export interface ParsedYaml {
 const ALIAS_BUDGET = 10_000;
 
 export function parseYamlTree(text: string): ParsedYaml {
+  // Plain block YAML (the common case) takes the fast path, which builds the same tree (fast-yaml.ts).
+  const fast = fastYamlTree(text);
+  if (fast) return { root: fast, diagnostics: [] };
+  return parseWithYaml(text);
+}
+
+/** The `yaml` package's parse, converted: any YAML, with its syntax errors as diagnostics. */
+export function parseWithYaml(text: string): ParsedYaml {
   const diagnostics: Diagnostic[] = [];
+  if (flowDepth(text) > MAX_FLOW_DEPTH) {
+    diagnostics.push(syntax('The YAML is nested too deeply to read.', 0, 0));
+    return { diagnostics };
+  }
   let doc: Document.Parsed;
+  // Each syntax error is an Error object, and capturing its stack is most of the cost on a broken document
+  // with thousands of them (deep unclosed brackets: over 100 ms for 2 KB). Nothing reads their stacks.
+  const stackTraceLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
   try {
     // uniqueKeys off: the Reader reports a repeated key itself, as for JSON (`duplicate-key`, `duplicate-state`).
     doc = parseDocument(text, { uniqueKeys: false, prettyErrors: false });
@@ -38,6 +55,8 @@ export function parseYamlTree(text: string): ParsedYaml {
     // The parser recurses per nesting level: a pathological depth exhausts the stack.
     diagnostics.push(syntax(`The YAML cannot be read: ${(err as Error).message}`, 0, 0));
     return { diagnostics };
+  } finally {
+    Error.stackTraceLimit = stackTraceLimit;
   }
   for (const e of doc.errors) diagnostics.push(yamlProblem('error', e.message, e.pos, text.length));
   for (const w of doc.warnings) diagnostics.push(yamlProblem('warning', w.message, w.pos, text.length));
@@ -57,6 +76,39 @@ export function parseYamlTree(text: string): ParsedYaml {
     return { diagnostics };
   }
   return { root, diagnostics };
+}
+
+/**
+ * Flow collections (`[`, `{`) nested deeper than this are not given to the
+ * `yaml` package: its time grows with the square of the depth (over a second
+ * for 2,000 levels), and a second check of such a document in one process was
+ * seen to abort it (V8 failing to compile a regular expression near the stack
+ * limit, found by the statechart fuzzer). No chart nests anywhere near this.
+ */
+const MAX_FLOW_DEPTH = 1000;
+
+/** The deepest flow nesting in the text, brackets in quoted strings and comments aside (a cheap upper bound). */
+function flowDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 91 || c === 123) {
+      if (++depth > max) max = depth;
+    } else if (c === 93 || c === 125) {
+      if (depth > 0) depth--;
+    } else if (c === 34 || c === 39) {
+      // To the closing quote (a double-quoted string's escapes skipped); an unclosed quote ends the line.
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === c || d === 10) break;
+        if (d === 92 && c === 34) i++;
+      }
+    } else if (c === 35 && (i === 0 || text.charCodeAt(i - 1) === 32 || text.charCodeAt(i - 1) === 10)) {
+      while (i < text.length && text.charCodeAt(i) !== 10) i++;
+    }
+  }
+  return max;
 }
 
 function syntax(message: string, start: number, end: number): Diagnostic {

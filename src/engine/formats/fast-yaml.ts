@@ -1,0 +1,435 @@
+/**
+ * A fast path for yaml-tree.ts's `parseYamlTree` on plain block YAML: one
+ * pass over char codes that builds the same tree (node kinds, offsets,
+ * lengths, values, colon offsets, parents) for the subset that charts are
+ * written in and that the `yaml` package's `stringify` writes: block
+ * mappings and sequences (compact `- key: value` too), plain, single- and
+ * double-quoted one-line scalars, literal block scalars (`|`, `|-`, `|+`),
+ * empty flow collections (`[]`, `{}`) and comments. On anything else
+ * (anchors, aliases, tags, folded block scalars,
+ * non-empty flow collections, multi-line scalars, escapes, tabs, CR, document
+ * markers, a plain scalar that may be a number in octal, hex, `.inf` or `.nan`,
+ * any syntax error) it returns undefined and the caller parses with `yaml`,
+ * which reports and recovers exactly as before.
+ *
+ * Why: the `yaml` package builds a CST, then a document, then we convert it;
+ * on a 200 KB chart that is 100+ ms (its lexer alone is over 10 ms), against
+ * the 20 ms the editor has for a whole validation (issue 13).
+ *
+ * Ranges follow the `yaml` package (yaml-tree.ts explains the string node
+ * convention): a block collection runs from its first key or `-` to the end
+ * of its last value, where a non-empty scalar or flow collection ends after
+ * its line (trailing comment and line break included), an empty value (null)
+ * ends where it is, and a nested block collection ends where it ends.
+ */
+import type { JsonNode } from './jsonc.js';
+
+type Building = { -readonly [K in keyof JsonNode]: JsonNode[K] };
+
+/** Thrown (and caught below) to leave the fast path. */
+const BAIL = { bail: true };
+
+/** Characters the fast path does not take anywhere: tabs, CR, other controls, BOM, line separators, non-characters. */
+const UNSUPPORTED_CHARS = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]/;
+/** Longest implicit key the `yaml` package accepts. */
+const MAX_KEY = 1024;
+
+let src = '';
+let pos = 0;
+let len = 0;
+/** Offset of the first character of the line `pos` is on. */
+let lineStart = 0;
+
+/** The tree parseYamlTree would build, or undefined when `text` is not plainly in the subset. */
+export function fastYamlTree(text: string): JsonNode | undefined {
+  if (UNSUPPORTED_CHARS.test(text)) return undefined;
+  src = text;
+  pos = 0;
+  len = text.length;
+  lineStart = 0;
+  try {
+    const indent = nextContentLine();
+    if (pos >= len || indent !== 0) return undefined;
+    const root = block(0, undefined);
+    if (nextContentLine() >= 0) return undefined; // anything after the root
+    return root.node;
+  } catch (e) {
+    if (e === BAIL || e instanceof RangeError) return undefined; // RangeError: nesting too deep for the stack
+    throw e;
+  } finally {
+    src = '';
+  }
+}
+
+/**
+ * From the start of a line: skips blank and comment lines; leaves `pos` at
+ * the first character of the next content line and returns its indent, or -1
+ * at the end of the text. A document marker (`---`, `...`) or directive bails.
+ */
+function nextContentLine(): number {
+  // A comment line indented more than the next content (or than 0 at the end) may belong to the value
+  // before it (the `yaml` package sometimes counts it in that value's range): left to the package.
+  let deepestComment = -1;
+  while (pos < len) {
+    lineStart = pos;
+    while (pos < len && src.charCodeAt(pos) === 32) pos++;
+    if (pos >= len) return -1;
+    const c = src.charCodeAt(pos);
+    if (c === 10) {
+      pos++;
+      continue;
+    }
+    if (c === 35) {
+      deepestComment = Math.max(deepestComment, pos - lineStart);
+      skipLine();
+      continue;
+    }
+    const indent = pos - lineStart;
+    if (deepestComment > indent) throw BAIL;
+    if (indent === 0 && (c === 37 || src.startsWith('---', pos) || src.startsWith('...', pos))) throw BAIL;
+    return indent;
+  }
+  if (deepestComment > 0) throw BAIL;
+  return -1;
+}
+
+/** Past the end of the current line (its line break included). */
+function skipLine(): void {
+  const nl = src.indexOf('\n', pos);
+  pos = nl < 0 ? len : nl + 1;
+}
+
+interface Parsed {
+  readonly node: Building;
+  /** Where the value ends for its parent's range (see the top of the file). */
+  readonly end: number;
+}
+
+/** A block collection starting at `pos` (column `col`): a sequence at `-`, else a mapping. */
+function block(col: number, parent: JsonNode | undefined): Parsed {
+  return isSeqItem(pos) ? sequence(col, parent) : mapping(col, parent);
+}
+
+function isSeqItem(at: number): boolean {
+  if (src.charCodeAt(at) !== 45) return false;
+  const next = at + 1 < len ? src.charCodeAt(at + 1) : 10;
+  return next === 32 || next === 10;
+}
+
+function container(type: 'object' | 'array', parent: JsonNode | undefined): Building {
+  return (parent === undefined ? { type, offset: pos, length: 0, children: [] } : { type, offset: pos, length: 0, children: [], parent }) as Building;
+}
+
+function sequence(col: number, parent: JsonNode | undefined): Parsed {
+  const seq = container('array', parent);
+  const items = seq.children as JsonNode[];
+  let end = pos;
+  for (;;) {
+    pos++; // the '-'
+    const item = inlineOrBelow(col, seq, false);
+    items.push(item.node);
+    end = item.end;
+    const indent = nextContentLine();
+    // Done at a line less indented, or at a key at the same indent (a mapping's value may be a sequence at the key's indent).
+    if (indent < col || (indent === col && !isSeqItem(pos))) {
+      if (indent >= 0) pos = lineStart; // the enclosing collection reads this line again
+      break;
+    }
+    if (indent > col) throw BAIL;
+  }
+  seq.length = end - seq.offset;
+  return { node: seq, end };
+}
+
+function mapping(col: number, parent: JsonNode | undefined): Parsed {
+  const map = container('object', parent);
+  const props = map.children as JsonNode[];
+  let end = pos;
+  for (;;) {
+    const prop = { type: 'property', offset: pos, length: 0, children: [], parent: map, colonOffset: 0 } as Building;
+    const key = scalar(prop, true);
+    if (key.node.type !== 'string' || src.charCodeAt(pos) !== 58) throw BAIL; // a key is followed by its ':'
+    prop.colonOffset = key.node.offset + key.node.length;
+    pos++;
+    const value = inlineOrBelow(col, prop, true);
+    prop.children = [key.node, value.node];
+    prop.length = Math.max(value.node.offset + value.node.length, prop.colonOffset) - prop.offset;
+    props.push(prop);
+    end = value.end;
+    const indent = nextContentLine();
+    if (indent < col) {
+      if (indent >= 0) pos = lineStart; // the enclosing collection reads this line again
+      break;
+    }
+    if (indent > col || isSeqItem(pos)) throw BAIL;
+  }
+  map.length = end - map.offset;
+  return { node: map, end };
+}
+
+/**
+ * The value after a `-` or a key's `:` (at `pos`): on the same line, or a
+ * block collection on the lines below (indented more than `col`, or a
+ * sequence at `col` for a mapping's value), or else empty (null).
+ */
+function inlineOrBelow(col: number, parent: JsonNode, inMapping: boolean): Parsed {
+  const c = pos < len ? src.charCodeAt(pos) : 10;
+  if (c !== 32 && c !== 10) throw BAIL;
+  while (pos < len && src.charCodeAt(pos) === 32) pos++;
+  const here = pos;
+  const d = pos < len ? src.charCodeAt(pos) : 10;
+  if (d !== 10 && d !== 35) {
+    if (!inMapping && isSeqItem(pos)) return sequence(pos - lineStart, parent); // `- - x`
+    if (!inMapping && keyAhead()) return mapping(pos - lineStart, parent); // `- key: value`: a mapping at the key's column
+    if (d === 124) return literalBlock(col, parent);
+    const value = scalarOrFlow(parent);
+    return { node: value.node, end: endOfLine() };
+  }
+  // Nothing more on this line: a block below, or null here (whose range takes in a comment after it).
+  skipLine();
+  const nullEnd = d === 35 ? pos : here;
+  const save = pos;
+  const saveLine = lineStart;
+  const indent = nextContentLine();
+  if (indent > col || (inMapping && indent === col && isSeqItem(pos))) return block(indent, parent);
+  pos = save;
+  lineStart = saveLine;
+  return { node: { type: 'null', value: null, offset: here, length: 0, parent }, end: nullEnd };
+}
+
+/** After a value on its line: spaces, an optional comment, the line break. Returns where the value's range ends. */
+function endOfLine(): number {
+  const start = pos;
+  while (pos < len && src.charCodeAt(pos) === 32) pos++;
+  if (pos >= len) return pos;
+  const c = src.charCodeAt(pos);
+  if (c === 35 && pos > start) {
+    skipLine();
+    return pos;
+  }
+  if (c !== 10) throw BAIL;
+  pos++;
+  return pos;
+}
+
+/**
+ * A literal block scalar (`|`, `|-`, `|+`) at `pos`, whose lines are indented
+ * more than `col`; leaves `pos` at the start of the line after it. Its value
+ * and range are the `yaml` package's (compose/resolve-block-scalar.js);
+ * the cases where those take more rules than this (an indentation
+ * indicator, a comment after the header, whitespace-only lines longer than
+ * the indentation, no content but with clip or strip chomping) are left to it.
+ * Why here at all: the package splits a block scalar's lines with a regular
+ * expression that takes over 100 ms on a scalar of 100,000 empty lines.
+ */
+function literalBlock(col: number, parent: JsonNode): Parsed {
+  const start = pos;
+  pos++;
+  const chomp = src.charCodeAt(pos);
+  if (chomp === 45 || chomp === 43) pos++;
+  if (pos < len && src.charCodeAt(pos) !== 10) throw BAIL;
+  const body = pos + 1;
+  if (body > len) throw BAIL;
+  pos = body;
+  // The lines: blank ones (spaces only) until the first with content, whose indent is the scalar's.
+  let indent = -1;
+  let value = '';
+  /** Blank lines before the first content line, and the longest of them. */
+  let leading = 0;
+  let leadingSpaces = 0;
+  /** Blank lines since the last content line. */
+  let pendingBlank = 0;
+  /** After the last content line's line break (or the end), and the line breaks since its content. */
+  let contentEnd = -1;
+  let breaks = 0;
+  while (pos < len) {
+    const lineAt = pos;
+    while (pos < len && src.charCodeAt(pos) === 32) pos++;
+    const spaces = pos - lineAt;
+    const blank = pos >= len || src.charCodeAt(pos) === 10;
+    if (blank) {
+      if (indent >= 0 && spaces > indent) throw BAIL; // a whitespace line longer than the indent is content
+      if (pos >= len && spaces > 0) throw BAIL; // spaces ending the text: not counted the same way
+      if (indent < 0) {
+        leading++;
+        leadingSpaces = Math.max(leadingSpaces, spaces);
+      } else {
+        pendingBlank++;
+      }
+      if (pos < len) {
+        pos++;
+        breaks++;
+      }
+      continue;
+    }
+    if (spaces < indent || spaces <= col) {
+      // Back to the collection (a line indented between the two is an error; a comment here, a question of ranges).
+      if (spaces > col || src.charCodeAt(pos) === 35) throw BAIL;
+      pos = lineAt;
+      break;
+    }
+    if (indent < 0) {
+      if (leadingSpaces > spaces) throw BAIL; // leading blank lines longer than the first content line: an error
+      indent = spaces;
+      value = '\n'.repeat(leading);
+    } else {
+      value += '\n'.repeat(pendingBlank + 1);
+    }
+    pendingBlank = 0;
+    const nl = src.indexOf('\n', pos);
+    value += src.slice(lineAt + indent, nl < 0 ? len : nl);
+    pos = nl < 0 ? len : nl + 1;
+    contentEnd = pos;
+    breaks = nl < 0 ? 0 : 1;
+  }
+  let end: number;
+  if (indent < 0) {
+    // No content: only keep chomping is taken (a line break per line).
+    if (chomp !== 43 || leading === 0) throw BAIL;
+    value = '\n'.repeat(Math.max(1, breaks));
+    end = pos;
+  } else if (chomp === 43) {
+    value += '\n'.repeat(Math.max(1, breaks));
+    end = pos;
+  } else {
+    if (chomp !== 45) value += '\n';
+    end = contentEnd;
+  }
+  const contentStart = body < end ? body : start;
+  return { node: stringNode(value, contentStart, end, parent), end };
+}
+
+function scalarOrFlow(parent: JsonNode): Parsed {
+  const c = src.charCodeAt(pos);
+  if (c === 91 || c === 123) {
+    // Only an empty flow collection: `[]`, `{ }`.
+    const node = container(c === 91 ? 'array' : 'object', parent);
+    pos++;
+    while (pos < len && src.charCodeAt(pos) === 32) pos++;
+    if (src.charCodeAt(pos) !== c + 2) throw BAIL;
+    pos++;
+    node.length = pos - node.offset;
+    return { node, end: pos };
+  }
+  return scalar(parent, false);
+}
+
+/**
+ * A one-line scalar at `pos`; leaves `pos` after it (before a key's ':').
+ * Keys are strings as written; values are resolved as YAML 1.2's core schema does.
+ */
+function scalar(parent: JsonNode, isKey: boolean): Parsed {
+  const start = pos;
+  const c = src.charCodeAt(pos);
+  if (c === 34 || c === 39) {
+    const value = quoted(c);
+    if (isKey && pos - start > MAX_KEY) throw BAIL;
+    const after = pos;
+    while (pos < len && src.charCodeAt(pos) === 32) pos++;
+    const d = pos < len ? src.charCodeAt(pos) : 10;
+    if (d === 58) {
+      if (after !== pos || !isKey) throw BAIL; // `"k" : v`, or a mapping where a value is
+      if (!endsIndicator(pos + 1)) throw BAIL;
+    } else {
+      if (isKey) throw BAIL;
+      pos = after;
+    }
+    return { node: stringNode(value, start + 1, after - 1, parent), end: after };
+  }
+  // A plain scalar may not start with an indicator (`-` and `?`/`:` are plain only before a non-space; we leave them all).
+  if (c === 45 && isSeqItem(pos)) throw BAIL;
+  if (c === 63 || c === 58 || c === 44 || c === 91 || c === 93 || c === 123 || c === 125 || c === 35 || c === 38 || c === 42 || c === 33 || c === 124 || c === 62 || c === 37 || c === 64 || c === 96) {
+    throw BAIL;
+  }
+  let end = pos;
+  while (pos < len) {
+    const d = src.charCodeAt(pos);
+    if (d === 10) break;
+    if (d === 58 && endsIndicator(pos + 1)) break;
+    if (d === 35 && src.charCodeAt(pos - 1) === 32) break;
+    pos++;
+    if (d !== 32) end = pos;
+  }
+  if (end === start) throw BAIL;
+  if (isKey) {
+    if (end !== pos || src.charCodeAt(pos) !== 58 || end - start > MAX_KEY) throw BAIL;
+  } else {
+    if (pos < len && src.charCodeAt(pos) === 58) throw BAIL; // `key: a: b`
+    pos = end;
+  }
+  const text = src.slice(start, end);
+  if (isKey) return { node: stringNode(text, start, end, parent), end };
+  return { node: plainValue(text, start, parent), end };
+}
+
+/** Whether a key and its ':' come next on this line (a quoted or plain scalar, then ': '). */
+function keyAhead(): boolean {
+  const c = src.charCodeAt(pos);
+  if (c === 34 || c === 39) {
+    const close = src.indexOf(String.fromCharCode(c), pos + 1);
+    return close > 0 && src.charCodeAt(close + 1) === 58 && endsIndicator(close + 2);
+  }
+  for (let i = pos; i < len; i++) {
+    const d = src.charCodeAt(i);
+    if (d === 10 || (d === 35 && src.charCodeAt(i - 1) === 32)) return false;
+    if (d === 58 && endsIndicator(i + 1)) return true;
+  }
+  return false;
+}
+
+/** Whether the ':' before `at` is a mapping indicator (followed by a space, a line break or the end). */
+function endsIndicator(at: number): boolean {
+  if (at >= len) return true;
+  const c = src.charCodeAt(at);
+  return c === 32 || c === 10;
+}
+
+/** A quoted scalar on one line, without escapes; `pos` moves past its closing quote. */
+function quoted(q: number): string {
+  const start = pos + 1;
+  let out = '';
+  let from = start;
+  for (let i = start; i < len; i++) {
+    const c = src.charCodeAt(i);
+    if (c === 10 || (c === 92 && q === 34)) throw BAIL;
+    if (c === q) {
+      if (q === 39 && src.charCodeAt(i + 1) === 39) {
+        out += src.slice(from, i + 1);
+        from = i + 2;
+        i++;
+        continue;
+      }
+      pos = i + 1;
+      return out + src.slice(from, i);
+    }
+  }
+  throw BAIL;
+}
+
+function stringNode(value: string, start: number, end: number, parent: JsonNode): Building {
+  return { type: 'string', value, offset: start - 1, length: end - start + 2, parent };
+}
+
+const NULLS = new Set(['~', 'null', 'Null', 'NULL']);
+const TRUES = new Set(['true', 'True', 'TRUE']);
+const FALSES = new Set(['false', 'False', 'FALSE']);
+/** YAML 1.2 core schema numbers, read as the `yaml` package reads them (parseInt, parseFloat). */
+const DECIMAL = /^[-+]?[0-9]+$/;
+const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
+/** Numbers in other forms (octal, hex, infinities, NaN): left to the `yaml` package. */
+const OTHER_NUMBER = /^(?:0o[0-7]+|0x[0-9a-fA-F]+|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
+
+function plainValue(text: string, start: number, parent: JsonNode): Building {
+  const at = { offset: start, length: text.length, parent };
+  const c = text.charCodeAt(0);
+  // Only these first characters can start a null, a boolean or a number.
+  if (c === 126 || c === 110 || c === 78 || c === 116 || c === 84 || c === 102 || c === 70 || c === 46 || c === 43 || c === 45 || (c >= 48 && c <= 57)) {
+    if (NULLS.has(text)) return { type: 'null', value: null, ...at };
+    if (TRUES.has(text)) return { type: 'boolean', value: true, ...at };
+    if (FALSES.has(text)) return { type: 'boolean', value: false, ...at };
+    if (DECIMAL.test(text)) return { type: 'number', value: parseInt(text, 10), ...at };
+    if (FLOAT.test(text)) return { type: 'number', value: parseFloat(text), ...at };
+    if (OTHER_NUMBER.test(text)) throw BAIL;
+  }
+  return stringNode(text, start, start + text.length, parent);
+}
