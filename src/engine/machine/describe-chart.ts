@@ -62,6 +62,11 @@ export interface ChartTransitionView {
   guard: { expression: string; passes: boolean | null; error?: string } | null;
 }
 
+/** Whether a `transitions` entry of a `state` view is a statechart run's (it names its source and every target). */
+export function isChartTransition(t: { readonly event: string }): t is ChartTransitionView {
+  return 'targets' in t && 'source' in t;
+}
+
 /** What a statechart run's `state` view has instead of the flat one's fields of the same names, and `active_states`. */
 export interface ChartStateFields extends RuleFieldsView {
   iteration: number;

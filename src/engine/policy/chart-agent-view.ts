@@ -7,11 +7,10 @@
  * `statewright_transition`'s offered events and the participant's tool offer
  * read it. Keys are snake_case: it is part of the printed view.
  */
-import type { JsonObject, Workflow } from '../model/index.js';
-import { evaluateText, isTruthy } from '../expr/index.js';
+import type { JsonObject } from '../model/index.js';
+import type { ChartTransitionView } from '../machine/describe-chart.js';
 import type { ChartSnapshot } from '../statechart/index.js';
-import { configurationPaths, resolveTarget, ROOT_ID } from '../statechart/index.js';
-import { levels } from './chart-rules.js';
+import { ROOT_ID } from '../statechart/index.js';
 
 /** One transition candidate on an event the active configuration handles. */
 export interface ChartEventView {
@@ -44,39 +43,29 @@ export interface ChartAgentView {
 
 export const AGENT_SRC_PREFIX = 'agent:';
 
-/** The events of the active atomic states and their ancestors (the root too), innermost first per state, each declaring node once. */
-function eventViews(wf: Workflow, snapshot: ChartSnapshot, configuration: readonly string[], now: number): { events: ChartEventView[]; wildcard: boolean } {
-  const out: ChartEventView[] = [];
+/**
+ * The agent's list of events, read off the `state` view's `transitions`
+ * (machine/describe-chart.ts: every named event of the configuration, its
+ * guard now, and whether sending it now takes the transition, asked of the
+ * interpreter on a copy): one computation for the CLI, the panel's reader
+ * and the agents.
+ */
+function eventViews(transitions: readonly ChartTransitionView[]): { events: ChartEventView[]; wildcard: boolean } {
+  const events: ChartEventView[] = [];
   let wildcard = false;
-  const seen = new Set<string>();
-  const running = snapshot.status === 'running';
-  const sources = configuration.flatMap((s) => levels(wf, s).reverse().map((n) => n.id));
-  for (const source of [...sources, ROOT_ID]) {
-    if (seen.has(source)) continue;
-    seen.add(source);
-    const transitions = source === ROOT_ID ? wf.chart?.root.transitions : wf.states.get(source)?.chart?.transitions;
-    for (const t of transitions ?? []) {
-      if (t.trigger.kind !== 'event') continue;
-      if (t.trigger.event === '*') {
-        wildcard = true;
-        continue;
-      }
-      const targets = t.targets.map((ref) => resolveTarget(wf, source, ref) ?? ref.name);
-      let guard: ChartEventView['guard'];
-      if (t.guard) {
-        // Guards that read event.data see null here: the data is only known when the event is sent.
-        const r = evaluateText(t.guard.text, { context: snapshot.context, event: { type: t.trigger.event }, now });
-        guard = { expression: t.guard.text, passes: r.ok && isTruthy(r.value) };
-      }
-      out.push({ event: t.trigger.event, source: source === ROOT_ID ? '(chart)' : source, targets, ...(guard ? { guard } : {}), available: running && (guard?.passes ?? true) });
+  for (const t of transitions) {
+    if (t.event === '*') {
+      wildcard = true;
+      continue;
     }
+    const guard = t.guard ? { expression: t.guard.expression, passes: t.guard.passes === true } : undefined;
+    events.push({ event: t.event, source: t.source === ROOT_ID ? '(chart)' : t.source, targets: t.targets, ...(guard ? { guard } : {}), available: t.available });
   }
-  return { events: out, wildcard };
+  return { events, wildcard };
 }
 
-export function chartAgentView(wf: Workflow, snapshot: ChartSnapshot, now: number): ChartAgentView {
-  const configuration = configurationPaths(wf, snapshot).filter((s) => wf.states.get(s)?.kind !== 'final');
-  const { events, wildcard } = eventViews(wf, snapshot, configuration, now);
+export function chartAgentView(snapshot: ChartSnapshot, transitions: readonly ChartTransitionView[]): ChartAgentView {
+  const { events, wildcard } = eventViews(transitions);
   return {
     events,
     accepts_any_event: wildcard,

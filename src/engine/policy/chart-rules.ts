@@ -70,11 +70,20 @@ function definedOnly(rules: StateRules): Partial<StateRules> {
   return Object.fromEntries(Object.entries(rules).filter(([, v]) => v !== undefined)) as Partial<StateRules>;
 }
 
+/**
+ * A final state below the root ends its region's (or compound's) activity: it
+ * allows nothing of its own. A final state at the root ends the run, where
+ * nothing is enforced any more (DESIGN.md "When enforcement applies"), so an
+ * event leading there does lead to where the call is allowed.
+ */
+function regionEnd(node: StateNode): boolean {
+  return node.kind === 'final' && node.parent !== undefined;
+}
+
 /** The atomic states entering `id` lands in by default (initial children; every region of a parallel state). */
 function landing(wf: Workflow, id: string): string[] {
   const node = wf.states.get(id);
-  // A final state ends its region's activity: it allows nothing of its own.
-  if (!node || node.children.length === 0) return node && node.kind !== 'history' && node.kind !== 'final' ? [id] : [];
+  if (!node || node.children.length === 0) return node && node.kind !== 'history' && !regionEnd(node) ? [id] : [];
   if (node.kind === 'parallel') return node.children.flatMap((c) => landing(wf, c));
   const initial = node.initial ? resolveTarget(wf, id, node.initial) : node.children[0];
   return initial ? landing(wf, initial) : [];

@@ -14,6 +14,7 @@ import { createMachineEnv } from '../machine/env.js';
 import * as machine from '../machine/operations.js';
 import { chartClock, chartView, chartWorkflow, completeChartInvocation, withDueTimers, type ChartOutcome, type ChartView } from '../machine/chart-run.js';
 import { chartAgentView, type ChartAgentView } from '../policy/chart-agent-view.js';
+import { isChartTransition } from '../machine/describe-chart.js';
 import { isoTime } from '../machine/env.js';
 import type { MachineEnv, MachineResult, StateView } from '../machine/operations.js';
 import type { JsonObject, JsonValue, StateNode } from '../model/index.js';
@@ -274,8 +275,9 @@ export class Runner {
       const run = this.apply((r) => ({ run: r, journal: [], outcome: r }));
       const wf = chartWorkflow(run, this.env);
       // What agents are told: every active state's rules, the events, the tasks handed to agents.
-      const view = wf && run.chart ? { ...chartView(wf, run.chart, (text) => this.env.load(text)), ...chartAgentView(wf, run.chart, chartClock(this.env)) } : {};
-      return { run_id: run.runId, ...machine.describe(run, this.env, branchOpt(branch)), ...view, definition_changed: this.definitionChanged(run) };
+      const described = machine.describe(run, this.env, branchOpt(branch));
+      const view = wf && run.chart ? { ...chartView(wf, run.chart, (text) => this.env.load(text)), ...chartAgentView(run.chart, described.transitions.filter(isChartTransition)) } : {};
+      return { run_id: run.runId, ...described, ...view, definition_changed: this.definitionChanged(run) };
     }
     const run = active;
     return { run_id: run.runId, ...machine.describe(run, this.env, branchOpt(branch)), definition_changed: this.definitionChanged(run) };
