@@ -72,6 +72,23 @@ async function keepScreenshot(vsc: VsCode, name: string): Promise<string> {
   return `${shot} (copied to docs/images/${name}.png)`;
 }
 
+/** Waits until each of `states` is drawn wholly inside the diagram's box (the whole chart is in the picture). */
+async function waitForInView(vsc: VsCode, states: readonly string[], timeoutMs = 10_000): Promise<void> {
+  const f = await panel(vsc);
+  const end = Date.now() + timeoutMs;
+  const inside = async (id: string): Promise<boolean> => {
+    const [box, diagram] = [await f.locator(`[data-testid="diagram-state"][data-state="${id}"]`).boundingBox(), await f.locator('[data-testid="diagram"]').boundingBox()];
+    return !!box && !!diagram && box.x >= diagram.x && box.y >= diagram.y && box.x + box.width <= diagram.x + diagram.width + 1 && box.y + box.height <= diagram.y + diagram.height + 1;
+  };
+  for (;;) {
+    const out: string[] = [];
+    for (const id of states) if (!(await inside(id))) out.push(id);
+    if (!out.length) return;
+    if (Date.now() > end) throw new Error(`the diagram does not show ${out.join(', ')} wholly within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 test('examples/: both statecharts open clean, a run of each starts, the panel highlights its active states', { timeout: 300_000 }, async (t) => {
   await withVsCode(t, { workspace: 'examples', viewport: { width: 1500, height: 950 } }, async (vsc) => {
     await vsc.hostReady();
@@ -107,6 +124,7 @@ test('examples/: both statecharts open clean, a run of each starts, the panel hi
     t.diagnostic(`screenshot: ${await keepScreenshot(vsc, 'example-hotfix-statechart')}`);
 
     // feature, started from the Start Workflow Run command: its initial configuration, planning.
+    await vsc.openFile('feature.statechart.yaml');
     await vsc.runCommand('stategate: Start Workflow Run…');
     await vsc.pickQuickItem('feature');
     await waitForCurrent(vsc, ['planning'], 30_000);
@@ -127,6 +145,9 @@ test('examples/: both statecharts open clean, a run of each starts, the panel hi
     assert.equal(await (await state('building')).getAttribute('data-active'), 'false');
     // The scan's 30-minute `after` is pending, with its countdown.
     await (await panel(vsc)).locator('[data-testid="chart-timer"]').first().waitFor({ timeout: 10_000 });
+    // The diagram was fitted to the first chart shown (hotfix): fit it to this one, and see all of it in view.
+    await (await panel(vsc)).locator('[data-testid="diagram-fit"]').click();
+    await waitForInView(vsc, ['planning', 'review', 'merging']);
     t.diagnostic(`screenshot: ${await keepScreenshot(vsc, 'example-feature-statechart')}`);
   });
 });
