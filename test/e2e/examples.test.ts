@@ -1,8 +1,13 @@
 // The examples/ workspace `npm start` serves: stategate activates by itself,
-// every example is clean, a run starts (screenshot: test-artifacts/examples.png).
+// every example is clean, a run starts (screenshot: test-artifacts/examples.png);
+// each example statechart opens clean, a run of it starts and the state panel
+// highlights its active states (screenshots copied to docs/images/ for the README).
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { test } from 'node:test';
-import { withVsCode } from './harness';
+import { panel, waitForCurrent } from './chart-panel';
+import { REPO_ROOT, type VsCode, withVsCode } from './harness';
 
 test('examples/: activates on its own, no problems, a run starts', { timeout: 300_000 }, async (t) => {
   await withVsCode(t, { workspace: 'examples' }, async (vsc) => {
@@ -56,5 +61,93 @@ test('examples/: activates on its own, no problems, a run starts', { timeout: 30
     await vsc.executeCommand('workbench.action.closePanel');
     await vsc.page.waitForTimeout(500);
     t.diagnostic(`screenshot: ${await vsc.screenshot('examples')}`);
+  });
+});
+
+/** Keeps the screen as test-artifacts/<name>.png and copies it to docs/images/ for the README. */
+async function keepScreenshot(vsc: VsCode, name: string): Promise<string> {
+  const shot = await vsc.screenshot(name);
+  fs.mkdirSync(path.join(REPO_ROOT, 'docs', 'images'), { recursive: true });
+  fs.copyFileSync(shot, path.join(REPO_ROOT, 'docs', 'images', `${name}.png`));
+  return `${shot} (copied to docs/images/${name}.png)`;
+}
+
+/** Waits until each of `states` is drawn wholly inside the diagram's box (the whole chart is in the picture). */
+async function waitForInView(vsc: VsCode, states: readonly string[], timeoutMs = 10_000): Promise<void> {
+  const f = await panel(vsc);
+  const end = Date.now() + timeoutMs;
+  const inside = async (id: string): Promise<boolean> => {
+    const [box, diagram] = [await f.locator(`[data-testid="diagram-state"][data-state="${id}"]`).boundingBox(), await f.locator('[data-testid="diagram"]').boundingBox()];
+    return !!box && !!diagram && box.x >= diagram.x && box.y >= diagram.y && box.x + box.width <= diagram.x + diagram.width + 1 && box.y + box.height <= diagram.y + diagram.height + 1;
+  };
+  for (;;) {
+    const out: string[] = [];
+    for (const id of states) if (!(await inside(id))) out.push(id);
+    if (!out.length) return;
+    if (Date.now() > end) throw new Error(`the diagram does not show ${out.join(', ')} wholly within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+test('examples/: both statecharts open clean, a run of each starts, the panel highlights its active states', { timeout: 300_000 }, async (t) => {
+  await withVsCode(t, { workspace: 'examples', viewport: { width: 1500, height: 950 } }, async (vsc) => {
+    await vsc.hostReady();
+    const startLens = vsc.page.locator('.editor-group-container.active .codelens-decoration a', { hasText: '▶ Start run' }).first();
+    // The lens is drawn once stategate has analysed the open chart: only then does an empty Problems mean "clean".
+    for (const file of ['feature.statechart.yaml', 'hotfix.statechart.yaml']) {
+      await vsc.openFile(file);
+      await startLens.waitFor({ state: 'visible', timeout: 60_000 });
+    }
+    const problems = await vsc.problems();
+    assert.deepEqual(problems, [], `the example statecharts are clean; Problems shows: ${problems.join(' | ')}`);
+    await vsc.executeCommand('workbench.action.closePanel');
+
+    await vsc.page.locator('.activitybar .action-item a[aria-label^="stategate"]').click();
+    await (await panel(vsc)).locator('[data-testid="no-run"]').waitFor({ timeout: 30_000 });
+    await vsc.widenSideBar(760);
+    const state = async (id: string) => (await panel(vsc)).locator(`[data-testid="diagram-state"][data-state="${id}"]`);
+    const click = async (event: string) => (await panel(vsc)).locator(`[data-testid="event-button"][data-event="${event}"]`).click();
+
+    // hotfix, started from the "▶ Start run" lens of the open chart: investigating, inside hotfix.
+    await startLens.click();
+    await waitForCurrent(vsc, ['hotfix.investigating'], 30_000);
+    await vsc.waitForStatusBar('stategate.run', (text) => text === 'hotfix › hotfix.investigating');
+    assert.equal(await (await state('hotfix')).getAttribute('data-active'), 'true');
+    assert.equal(await (await state('hotfix')).getAttribute('data-container'), 'compound');
+    assert.equal(await (await state('hotfix.resume')).getAttribute('data-history'), 'deep');
+    assert.equal(await (await state('checking_in')).getAttribute('data-active'), 'false');
+    // CAUSE_FOUND from the panel's button: two levels down, writing the failing test.
+    await click('CAUSE_FOUND');
+    await waitForCurrent(vsc, ['hotfix.patching.writing_test']);
+    await vsc.waitForStatusBar('stategate.run', (text) => text === 'hotfix › hotfix.patching.writing_test');
+    for (const id of ['hotfix', 'hotfix.patching']) assert.equal(await (await state(id)).getAttribute('data-active'), 'true', `${id} active`);
+    t.diagnostic(`screenshot: ${await keepScreenshot(vsc, 'example-hotfix-statechart')}`);
+
+    // feature, started from the Start Workflow Run command: its initial configuration, planning.
+    await vsc.openFile('feature.statechart.yaml');
+    await vsc.runCommand('stategate: Start Workflow Run…');
+    await vsc.pickQuickItem('feature');
+    await waitForCurrent(vsc, ['planning'], 30_000);
+    await vsc.waitForStatusBar('stategate.run', (text) => text === 'feature › planning');
+    assert.equal(await (await state('building')).getAttribute('data-container'), 'compound');
+    assert.equal(await (await state('review')).getAttribute('data-container'), 'parallel');
+    assert.equal(await (await state('review.security_scan')).getAttribute('data-container'), 'region');
+    assert.equal(await (await state('building')).getAttribute('data-active'), 'false');
+    // Through the build phase to review: both of its regions are current side by side.
+    await click('PLAN_READY');
+    await waitForCurrent(vsc, ['building.implementing']);
+    await click('IMPLEMENTED');
+    await waitForCurrent(vsc, ['building.testing']);
+    await click('TESTS_PASSED');
+    await waitForCurrent(vsc, ['review.code_review.reviewing', 'review.security_scan.scanning']);
+    await vsc.waitForStatusBar('stategate.run', (text) => text === 'feature › code_review.reviewing | security_scan.scanning');
+    for (const id of ['review', 'review.code_review', 'review.security_scan']) assert.equal(await (await state(id)).getAttribute('data-active'), 'true', `${id} active`);
+    assert.equal(await (await state('building')).getAttribute('data-active'), 'false');
+    // The scan's 30-minute `after` is pending, with its countdown.
+    await (await panel(vsc)).locator('[data-testid="chart-timer"]').first().waitFor({ timeout: 10_000 });
+    // The diagram was fitted to the first chart shown (hotfix): fit it to this one, and see all of it in view.
+    await (await panel(vsc)).locator('[data-testid="diagram-fit"]').click();
+    await waitForInView(vsc, ['planning', 'review', 'merging']);
+    t.diagnostic(`screenshot: ${await keepScreenshot(vsc, 'example-feature-statechart')}`);
   });
 });

@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import type { Frame } from 'playwright-core';
+import { panel, waitForCurrent } from './chart-panel';
 import { REPO_ROOT, type VsCode, withVsCode } from './harness';
 
 const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
@@ -22,31 +22,6 @@ const LINTING = 'work.build.lint.linting';
 function cli(vsc: VsCode, ...args: string[]): string {
   return execFileSync(process.execPath, [CLI, ...args], { cwd: vsc.workspaceDir, encoding: 'utf8' });
 }
-
-async function panel(vsc: VsCode): Promise<Frame> {
-  return await vsc.webviewFrame('[data-testid="run"], [data-testid="no-run"]', 30_000);
-}
-
-/** The states the diagram draws as current (the active leaves), sorted. */
-async function currentStates(vsc: VsCode): Promise<string[]> {
-  const f = await panel(vsc);
-  const out: string[] = [];
-  for (const el of await f.$$('[data-testid="diagram-state"][data-current="true"]')) out.push((await el.getAttribute('data-state')) ?? '');
-  return out.sort();
-}
-
-async function waitForCurrent(vsc: VsCode, states: readonly string[], timeoutMs = 20_000): Promise<void> {
-  const want = [...states].sort().join(' ');
-  const end = Date.now() + timeoutMs;
-  let last = '';
-  while (Date.now() < end) {
-    last = (await currentStates(vsc).catch(() => [])).join(' ');
-    if (last === want) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`the diagram did not highlight ${want} within ${timeoutMs} ms (it shows ${last || 'nothing'})`);
-}
-
 
 test('the state panel on a statechart run: nested diagram, an event from a button, an after firing by itself', { timeout: 300_000 }, async (t) => {
   await withVsCode(t, { workspace: 'test/e2e/fixtures/statechart-panel', viewport: { width: 1500, height: 950 } }, async (vsc) => {
