@@ -123,9 +123,11 @@ export class SgDiagram extends LitElement {
     }
     const layout = await layoutDiagram(model);
     if (this.layoutKey !== key) return; // a newer model arrived meanwhile
-    const first = this.layout === undefined;
+    // A new structure (the first layout, another run's chart, an edited definition) is fitted afresh:
+    // a zoom chosen for the previous diagram says nothing about this one.
     this.layout = layout;
-    if (first) this.fit();
+    this.userMoved = false;
+    this.fit();
   }
 
   /**
