@@ -55,6 +55,11 @@ test('hand-picked corners: the same tree or declined', () => {
     'a:\n',
     'a:',
     'a:  # c\nb: 2',
+    // Comment lines after an empty value, less indented than it (found by the random documents below).
+    '_a_aa___: null\na_a___:\n  "*_ A_A":\n#     []\n',
+    'a:\n  b:\n# c\nd: 1\n',
+    'a:\n  b:\n#c\n#d\n',
+    'a:\n  b:\n \n# c\n',
     'a:\n- x\n- y\nb: 1\n',
     'a:\n  - x\n  -\n  - - y\n    - z\n  - k: v\n    j:\n      - 1\n',
     '- a\n- b',
