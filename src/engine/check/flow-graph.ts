@@ -5,19 +5,23 @@
  */
 import type { FlowStep, NameRef, StateNode, Workflow } from '../model/index.js';
 
+/** Which field routes there. */
+export type FlowRoute = 'next' | 'on-error' | 'goto' | 'task';
+
 export interface FlowEdge {
   readonly to: string;
-  /** What the diagram writes on it: `next`, `exit 1`, `exit _`, `= "ready"`, `task`. */
+  readonly route: FlowRoute;
+  /** What the diagram writes on it: `next`, `exit 1`, `exit _`, `= "ready"`, `otherwise`, `task`. */
   readonly label: string;
 }
 
 /** Every name the step refers to as a state, with what refers to it. */
-export function flowTargets(step: FlowStep): { ref: NameRef; label: string }[] {
-  const out: { ref: NameRef; label: string }[] = [];
-  if (step.next) out.push({ ref: step.next, label: 'next' });
-  for (const r of step.onError) out.push({ ref: r.target, label: `exit ${r.code}` });
-  for (const g of step.goto) out.push({ ref: g.target, label: g.value === '_' ? 'otherwise' : `= "${g.value}"` });
-  for (const t of step.tasks ?? []) if (t.kind === 'state') out.push({ ref: t.state, label: 'task' });
+export function flowTargets(step: FlowStep): { ref: NameRef; route: FlowRoute; label: string }[] {
+  const out: { ref: NameRef; route: FlowRoute; label: string }[] = [];
+  if (step.next) out.push({ ref: step.next, route: 'next', label: 'next' });
+  for (const r of step.onError) out.push({ ref: r.target, route: 'on-error', label: `exit ${r.code}` });
+  for (const g of step.goto) out.push({ ref: g.target, route: 'goto', label: g.value === '_' ? 'otherwise' : `= "${g.value}"` });
+  for (const t of step.tasks ?? []) if (t.kind === 'state') out.push({ ref: t.state, route: 'task', label: 'task' });
   return out;
 }
 
@@ -25,7 +29,7 @@ export function flowTargets(step: FlowStep): { ref: NameRef; label: string }[] {
 export function flowEdges(wf: Workflow): Map<string, FlowEdge[]> {
   const out = new Map<string, FlowEdge[]>();
   for (const s of wf.states.values()) {
-    const edges = s.flow ? flowTargets(s.flow).filter((t) => wf.states.has(t.ref.name)).map((t) => ({ to: t.ref.name, label: t.label })) : [];
+    const edges = s.flow ? flowTargets(s.flow).filter((t) => wf.states.has(t.ref.name)).map((t) => ({ to: t.ref.name, route: t.route, label: t.label })) : [];
     out.set(s.id, edges);
   }
   return out;

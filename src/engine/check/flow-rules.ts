@@ -57,9 +57,9 @@ function startRule(wf: Workflow, out: Diagnostic[]): void {
 
 function targetRule(wf: Workflow, s: StateNode, out: Diagnostic[]): void {
   if (!s.flow) return;
-  for (const { ref, label } of flowTargets(s.flow)) {
+  for (const { ref, route } of flowTargets(s.flow)) {
     if (wf.states.has(ref.name) || wf.skippedStates?.has(ref.name)) continue;
-    const field = label === 'next' ? '`next`' : label === 'task' ? 'A parallel task' : label.startsWith('exit') ? '`on-error`' : '`goto`';
+    const field = route === 'task' ? 'A parallel task' : `\`${route}\``;
     out.push(unknownTarget(wf, `${field} of \`${s.id}\` names \`${ref.name}\`, which is not a state of the flow.`, ref.name, ref.loc));
   }
 }
