@@ -33,7 +33,8 @@ export function validateFlow(wf: Workflow, opts: FlowValidateOptions = {}): Diag
   }
   const edges = flowEdges(wf);
   const reachable = reachableStates(wf, edges);
-  if (wf.states.has(wf.initial.name)) {
+  // Judged once every target resolves: a misspelt target would make the state it meant look orphaned.
+  if (wf.states.has(wf.initial.name) && !out.some((d) => d.code === 'flow-unknown-target')) {
     for (const s of wf.states.values()) {
       if (reachable.has(s.id)) continue;
       out.push({

@@ -12,8 +12,10 @@ import type { Entry, Reader } from './reader.js';
 
 export function readFlowState(r: Reader, e: Entry): StateNode {
   const f = r.fields(e.node, e.pointer, `state \`${e.key}\``, FLOW_STATE_FIELDS);
+  // A field's value, except for a map (`arguments`, `on-error`, `goto`): its key, since a block
+  // map's range runs over its lines (and the trailing newline) and is no place to underline.
   const fieldLocs: Record<string, SourceLoc> = {};
-  for (const [key, entry] of f) fieldLocs[key] = nodeLoc(entry.node, entry.pointer);
+  for (const [key, entry] of f) fieldLocs[key] = entry.node.type === 'object' ? entry.keyLoc : nodeLoc(entry.node, entry.pointer);
   const toolEntry = f.get('tool');
   if (!toolEntry) r.missing(e.node, e.pointer, 'tool', `state \`${e.key}\``, ' Add `tool:` with one of the built-in tools (bash, switch, pause, ...).');
   const tool = r.string(toolEntry) ?? '';
