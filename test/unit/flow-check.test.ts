@@ -206,3 +206,17 @@ describe('flow loader (IR)', () => {
     }
   });
 });
+
+describe('docs/flows.md', () => {
+  const doc = fs.readFileSync(path.join(import.meta.dirname, '..', '..', 'docs', 'flows.md'), 'utf8');
+  it('lists every diagnostic code in its table', () => {
+    for (const code of Object.keys(TABLE)) assert.ok(doc.includes(`| \`${code}\` |`), code);
+  });
+  it('its example flow is clean', () => {
+    const example = /```yaml\n(# yaml-language-server[\s\S]*?)```/.exec(doc)?.[1] ?? '';
+    const r = checkWorkflowFile(example, path.join(import.meta.dirname, 'example.flow.yaml'), { resolveInvoke: false });
+    assert.equal(r.format, 'flow');
+    assert.deepEqual(r.diagnostics, []);
+    assert.equal(r.workflow?.states.size, 7);
+  });
+});
