@@ -11,7 +11,7 @@ import { checkWorkflowFile } from '../../src/engine/check/check-file.js';
 import { loadWorkflowText } from '../../src/engine/formats/index.js';
 import { exportWorkflow } from '../../src/engine/index.js';
 
-const FIXTURES = path.join(import.meta.dirname, '..', 'fixtures', 'flows');
+const FIXTURES = path.join(__dirname, '..', 'fixtures', 'flows');
 
 /** code -> [1-based line of the range's start, the text the range covers, severity]. */
 const TABLE: Record<string, [number, string, 'error' | 'warning']> = {
@@ -208,13 +208,13 @@ describe('flow loader (IR)', () => {
 });
 
 describe('docs/flows.md', () => {
-  const doc = fs.readFileSync(path.join(import.meta.dirname, '..', '..', 'docs', 'flows.md'), 'utf8');
+  const doc = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'flows.md'), 'utf8');
   it('lists every diagnostic code in its table', () => {
     for (const code of Object.keys(TABLE)) assert.ok(doc.includes(`| \`${code}\` |`), code);
   });
   it('its example flow is clean', () => {
     const example = /```yaml\n(# yaml-language-server[\s\S]*?)```/.exec(doc)?.[1] ?? '';
-    const r = checkWorkflowFile(example, path.join(import.meta.dirname, 'example.flow.yaml'), { resolveInvoke: false });
+    const r = checkWorkflowFile(example, path.join(__dirname, 'example.flow.yaml'), { resolveInvoke: false });
     assert.equal(r.format, 'flow');
     assert.deepEqual(r.diagnostics, []);
     assert.equal(r.workflow?.states.size, 7);
