@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { checkWorkflowFile } from '../../src/engine/check/check-file.js';
 import { loadWorkflowText } from '../../src/engine/formats/index.js';
 import { exportWorkflow } from '../../src/engine/index.js';
+import { readMermaidStateDiagram } from './helpers/mermaid-state-check.js';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'flows');
 
@@ -204,6 +205,9 @@ describe('flow loader (IR)', () => {
     for (const line of ['[*] --> s_a', 's_a --> s_s: next', 's_a --> s_s: exit 1', 's_a --> s_s: exit _', 's_s --> s_a: = "y"', 's_s --> s_e: otherwise', 's_e --> [*]']) {
       assert.ok(m.includes(line), `${line}\n${m}`);
     }
+    // Mermaid's own grammar (as the exports' other tests check it) reads it.
+    const d = readMermaidStateDiagram(m, { strict: true });
+    assert.equal(d.relations.filter((r) => r.label !== undefined).length, 5);
   });
 });
 
