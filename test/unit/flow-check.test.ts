@@ -148,6 +148,11 @@ describe('flow diagnostics (details)', () => {
     }
   });
 
+  it('a switch whose goto is empty is a switch without goto', () => {
+    const ds = diags(`start-at: a\nstates:\n${state('a', 'tool: switch\narguments: {value: x}\ngoto: {}')}`);
+    assert.deepEqual(ds.map((d) => d.code), ['flow-switch-without-goto']);
+  });
+
   it('missing start-at, missing tool', () => {
     const ds = diags('states:\n  a:\n    arguments: {}\n');
     assert.deepEqual(ds.map((d) => d.code).sort(), ['missing-field', 'missing-field']);

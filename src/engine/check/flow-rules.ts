@@ -86,11 +86,11 @@ function toolRules(s: StateNode, out: Diagnostic[]): void {
       });
     }
   }
-  if (step.tool === 'switch' && step.goto.length === 0 && !s.fieldLocs?.goto) {
+  if (step.tool === 'switch' && step.goto.length === 0) {
     out.push({
       severity: 'error',
       code: 'flow-switch-without-goto',
-      message: `Switch \`${s.id}\` has no \`goto\`: it can go nowhere. Add \`goto:\` mapping values to states (\`_\` for any other value).`,
+      message: `Switch \`${s.id}\` has no \`goto\` route: it can go nowhere. Add \`goto:\` mapping values to states (\`_\` for any other value).`,
       loc: step.toolLoc,
     });
   }
