@@ -1,6 +1,6 @@
-// Compiles schemas/workflow-schema.json and schemas/statechart-schema.json into
-// standalone ajv validators (src/engine/schema/workflow-validator.generated.js
-// and statechart-validator.generated.js, + .d.ts), so validation at run time
+// Compiles schemas/workflow-schema.json, statechart-schema.json and
+// flow-schema.json into standalone ajv validators
+// (src/engine/schema/*-validator.generated.js, + .d.ts), so validation at run time
 // needs no schema compilation (fast start for hooks and the CLI). The
 // statechart schema refers to the workflow schema's state rules.
 // Run by `npm run build` and `npm run test:unit` (see package.json); the output is gitignored.
@@ -17,6 +17,7 @@ const workflowSchema = readSchema('workflow-schema.json');
 
 compile('workflow-schema.json', 'workflow-validator.generated.js', []);
 compile('statechart-schema.json', 'statechart-validator.generated.js', [workflowSchema]);
+compile('flow-schema.json', 'flow-validator.generated.js', []);
 
 function compile(schemaName, outName, referenced) {
   const schemaFile = join(root, 'schemas', schemaName);

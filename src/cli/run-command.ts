@@ -6,6 +6,7 @@
  */
 import * as path from 'node:path';
 import { RunnerError, type Runner, type JsonObject, type JsonValue } from '../engine/index.js';
+import { detectFormat } from '../engine/formats/index.js';
 import { createRunner } from './runner-factory.js';
 import { parse, stringOption, type Parsed } from './args.js';
 import { CliError, parseJsonObjectOption, parseJsonOption, printJson, type ExitCode, type Output } from './io.js';
@@ -18,6 +19,20 @@ interface Sub {
   readonly options?: Parameters<typeof parse>[1];
   readonly positionals: number;
   exec(runner: Runner, parsed: Parsed): unknown | Promise<unknown>;
+}
+
+/**
+ * A flow is a pipeline of tool calls, not a workflow an agent is held to: it
+ * loads and validates, but `run start` would make a run with no transitions.
+ * Refused with the way forward (flows get their own runner, `stategate flow run`).
+ */
+function refuseFlow(file: string): void {
+  if (detectFormat('', file) !== 'flow') return;
+  throw new CliError(
+    'flow_not_runnable',
+    `${file} is a flow (FlowState): flows are not run as workflow runs; they run with \`stategate flow run ${file}\` (coming). \`stategate validate ${file}\` checks it and \`stategate export ${file}\` draws it.`,
+    1,
+  );
 }
 
 const dataOption = { data: { type: 'string' as const } };
@@ -35,6 +50,7 @@ export const RUN_SUBCOMMANDS: Record<string, Sub> = {
     positionals: 1,
     exec(runner, parsed) {
       const context = parseJsonObjectOption('context', stringOption(parsed, 'context')) as JsonObject | undefined;
+      refuseFlow(parsed.positionals[0]!);
       const { run, replaced } = runner.start(parsed.positionals[0]!, context);
       return { run_id: run.runId, workflow: run.workflow.id, file: run.workflow.file, state: run.state, status: run.status, ...(replaced ? { replaced } : {}) };
     },

@@ -356,13 +356,15 @@ describe('the IR carries hierarchy', () => {
 });
 
 describe('loadWorkflowText: format dispatch', () => {
-  const rows = [{ file: 'a.flow.yaml', text: 'start-at: a', format: 'flow' }] as const;
-  for (const row of rows) {
-    it(`says ${row.file} (${row.format}) is not supported yet`, () => {
-      const r = loadWorkflowText(row.text, row.file);
-      assert.equal(r.format, row.format);
-      assert.deepEqual(r.diagnostics.map((d) => d.code), ['unsupported-format']);
-      assert.match(r.diagnostics[0]!.message, /not supported yet/);
+  // Flows load (test/unit/flow-check.test.ts has the format itself).
+  for (const file of ['a.flow.yaml', 'a.flow.yml', 'a.flow.json']) {
+    it(`reads ${file} as a flow`, () => {
+      const text = file.endsWith('.json') ? '{"start-at": "a", "states": {"a": {"tool": "bash", "arguments": {"command": "true"}}}}' : 'start-at: a\nstates:\n  a:\n    tool: bash\n    arguments: {command: "true"}\n';
+      const r = loadWorkflowText(text, file);
+      assert.equal(r.format, 'flow');
+      assert.deepEqual(r.diagnostics, []);
+      assert.equal(r.workflow?.initial.name, 'a');
+      assert.equal(r.workflow?.states.get('a')?.flow?.tool, 'bash');
     });
   }
 

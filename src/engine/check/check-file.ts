@@ -9,8 +9,10 @@ import { loadRegistryManifest } from '../formats/registry-manifest.js';
 import type { ChartSrcResolver, Diagnostic, InvokeResolver, Workflow } from '../model/index.js';
 import { WorkflowRegistry } from '../formats/registry.js';
 import { schemaDiagnostics } from '../schema/index.js';
+import flowValidator from '../schema/flow-validator.generated.js';
 import statechartValidator from '../schema/statechart-validator.generated.js';
 import { validateChart } from './chart.js';
+import { validateFlow } from './flow-rules.js';
 import { validateWorkflow } from './rules.js';
 import { manifestRules } from './manifest-rules.js';
 
@@ -47,7 +49,9 @@ export function checkFile(text: string, file: string, opts: CheckOptions = {}): 
 export function checkWorkflowFile(text: string, file: string, opts: CheckOptions = {}): CheckResult {
   const loaded = loadWorkflowText(text, file);
   const diagnostics = [...loaded.diagnostics];
-  if (loaded.workflow?.format === 'statechart') {
+  if (loaded.workflow?.format === 'flow') {
+    diagnostics.push(...validateFlow(loaded.workflow, { text }));
+  } else if (loaded.workflow?.format === 'statechart') {
     const resolveSrc = opts.resolveSrc === undefined ? defaultChartRegistry.resolverFor(file) : opts.resolveSrc;
     diagnostics.push(...validateChart(loaded.workflow, { file, ...(resolveSrc ? { resolveSrc } : {}) }));
   } else if (loaded.workflow) {
@@ -75,10 +79,10 @@ export function checkRegistryManifest(text: string, file: string): CheckResult {
  * add noise about values that are not there.
  */
 function schemaFindings(format: FileFormat, root: CheckRoot, others: readonly Diagnostic[]): Diagnostic[] {
-  if ((format !== 'statewright' && format !== 'statechart') || !root) return [];
+  if (format === 'registry' || !root) return [];
   if (others.some((d) => d.code === 'json-syntax' || (d.code === 'yaml-syntax' && d.severity === 'error'))) return [];
   const diagnosed = new Set(others.map((d) => d.loc.pointer));
-  const found = format === 'statechart' ? schemaDiagnostics(root, statechartValidator) : schemaDiagnostics(root);
+  const found = schemaDiagnostics(root, format === 'statechart' ? statechartValidator : format === 'flow' ? flowValidator : undefined);
   return found.filter((d) => !diagnosed.has(d.loc.pointer));
 }
 

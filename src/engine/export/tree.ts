@@ -7,6 +7,7 @@
  */
 import type { ChartTransition, HistoryVariant, InvokeDef, StateKind, StateNode, Workflow } from '../model/index.js';
 import { workflowGraph, type GraphEdge } from './graph.js';
+import { flowTree } from './flow-tree.js';
 import { resolveTarget } from '../statechart/targets.js';
 
 export interface TreeNode {
@@ -43,6 +44,7 @@ export interface DiagramTree {
 }
 
 export function diagramTree(wf: Workflow): DiagramTree {
+  if (wf.flow) return flowTree(wf);
   return wf.chart ? chartTree(wf) : flatTree(wf);
 }
 

@@ -1,14 +1,14 @@
 /**
- * What a file is, and the loader for a workflow file: Statewright JSON and
- * AGENT-33 statecharts (YAML or JSON) load; flows are recognised so the user
- * is told plainly that they are not supported yet rather than shown JSON
- * errors, and registry manifests (`manifest.json`) are recognised so they are
- * checked as what they are (check.ts) instead of as workflows missing their states.
+ * What a file is, and the loader for a workflow file: Statewright JSON,
+ * AGENT-33 statecharts and FlowState flows (YAML or JSON) load, and registry
+ * manifests (`manifest.json`) are recognised so they are checked as what they
+ * are (check.ts) instead of as workflows missing their states.
  */
 import * as path from 'node:path';
 import type { Diagnostic, Workflow, WorkflowFormat } from '../model/index.js';
 import type { JsonNode } from './jsonc.js';
 import { MANIFEST_FILE, registryShape } from './registry-manifest.js';
+import { loadFlow } from './flow.js';
 import { loadStatechart } from './statechart.js';
 import { loadStatewright } from './statewright.js';
 
@@ -27,7 +27,7 @@ export interface LoadedText {
 export function detectFormat(text: string, file?: string): FileFormat {
   const name = (file ?? '').toLowerCase();
   if (/\.statechart\.(ya?ml|json)$/.test(name)) return 'statechart';
-  if (/\.flow\.ya?ml$/.test(name)) return 'flow';
+  if (/\.flow\.(ya?ml|json)$/.test(name)) return 'flow';
   // A JSON statechart names itself by its top key, whatever the file is called.
   if (/^\s*\{\s*"statechart"\s*:/.test(text)) return 'statechart';
   // So does a YAML one read without its file name (a run re-reads its definition text); one line per repetition, no backtracking.
@@ -72,18 +72,13 @@ export function loadWorkflowText(text: string, file?: string): LoadedText {
   const format = detectFormat(text, file);
   if (format === 'statewright') return { format, ...loadStatewright(text, file === undefined ? {} : { file }) };
   if (format === 'statechart') return { format, ...loadStatechart(text, file === undefined ? {} : { file }) };
+  if (format === 'flow') return { format, ...loadFlow(text, file === undefined ? {} : { file }) };
   return { format, diagnostics: [{ severity: 'error', ...notAWorkflow(format), loc: { pointer: '', start: 0, end: 0 } }] };
 }
 
-function notAWorkflow(format: Exclude<FileFormat, 'statewright' | 'statechart'>): { code: string; message: string } {
-  if (format === 'registry') {
-    return {
-      code: 'not-a-workflow',
-      message: 'This is a workflow registry manifest (`{"workflows": [{"name", "file"}]}`), not a workflow: use one of the workflow files it registers.',
-    };
-  }
+function notAWorkflow(_format: 'registry'): { code: string; message: string } {
   return {
-    code: 'unsupported-format',
-    message: 'Flow files (*.flow.yaml) are not supported yet; Statewright workflow JSON and statecharts (*.statechart.yaml/json) load.',
+    code: 'not-a-workflow',
+    message: 'This is a workflow registry manifest (`{"workflows": [{"name", "file"}]}`), not a workflow: use one of the workflow files it registers.',
   };
 }

@@ -1,0 +1,33 @@
+/**
+ * The fields a flow file may have, and the arguments each built-in tool
+ * requires (FlowState's own table, ../shared/seeds/flowstate-states.txt).
+ * The loader warns about other fields; the rules (check/flow-rules.ts) report
+ * missing arguments; docs/flows.md and schemas/flow-schema.json list the same.
+ */
+import type { FlowTool } from '../model/flow.js';
+
+/** Top level of a flow file (`$schema` lets a JSON flow name its schema for editors). */
+export const FLOW_FIELDS = ['start-at', 'states', 'name', 'description', 'variables', '$schema'] as const;
+
+/** One state. */
+export const FLOW_STATE_FIELDS = ['tool', 'arguments', 'output', 'next', 'on-error', 'goto'] as const;
+
+/** One inline task of a `parallel` state. */
+export const FLOW_TASK_FIELDS = ['tool', 'arguments', 'output'] as const;
+
+export const REQUIRED_ARGUMENTS: Readonly<Record<FlowTool, readonly string[]>> = {
+  bash: ['command'],
+  switch: ['value'],
+  pause: ['reason'],
+  'ask-user': ['question'],
+  claude: ['prompt'],
+  codex: ['prompt'],
+  gemini: ['prompt'],
+  'claude-code': ['prompt'],
+  'get-gh-issue': ['issue-number'],
+  parallel: ['tasks'],
+  'sub-flow': ['workflow'],
+};
+
+/** A variable name as `var(NAME)` and `{{ NAME }}` accept it. */
+export const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
