@@ -5,8 +5,7 @@
  * member, a one-line message on stderr and exit 1.
  */
 import * as path from 'node:path';
-import { RunnerError, type Runner, type JsonObject, type JsonValue } from '../engine/index.js';
-import { detectFormat } from '../engine/formats/index.js';
+import { detectFormat, RunnerError, type Runner, type JsonObject, type JsonValue } from '../engine/index.js';
 import { createRunner } from './runner-factory.js';
 import { parse, stringOption, type Parsed } from './args.js';
 import { CliError, parseJsonObjectOption, parseJsonOption, printJson, type ExitCode, type Output } from './io.js';

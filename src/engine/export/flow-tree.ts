@@ -6,7 +6,7 @@
 import { flowEdges, isTerminal } from '../check/flow-graph.js';
 import type { Workflow } from '../model/index.js';
 import type { EdgeKind, GraphEdge } from './graph.js';
-import type { DiagramTree, TreeNode } from './tree.js';
+import type { DiagramTree, TreeNode } from './tree-types.js';
 
 const KIND: Record<string, EdgeKind> = { next: 'event', 'on-error': 'invoke-fail', goto: 'branch', task: 'fork-branch' };
 
