@@ -13,7 +13,7 @@ import type { ChartSnapshot } from '../statechart/index.js';
 import { ROOT_ID } from '../statechart/index.js';
 
 /** One transition candidate on an event the active configuration handles. */
-export interface ChartEventView {
+export interface AgentEventView {
   readonly event: string;
   /** The state (or `(chart)` for the root) that declares it. */
   readonly source: string;
@@ -35,7 +35,7 @@ export interface AgentInvocationView {
 
 /** What agents need of a statechart run beyond the `state` view (whose `active_states` gives each active state's rules and limits). */
 export interface ChartAgentView {
-  readonly events: readonly ChartEventView[];
+  readonly events: readonly AgentEventView[];
   /** A `*` transition is active: any event name may be sent. */
   readonly accepts_any_event: boolean;
   readonly agent_invocations: readonly AgentInvocationView[];
@@ -50,8 +50,8 @@ export const AGENT_SRC_PREFIX = 'agent:';
  * interpreter on a copy): one computation for the CLI, the panel's reader
  * and the agents.
  */
-function eventViews(transitions: readonly ChartTransitionView[]): { events: ChartEventView[]; wildcard: boolean } {
-  const events: ChartEventView[] = [];
+function eventViews(transitions: readonly ChartTransitionView[]): { events: AgentEventView[]; wildcard: boolean } {
+  const events: AgentEventView[] = [];
   let wildcard = false;
   for (const t of transitions) {
     if (t.event === '*') {
