@@ -60,6 +60,10 @@ test('hand-picked corners: the same tree or declined', () => {
     'a:\n  b:\n# c\nd: 1\n',
     'a:\n  b:\n#c\n#d\n',
     'a:\n  b:\n \n# c\n',
+    // A comment after an empty value, then spaces to the end of the text (failed CI on f202d6f, about 1 in 40,000).
+    'a____a: #\n ',
+    'x:\n  a: #\n  \n',
+    '- #\n   ',
     'a:\n- x\n- y\nb: 1\n',
     'a:\n  - x\n  -\n  - - y\n    - z\n  - k: v\n    j:\n      - 1\n',
     '- a\n- b',
