@@ -202,6 +202,9 @@ function inlineOrBelow(col: number, parent: JsonNode, inMapping: boolean): Parse
   // A comment on the empty value's own line, then only blank lines holding spaces to the end of the text: the
   // package's collections take in those spaces (`a: #\n ` is 6 long there); left to it (found the same way).
   if (d === 35 && indent < 0 && ONLY_BREAKS.test(src.slice(save)) === false) throw BAIL;
+  // Such a value closing its collection, the next line indented less but not at 0: the package's collection
+  // takes in that line's indentation (`x:\n  y:\n    a: # c\n  b: 1`); left to it (found the same way).
+  if (d === 35 && indent > 0 && indent < col) throw BAIL;
   pos = save;
   lineStart = saveLine;
   return { node: { type: 'null', value: null, offset: here, length: 0, parent }, end: nullEnd };
