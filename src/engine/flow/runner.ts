@@ -19,16 +19,10 @@ import { captured, writeOutputFile } from './outputs.js';
 import { parallelTasks, runParallel } from './parallel.js';
 import { routeExit, routeSwitch, type Route } from './routing.js';
 import { FAILURE_EXIT, StateFailure } from './failure.js';
-import { enterSubFlow, namespaced, type ChildStart } from './sub-flow.js';
+import type { ChildStart, Entry } from './entry.js';
+import { enterSubFlow, namespaced } from './sub-flow.js';
 import { renderText, renderValue, type Variables } from './template.js';
 import type { FlowSummary } from './types.js';
-
-/** Where a frame starts: its first state, a given state, after a state that has run, or inside a running sub-flow. */
-export type Entry =
-  | { readonly kind: 'start' }
-  | { readonly kind: 'at'; readonly state: string }
-  | { readonly kind: 'after'; readonly next: string | null }
-  | { readonly kind: 'into'; readonly state: string; readonly child: ChildStart };
 
 /** How a frame ended (a pause or a stop does not end it: they unwind with Halt). */
 export interface FrameEnd {
