@@ -46,6 +46,19 @@ async function until(ws: string, name: string, ok: (rec: Record<string, unknown>
   throw new Error(`instance ${name} never reached the expected point`);
 }
 
+/** Kill the recorded process groups after the test, whatever happened in it (a failing test must not leave `sleep 60` behind). */
+function reap(t: { after(fn: () => void): unknown }, rec: Record<string, unknown>): void {
+  t.after(() => {
+    for (const pgid of rec.pgids as number[]) {
+      try {
+        process.kill(-pgid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    }
+  });
+}
+
 function running(state: string) {
   return (rec: Record<string, unknown>) => (rec.frames as { state: string }[]).map((f) => f.state).join('/') === state && (rec.pgids as number[]).length > 0;
 }
@@ -73,6 +86,7 @@ describe('interrupted (kill -9) and --rerun', () => {
     });
     const { child, done } = runner({ workspace: ws, file: 'p.flow.yaml', name: 'k9' });
     const rec = await until(ws, 'k9', running('sub/slow'));
+    reap(t, rec);
     child.kill('SIGKILL');
     await done;
     for (const pgid of rec.pgids as number[]) process.kill(-pgid, 'SIGKILL'); // the orphaned sleep
@@ -97,29 +111,31 @@ describe('interrupted (kill -9) and --rerun', () => {
 });
 
 describe('stop', () => {
-  it('from another process: kills the whole process group (background children too) and the runner; the next state never runs', async (t) => {
+  for (const dieOnTerm of [false, true]) {
+  it(`from another process (a runner that ${dieOnTerm ? 'just dies on SIGTERM' : 'aborts on SIGTERM'}): kills the whole process group (background children too) and the runner; the next state never runs`, async (t) => {
     const ws = flowWorkspace(t, {
       's.flow.yaml': { 'start-at': 'long', states: { long: bash('sleep 60 & echo $! > bg.pid; sleep 60; wait', { next: 'next' }), next: bash('touch next-ran') } },
     });
-    const { child, done } = runner({ workspace: ws, file: 's.flow.yaml', name: 'st' });
-    await until(ws, 'st', (r) => running('long')(r) && fs.existsSync(path.join(ws, 'bg.pid')));
+    const { child, done } = runner({ workspace: ws, file: 's.flow.yaml', name: 'st', dieOnTerm });
+    reap(t, await until(ws, 'st', (r) => running('long')(r) && fs.existsSync(path.join(ws, 'bg.pid'))));
     const bg = Number(fs.readFileSync(path.join(ws, 'bg.pid'), 'utf8'));
     const stopped = stopFlow(ws, 'st');
     assert.deepEqual([stopped.status, stopped.state, stopped.exit_code], ['stopped', 'long', 130]);
     const ended = await done;
-    assert.equal(JSON.parse(ended.stdout).status, 'stopped', ended.stdout);
-    assert.equal(child.exitCode, 0);
+    if (dieOnTerm) assert.equal(child.signalCode, 'SIGTERM');
+    else assert.equal(JSON.parse(ended.stdout).status, 'stopped', ended.stdout);
     for (let i = 0; i < 100 && alive(bg); i++) await new Promise((r) => setTimeout(r, 20));
     assert.equal(alive(bg), false, 'the background child of the command was killed');
     assert.equal(fs.existsSync(path.join(ws, 'next-ran')), false);
     assert.equal(flowStatus(ws, 'st').status, 'stopped');
     await assert.rejects(resumeFlow(testHost(ws), 'st'), (err: unknown) => err instanceof FlowError && err.code === 'not_resumable');
   });
+  }
 
   it('in the same process: the run is aborted and ends stopped', async (t) => {
     const ws = flowWorkspace(t, { 's.flow.yaml': { 'start-at': 'long', states: { long: bash('sleep 60', { next: 'next' }), next: bash('touch next-ran') } } });
     const run = startFlow(testHost(ws), { file: 's.flow.yaml', name: 'in' });
-    await until(ws, 'in', running('long'));
+    reap(t, await until(ws, 'in', running('long')));
     stopFlow(ws, 'in');
     const s = await run;
     assert.deepEqual([s.status, s.state], ['stopped', 'long']);
@@ -207,6 +223,14 @@ describe('bad input', () => {
       assert.equal(listed?.instance, 'c');
       assert.match(listed?.message ?? '', /not a readable flow instance/);
     }
+  });
+
+  it('an unexpected error in the runner (the log cannot be written) marks the instance failed, naming it, rather than running forever', async (t) => {
+    const ws = flowWorkspace(t, { 'a.flow.yaml': { 'start-at': 'a', states: { a: bash('mkdir .stategate/flows/x/log.jsonl', { next: 'b' }), b: bash('touch b-ran') } } });
+    const s = await startFlow(testHost(ws), { file: 'a.flow.yaml', name: 'x' });
+    assert.deepEqual([s.status, s.exit_code, s.state], ['failed', 1, 'a']);
+    assert.match(s.message ?? '', /the runner failed at `a`: .*EISDIR/);
+    assert.equal(fs.existsSync(path.join(ws, 'b-ran')), false);
   });
 
   it('an unknown instance is a clear error', () => {
