@@ -112,24 +112,24 @@ describe('interrupted (kill -9) and --rerun', () => {
 
 describe('stop', () => {
   for (const dieOnTerm of [false, true]) {
-  it(`from another process (a runner that ${dieOnTerm ? 'just dies on SIGTERM' : 'aborts on SIGTERM'}): kills the whole process group (background children too) and the runner; the next state never runs`, async (t) => {
-    const ws = flowWorkspace(t, {
-      's.flow.yaml': { 'start-at': 'long', states: { long: bash('sleep 60 & echo $! > bg.pid; sleep 60; wait', { next: 'next' }), next: bash('touch next-ran') } },
+    it(`from another process (a runner that ${dieOnTerm ? 'just dies on SIGTERM' : 'aborts on SIGTERM'}): kills the whole process group (background children too) and the runner; the next state never runs`, async (t) => {
+      const ws = flowWorkspace(t, {
+        's.flow.yaml': { 'start-at': 'long', states: { long: bash('sleep 60 & echo $! > bg.pid; sleep 60; wait', { next: 'next' }), next: bash('touch next-ran') } },
+      });
+      const { child, done } = runner({ workspace: ws, file: 's.flow.yaml', name: 'st', dieOnTerm });
+      reap(t, await until(ws, 'st', (r) => running('long')(r) && fs.existsSync(path.join(ws, 'bg.pid'))));
+      const bg = Number(fs.readFileSync(path.join(ws, 'bg.pid'), 'utf8'));
+      const stopped = stopFlow(ws, 'st');
+      assert.deepEqual([stopped.status, stopped.state, stopped.exit_code], ['stopped', 'long', 130]);
+      const ended = await done;
+      if (dieOnTerm) assert.equal(child.signalCode, 'SIGTERM');
+      else assert.equal(JSON.parse(ended.stdout).status, 'stopped', ended.stdout);
+      for (let i = 0; i < 100 && alive(bg); i++) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(alive(bg), false, 'the background child of the command was killed');
+      assert.equal(fs.existsSync(path.join(ws, 'next-ran')), false);
+      assert.equal(flowStatus(ws, 'st').status, 'stopped');
+      await assert.rejects(resumeFlow(testHost(ws), 'st'), (err: unknown) => err instanceof FlowError && err.code === 'not_resumable');
     });
-    const { child, done } = runner({ workspace: ws, file: 's.flow.yaml', name: 'st', dieOnTerm });
-    reap(t, await until(ws, 'st', (r) => running('long')(r) && fs.existsSync(path.join(ws, 'bg.pid'))));
-    const bg = Number(fs.readFileSync(path.join(ws, 'bg.pid'), 'utf8'));
-    const stopped = stopFlow(ws, 'st');
-    assert.deepEqual([stopped.status, stopped.state, stopped.exit_code], ['stopped', 'long', 130]);
-    const ended = await done;
-    if (dieOnTerm) assert.equal(child.signalCode, 'SIGTERM');
-    else assert.equal(JSON.parse(ended.stdout).status, 'stopped', ended.stdout);
-    for (let i = 0; i < 100 && alive(bg); i++) await new Promise((r) => setTimeout(r, 20));
-    assert.equal(alive(bg), false, 'the background child of the command was killed');
-    assert.equal(fs.existsSync(path.join(ws, 'next-ran')), false);
-    assert.equal(flowStatus(ws, 'st').status, 'stopped');
-    await assert.rejects(resumeFlow(testHost(ws), 'st'), (err: unknown) => err instanceof FlowError && err.code === 'not_resumable');
-  });
   }
 
   it('in the same process: the run is aborted and ends stopped', async (t) => {
@@ -233,8 +233,15 @@ describe('bad input', () => {
     assert.equal(fs.existsSync(path.join(ws, 'b-ran')), false);
   });
 
-  it('an unknown instance is a clear error', () => {
-    assert.throws(() => flowStatus('/nonexistent-ws', 'x'), (err: unknown) => err instanceof FlowError && err.code === 'no_instance' && /flow list/.test(err.message));
+  it('an unknown instance is a clear error for every command, and nothing is made', async (t) => {
+    const ws = flowWorkspace(t);
+    const unknown = (err: unknown) => err instanceof FlowError && err.code === 'no_instance' && /no flow instance named x .*flow list/.test(err.message);
+    assert.throws(() => flowStatus(ws, 'x'), unknown);
+    assert.throws(() => stopFlow(ws, 'x'), unknown);
+    assert.throws(() => pauseFlow(ws, 'x'), unknown);
+    await assert.rejects(resumeFlow(testHost(ws), 'x'), unknown);
+    assert.deepEqual(listFlows(ws), []);
+    assert.deepEqual(listing(ws), []);
   });
 
   it('default names count up per flow', async (t) => {
