@@ -10,7 +10,7 @@
  *   invalid-turn-cap         turn_cap that is not a whole number of at least 1
  * Workflows without stage fields skip all of them at once.
  */
-import type { Diagnostic, SourceLoc, StateNode, Workflow } from '../model/index.js';
+import type { ChartTransition, Diagnostic, SourceLoc, StateNode, Workflow } from '../model/index.js';
 import { closestName, didYouMean } from './suggest.js';
 import { completionSchemaRule } from './stage-schema.js';
 import { promptRule } from './stage-prompt.js';
@@ -93,15 +93,21 @@ interface EventSite {
   readonly loc: SourceLoc;
 }
 
-/** Every event transition with its state (statecharts: the chart root's own have no state). */
+/** Every event transition with its state (statecharts: the chart root's own have no state), once per event key. */
 function eventSites(wf: Workflow): EventSite[] {
   const out: EventSite[] = [];
-  if (wf.format === 'statechart') {
-    for (const t of wf.chart?.root.transitions ?? []) if (t.trigger.kind === 'event') out.push({ event: t.trigger.event, loc: t.loc });
-  }
+  const seen = new Set<SourceLoc>(); // a chart event's candidates share their key's range
+  const chartSites = (owner: StateNode | undefined, transitions: readonly ChartTransition[]): void => {
+    for (const t of transitions) {
+      if (t.trigger.kind !== 'event' || (t.eventLoc && seen.has(t.eventLoc))) continue;
+      if (t.eventLoc) seen.add(t.eventLoc);
+      out.push({ ...(owner ? { owner } : {}), event: t.trigger.event, loc: t.eventLoc ?? t.loc });
+    }
+  };
+  chartSites(undefined, wf.chart?.root.transitions ?? []);
   for (const s of wf.states.values()) {
     for (const t of s.on) out.push({ owner: s, event: t.event, loc: t.eventLoc });
-    for (const t of s.chart?.transitions ?? []) if (t.trigger.kind === 'event') out.push({ owner: s, event: t.trigger.event, loc: t.loc });
+    chartSites(s, s.chart?.transitions ?? []);
   }
   return out;
 }
