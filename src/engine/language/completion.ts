@@ -11,6 +11,7 @@ import { interruptReachable } from './reach.js';
 import { expectedAt, type Expected } from './slots.js';
 import { stateSummaryLine } from './describe.js';
 import { jsonStringContents } from './edits.js';
+import { completionToolCandidates, promptItems } from './prompt-completion.js';
 
 export type CompletionKind = 'state' | 'keyword' | 'guard' | 'tool' | 'context-field' | 'event' | 'workflow' | 'action' | 'field';
 
@@ -43,6 +44,7 @@ export function completionsAt(text: string, wf: Workflow | undefined, offset: nu
   const expected = cursor.afterValue ? undefined : expectedAt(cursor);
   if (!expected) return [];
   const str = cursor.string;
+  if (expected.kind === 'prompt') return str ? promptItems(wf, expected.owner, text, str.start, offset) : [];
   const make = (label: string, kind: CompletionKind, detail?: string): CompletionItem => ({
     label,
     kind,
@@ -80,14 +82,21 @@ function candidates(wf: Workflow | undefined, expected: Expected, options: Compl
       return [...new Set(options.workflowIds ?? [])].filter((id) => id !== wf?.id).map((id) => ({ label: id, kind: 'workflow', detail: 'workflow' }));
     case 'event':
       return wf ? eventNames(wf, expected.owner) : [];
+    case 'completion-tool':
+      return completionToolCandidates(wf?.states.get(expected.owner));
+    case 'prompt':
+      return []; // completionsAt answers placeholders itself
   }
 }
 
-/** Events used anywhere in the file that the owner state does not define yet. */
+/** Events used anywhere in the file that the owner state does not define yet; a stage's completion tool first. */
 function eventNames(wf: Workflow, owner: string): Candidate[] {
-  const own = new Set(wf.states.get(owner)?.on.map((t) => t.event) ?? []);
+  const state = wf.states.get(owner);
+  const own = new Set(state?.on.map((t) => t.event) ?? []);
   const used = new Set(occurrences(wf).filter((o) => o.kind === 'event').map((o) => o.name));
-  return [...used].filter((e) => !own.has(e)).sort().map((e) => ({ label: e, kind: 'event', detail: 'event used in this file' }));
+  const tool = state?.completionTool;
+  const first: Candidate[] = tool !== undefined && !own.has(tool) ? [{ label: tool, kind: 'event', detail: "this stage's completion tool: its transition picks the next stage" }] : [];
+  return [...first, ...[...used].filter((e) => !own.has(e) && e !== tool).sort().map((e): Candidate => ({ label: e, kind: 'event', detail: 'event used in this file' }))];
 }
 
 /** Top-level context keys and the dotted paths into nested objects (guards may address either). */
