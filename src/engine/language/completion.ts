@@ -4,7 +4,8 @@
  * JSON schema's own completion (field names, snippets) comes from VS Code's
  * JSON service; this adds what only the workflow's contents can know.
  */
-import { RETURN_TARGET, type JsonObject, type Workflow } from '../model/index.js';
+import { RETURN_TARGET, type Workflow } from '../model/index.js';
+import { contextPaths, type CompletionItem, type CompletionKind } from './completion-item.js';
 import { cursorAt } from './cursor.js';
 import { occurrences } from './occurrences.js';
 import { interruptReachable } from './reach.js';
@@ -13,16 +14,7 @@ import { stateSummaryLine } from './describe.js';
 import { jsonStringContents } from './edits.js';
 import { completionToolCandidates, promptItems } from './prompt-completion.js';
 
-export type CompletionKind = 'state' | 'keyword' | 'guard' | 'tool' | 'context-field' | 'event' | 'workflow' | 'action' | 'field';
-
-export interface CompletionItem {
-  readonly label: string;
-  readonly kind: CompletionKind;
-  readonly detail?: string;
-  /** The text range the item replaces (the string's contents when the cursor is in one). */
-  readonly range: { readonly start: number; readonly end: number };
-  readonly insertText: string;
-}
+export { contextPaths, type CompletionItem, type CompletionKind } from './completion-item.js';
 
 export interface ToolName {
   readonly name: string;
@@ -99,13 +91,3 @@ function eventNames(wf: Workflow, owner: string): Candidate[] {
   return [...first, ...[...used].filter((e) => !own.has(e) && e !== tool).sort().map((e): Candidate => ({ label: e, kind: 'event', detail: 'event used in this file' }))];
 }
 
-/** Top-level context keys and the dotted paths into nested objects (guards may address either). */
-export function contextPaths(context: JsonObject, prefix = ''): string[] {
-  const out: string[] = [];
-  for (const [key, value] of Object.entries(context)) {
-    const path = prefix + key;
-    out.push(path);
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) out.push(...contextPaths(value, `${path}.`));
-  }
-  return out;
-}

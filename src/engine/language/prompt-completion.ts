@@ -7,8 +7,7 @@
  * it fires.
  */
 import type { StateNode, Workflow } from '../model/index.js';
-import type { CompletionItem, CompletionKind } from './completion.js';
-import { contextPaths } from './completion.js';
+import { contextPaths, type CompletionItem, type CompletionKind } from './completion-item.js';
 
 /** A placeholder being typed: `{{` and the path so far, up to the cursor. */
 const OPEN_PLACEHOLDER = /\{\{\s*([\w$.\-[\]]*)$/;
