@@ -169,11 +169,9 @@ export interface StateNode {
   readonly on: readonly Transition[];
   /** Fallback target for events the state does not define. */
   readonly safeNext?: NameRef;
-  /**
-   * Stage pipelines (docs/pipelines.md). A state with `completionTool` is a
-   * stage: its prompt is sent in a fresh transcript, and a call of the
-   * completion tool whose payload matches `completionSchema` ends it.
-   */
+  // Stage pipelines (docs/pipelines.md). A state with `completionTool` is a
+  // stage: its prompt is sent in a fresh transcript, and a call of the
+  // completion tool whose payload matches `completionSchema` ends it.
   /** The stage prompt, a `{{ binding.path }}` template (stage/prompt-template.ts), with the range of its contents. */
   readonly prompt?: ExprSource;
   /** The tool whose call ends the stage; the transition on its name picks the next stage. */

@@ -94,10 +94,11 @@ function targetNames(wf: Workflow, source: string): Candidate[] {
 function eventNames(wf: Workflow, node: string): Candidate[] {
   const tool = wf.states.get(node)?.completionTool;
   const rest = usedEventNames(wf, node).filter((c) => c.label !== tool);
-  const own = tool !== undefined && !rest.some((c) => c.label === tool) && !stateEvents(wf.states.get(node)).includes(tool);
-  return own ? [{ label: tool, kind: 'event', detail: "this stage's completion tool: its transition picks the next stage" }, ...rest] : rest;
+  const offer = tool !== undefined && !stateEvents(wf.states.get(node)).includes(tool); // not written under `on` yet
+  return offer ? [{ label: tool, kind: 'event', detail: "this stage's completion tool: its transition picks the next stage" }, ...rest] : rest;
 }
 
+/** Event names the chart uses that `node` has no `on` entry for yet. */
 function usedEventNames(wf: Workflow, node: string): Candidate[] {
   const index = indexChart(wf);
   const own = new Set<string>();
