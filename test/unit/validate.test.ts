@@ -253,7 +253,7 @@ const rows: Row[] = [
     at: (t) => span(t, '{"fork":{"branches":{},"on_complete":"done"}}'),
     good: doc({ ...forkTo({ branches: { a: { initial: 'a1', terminal: 'a2' } }, on_complete: 'done' }), ...forkStates }),
   },
-  ...(['max_iterations', 'max_edit_lines', 'max_files_per_state', 'context_budget_bytes', 'turn_cap'] as const).flatMap((field) =>
+  ...(['max_iterations', 'max_edit_lines', 'max_files_per_state', 'context_budget_bytes'] as const).flatMap((field) =>
     ['0', '-1', '1.5'].map(
       (raw): Row => ({
         name: `${field} of ${raw} is refused`,

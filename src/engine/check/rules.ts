@@ -8,6 +8,7 @@ import type { Diagnostic, InvokeResolver, NameRef, StateNode, Workflow } from '.
 import { closestName, didYouMean } from './suggest.js';
 import { invokeRules } from './invoke-rules.js';
 import { reachabilityRules } from './reach-rules.js';
+import { stageRules } from './stage-rules.js';
 import { isReturn, targetSites, type TargetSite } from './sites.js';
 
 export interface ValidateOptions {
@@ -25,6 +26,7 @@ export function validateWorkflow(wf: Workflow, opts: ValidateOptions = {}): Diag
   for (const s of wf.states.values()) stateRules(wf, s, out);
   append(out, reachabilityRules(wf, sites));
   if (opts.resolveInvoke) append(out, invokeRules(wf, opts.resolveInvoke, opts.file));
+  stageRules(wf, out);
   return out;
 }
 
@@ -126,9 +128,7 @@ function limitRule(state: StateNode, out: Diagnostic[]): void {
           ? rules.maxEditLines
           : field === 'max_files_per_state'
             ? rules.maxFilesPerState
-            : field === 'context_budget_bytes'
-              ? rules.contextBudgetBytes
-              : state.turnCap;
+            : rules.contextBudgetBytes;
     if (value === undefined || (Number.isInteger(value) && value >= 1)) continue;
     out.push({
       severity: 'error' as const,

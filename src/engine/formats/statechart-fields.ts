@@ -5,12 +5,10 @@
  * a suggestion for typos; `meta`, `context`, `input`, `data` and `params` are
  * open by design.
  */
-import { STATE_FIELDS } from './statewright-fields.js';
+import { STAGE_FIELDS, STATE_FIELDS } from './statewright-fields.js';
 
 /** Statewright's state rules (instructions, tools, commands, env, limits, paths, model), read on every node. */
-export const RULE_FIELDS: readonly string[] = STATE_FIELDS.filter(
-  (f) => !['type', 'on', 'safe_next', 'completion_tool', 'completion_schema', 'turn_cap'].includes(f),
-);
+export const RULE_FIELDS: readonly string[] = STATE_FIELDS.filter((f) => !['type', 'on', 'safe_next', ...STAGE_FIELDS].includes(f));
 
 /** The document around the chart. */
 export const DOCUMENT_FIELDS = ['$schema', 'statechart'] as const;
@@ -33,7 +31,8 @@ export const CHART_FIELDS: readonly string[] = [
   'interrupts',
 ];
 
-export const NODE_FIELDS: readonly string[] = ['type', 'initial', 'states', 'regions', 'onAllDone', ...NODE_BEHAVIOUR, ...RULE_FIELDS];
+/** A state node may also be a stage of a pipeline (a region or a history node may not). */
+export const NODE_FIELDS: readonly string[] = ['type', 'initial', 'states', 'regions', 'onAllDone', ...NODE_BEHAVIOUR, ...RULE_FIELDS, ...STAGE_FIELDS];
 
 /** A region of a parallel state: a compound node named by `id`. */
 export const REGION_FIELDS: readonly string[] = ['id', 'initial', 'states', ...NODE_BEHAVIOUR, ...RULE_FIELDS];

@@ -15,6 +15,7 @@ import { capitalize, valueOf } from './statechart-read.js';
 import { HISTORY_FIELDS, HISTORY_VARIANTS, META_FIELDS, NODE_FIELDS, NODE_TYPES, POSITION_FIELDS, REGION_FIELDS } from './statechart-fields.js';
 import { readAfter, readCandidates, readInvokes, readOn } from './statechart-transitions.js';
 import { readRules } from './statewright.js';
+import { readStage } from './stage-read.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -137,6 +138,7 @@ export class ChartNodes {
       fieldLocs,
     };
     if (parentId !== undefined) state.parent = parentId;
+    if (!src.listItem && !history) readStage(r, f, state); // regions and history nodes do not know the stage fields
     this.states.set(id, state); // before the children: `states` is in document order, parents first
 
     const chart: Mutable<ChartNode> = { ...readBehaviour(r, f, id, label, kind) };

@@ -6,7 +6,7 @@
  * `onAllDone`, and `invoke` with its `onDone` / `onError`. Targets stay
  * NameRefs as written; resolving them is validation (rule 2) and the machine.
  */
-import type { ChartTransition, ChartTrigger, ExprSource, InvokeDef, NameRef } from '../model/index.js';
+import type { ChartTransition, ChartTrigger, ExprSource, InvokeDef, NameRef, SourceLoc } from '../model/index.js';
 import { childPointer, nodeLoc, type JsonNode } from './jsonc.js';
 import type { Entry, Reader } from './reader.js';
 import { readActionList } from './statechart-actions.js';
@@ -65,7 +65,10 @@ export function readExpr(r: Reader, e: Entry | undefined, expected: string): Exp
 export function readOn(r: Reader, e: Entry, owner: string, out: ChartTransition[]): void {
   if (!r.isObject(e.node, e.pointer, `\`on\` of ${owner}`)) return;
   for (const event of r.entries(e.node, e.pointer, `\`on\` of ${owner}`)) {
+    const first = out.length;
     readCandidates(r, event, { kind: 'event', event: event.key }, `transition \`${event.key}\` of ${owner}`, out);
+    const eventLoc = event.keyLoc; // one range shared by the event's candidates
+    for (let i = first; i < out.length; i++) (out[i] as { eventLoc?: SourceLoc }).eventLoc = eventLoc;
   }
 }
 

@@ -41,13 +41,17 @@ export const STATE_FIELDS = [
   'model_ladder',
   'on',
   'safe_next',
+  'prompt',
   'completion_tool',
   'completion_schema',
   'turn_cap',
 ] as const;
 
-/** Numeric per-state limits that must be at least 1. */
-export const LIMIT_FIELDS = ['max_iterations', 'max_edit_lines', 'max_files_per_state', 'context_budget_bytes', 'turn_cap'] as const;
+/** The stage fields (docs/pipelines.md): a state with `completion_tool` is a stage of a pipeline. */
+export const STAGE_FIELDS = ['prompt', 'completion_tool', 'completion_schema', 'turn_cap'] as const;
+
+/** Numeric per-state limits that must be at least 1 (`turn_cap` has its own rule: check/stage-rules.ts). */
+export const LIMIT_FIELDS = ['max_iterations', 'max_edit_lines', 'max_files_per_state', 'context_budget_bytes'] as const;
 
 /** `parallel` is recognised separately: reserved for statecharts, reported with its own message. */
 export const STATE_TYPES = ['final', 'normal', 'atomic'] as const;

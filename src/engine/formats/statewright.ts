@@ -36,6 +36,7 @@ import {
   WORKFLOW_FIELDS,
 } from './statewright-fields.js';
 import { readTransition } from './statewright-transitions.js';
+import { readStage, type StageFields } from './stage-read.js';
 
 export interface LoadResult {
   readonly workflow?: Workflow;
@@ -169,9 +170,8 @@ function readState(r: Reader, e: Entry): StateNode {
   const what = `state \`${e.key}\``;
   const f = r.fields(e.node, e.pointer, what, STATE_FIELDS);
   const safeNext = r.ref(f.get('safe_next'));
-  const completionTool = r.string(f.get('completion_tool'));
-  const completionSchema = r.jsonObject(f.get('completion_schema'));
-  const turnCap = r.number(f.get('turn_cap'));
+  const stage: StageFields = {};
+  readStage(r, f, stage);
   const fieldLocs: Record<string, SourceLoc> = {};
   for (const entry of f.list) fieldLocs[entry.key] = nodeLoc(entry.node, entry.pointer);
   // Built step by step rather than with conditional spreads (a large workflow has thousands of states);
@@ -185,9 +185,7 @@ function readState(r: Reader, e: Entry): StateNode {
     on: readOn(r, f.get('on'), e.key),
   } as Partial<StateNode> as { -readonly [K in keyof StateNode]: StateNode[K] };
   if (safeNext) state.safeNext = safeNext;
-  if (completionTool !== undefined) state.completionTool = completionTool;
-  if (completionSchema) state.completionSchema = completionSchema;
-  if (turnCap !== undefined) state.turnCap = turnCap;
+  Object.assign(state, stage);
   state.keyLoc = e.keyLoc;
   state.loc = nodeLoc(e.node, e.pointer);
   state.fieldLocs = fieldLocs;

@@ -4,24 +4,17 @@
  * JSON schema's own completion (field names, snippets) comes from VS Code's
  * JSON service; this adds what only the workflow's contents can know.
  */
-import { RETURN_TARGET, type JsonObject, type Workflow } from '../model/index.js';
+import { RETURN_TARGET, type Workflow } from '../model/index.js';
+import { contextPaths, type CompletionItem, type CompletionKind } from './completion-item.js';
 import { cursorAt } from './cursor.js';
 import { occurrences } from './occurrences.js';
 import { interruptReachable } from './reach.js';
 import { expectedAt, type Expected } from './slots.js';
 import { stateSummaryLine } from './describe.js';
 import { jsonStringContents } from './edits.js';
+import { completionToolCandidates, promptItems } from './prompt-completion.js';
 
-export type CompletionKind = 'state' | 'keyword' | 'guard' | 'tool' | 'context-field' | 'event' | 'workflow' | 'action' | 'field';
-
-export interface CompletionItem {
-  readonly label: string;
-  readonly kind: CompletionKind;
-  readonly detail?: string;
-  /** The text range the item replaces (the string's contents when the cursor is in one). */
-  readonly range: { readonly start: number; readonly end: number };
-  readonly insertText: string;
-}
+export { contextPaths, type CompletionItem, type CompletionKind } from './completion-item.js';
 
 export interface ToolName {
   readonly name: string;
@@ -43,6 +36,7 @@ export function completionsAt(text: string, wf: Workflow | undefined, offset: nu
   const expected = cursor.afterValue ? undefined : expectedAt(cursor);
   if (!expected) return [];
   const str = cursor.string;
+  if (expected.kind === 'prompt') return str ? promptItems(wf, expected.owner, text, str.start, offset) : [];
   const make = (label: string, kind: CompletionKind, detail?: string): CompletionItem => ({
     label,
     kind,
@@ -80,23 +74,20 @@ function candidates(wf: Workflow | undefined, expected: Expected, options: Compl
       return [...new Set(options.workflowIds ?? [])].filter((id) => id !== wf?.id).map((id) => ({ label: id, kind: 'workflow', detail: 'workflow' }));
     case 'event':
       return wf ? eventNames(wf, expected.owner) : [];
+    case 'completion-tool':
+      return completionToolCandidates(wf?.states.get(expected.owner));
+    case 'prompt':
+      return []; // completionsAt answers placeholders itself
   }
 }
 
-/** Events used anywhere in the file that the owner state does not define yet. */
+/** Events used anywhere in the file that the owner state does not define yet; a stage's completion tool first. */
 function eventNames(wf: Workflow, owner: string): Candidate[] {
-  const own = new Set(wf.states.get(owner)?.on.map((t) => t.event) ?? []);
+  const state = wf.states.get(owner);
+  const own = new Set(state?.on.map((t) => t.event) ?? []);
   const used = new Set(occurrences(wf).filter((o) => o.kind === 'event').map((o) => o.name));
-  return [...used].filter((e) => !own.has(e)).sort().map((e) => ({ label: e, kind: 'event', detail: 'event used in this file' }));
+  const tool = state?.completionTool;
+  const first: Candidate[] = tool !== undefined && !own.has(tool) ? [{ label: tool, kind: 'event', detail: "this stage's completion tool: its transition picks the next stage" }] : [];
+  return [...first, ...[...used].filter((e) => !own.has(e) && e !== tool).sort().map((e): Candidate => ({ label: e, kind: 'event', detail: 'event used in this file' }))];
 }
 
-/** Top-level context keys and the dotted paths into nested objects (guards may address either). */
-export function contextPaths(context: JsonObject, prefix = ''): string[] {
-  const out: string[] = [];
-  for (const [key, value] of Object.entries(context)) {
-    const path = prefix + key;
-    out.push(path);
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) out.push(...contextPaths(value, `${path}.`));
-  }
-  return out;
-}

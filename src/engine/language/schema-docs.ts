@@ -2,17 +2,22 @@
  * Field reference docs from the workflow JSON Schema's descriptions, so hover
  * text is written once (in the schema) and shows the same in VS Code's JSON
  * service and in our hovers. Walks `properties`, `patternProperties`,
- * `additionalProperties`, `items`, local `$ref`s, `oneOf`/`anyOf`/`allOf` and `then`/`else`.
+ * `additionalProperties`, `items`, `$ref`s (local ones, and ones into the other
+ * schema files given as `refs`, as the statechart schema refers to the workflow
+ * schema's state rules), `oneOf`/`anyOf`/`allOf` and `then`/`else`.
  */
 
 type Schema = { readonly [key: string]: unknown };
 
+/** Other schema files by the name a `$ref` uses for them (`workflow-schema.json`). */
+export type SchemaRefs = Readonly<Record<string, unknown>>;
+
 const isSchema = (v: unknown): v is Schema => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The description of the field at `path` (below the workflow object), or undefined. */
-export function fieldDoc(schema: unknown, path: readonly (string | number)[]): string | undefined {
+export function fieldDoc(schema: unknown, path: readonly (string | number)[], refs: SchemaRefs = {}): string | undefined {
   if (!isSchema(schema)) return undefined;
-  for (const s of schemasAt(schema, schema, path, 0)) {
+  for (const s of schemasAt(schema, schema, path, 0, refs)) {
     const doc = s['markdownDescription'] ?? s['description'];
     if (typeof doc === 'string') return doc;
   }
@@ -20,19 +25,19 @@ export function fieldDoc(schema: unknown, path: readonly (string | number)[]): s
 }
 
 /** Every subschema that can describe `path` (alternatives of oneOf/anyOf included), best first. */
-function schemasAt(root: Schema, node: Schema, path: readonly (string | number)[], depth: number): Schema[] {
+function schemasAt(from: Schema, node: Schema, path: readonly (string | number)[], depth: number, refs: SchemaRefs): Schema[] {
   if (depth > 64) return []; // a $ref cycle
-  const s = deref(root, node);
+  const [root, s] = deref(from, node, refs);
   const alternatives = [
     ...['allOf', 'oneOf', 'anyOf'].flatMap((k) => (Array.isArray(s[k]) ? (s[k] as unknown[]).filter(isSchema) : [])),
     // if/then/else picks the plain workflow or the gateway wrapper; paths here are below the workflow, so `else` first.
     ...['else', 'then'].map((k) => s[k]).filter(isSchema),
   ];
-  const fromAlternatives = alternatives.flatMap((a) => schemasAt(root, a, path, depth + 1));
+  const fromAlternatives = alternatives.flatMap((a) => schemasAt(root, a, path, depth + 1, refs));
   if (path.length === 0) return [s, ...fromAlternatives];
   const [head, ...rest] = path;
   const children = childSchemas(s, head as string | number);
-  return [...children.flatMap((c) => schemasAt(root, c, rest, depth + 1)), ...fromAlternatives];
+  return [...children.flatMap((c) => schemasAt(root, c, rest, depth + 1, refs)), ...fromAlternatives];
 }
 
 function childSchemas(s: Schema, seg: string | number): Schema[] {
@@ -60,18 +65,23 @@ function safeTest(pattern: string, value: string): boolean {
   }
 }
 
-/** Follows local `$ref`s (`#/definitions/x`, `#/$defs/x`). */
-function deref(root: Schema, node: Schema): Schema {
+/** Follows `$ref`s (`#/definitions/x`, `#/$defs/x`, `other.json#/definitions/x`); returns the schema file it ends in, and the subschema. */
+function deref(from: Schema, node: Schema, refs: SchemaRefs): [Schema, Schema] {
+  let root = from;
   let cur = node;
   for (let i = 0; i < 32 && typeof cur['$ref'] === 'string'; i++) {
     const ref = cur['$ref'] as string;
-    if (!ref.startsWith('#')) break;
-    let target: unknown = root;
-    for (const seg of ref.slice(1).split('/').filter(Boolean)) {
+    const hash = ref.indexOf('#');
+    const file = hash < 0 ? ref : ref.slice(0, hash);
+    const other = file === '' ? root : refs[file];
+    if (!isSchema(other)) break;
+    let target: unknown = other;
+    for (const seg of (hash < 0 ? '' : ref.slice(hash + 1)).split('/').filter(Boolean)) {
       target = isSchema(target) ? target[seg.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
     }
     if (!isSchema(target)) break;
+    root = other;
     cur = target;
   }
-  return cur;
+  return [root, cur];
 }

@@ -13,7 +13,10 @@ export type Expected =
   | { readonly kind: 'tool' }
   | { readonly kind: 'context-field' }
   | { readonly kind: 'event'; readonly owner: string }
-  | { readonly kind: 'workflow' };
+  | { readonly kind: 'workflow' }
+  /** Stage fields: the state's events for `completion_tool`, placeholders in `prompt`. */
+  | { readonly kind: 'completion-tool'; readonly owner: string }
+  | { readonly kind: 'prompt'; readonly owner: string };
 
 type Rule = readonly [pattern: readonly string[], expected: (path: readonly (string | number)[]) => Expected];
 
@@ -46,6 +49,8 @@ const VALUE_RULES: readonly Rule[] = [
   [['states', '*', 'disallowed_tools', '#'], () => ({ kind: 'tool' })],
   [['states', '*', 'allowed_commands_tool'], () => ({ kind: 'tool' })],
   [[...ON, 'invoke'], () => ({ kind: 'workflow' })],
+  [['states', '*', 'completion_tool'], (path) => ({ kind: 'completion-tool', owner: owner(path) })],
+  [['states', '*', 'prompt'], (path) => ({ kind: 'prompt', owner: owner(path) })],
 ];
 
 /** What is expected under the cursor; undefined where no name of ours belongs. */

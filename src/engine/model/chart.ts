@@ -92,6 +92,8 @@ export interface ChartTransition {
   /** `reenter: true`: a self or ancestor target exits and re-enters. */
   readonly reenter: boolean;
   readonly loc: SourceLoc;
+  /** `on` transitions: where the event's key is written (diagnostics about the event name point here). */
+  readonly eventLoc?: SourceLoc;
 }
 
 export interface InvokeDef {

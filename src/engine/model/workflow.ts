@@ -13,7 +13,7 @@
  * - References to states and guards are kept as `NameRef`s with their own
  *   location, so rename and find-references work on the IR alone.
  */
-import type { ChartDef, ChartNode } from './chart.js';
+import type { ChartDef, ChartNode, ExprSource } from './chart.js';
 import type { FlowDef, FlowStep } from './flow.js';
 import type { JsonObject, JsonValue } from './json-types.js';
 import type { NameRef, SourceLoc } from './source.js';
@@ -169,9 +169,22 @@ export interface StateNode {
   readonly on: readonly Transition[];
   /** Fallback target for events the state does not define. */
   readonly safeNext?: NameRef;
-  /** Stage pipelines: the tool whose call ends the stage. */
+  // Stage pipelines (docs/pipelines.md). A state with `completionTool` is a
+  // stage: its prompt is sent in a fresh transcript, and a call of the
+  // completion tool whose payload matches `completionSchema` ends it.
+  /** The stage prompt, a `{{ binding.path }}` template (stage/prompt-template.ts), with the range of its contents. */
+  readonly prompt?: ExprSource;
+  /** The tool whose call ends the stage; the transition on its name picks the next stage. */
   readonly completionTool?: string;
+  /** The JSON Schema of the completion tool's payload. */
   readonly completionSchema?: JsonObject;
+  /**
+   * Where each value inside `completionSchema` is written, by its JSON pointer
+   * relative to the schema ('' is the schema itself), so a problem in the
+   * schema points inside it.
+   */
+  readonly completionSchemaLocs?: ReadonlyMap<string, SourceLoc>;
+  /** Model turns the stage may take before it fails. */
   readonly turnCap?: number;
   /** Location of the state's key under `states`. */
   readonly keyLoc: SourceLoc;

@@ -20,7 +20,7 @@ export class WorkflowHoverProvider implements vscode.HoverProvider {
     const analysis = this.docs.analyze(doc);
     if (!analysis?.workflow) return undefined;
     if (analysis.format === 'statechart') {
-      const found = chartHover(analysis, doc.offsetAt(position), this.loadSchema('statechart-schema.json'));
+      const found = chartHover(analysis, doc.offsetAt(position), this.loadSchema('statechart-schema.json'), { 'workflow-schema.json': this.loadSchema('workflow-schema.json') });
       return found ? new vscode.Hover(new vscode.MarkdownString(found.markdown), toRange(doc, found.loc)) : undefined;
     }
     await this.workspace.ready();

@@ -18,6 +18,7 @@ import { chartCursorAt } from './cursor.js';
 import { chartStateLine } from './describe.js';
 import { keySlot, valueSlot, type ChartSlot, type ObjectKind } from './slots.js';
 import { chartTree, propertyValue } from './tree.js';
+import { completionToolCandidates, promptItems, stateEvents } from '../prompt-completion.js';
 
 interface Candidate {
   readonly label: string;
@@ -32,6 +33,7 @@ export function chartCompletionsAt(text: string, wf: Workflow | undefined, offse
   if (!slot) return [];
   const str = cursor.string;
   if (slot.kind === 'expression') return str ? expressionItems(wf, text, str.start, offset) : [];
+  if (slot.kind === 'prompt') return str ? promptItems(wf, slot.node, text, str.start, offset) : [];
   const range = str ? { start: str.start, end: str.end } : { start: offset, end: offset };
   // YAML: a new key gets its `: ` unless it is already there.
   const keySuffix = !json && slot.kind !== 'event' && cursor.atKey && text[range.end] !== ':' ? ': ' : '';
@@ -54,6 +56,10 @@ function candidates(wf: Workflow | undefined, text: string, json: boolean, slot:
       return [...(wf?.chart?.actions.values() ?? [])].map((a) => ({ label: a.name, kind: 'action', detail: `${a.action.type} action` }));
     case 'event':
       return wf ? eventNames(wf, slot.node) : [];
+    case 'completion-tool':
+      return completionToolCandidates(wf?.states.get(slot.node));
+    case 'prompt':
+      return []; // chartCompletionsAt answers placeholders itself
     case 'field':
       return fieldNames(text, json, slot.object, slot.path, path[path.length - 1]);
     case 'expression':
@@ -84,8 +90,16 @@ function targetNames(wf: Workflow, source: string): Candidate[] {
   return named.sort((a, b) => a.rank - b.rank).map(({ rank: _rank, ...c }) => c);
 }
 
-/** Event names the chart uses (transitions, raise/emit/send) that `node` has no `on` entry for yet. */
+/** Event names the chart uses (transitions, raise/emit/send) that `node` has no `on` entry for yet; a stage's completion tool first. */
 function eventNames(wf: Workflow, node: string): Candidate[] {
+  const tool = wf.states.get(node)?.completionTool;
+  const rest = usedEventNames(wf, node).filter((c) => c.label !== tool);
+  const offer = tool !== undefined && !stateEvents(wf.states.get(node)).includes(tool); // not written under `on` yet
+  return offer ? [{ label: tool, kind: 'event', detail: "this stage's completion tool: its transition picks the next stage" }, ...rest] : rest;
+}
+
+/** Event names the chart uses that `node` has no `on` entry for yet. */
+function usedEventNames(wf: Workflow, node: string): Candidate[] {
   const index = indexChart(wf);
   const own = new Set<string>();
   const used = new Set<string>();

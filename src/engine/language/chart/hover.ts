@@ -5,19 +5,20 @@
  * it; on a field name the schema's documentation of that field.
  */
 import type { Hover } from '../hover.js';
-import { fieldDoc } from '../schema-docs.js';
+import { fieldDoc, type SchemaRefs } from '../schema-docs.js';
 import { chartCursorAt } from './cursor.js';
 import { chartActionSummary, chartStateSummary } from './describe.js';
 import { chartOccurrenceAt, sameChartSymbol, type ChartModel, type ChartOccurrence } from './occurrences.js';
 
 const code = (s: string): string => `\`${s.replace(/`/g, "'")}\``;
 
-export function chartHoverAt(m: ChartModel, text: string, json: boolean, offset: number, schema?: unknown): Hover | undefined {
+/** `refs`: the schema files the statechart schema refers to (the state rules and stage fields are the workflow schema's). */
+export function chartHoverAt(m: ChartModel, text: string, json: boolean, offset: number, schema?: unknown, refs?: SchemaRefs): Hover | undefined {
   const hit = chartOccurrenceAt(m, offset);
   if (hit) return { markdown: describe(m, hit), loc: hit.loc };
   const cursor = chartCursorAt(text, offset, json);
   if (!cursor.atKey || !cursor.string) return undefined;
-  const doc = fieldDoc(schema, cursor.path);
+  const doc = fieldDoc(schema, cursor.path, refs);
   const key = cursor.path[cursor.path.length - 1];
   return doc ? { markdown: `**${String(key)}**\n\n${doc}`, loc: { pointer: '', start: cursor.string.start, end: cursor.string.end } } : undefined;
 }

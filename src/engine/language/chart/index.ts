@@ -13,6 +13,7 @@ import type { OutlineSymbol } from '../outline.js';
 import type { CodeFix } from '../quickfix.js';
 import { chartCompletionsAt } from './completion.js';
 import { chartHoverAt } from './hover.js';
+import type { SchemaRefs } from '../schema-docs.js';
 import { chartCodeLenses } from './lenses.js';
 import { chartDefinitionAt, chartReferencesAt } from './navigation.js';
 import { chartModel, type ChartModel } from './occurrences.js';
@@ -32,9 +33,9 @@ const model = (d: ChartDocument): ChartModel | undefined => (d.workflow ? chartM
 
 export const chartCompletions = (d: ChartDocument, offset: number): CompletionItem[] => chartCompletionsAt(d.text, d.workflow, offset, isJsonChart(d.text, d.file));
 
-export function chartHover(d: ChartDocument, offset: number, schema?: unknown): Hover | undefined {
+export function chartHover(d: ChartDocument, offset: number, schema?: unknown, refs?: SchemaRefs): Hover | undefined {
   const m = model(d);
-  return m ? chartHoverAt(m, d.text, isJsonChart(d.text, d.file), offset, schema) : undefined;
+  return m ? chartHoverAt(m, d.text, isJsonChart(d.text, d.file), offset, schema, refs) : undefined;
 }
 
 export const chartDefinition = (d: ChartDocument, offset: number): SourceLoc[] => {

@@ -15,6 +15,9 @@ export type ChartSlot =
   | { readonly kind: 'action' }
   | { readonly kind: 'expression' }
   | { readonly kind: 'event'; readonly node: string }
+  /** Stage fields of a state node: the node's events for `completion_tool`, placeholders in `prompt`. */
+  | { readonly kind: 'completion-tool'; readonly node: string }
+  | { readonly kind: 'prompt'; readonly node: string }
   /** A key of an object; `path` is the object's path. */
   | { readonly kind: 'field'; readonly object: ObjectKind; readonly path: readonly (string | number)[] };
 
@@ -61,6 +64,8 @@ export function valueSlot(wf: Workflow | undefined, path: Path): ChartSlot | und
   if (!at) return undefined;
   const { node, rest } = at;
   if (rest.length === 1 && rest[0] === 'initial') return { kind: 'initial', node };
+  if (rest.length === 1 && rest[0] === 'completion_tool' && node !== ROOT_ID) return { kind: 'completion-tool', node };
+  if (rest.length === 1 && rest[0] === 'prompt' && node !== ROOT_ID) return { kind: 'prompt', node };
   if (rest.length === 1 && rest[0] === 'target' && wf?.states.get(node)?.kind === 'history') return { kind: 'target', source: node };
   if (node === ROOT_ID && rest[0] === 'interrupts' && rest[rest.length - 1] === 'target') return { kind: 'target', source: ROOT_ID };
   if (isActionList(rest)) return { kind: 'action' };
