@@ -24,7 +24,8 @@ import {
   type InstanceRecord,
 } from './instance-store.js';
 import { loadFlowFile, loadFlowTree } from './load.js';
-import { abortLocalRun, FlowRun, killGroup, runKey, type Entry } from './runner.js';
+import type { Entry } from './entry.js';
+import { abortLocalRun, FlowRun, killGroup, runKey } from './runner.js';
 import { asText } from './template.js';
 import { FlowError, type FlowStatus, type FlowSummary, type ResumeFlowOptions, type StartFlowOptions } from './types.js';
 import { processRunning } from '../store/lock.js';
