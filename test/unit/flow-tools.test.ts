@@ -180,6 +180,26 @@ describe('parallel', { concurrency: true }, () => {
   });
 });
 
+describe('parallel state tasks', () => {
+  it('an ask-user state task is answered by its own name; a switch value that is a number matches as text', async (t) => {
+    const ws = flowWorkspace(t, {
+      'p.flow.yaml': {
+        'start-at': 'par',
+        states: {
+          par: { tool: 'parallel', arguments: { tasks: ['q', { tool: 'ask-user', arguments: { question: 'inline?' }, output: 'var(inline)' }] }, next: 'sw' },
+          q: { tool: 'ask-user', arguments: { question: 'q?' }, output: 'var(q)' },
+          sw: { tool: 'switch', arguments: { value: 2 }, goto: { '2': 'two' } },
+          two: bash('echo two', { output: 'var(two)' }),
+        },
+      },
+    });
+    const host = testHost(ws, { ask: (r) => `host ${r.state}` });
+    const s = await startFlow(host, { file: 'p.flow.yaml', answers: { q: 'from answers' } });
+    assert.equal(s.status, 'completed', s.message);
+    assert.deepEqual([s.variables.q, s.variables.inline, s.variables.two], ['from answers', 'host par', 'two']);
+  });
+});
+
 describe('sub-flow', () => {
   const child = {
     'start-at': 'c1',

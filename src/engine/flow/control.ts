@@ -155,7 +155,7 @@ export function stopFlow(workspace: string, instance: string): FlowSummary {
 export function pauseFlow(workspace: string, instance: string): FlowSummary {
   const rec = updateInstance(workspace, instance, (r) => {
     if (r.status === 'paused') return undefined;
-    if (effectiveStatus(r) !== 'running') throw new FlowError('not_resumable', `flow instance ${instance} is ${effectiveStatus(r)}: only a running instance can be paused`);
+    if (effectiveStatus(r) !== 'running') throw new FlowError('not_running', `flow instance ${instance} is ${effectiveStatus(r)}: only a running instance can be paused`);
     return { ...r, pause_requested: true };
   });
   return summaryOf(rec);

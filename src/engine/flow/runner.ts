@@ -21,7 +21,7 @@ import { routeExit, routeSwitch, type Route } from './routing.js';
 import { FAILURE_EXIT, StateFailure } from './failure.js';
 import type { ChildStart, Entry } from './entry.js';
 import { enterSubFlow, namespaced } from './sub-flow.js';
-import { renderText, renderValue, type Variables } from './template.js';
+import { asText, renderText, renderValue, type Variables } from './template.js';
 import type { FlowSummary } from './types.js';
 
 /** How a frame ended (a pause or a stop does not end it: they unwind with Halt). */
@@ -197,7 +197,7 @@ export class FlowRun {
     const step = node.flow as FlowStep;
     switch (step.tool) {
       case 'switch': {
-        const value = renderText(String(step.arguments.value ?? ''), vars);
+        const value = renderText(asText(step.arguments.value), vars);
         const target = routeSwitch(step, value);
         if (target === undefined) {
           throw new StateFailure(`switch value \`${value}\` matches no \`goto\` key (${step.goto.map((g) => `\`${g.value}\``).join(', ')}) and there is no \`_\` default`);
@@ -206,7 +206,7 @@ export class FlowRun {
         return { kind: 'goto', state: target, value };
       }
       case 'pause':
-        return { kind: 'pause', reason: renderText(String(step.arguments.reason ?? ''), vars) };
+        return { kind: 'pause', reason: renderText(asText(step.arguments.reason), vars) };
       case 'parallel': {
         const tasks = parallelTasks(step, flow.workflow, vars);
         const { results, outcome } = await runParallel(this.ctx, statePath, node.key, tasks);
