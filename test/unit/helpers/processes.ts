@@ -16,6 +16,22 @@ export function alive(pid: number): boolean {
   }
 }
 
+/** The live (not zombie) processes of a process group, from /proc. */
+export function groupMembers(pgid: number): number[] {
+  const members: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (state !== 'Z' && Number(pgrp) === pgid) members.push(Number(entry));
+    } catch {
+      /* gone while reading */
+    }
+  }
+  return members;
+}
+
 /** The process group of a pid (field 5 of /proc/<pid>/stat), or undefined when it is gone. */
 function groupOf(pid: number): number | undefined {
   try {
