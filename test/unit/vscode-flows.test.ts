@@ -7,13 +7,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { loadFlow } from '../../src/engine/formats/flow';
 import { flowHash, flowPlan, planText } from '../../src/vscode/flows/flow-plan';
 import { chooseModel, type ModelInfo } from '../../src/vscode/flows/model-choice';
-import { fetchIssue, ghShape, githubRepoOf, type Fetch } from '../../src/vscode/flows/github-issue';
-import { onPath } from '../../src/vscode/flows/on-path';
+import { fetchIssue, ghShape, githubRepoOf, issueRef, type Fetch } from '../../src/vscode/flows/github-issue';
 import { tempDir } from './helpers/temp-dir';
 
 const FLOW = `name: ship
@@ -90,34 +87,51 @@ test('githubRepoOf reads github.com remotes only', () => {
   assert.equal(githubRepoOf('https://gitlab.com/o/r.git'), undefined);
 });
 
-test('fetchIssue: the REST issue in gh\'s JSON shape with the token sent; failures name the issue and the cause', async (t) => {
+test('issueRef: a number, #number, or a github.com issue URL with its repository', () => {
+  assert.deepEqual(issueRef(' 42 '), { number: '42' });
+  assert.deepEqual(issueRef('#7'), { number: '7' });
+  assert.deepEqual(issueRef('https://github.com/o/r/issues/9'), { number: '9', repo: 'o/r' });
+  assert.equal(issueRef('--repo=x'), undefined);
+  assert.equal(issueRef('abc'), undefined);
+});
+
+test('fetchIssue: the REST issue and its comments in gh\'s JSON shape, the token sent; failures name the issue and the cause', async (t) => {
   const seen: { url: string; auth: string }[] = [];
+  const issue = { number: 7, title: 'Crash', body: null, state: 'open', html_url: 'https://github.com/o/r/issues/7', labels: [{ name: 'bug' }, 'p1'] };
+  const comments = [{ user: { login: 'ann' }, body: 'same here', created_at: '2026-01-01T00:00:00Z', html_url: 'https://github.com/o/r/issues/7#c1' }];
   const ok: Fetch = async (url, init) => {
     seen.push({ url, auth: init.headers.Authorization! });
-    return { ok: true, status: 200, json: async () => ({ number: 7, title: 'Crash', body: null, state: 'open', html_url: 'https://github.com/o/r/issues/7', user: { login: 'ann' }, labels: [{ name: 'bug' }, 'p1'] }), text: async () => '' };
+    return { ok: true, status: 200, json: async () => (url.includes('/comments') ? comments : issue), text: async () => '' };
   };
   const signal = new AbortController().signal;
   const dir = tempDir('sg-flow-gh-', t);
-  const r = await fetchIssue({ state: 'issue', issueNumber: ' 7 ', repo: 'o/r', cwd: dir, signal }, 'tok', ok);
+  const r = await fetchIssue({ state: 'issue', issueNumber: '#7', repo: 'o/r', cwd: dir, signal }, 'tok', ok);
   assert.equal(r.exitCode, 0, r.message);
-  assert.deepEqual(seen, [{ url: 'https://api.github.com/repos/o/r/issues/7', auth: 'Bearer tok' }]);
-  const issue = JSON.parse(r.stdout);
-  assert.deepEqual({ ...issue }, ghShape({ number: 7, title: 'Crash', body: null, state: 'open', html_url: 'https://github.com/o/r/issues/7', user: { login: 'ann' }, labels: [{ name: 'bug' }, 'p1'] }));
-  assert.equal(issue.state, 'OPEN');
-  assert.deepEqual(issue.labels, [{ name: 'bug' }, { name: 'p1' }]);
+  assert.deepEqual(seen, [
+    { url: 'https://api.github.com/repos/o/r/issues/7', auth: 'Bearer tok' },
+    { url: 'https://api.github.com/repos/o/r/issues/7/comments?per_page=100', auth: 'Bearer tok' },
+  ]);
+  // gh issue view --json number,title,body,labels,state,url,comments
+  assert.deepEqual(JSON.parse(r.stdout), {
+    number: 7,
+    title: 'Crash',
+    body: '',
+    labels: [{ name: 'bug' }, { name: 'p1' }],
+    state: 'OPEN',
+    url: 'https://github.com/o/r/issues/7',
+    comments: [{ author: { login: 'ann' }, body: 'same here', createdAt: '2026-01-01T00:00:00Z', url: 'https://github.com/o/r/issues/7#c1' }],
+  });
+  assert.deepEqual(Object.keys(ghShape(issue)), ['number', 'title', 'body', 'labels', 'state', 'url', 'comments']);
+  // An issue URL names its repository.
+  seen.length = 0;
+  await fetchIssue({ state: 'issue', issueNumber: 'https://github.com/x/y/issues/3', cwd: dir, signal }, 'tok', ok);
+  assert.equal(seen[0]?.url, 'https://api.github.com/repos/x/y/issues/3');
   const notFound: Fetch = async () => ({ ok: false, status: 404, json: async () => ({}), text: async () => '{"message":"Not Found"}' });
   assert.match((await fetchIssue({ state: 'issue', issueNumber: '8', repo: 'o/r', cwd: dir, signal }, 'tok', notFound)).message!, /GitHub answered 404 for o\/r#8: .*Not Found/);
   // No repo argument and a folder without a github.com origin: says how to name one, asks nothing of the network.
   const none = await fetchIssue({ state: 'issue', issueNumber: '8', cwd: dir, signal }, 'tok', async () => assert.fail('no request without a repository'));
   assert.match(none.message!, /add `repo: OWNER\/NAME`/);
-  assert.match((await fetchIssue({ state: 'issue', issueNumber: 'abc', repo: 'o/r', cwd: dir, signal }, 'tok', ok)).message!, /"abc" is not an issue number/);
-});
-
-test('onPath finds executables on the given PATH only', (t) => {
-  const dir = tempDir('sg-flow-path-', t);
-  fs.writeFileSync(path.join(dir, 'gh'), '#!/bin/sh\n', { mode: 0o755 });
-  fs.writeFileSync(path.join(dir, 'notes'), 'x', { mode: 0o644 });
-  assert.equal(onPath('gh', `/nonexistent${path.delimiter}${dir}`), true);
-  assert.equal(onPath('notes', dir), false);
-  assert.equal(onPath('gh', '/nonexistent'), false);
+  const bad = await fetchIssue({ state: 'issue', issueNumber: '--repo=x', repo: 'o/r', cwd: dir, signal }, 'tok', async () => assert.fail('no request for a bad reference'));
+  assert.equal(bad.exitCode, 2);
+  assert.match(bad.message!, /issue-number must be an issue number/);
 });

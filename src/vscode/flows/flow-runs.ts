@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { flowStatus, listFlows, loadWorkflowText, nodeFlowHost, pauseFlow, resumeFlow, startFlow, stopFlow, type FlowSummary } from '../../engine/index.js';
+import { abortFlowRuns, flowStatus, instanceFile, loadWorkflowText, nodeFlowHost, pauseFlow, resumeFlow, startFlow, stopFlow, type FlowSink, type FlowSummary, type Workflow } from '../../engine/index.js';
 import { confirmFirstRun, flowsAllowed } from './flow-trust.js';
 import { FlowTerminal } from './flow-terminal.js';
 import { vscodeFlowHost } from './vscode-host.js';
@@ -17,19 +17,17 @@ function ending(s: FlowSummary): string {
   const why = s.message ? `: ${s.message}` : '';
   switch (s.status) {
     case 'completed':
-      return `■ ${s.instance} completed (exit ${s.exit_code})`;
+      return `■ ${s.instance} completed (exit ${s.exit_code ?? 0})`;
     case 'paused':
       return `⏸ ${s.instance} paused at ${s.state}${why}. Resume it from the Flows view.`;
     default:
-      return `■ ${s.instance} ${s.status} at ${s.state} (exit ${s.exit_code})${why}`;
+      return `■ ${s.instance} ${s.status} at ${s.state}${s.exit_code === null ? '' : ` (exit ${s.exit_code})`}${why}`;
   }
 }
 
 export class FlowRuns implements vscode.Disposable {
   /** Terminals by instance, while open. */
   private readonly terminals = new Map<string, FlowTerminal>();
-  /** Instances running in this window. */
-  private readonly running = new Set<string>();
 
   constructor(
     private readonly folder: vscode.WorkspaceFolder,
@@ -44,23 +42,12 @@ export class FlowRuns implements vscode.Disposable {
   /** Runs the flow file: refused in Restricted Mode, asked on its first run. Resolves with the summary, or undefined when not run. */
   async run(file: string, name?: string): Promise<FlowSummary | undefined> {
     if (!flowsAllowed('Running a flow')) return undefined;
-    let content: string;
-    try {
-      content = fs.readFileSync(file, 'utf8');
-    } catch (err) {
-      void vscode.window.showErrorMessage(`stategate: cannot read the flow ${file}: ${(err as Error).message}`);
-      return undefined;
-    }
-    const loaded = loadWorkflowText(content, file);
-    if (!loaded.workflow || loaded.workflow.format !== 'flow') {
-      void vscode.window.showErrorMessage(`stategate: ${path.basename(file)} is not a flow (a *.flow.yaml with start-at and states); see the Problems panel.`);
-      return undefined;
-    }
-    if (!(await confirmFirstRun(this.state, this.workspace, file, content, loaded.workflow))) return undefined;
-    const title = loaded.workflow.id;
+    const wf = await this.approved(file);
+    if (!wf) return undefined;
+    const title = wf.name ?? wf.id;
     const term = this.terminal(`Flow: ${title}`);
     term.show();
-    return this.follow(term, () => startFlow(this.host(term, title), { file, ...(name ? { name } : {}) }), (instance) => this.adopt(term, instance));
+    return this.follow(term, () => startFlow(this.host(term, title), { file, ...(name ? { name } : {}) }));
   }
 
   /** Resumes a paused or interrupted instance (an interrupted state runs again only when the person says so). */
@@ -81,12 +68,32 @@ export class FlowRuns implements vscode.Disposable {
       void vscode.window.showInformationMessage(`stategate: ${instance} is ${status.status}; only a paused or interrupted flow resumes.`);
       return undefined;
     }
+    // The flow file is read again on resume: a changed file is confirmed again.
+    const file = flowFileOf(this.workspace, instance);
+    if (file && !(await this.approved(file))) return undefined;
     const term = this.terminals.get(instance) ?? this.terminal(`Flow: ${instance}`);
     term.reopen();
     term.note(`▶ resuming ${instance}${rerun ? ` (running ${status.state} again)` : ''}`);
     term.show();
-    this.adopt(term, instance);
+    this.terminals.set(instance, term);
     return this.follow(term, () => resumeFlow(this.host(term, status.flow), instance, rerun ? { rerun } : {}));
+  }
+
+  /** The flow file's workflow once the person has allowed this content of it (now or on an earlier run); undefined otherwise, with the reason shown. */
+  private async approved(file: string): Promise<Workflow | undefined> {
+    let content: string;
+    try {
+      content = fs.readFileSync(file, 'utf8');
+    } catch (err) {
+      void vscode.window.showErrorMessage(`stategate: cannot read the flow ${file}: ${(err as Error).message}`);
+      return undefined;
+    }
+    const wf = loadWorkflowText(content, file).workflow;
+    if (!wf || wf.format !== 'flow') {
+      void vscode.window.showErrorMessage(`stategate: ${path.basename(file)} is not a flow (a *.flow.yaml with start-at and states); see the Problems panel.`);
+      return undefined;
+    }
+    return (await confirmFirstRun(this.state, this.workspace, file, content, wf)) ? wf : undefined;
   }
 
   pause(instance: string): void {
@@ -106,12 +113,8 @@ export class FlowRuns implements vscode.Disposable {
   async show(instance: string): Promise<void> {
     const term = this.terminals.get(instance);
     if (term && !term.isClosed) return term.show();
-    const f = listFlows(this.workspace).find((x) => x.instance === instance);
-    if (f && fs.existsSync(path.resolve(this.workspace, f.flow))) await vscode.window.showTextDocument(vscode.Uri.file(path.resolve(this.workspace, f.flow)));
-  }
-
-  isRunningHere(instance: string): boolean {
-    return this.running.has(instance);
+    const file = flowFileOf(this.workspace, instance);
+    if (file) await vscode.window.showTextDocument(vscode.Uri.file(file));
   }
 
   private terminal(name: string): FlowTerminal {
@@ -123,19 +126,27 @@ export class FlowRuns implements vscode.Disposable {
     return term;
   }
 
-  private adopt(term: FlowTerminal, instance: string): void {
-    this.terminals.set(instance, term);
-  }
-
+  /**
+   * The host of a run writing to `term`. The runner names a new instance in its first progress
+   * line (`flow F: instance N`, control.ts), which is when the terminal becomes that instance's.
+   */
   private host(term: FlowTerminal, flow: string) {
-    return vscodeFlowHost(nodeFlowHost({ workspace: this.workspace, sink: term }), flow);
+    const sink: FlowSink = {
+      progress: (line) => {
+        const named = /^flow .+: instance (\S+)$/.exec(line);
+        if (named) this.terminals.set(named[1]!, term);
+        term.progress(line);
+      },
+      output: (state, chunk, stream) => term.output(state, chunk, stream),
+    };
+    return vscodeFlowHost(nodeFlowHost(this.workspace, sink, { interactive: false }), flow);
   }
 
   /** Runs `go`, keeping the terminal told; a runner error (bad input) is shown, never lost. */
-  private async follow(term: FlowTerminal, go: () => Promise<FlowSummary>, started?: (instance: string) => void): Promise<FlowSummary | undefined> {
+  private async follow(term: FlowTerminal, go: () => Promise<FlowSummary>): Promise<FlowSummary | undefined> {
+    this.changed();
     try {
       const s = await go();
-      started?.(s.instance);
       term.finish(ending(s));
       return s;
     } catch (err) {
@@ -148,8 +159,21 @@ export class FlowRuns implements vscode.Disposable {
     }
   }
 
+  /** The window closes: what its flows run is ended (process groups killed); the instances stay on disk, resumable. */
   dispose(): void {
+    abortFlowRuns();
     for (const t of this.terminals.values()) t.dispose();
     this.terminals.clear();
+  }
+}
+
+/** The flow file an instance runs (its top frame's, instance.json), when it is still there. */
+function flowFileOf(workspace: string, instance: string): string | undefined {
+  try {
+    const rec = JSON.parse(fs.readFileSync(instanceFile(workspace, instance), 'utf8')) as { frames?: { file?: unknown }[] };
+    const file = rec.frames?.[0]?.file;
+    return typeof file === 'string' && fs.existsSync(file) ? file : undefined;
+  } catch {
+    return undefined;
   }
 }

@@ -5,7 +5,7 @@
  * opens the terminal is kept and shown on open.
  */
 import * as vscode from 'vscode';
-import type { FlowSink } from '../../engine/flow/host.js';
+import type { FlowSink } from '../../engine/index.js';
 
 const DIM = '\x1b[2m';
 const RED = '\x1b[31m';

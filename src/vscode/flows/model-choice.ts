@@ -4,7 +4,7 @@
  * family or the `model` argument). Pure, over the models' descriptions, so
  * the rule is unit-tested without VS Code.
  */
-import type { ModelVendor } from '../../engine/flow/host.js';
+import type { ModelVendor } from '../../engine/index.js';
 
 /** The part of a LanguageModelChat the choice reads. */
 export interface ModelInfo {

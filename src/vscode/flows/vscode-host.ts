@@ -6,10 +6,9 @@
  * VS Code's GitHub sign-in, falling back to `gh`.
  */
 import * as vscode from 'vscode';
-import type { AskRequest, FlowHost, FlowSink, IssueRequest, PromptRequest, ToolOutcome } from '../../engine/flow/host.js';
+import type { AskRequest, FlowHost, FlowSink, IssueRequest, PromptRequest, ToolOutcome } from '../../engine/index.js';
 import { fetchIssue } from './github-issue.js';
 import { chooseModel } from './model-choice.js';
-import { onPath } from './on-path.js';
 
 /** A CancellationToken that follows an AbortSignal. */
 function tokenOf(signal: AbortSignal): { token: vscode.CancellationToken; dispose(): void } {
@@ -69,8 +68,10 @@ export async function issueThroughGitHub(req: IssueRequest, viaGh: (req: IssueRe
     session = undefined; // no GitHub authentication provider (e.g. a VS Code without it)
   }
   if (session) return fetchIssue(req, session.accessToken);
-  if (onPath('gh')) return viaGh(req);
-  return fail(`get-gh-issue "${req.state}": no GitHub sign-in in VS Code and no \`gh\` on PATH. Sign in to GitHub (Accounts menu), or install the GitHub CLI and run \`gh auth login\`.`);
+  const out = await viaGh(req);
+  // 127: gh is not installed (effects/gh-issue.ts); the way forward in VS Code includes the sign-in.
+  if (out.exitCode !== 127) return out;
+  return fail(`get-gh-issue "${req.state}": no GitHub sign-in in VS Code and no \`gh\` on PATH. Sign in to GitHub (Accounts menu, then run the flow again), or install the GitHub CLI and run \`gh auth login\`.`, 127);
 }
 
 /** `base` is the command-line host's effects (f3's node host), rebound to this run's sink. */
