@@ -40,3 +40,4 @@ export { diagramTree, duration, isContainer, type DiagramTree, type TreeNode } f
 export { configurationPaths, nextDue, ROOT_ID, type ChartInvocation, type ChartSnapshot, type ChartTimer } from './statechart/index.js';
 // Flows (FlowState): the runner, for `stategate flow ...` and the Flows view.
 export * from './flow/index.js';
+export * from './flow/effects/index.js';
