@@ -12,19 +12,6 @@ import { confirmFirstRun, flowsAllowed } from './flow-trust.js';
 import { FlowTerminal } from './flow-terminal.js';
 import { vscodeFlowHost } from './vscode-host.js';
 
-/** The end of a run as its terminal says it. */
-function ending(s: FlowSummary): string {
-  const why = s.message ? `: ${s.message}` : '';
-  switch (s.status) {
-    case 'completed':
-      return `■ ${s.instance} completed (exit ${s.exit_code ?? 0})`;
-    case 'paused':
-      return `⏸ ${s.instance} paused at ${s.state}${why}. Resume it from the Flows view.`;
-    default:
-      return `■ ${s.instance} ${s.status} at ${s.state}${s.exit_code === null ? '' : ` (exit ${s.exit_code})`}${why}`;
-  }
-}
-
 export class FlowRuns implements vscode.Disposable {
   /** Terminals by instance, while open. */
   private readonly terminals = new Map<string, FlowTerminal>();
@@ -146,8 +133,9 @@ export class FlowRuns implements vscode.Disposable {
   private async follow(term: FlowTerminal, go: () => Promise<FlowSummary>): Promise<FlowSummary | undefined> {
     this.changed();
     try {
+      // The runner's last progress line already says how it ended (and, paused, why).
       const s = await go();
-      term.finish(ending(s));
+      term.finish();
       return s;
     } catch (err) {
       const message = (err as Error)?.message ?? String(err);

@@ -77,9 +77,9 @@ export class FlowTerminal implements vscode.Pseudoterminal, FlowSink {
     this.midLine = false;
   }
 
-  /** The run is over for this terminal: say how, and let a key close it. */
-  finish(line: string): void {
-    this.note(line);
+  /** The run is over for this terminal (`line`: how, when the runner did not say): a key closes it. */
+  finish(line?: string): void {
+    if (line) this.note(line);
     this.note('Press any key to close this terminal.');
     this.finished = true;
   }
