@@ -4,7 +4,8 @@
 //   there): the first-run confirmation lists what it will run, each state's
 //   output shows live in the run's terminal, an ask-user state is answered in
 //   the input box and a claude state is answered by the scripted model;
-// - a flow that pauses is resumed from the Flows view's inline Resume action;
+// - a flow that pauses is resumed from the Flows view's inline Resume action,
+//   and a running one is stopped by its Stop action;
 // - in Restricted Mode no flow runs, and a message says why.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -111,6 +112,23 @@ test('flows: run from the lens with live output, ask-user in the input box, the 
       assert.ok(fs.existsSync(path.join(vsc.workspaceDir, 'resumed.txt')), 'the state after the pause ran');
       await terminalShows(vsc, 'after the pause', 'completed');
       await until('the Flows view to show wait-1 completed', async () => /completed/.test(await row.innerText()));
+    });
+
+    await t.test('a running flow stopped from the Flows view: its command ends, the next state never runs', async () => {
+      await vsc.openFile('slow.flow.yaml');
+      await runOpenFlow(vsc);
+      await confirmRun(vsc);
+      await terminalShows(vsc, 'working for a while');
+      await vsc.executeCommand('stategate.flows.focus');
+      const row = vsc.page.locator('.monaco-list-row', { hasText: 'slow-1' }).first();
+      await until('the Flows view to show slow-1 running', async () => /running/.test(await row.innerText()));
+      await row.hover();
+      await row.locator('.action-label[aria-label="Stop Flow"]').click();
+      await until('the slow flow to stop', () => instance(vsc, 'slow')?.status === 'stopped');
+      await until('the Flows view to show slow-1 stopped', async () => /stopped/.test(await row.innerText()));
+      await sleep(1500);
+      assert.equal(fs.existsSync(path.join(vsc.workspaceDir, 'never.txt')), false, 'the state after the stopped one never ran');
+      assert.ok(!(await vsc.terminalText()).includes('never printed'));
     });
   });
 });

@@ -17,19 +17,19 @@ const ICON: Readonly<Record<FlowSummary['status'], [string, string?]>> = {
   stopped: ['debug-stop'],
 };
 
-/** Newest first by nothing we know of: the runner's order, running and paused ones on top. */
+/** What needs a person first: running, then paused and interrupted ones; finished ones after (each group in the runner's order). */
 const ORDER: Readonly<Record<FlowSummary['status'], number>> = { running: 0, paused: 1, interrupted: 2, failed: 3, stopped: 4, completed: 5 };
 
 export function flowItem(f: FlowSummary): vscode.TreeItem {
   const item = new vscode.TreeItem(f.instance, vscode.TreeItemCollapsibleState.None);
   const where = f.state ? ` · ${f.state}` : '';
-  const code = f.status === 'failed' || f.status === 'completed' ? ` (exit ${f.exit_code})` : '';
+  const code = (f.status === 'failed' || f.status === 'completed') && f.exit_code !== null ? ` (exit ${f.exit_code})` : '';
   item.description = `${f.status}${where}${code}`;
   const [icon, color] = ICON[f.status] ?? ['circle-outline'];
   item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
   item.contextValue = `flow-${f.status}`;
   item.tooltip = new vscode.MarkdownString(
-    [`**${f.instance}** (${f.flow})`, `status: ${f.status}`, f.state ? `state: \`${f.state}\`` : '', `exit code: ${f.exit_code}`, f.message ? `\n${f.message}` : ''].filter(Boolean).join('  \n'),
+    [`**${f.instance}** (${f.flow})`, `status: ${f.status}`, f.state ? `state: \`${f.state}\`` : '', f.exit_code === null ? '' : `exit code: ${f.exit_code}`, f.message ? `\n${f.message}` : ''].filter(Boolean).join('  \n'),
   );
   item.command = { command: 'stategate.showFlow', title: 'Show Flow', arguments: [f.instance] };
   return item;
@@ -55,7 +55,7 @@ export class FlowsView implements vscode.TreeDataProvider<FlowSummary>, vscode.D
     }, 100);
   }
 
-  /** The instances now on disk (an unreadable store reads as none, with the reason in the view's message). */
+  /** The instances now on disk (a folder that cannot be listed reads as none; listFlows lists an unreadable instance as failed with the reason). */
   instances(): FlowSummary[] {
     try {
       return listFlows(this.workspace.uri.fsPath);
