@@ -24,7 +24,8 @@ import {
   type InstanceRecord,
 } from './instance-store.js';
 import { loadFlowFile, loadFlowTree } from './load.js';
-import { abortLocalRun, FlowRun, killGroup, runKey, type Entry } from './runner.js';
+import type { Entry } from './entry.js';
+import { abortLocalRun, FlowRun, killGroup, runKey } from './runner.js';
 import { asText } from './template.js';
 import { FlowError, type FlowStatus, type FlowSummary, type ResumeFlowOptions, type StartFlowOptions } from './types.js';
 import { processRunning } from '../store/lock.js';
@@ -154,7 +155,7 @@ export function stopFlow(workspace: string, instance: string): FlowSummary {
 export function pauseFlow(workspace: string, instance: string): FlowSummary {
   const rec = updateInstance(workspace, instance, (r) => {
     if (r.status === 'paused') return undefined;
-    if (effectiveStatus(r) !== 'running') throw new FlowError('not_resumable', `flow instance ${instance} is ${effectiveStatus(r)}: only a running instance can be paused`);
+    if (effectiveStatus(r) !== 'running') throw new FlowError('not_running', `flow instance ${instance} is ${effectiveStatus(r)}: only a running instance can be paused`);
     return { ...r, pause_requested: true };
   });
   return summaryOf(rec);

@@ -93,7 +93,7 @@ export function createInstanceDir(workspace: string, instance: string): void {
 
 /** `<flow>-<n>` with the next free n, its folder made (so two starts at once get two names). */
 export function createNumberedInstance(workspace: string, flow: string): string {
-  const base = flow.replace(/[^A-Za-z0-9._-]/g, '-').replace(/^[^A-Za-z0-9]+/, '') || 'flow';
+  const base = flow.replace(/[^A-Za-z0-9._-]/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 100) || 'flow';
   let n = 1 + Math.max(0, ...listInstanceNames(workspace).map((name) => (name.startsWith(`${base}-`) ? Number(name.slice(base.length + 1)) : 0)).filter(Number.isInteger));
   for (;;) {
     try {
@@ -174,6 +174,7 @@ const LOCK_WAIT = { timeoutMs: 5000 };
 
 /** Read, change and write instance.json under its lock; `change` returning undefined writes nothing. */
 export function updateInstance(workspace: string, instance: string, change: (rec: InstanceRecord) => InstanceRecord | undefined): InstanceRecord {
+  readInstance(workspace, instance); // no such instance (or a corrupt one): said before a lock file is made in a folder that may not exist
   return withFileLock(path.join(instanceDir(workspace, instance), 'instance.lock'), LOCK_WAIT, () => {
     const rec = readInstance(workspace, instance);
     const next = change(rec);

@@ -34,7 +34,7 @@ export function loadFlowFile(file: string, base: string, workspace: string): Loa
     text = fs.readFileSync(abs, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new FlowError(code === 'ENOENT' ? 'not_found' : 'io', `cannot read flow ${file} (${abs}): ${code === 'ENOENT' ? 'no such file' : (code ?? (err as Error).message)}`);
+    throw new FlowError(code === 'ENOENT' ? 'not_found' : 'io', `cannot read flow ${file}${abs === file ? '' : ` (${abs})`}: ${code === 'ENOENT' ? 'no such file' : (code ?? (err as Error).message)}`);
   }
   if (detectFormat(text, abs) !== 'flow') {
     throw new FlowError('not_a_flow', `${file} is not a flow: flow files are named *.flow.yaml, *.flow.yml or *.flow.json (workflows run with \`stategate run start\`)`);

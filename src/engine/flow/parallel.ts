@@ -11,6 +11,8 @@ import { runEffect, type EffectContext } from './effects.js';
 import { renderValue, type Variables } from './template.js';
 
 export interface TaskCall {
+  /** The state a state-name task names (its `--answers` key); undefined for an inline task. */
+  readonly state?: string;
   readonly tool: string;
   readonly args: JsonObject;
   readonly output?: FlowOutput;
@@ -21,8 +23,15 @@ export function parallelTasks(step: FlowStep, wf: Workflow, vars: Variables): Ta
   return (step.tasks ?? []).map((t) => {
     const src = t.kind === 'call' ? t : wf.states.get(t.state.name)?.flow;
     if (!src) return { tool: `(missing state ${t.kind === 'state' ? t.state.name : ''})`, args: {} };
-    return { tool: src.tool, args: renderValue(src.arguments, vars) as JsonObject, ...(src.output ? { output: src.output } : {}) };
+    return { ...(t.kind === 'state' ? { state: t.state.name } : {}), tool: src.tool, args: renderValue(src.arguments, vars) as JsonObject, ...(src.output ? { output: src.output } : {}) };
   });
+}
+
+/** A state-name task runs as that state (a sibling of the parallel state: same sub-flow level), an inline one as the parallel state. */
+function taskCall(path: string, name: string, task: TaskCall) {
+  return task.state === undefined
+    ? { path, name, tool: task.tool, args: task.args }
+    : { path: path.replace(/[^/]*$/, task.state), name: task.state, tool: task.tool, args: task.args };
 }
 
 export interface TaskResult {
@@ -31,7 +40,7 @@ export interface TaskResult {
 }
 
 export async function runParallel(ctx: EffectContext, path: string, name: string, tasks: readonly TaskCall[]): Promise<{ results: TaskResult[]; outcome: ToolOutcome }> {
-  const outcomes = await Promise.all(tasks.map((task) => runEffect(ctx, { path, name, tool: task.tool, args: task.args }).catch((err: unknown): ToolOutcome => ({ exitCode: 1, stdout: '', message: (err as Error).message }))));
+  const outcomes = await Promise.all(tasks.map((task) => runEffect(ctx, taskCall(path, name, task)).catch((err: unknown): ToolOutcome => ({ exitCode: 1, stdout: '', message: (err as Error).message }))));
   const results = tasks.map((task, i) => ({ task, outcome: outcomes[i] as ToolOutcome }));
   const failed = results.find((r) => r.outcome.exitCode !== 0);
   const stdout = results.map((r) => r.outcome.stdout).join('');

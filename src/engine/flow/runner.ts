@@ -13,22 +13,16 @@ import type { FlowStep, JsonObject, StateNode } from '../model/index.js';
 import type { FileLock } from '../store/lock.js';
 import type { FlowHost, ToolOutcome } from './host.js';
 import { runEffect, type EffectContext } from './effects.js';
-import { appendLog, readInstance, summaryOf, updateInstance, type FrameRecord, type InstanceRecord } from './instance-store.js';
+import { appendLog, readInstance, statePath as statePathOf, summaryOf, updateInstance, type FrameRecord, type InstanceRecord } from './instance-store.js';
 import type { LoadedFlow } from './load.js';
 import { captured, writeOutputFile } from './outputs.js';
 import { parallelTasks, runParallel } from './parallel.js';
 import { routeExit, routeSwitch, type Route } from './routing.js';
 import { FAILURE_EXIT, StateFailure } from './failure.js';
-import { enterSubFlow, namespaced, type ChildStart } from './sub-flow.js';
-import { renderText, renderValue, type Variables } from './template.js';
+import type { ChildStart, Entry } from './entry.js';
+import { enterSubFlow, namespaced } from './sub-flow.js';
+import { asText, renderText, renderValue, type Variables } from './template.js';
 import type { FlowSummary } from './types.js';
-
-/** Where a frame starts: its first state, a given state, after a state that has run, or inside a running sub-flow. */
-export type Entry =
-  | { readonly kind: 'start' }
-  | { readonly kind: 'at'; readonly state: string }
-  | { readonly kind: 'after'; readonly next: string | null }
-  | { readonly kind: 'into'; readonly state: string; readonly child: ChildStart };
 
 /** How a frame ended (a pause or a stop does not end it: they unwind with Halt). */
 export interface FrameEnd {
@@ -97,7 +91,7 @@ export class FlowRun {
       });
       this.host.sink.progress(end.status === 'completed' ? `■ ${this.rec.instance} completed` : `■ ${this.rec.instance} failed (exit ${end.exitCode})${end.message ? `: ${end.message}` : ''}`);
     } catch (err) {
-      if (!(err instanceof Halt)) throw err;
+      if (!(err instanceof Halt)) this.crashed(err as Error);
     } finally {
       local.delete(this.key);
       this.lock.release();
@@ -107,6 +101,23 @@ export class FlowRun {
     } catch {
       return summaryOf(this.rec);
     }
+  }
+
+  /**
+   * Something the runner did not expect (a full disk, a lock held too long).
+   * In a process that lives on (the extension host) the instance would
+   * otherwise stay `running` under a live pid forever: it is marked failed,
+   * naming the cause. When even that cannot be written, the error goes up.
+   */
+  private crashed(err: Error): void {
+    try {
+      updateInstance(this.host.workspace, this.rec.instance, (disk) =>
+        disk.status === 'running' ? { ...disk, status: 'failed', exit_code: FAILURE_EXIT, message: `the runner failed at \`${statePathOf(disk)}\`: ${err.message}`, pgids: [] } : undefined,
+      );
+    } catch {
+      throw err;
+    }
+    this.host.sink.progress(`■ ${this.rec.instance} failed: ${err.message}`);
   }
 
   private async frame(depth: number, flow: LoadedFlow, initial: Variables, entry: Entry): Promise<FrameEnd> {
@@ -186,7 +197,7 @@ export class FlowRun {
     const step = node.flow as FlowStep;
     switch (step.tool) {
       case 'switch': {
-        const value = renderText(String(step.arguments.value ?? ''), vars);
+        const value = renderText(asText(step.arguments.value), vars);
         const target = routeSwitch(step, value);
         if (target === undefined) {
           throw new StateFailure(`switch value \`${value}\` matches no \`goto\` key (${step.goto.map((g) => `\`${g.value}\``).join(', ')}) and there is no \`_\` default`);
@@ -195,7 +206,7 @@ export class FlowRun {
         return { kind: 'goto', state: target, value };
       }
       case 'pause':
-        return { kind: 'pause', reason: renderText(String(step.arguments.reason ?? ''), vars) };
+        return { kind: 'pause', reason: renderText(asText(step.arguments.reason), vars) };
       case 'parallel': {
         const tasks = parallelTasks(step, flow.workflow, vars);
         const { results, outcome } = await runParallel(this.ctx, statePath, node.key, tasks);

@@ -8,17 +8,11 @@ import * as path from 'node:path';
 import type { FlowStep } from '../model/index.js';
 import { StateFailure } from './failure.js';
 import { loadFlowTree, type LoadedFlow } from './load.js';
-import type { Entry } from './runner.js';
+import type { ChildStart } from './entry.js';
 import { asText, renderText, renderValue, type Variables } from './template.js';
 
 /** Sub-flows inside sub-flows stop here: a flow that names itself would otherwise recurse until memory runs out. */
 export const MAX_SUB_FLOW_DEPTH = 16;
-
-export interface ChildStart {
-  readonly flow: LoadedFlow;
-  readonly variables: Variables;
-  readonly entry: Entry;
-}
 
 export function enterSubFlow(step: FlowStep, vars: Variables, parent: LoadedFlow, workspace: string, depth: number): ChildStart {
   if (depth + 1 >= MAX_SUB_FLOW_DEPTH) throw new StateFailure(`sub-flows are nested ${MAX_SUB_FLOW_DEPTH} deep: does a flow run itself?`);

@@ -74,6 +74,7 @@ export class FlowError extends Error {
       | 'busy'
       | 'interrupted'
       | 'not_resumable'
+      | 'not_running'
       | 'io',
     message: string,
     /** For `invalid_flow`: each error as `file:line:col: message`. */
