@@ -10,6 +10,7 @@ export const COMMAND_SUMMARIES = {
   hook: 'answer a VS Code / Claude Code agent hook (JSON on stdin)',
   mcp: 'serve the statewright_* agent tools over MCP (stdio)',
   export: 'print a workflow diagram as Mermaid, DOT or PlantUML',
+  flow: 'run FlowState flows: run, resume, stop, pause, status, list',
 } as const;
 
 export type CommandName = keyof typeof COMMAND_SUMMARIES;

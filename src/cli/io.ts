@@ -3,7 +3,12 @@
  * errors a JSON `{"error": {"code", "message"}}` (where JSON is expected) plus
  * a one-line message on stderr and a non-zero exit. Never a stack trace.
  */
-export type ExitCode = 0 | 1 | 2 | 3;
+/**
+ * 0 ok, 1 the command ran and said no, 2 usage or I/O, 3 enforcement could
+ * not read its state; `flow run|resume|stop` exit with the flow's own exit
+ * code (any 0-255: a failing state's code, 130 when stopped).
+ */
+export type ExitCode = number;
 
 export class CliError extends Error {
   /** Each command is its own bundle with its own copy of this class, so the dispatcher recognises it by this mark, not instanceof. */

@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { tempDir } from './helpers/temp-dir.js';
+import { alive, eventually, killAfter, pidsIn as readPids } from './helpers/processes.js';
 import type { FlowSink, ModelVendor, PromptRequest } from '../../src/engine/flow/host.js';
 import { runBash } from '../../src/engine/flow/effects/bash.js';
 import { promptModelCli } from '../../src/engine/flow/effects/vendor-cli.js';
@@ -33,56 +34,6 @@ const text = (r: Recorded, stream: 'stdout' | 'stderr'): string =>
     .filter((c) => c.stream === stream)
     .map((c) => c.chunk)
     .join('');
-
-/** Alive and not a zombie (a zombie answers kill(pid, 0) until its new parent reaps it, which a container's init may never do). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
-
-/** Poll until `check` holds, at most `tries` times 20 ms (a bound, not a timing assertion). */
-async function eventually(check: () => boolean, tries = 250): Promise<boolean> {
-  for (let i = 0; i < tries; i++) {
-    if (check()) return true;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return check();
-}
-
-/** A failing test must not leave its sleeps behind. */
-function killAfter(t: { after(fn: () => void): unknown }, pids: () => number[]): void {
-  t.after(() => {
-    // 0 would be this test's own process group: skipped (a group that never started).
-    for (const pid of pids().filter((p) => p !== 0 && !Number.isNaN(p))) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        /* gone */
-      }
-    }
-  });
-}
-
-function readPids(file: string): number[] {
-  try {
-    return fs
-      .readFileSync(file, 'utf8')
-      .split(/\s+/)
-      .filter(Boolean)
-      .map(Number);
-  } catch {
-    return [];
-  }
-}
 
 function bashRequest(cwd: string, command: string, signal = new AbortController().signal, onStarted?: (pgid: number) => void) {
   return { state: 'step', command, cwd, signal, ...(onStarted ? { onStarted } : {}) };
@@ -111,7 +62,7 @@ test('bash: abort kills the whole process group, background children too; onStar
   const pidFile = path.join(dir, 'pids');
   const ctl = new AbortController();
   let pgid = 0;
-  killAfter(t, () => [...readPids(pidFile), -pgid]);
+  killAfter(t, () => [...readPids(pidFile), pgid]);
   const running = runBash(bashRequest(dir, `sleep 1000 & echo $! >> pids; sleep 1000 & echo $! >> pids; sleep 1000`, ctl.signal, (g) => (pgid = g)), recordingSink().sink);
   assert.ok(await eventually(() => readPids(pidFile).length === 2), 'the two background sleeps started');
   const children = readPids(pidFile);
@@ -142,7 +93,7 @@ test('bash: a background child that keeps stdout open does not hold the state fo
   const dir = tempDir('sg-fx-bg-', t);
   let pgid = 0;
   const out = await runBash(bashRequest(dir, 'sleep 1000 & echo $! > bg.pid; echo started', undefined, (g) => (pgid = g)), recordingSink().sink);
-  killAfter(t, () => [-pgid]);
+  killAfter(t, () => [pgid, ...readPids(path.join(dir, 'bg.pid'))]);
   assert.equal(out.exitCode, 0);
   assert.equal(out.stdout, 'started\n');
   assert.ok(alive(readPids(path.join(dir, 'bg.pid'))[0]!), 'the background child was left running (it is not part of the state)');

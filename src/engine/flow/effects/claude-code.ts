@@ -25,6 +25,7 @@ import * as path from 'node:path';
 import type { FlowSink, PromptRequest, ToolOutcome } from '../host.js';
 import { runVendorCli, VENDOR_CLIS } from './vendor-cli.js';
 import type { EffectOptions } from './bash.js';
+import { shellQuote } from '../../shell/rewrite.js';
 
 export interface ClaudeCodeOptions extends EffectOptions {
   /** The command line that runs `stategate hook --client claude` (e.g. `'/usr/bin/node' '/…/dist/cli.js' hook --client claude`). */
@@ -58,6 +59,16 @@ function workflowRunActive(workspace: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The hook command line for a stategate CLI started as `runtime script`
+ * (POSIX shell: Claude Code runs hooks with a POSIX shell, Git Bash on
+ * Windows). An Electron runtime needs ELECTRON_RUN_AS_NODE, inline since
+ * Claude Code's hook entries have no `env`.
+ */
+export function claudeHookCommandFor(runtime: string, script: string, electron: boolean): string {
+  return `${electron ? 'ELECTRON_RUN_AS_NODE=1 ' : ''}${shellQuote(runtime)} ${shellQuote(script)} hook --client claude`;
 }
 
 /** The `--settings` value that puts Claude Code under stategate's hook, in Claude Code's nested shape. */

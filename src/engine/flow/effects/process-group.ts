@@ -47,7 +47,9 @@ const DEFAULT_KILL_GRACE_MS = 2000;
 /**
  * After the process we started has exited, how long its stdout and stderr may
  * stay open: a background child (`server &`) holds them, and a state must not
- * wait for it forever. Its output after that is not captured.
+ * wait for it forever. Its output after that is not captured. What the
+ * process itself wrote is at most a pipe buffer (64 KiB) behind when it exits
+ * (a writer blocks on a full pipe), read in far less than this.
  */
 const DRAIN_AFTER_EXIT_MS = 300;
 const GROUP_POLL_MS = 25;
