@@ -54,6 +54,7 @@ const entries = [
 //   extension-language.js  the authoring features (src/vscode/language/lazy-language.ts)
 //   extension-runs.js      run service, status bar, run commands, agents, panel (src/vscode/runtime/lazy-runs.ts),
 //                          loaded right after activation when a folder is open
+//   extension-flows.js     flow runs, their terminals and the Flows view (src/vscode/flows/lazy-flows.ts)
 //   extension-check.js     the workflow checker (lazy-check.ts; the engine's store/runner.ts and flow/load.ts)
 //   extension-shell.js     the shell analysis (lazy-shell.ts; only the participant's shell calls)
 //   extension-elk.js       elkjs, for the SVG export of a statechart run (panel/chart-svg.ts)
@@ -61,6 +62,7 @@ const entries = [
 const lazyExtensionRequires = [
   [/src[\\/]vscode[\\/]language[\\/]lazy-language\.ts$/, './index.js', './extension-language.js'],
   [/src[\\/]vscode[\\/]runtime[\\/]lazy-runs\.ts$/, './runs.js', './extension-runs.js'],
+  [/src[\\/]vscode[\\/]flows[\\/]lazy-flows\.ts$/, './index.js', './extension-flows.js'],
   [/src[\\/]vscode[\\/]runtime[\\/]lazy-shell\.ts$/, '../../engine/shell/gate.js', './extension-shell.js'],
   [/src[\\/]vscode[\\/]language[\\/]lazy-check\.ts$/, '../../engine/check/check-file.js', './extension-check.js'],
   [/src[\\/]engine[\\/]store[\\/]runner\.ts$/, '../check/check-file.js', './extension-check.js'],
@@ -83,6 +85,7 @@ if (existsSync('src/vscode/extension.ts')) {
   entries.push({ ...ext, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js' });
   entries.push({ ...ext, ...importMetaUrl, entryPoints: ['src/vscode/language/index.ts'], outfile: 'dist/extension-language.js' });
   entries.push({ ...ext, ...importMetaUrl, entryPoints: ['src/vscode/runtime/runs.ts'], outfile: 'dist/extension-runs.js' });
+  entries.push({ ...ext, ...importMetaUrl, entryPoints: ['src/vscode/flows/index.ts'], outfile: 'dist/extension-flows.js' });
   entries.push({ ...importMetaUrl, entryPoints: ['src/engine/shell/gate.ts'], outfile: 'dist/extension-shell.js' });
   entries.push({ entryPoints: ['src/engine/check/check-file.ts'], outfile: 'dist/extension-check.js' });
   // elkjs for the SVG export of a statechart run (src/vscode/panel/chart-svg.ts), loaded on first export.

@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { registerLanguageFeatures } from './language/lazy-language.js';
 import { registerMcpProvider } from './agents/mcp-provider.js';
+import { registerFlows } from './flows/lazy-flows.js';
 import { registerRuns } from './runtime/lazy-runs.js';
 import type { RunService } from './runtime/run-service.js';
 
@@ -31,7 +32,8 @@ export function activate(context: vscode.ExtensionContext): StategateApi {
   registerLanguageFeatures(context);
   const first = vscode.workspace.workspaceFolders?.[0];
   const folder = first && first.uri.scheme === 'file' ? first : undefined;
-  const runs = registerRuns(context, folder, new Set([SHOW_VERSION]));
+  const flowCommands = registerFlows(context, folder);
+  const runs = registerRuns(context, folder, new Set([SHOW_VERSION, ...flowCommands]));
   if (folder) context.subscriptions.push(...registerMcpProvider(context, folder));
   const activation = { startedAt, ms: performance.now() - t0 };
   return folder ? { version, get runs() { return runs().service; }, activation } : { version, activation };

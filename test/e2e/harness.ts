@@ -183,7 +183,7 @@ export function hostRunnerVsix(): Promise<string> {
   return testExtensionVsix(path.join(__dirname, 'host-runner'));
 }
 
-async function waitUntil<T>(what: string, check: () => T | Promise<T>, timeoutMs: number, everyMs = 100): Promise<NonNullable<T>> {
+export async function waitUntil<T>(what: string, check: () => T | Promise<T>, timeoutMs: number, everyMs = 100): Promise<NonNullable<T>> {
   const end = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {

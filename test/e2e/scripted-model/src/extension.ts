@@ -4,6 +4,9 @@
 // the tools offered) is recorded for the test to read (`scriptedModel.received`;
 // requests with no tools, the chat's housekeeping, in `scriptedModel.utility`).
 // Two plain file tools give the model something to read and edit with.
+// Requests offered no tools (a flow's claude/codex/gemini state) are answered
+// from a second script when the test set one (`scriptedModel.setPlainScript`),
+// streamed word by word, and recorded with the housekeeping (`scriptedModel.utility`).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -35,6 +38,7 @@ const MODEL: ChatInformation = {
 };
 
 let script: ScriptTurn[] = [];
+let plainScript: string[] = [];
 const received: Received[] = [];
 const utility: Received[] = [];
 let calls = 0;
@@ -70,7 +74,9 @@ export function activate(context: vscode.ExtensionContext): void {
         // Requests without tools are the chat's own housekeeping (titles, summaries): answered, kept apart, no script turn spent.
         if (request.tools.length === 0) {
           utility.push(request);
-          progress.report(new vscode.LanguageModelTextPart('Scripted'));
+          const answer = plainScript.shift();
+          if (answer === undefined) progress.report(new vscode.LanguageModelTextPart('Scripted'));
+          else for (const word of answer.match(/\S+\s*/g) ?? []) progress.report(new vscode.LanguageModelTextPart(word));
           return;
         }
         received.push(request);
@@ -94,6 +100,11 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.commands.registerCommand('scriptedModel.setScript', (turns: ScriptTurn[]) => {
       script = [...turns];
       received.length = 0;
+      return true;
+    }),
+    vscode.commands.registerCommand('scriptedModel.setPlainScript', (answers: string[]) => {
+      plainScript = [...answers];
+      utility.length = 0;
       return true;
     }),
     vscode.commands.registerCommand('scriptedModel.received', () => received),

@@ -1,0 +1,11 @@
+/** Ids the activation bundle (lazy-flows.ts) and the flows bundle (index.ts) share; package.json contributes them. */
+export const FLOWS_VIEW_ID = 'stategate.flows';
+
+export const FLOW_COMMANDS = {
+  run: 'stategate.runFlow',
+  pause: 'stategate.pauseFlow',
+  resume: 'stategate.resumeFlow',
+  stop: 'stategate.stopFlow',
+  show: 'stategate.showFlow',
+  refresh: 'stategate.refreshFlows',
+} as const;

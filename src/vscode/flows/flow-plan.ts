@@ -1,0 +1,72 @@
+/**
+ * What a flow file will execute, for the first-run confirmation (DESIGN.md
+ * "Flows": a flow runs commands on the machine, so its first run in VS Code
+ * lists them and asks). Pure: no 'vscode', so the unit tests read it directly.
+ * The answer is remembered by the file's hash, so an edit asks again.
+ */
+import { createHash } from 'node:crypto';
+import type { FlowStep, JsonValue, Workflow } from '../../engine/index.js';
+
+/** The argument that says what each tool does, as the confirmation shows it. */
+const WHAT: Readonly<Record<string, string>> = {
+  bash: 'command',
+  switch: 'value',
+  pause: 'reason',
+  'ask-user': 'question',
+  claude: 'prompt',
+  codex: 'prompt',
+  gemini: 'prompt',
+  'claude-code': 'prompt',
+  'get-gh-issue': 'issue-number',
+  'sub-flow': 'workflow',
+};
+
+export interface PlanLine {
+  readonly state: string;
+  readonly tool: string;
+  /** The command, prompt, question... as written (templates unexpanded); '' when the argument is missing. */
+  readonly what: string;
+}
+
+function text(v: JsonValue | undefined): string {
+  if (v === undefined || v === null) return '';
+  return typeof v === 'string' ? v : JSON.stringify(v);
+}
+
+function lineOf(state: string, step: Pick<FlowStep, 'tool' | 'arguments'>): PlanLine {
+  const key = WHAT[step.tool];
+  return { state, tool: step.tool, what: key ? text(step.arguments[key]) : '' };
+}
+
+/** One line per state in file order; a `parallel` state's inline tasks follow it as `<state>[i]`. */
+export function flowPlan(wf: Workflow): PlanLine[] {
+  const out: PlanLine[] = [];
+  for (const s of wf.states.values()) {
+    if (!s.flow) continue;
+    out.push(lineOf(s.key, s.flow));
+    (s.flow.tasks ?? []).forEach((t, i) => {
+      if (t.kind === 'call') out.push(lineOf(`${s.key}[${i}]`, t));
+      else out.push({ state: `${s.key}[${i}]`, tool: 'state', what: t.state.name });
+    });
+  }
+  return out;
+}
+
+/** Longest shown per line: the modal is not the place for a whole script (the file is one click away). */
+const MAX_WHAT = 160;
+
+/** The confirmation's detail text: `state (tool): what`, one per line. */
+export function planText(lines: readonly PlanLine[]): string {
+  return lines
+    .map((l) => {
+      const one = l.what.trim().replace(/\s*\n\s*/g, ' ⏎ ');
+      const what = one.length > MAX_WHAT ? `${one.slice(0, MAX_WHAT - 1)}…` : one;
+      return what ? `${l.state} (${l.tool}): ${what}` : `${l.state} (${l.tool})`;
+    })
+    .join('\n');
+}
+
+/** The key the confirmation is remembered under: the file's content, so any edit asks again. */
+export function flowHash(content: string): string {
+  return createHash('sha256').update(content).digest('hex');
+}

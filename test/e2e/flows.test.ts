@@ -1,0 +1,146 @@
+// Flows in the real VS Code, with the scripted language model
+// (test/e2e/scripted-model) standing in for a real one:
+// - a flow run from its ▶ Run flow lens (the palette when the lens is not
+//   there): the first-run confirmation lists what it will run, each state's
+//   output shows live in the run's terminal, an ask-user state is answered in
+//   the input box and a claude state is answered by the scripted model;
+// - a flow that pauses is resumed from the Flows view's inline Resume action,
+//   and a running one is stopped by its Stop action;
+// - in Restricted Mode no flow runs, and a message says why.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { listFlows } from '../../src/engine/index';
+import { hostRunnerVsix, REPO_ROOT, STATEGATE_VSIX, waitUntil, withVsCode, type VsCode } from './harness';
+import { scriptedModelVsix } from './scripted-model/build';
+
+const WORKSPACE = 'test/e2e/fixtures/flows';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const until = <T>(what: string, check: () => T | Promise<T>, timeoutMs = 30_000) => waitUntil(what, check, timeoutMs, 200);
+
+function instance(vsc: VsCode, flow: string) {
+  return listFlows(vsc.workspaceDir).find((f) => f.flow === flow);
+}
+
+/** Runs the open flow file from its ▶ Run flow lens, or from the palette when no lens shows. */
+async function runOpenFlow(vsc: VsCode): Promise<'lens' | 'palette'> {
+  const lens = vsc.page.locator('.editor-group-container.active .codelens-decoration a', { hasText: /Run flow/ }).first();
+  if (await lens.waitFor({ state: 'visible', timeout: 10_000 }).then(() => true, () => false)) {
+    await lens.click();
+    return 'lens';
+  }
+  await vsc.runCommand('stategate: Run Flow');
+  return 'palette';
+}
+
+/** The first-run confirmation: returns its text and presses Run Flow. */
+async function confirmRun(vsc: VsCode): Promise<string> {
+  const dialog = vsc.page.locator('.monaco-dialog-box');
+  await dialog.waitFor({ state: 'visible', timeout: 15_000 });
+  const text = await dialog.innerText();
+  await dialog.getByRole('button', { name: 'Run Flow' }).click();
+  await dialog.waitFor({ state: 'hidden', timeout: 5_000 });
+  return text;
+}
+
+async function terminalShows(vsc: VsCode, ...texts: string[]): Promise<string> {
+  let shown = '';
+  await until(`the terminal to show ${texts.join(', ')}`, async () => {
+    shown = await vsc.terminalText();
+    return texts.every((t) => shown.includes(t));
+  }).catch((e: Error) => {
+    e.message += `\nthe terminal shows:\n${shown}`;
+    throw e;
+  });
+  return shown;
+}
+
+test('flows: run from the lens with live output, ask-user in the input box, the model answers, a pause resumed from the Flows view', { timeout: 300_000 }, async (t) => {
+  const options = { workspace: WORKSPACE, extensions: [STATEGATE_VSIX, await hostRunnerVsix(), await scriptedModelVsix()], viewport: { width: 1400, height: 900 } };
+  await withVsCode(t, options, async (vsc) => {
+    await vsc.hostReady();
+    await vsc.executeCommand('scriptedModel.setPlainScript', ['Warm greetings to you, Ada, from all of us!']);
+
+    await t.test('a run from the lens: confirmation, terminal output, input box, scripted model', async () => {
+      await vsc.openFile('hello.flow.yaml');
+      const how = await runOpenFlow(vsc);
+      t.diagnostic(`run from the ${how}`);
+      const asked = await confirmRun(vsc);
+      assert.match(asked, /Run the flow hello\.flow\.yaml\?/);
+      assert.match(asked, /build \(bash\): echo "building the greeting"/);
+      assert.match(asked, /ask-name \(ask-user\): Who should be greeted\?/);
+      assert.match(asked, /polish \(claude\): Say this more warmly: \{\{ greeting \}\}/);
+
+      // The input box of the ask-user state, after the first state's output is in the terminal.
+      const box = vsc.page.locator('.quick-input-widget');
+      await box.getByText('Who should be greeted?').waitFor({ state: 'visible', timeout: 30_000 });
+      await terminalShows(vsc, 'building the greeting', 'warming up', 'built');
+      await vsc.page.locator('.quick-input-widget .quick-input-box input').fill('Ada');
+      await vsc.page.keyboard.press('Enter');
+
+      const shown = await terminalShows(vsc, 'Hello, Ada!', 'Warm greetings to you, Ada, from all of us!', 'saved greeting.txt', 'completed');
+      assert.equal(fs.readFileSync(path.join(vsc.workspaceDir, 'greeting.txt'), 'utf8'), 'Warm greetings to you, Ada, from all of us!\n');
+      const asks = (await vsc.executeCommand('scriptedModel.utility')) as { messages: { parts: { value?: string }[] }[] }[];
+      assert.ok(
+        asks.some((r) => r.messages.some((m) => m.parts.some((p) => p.value === 'Say this more warmly: Hello, Ada!'))),
+        `the model got the templated prompt: ${JSON.stringify(asks)}`,
+      );
+      assert.equal(instance(vsc, 'hello')?.status, 'completed', shown);
+
+      await vsc.executeCommand('stategate.flows.focus');
+      await vsc.page.locator('.monaco-list-row', { hasText: 'hello-1' }).first().waitFor({ timeout: 15_000 });
+      const shot = await vsc.screenshot('flow-run');
+      fs.mkdirSync(path.join(REPO_ROOT, 'docs', 'images'), { recursive: true });
+      fs.copyFileSync(shot, path.join(REPO_ROOT, 'docs', 'images', 'flow-run.png'));
+    });
+
+    await t.test('a pause resumed from the Flows view', async () => {
+      await vsc.openFile('wait.flow.yaml');
+      await runOpenFlow(vsc);
+      await confirmRun(vsc);
+      await until('the wait flow to pause', () => instance(vsc, 'wait')?.status === 'paused');
+      await terminalShows(vsc, 'before the pause', 'paused');
+      assert.equal(fs.existsSync(path.join(vsc.workspaceDir, 'resumed.txt')), false);
+
+      await vsc.executeCommand('stategate.flows.focus');
+      const row = vsc.page.locator('.monaco-list-row', { hasText: 'wait-1' }).first();
+      await until('the Flows view to show wait-1 paused', async () => /paused/.test(await row.innerText()));
+      await row.hover();
+      await row.locator('.action-label[aria-label="Resume Flow"]').click();
+      await until('the wait flow to complete', () => instance(vsc, 'wait')?.status === 'completed');
+      assert.ok(fs.existsSync(path.join(vsc.workspaceDir, 'resumed.txt')), 'the state after the pause ran');
+      await terminalShows(vsc, 'after the pause', 'completed');
+      await until('the Flows view to show wait-1 completed', async () => /completed/.test(await row.innerText()));
+    });
+
+    await t.test('a running flow stopped from the Flows view: its command ends, the next state never runs', async () => {
+      await vsc.openFile('slow.flow.yaml');
+      await runOpenFlow(vsc);
+      await confirmRun(vsc);
+      await terminalShows(vsc, 'working for a while');
+      await vsc.executeCommand('stategate.flows.focus');
+      const row = vsc.page.locator('.monaco-list-row', { hasText: 'slow-1' }).first();
+      await until('the Flows view to show slow-1 running', async () => /running/.test(await row.innerText()));
+      await row.hover();
+      await row.locator('.action-label[aria-label="Stop Flow"]').click();
+      await until('the slow flow to stop', () => instance(vsc, 'slow')?.status === 'stopped');
+      await until('the Flows view to show slow-1 stopped', async () => /stopped/.test(await row.innerText()));
+      await sleep(1500);
+      assert.equal(fs.existsSync(path.join(vsc.workspaceDir, 'never.txt')), false, 'the state after the stopped one never ran');
+      assert.ok(!(await vsc.terminalText()).includes('never printed'));
+    });
+  });
+});
+
+test('flows: Restricted Mode runs no flow and says why', { timeout: 300_000 }, async (t) => {
+  await withVsCode(t, { workspace: WORKSPACE, restricted: true }, async (vsc) => {
+    const ready = await vsc.hostReady();
+    assert.equal(ready.trusted, false);
+    await vsc.executeCommand('stategate.runFlow', path.join(vsc.workspaceDir, 'wait.flow.yaml'));
+    const note = await until('a warning', async () => (await vsc.notifications()).find((n) => /Restricted Mode/.test(n)));
+    assert.match(note, /a flow runs commands on this machine/);
+    await sleep(1000);
+    assert.deepEqual(listFlows(vsc.workspaceDir), [], 'no instance was created');
+  });
+});
