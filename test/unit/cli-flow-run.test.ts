@@ -225,6 +225,30 @@ test('kill -9 of the runner mid-flow: flow status names the interrupted state; r
   assert.deepEqual(cli(['flow', 'status', 'k'], { cwd: ws }).json.log.map((e: { state: string }) => e.state), ['a', 'b', 'c']);
 });
 
+const ORPHANS_ON_KILL = `name: orphans
+start-at: a
+states:
+  a:
+    tool: bash
+    arguments:
+      command: if [ -f once ]; then echo again; else touch once; echo $$ >> a.pids; sleep 1000 & echo $! >> a.pids; wait; fi
+`;
+
+test('resume --rerun after a kill -9 first ends the process group the dead runner left running', async (t) => {
+  const ws = workspace(t, { 'orphans.flow.yaml': ORPHANS_ON_KILL });
+  killAfter(t, () => pidIn(path.join(ws, 'a.pids')));
+  const runner = start(['flow', 'run', 'orphans.flow.yaml', '--name', 'o'], ws);
+  assert.ok(await eventually(() => pidIn(path.join(ws, 'a.pids')).length === 2), 'state a and its background sleep started');
+  runner.kill('SIGKILL');
+  await runner.done;
+  const orphans = pidIn(path.join(ws, 'a.pids'));
+  assert.ok(orphans.every(alive), 'the killed runner left its state running');
+  const rerun = cli(['flow', 'resume', 'o', '--rerun'], { cwd: ws });
+  assert.equal(rerun.code, 0, rerun.stderr);
+  assert.deepEqual(rerun.json.variables, {});
+  assert.ok(await eventually(() => !orphans.some(alive)), `the left-over processes ${orphans.join(', ')} are gone`);
+});
+
 const LONG_RUNNING = `name: long
 start-at: a
 states:

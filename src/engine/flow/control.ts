@@ -85,9 +85,12 @@ export async function resumeFlow(host: FlowHost, instance: string, opts: ResumeF
       if (!opts.rerun) {
         throw new FlowError(
           'interrupted',
-          `flow instance ${instance} was interrupted while state \`${path}\` was running (its runner ended without finishing it, so it may have done part of its work); \`flow resume ${instance} --rerun\` runs \`${path}\` again, keeping the earlier variables`,
+          `flow instance ${instance} was interrupted while state \`${path}\` was running (its runner ended without finishing it, so it may have done part of its work); \`flow resume ${instance} --rerun\` ends what that state left running and runs \`${path}\` again, keeping the earlier variables`,
         );
       }
+      // The dead runner's commands may still run (a kill -9 reaches the runner, not its process groups): end them
+      // before the state runs again, so two copies of it never run side by side.
+      for (const pgid of rec.pgids) killGroup(pgid);
     } else if (rec.status !== 'paused') {
       throw new FlowError('not_resumable', `flow instance ${instance} is ${rec.status}: there is nothing to resume (start the flow again with \`flow run\`)`);
     }
