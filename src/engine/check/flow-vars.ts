@@ -12,7 +12,7 @@ import { VARIABLE_NAME } from '../formats/flow-fields.js';
 import { closestName, didYouMean } from './suggest.js';
 import type { FlowEdge } from './flow-graph.js';
 
-const TEMPLATE = /\{\{\s*([^{}]*?)\s*\}\}/g;
+export const TEMPLATE = /\{\{\s*([^{}]*?)\s*\}\}/g;
 
 export function undefinedVariableRule(
   wf: Workflow,
@@ -62,7 +62,7 @@ function definitions(s: StateNode, wf: Workflow): string[] {
 }
 
 /** The variables defined on entry to each state reachable from `start-at` (a worklist to the fixpoint). */
-function definedBefore(wf: Workflow, edges: ReadonlyMap<string, readonly FlowEdge[]>): Map<string, Set<string>> {
+export function definedBefore(wf: Workflow, edges: ReadonlyMap<string, readonly FlowEdge[]>): Map<string, Set<string>> {
   const before = new Map<string, Set<string>>();
   if (!wf.states.has(wf.initial.name)) return before;
   before.set(wf.initial.name, new Set(Object.keys(wf.flow?.variables ?? {})));
@@ -113,7 +113,7 @@ function templateUses(step: FlowStep, text: string | undefined): Use[] {
 }
 
 /** `name` or `state::name` (other text between braces is not a variable and is left alone). */
-function isVariableRef(name: string): boolean {
+export function isVariableRef(name: string): boolean {
   const sep = name.indexOf('::');
   return sep > 0 ? name.slice(0, sep).length > 0 && VARIABLE_NAME.test(name.slice(sep + 2)) : VARIABLE_NAME.test(name);
 }

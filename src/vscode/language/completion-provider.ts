@@ -1,9 +1,10 @@
 /** Completion of workflow names (states, guards, tools, events, ids) on top of the JSON schema's own. */
 import * as vscode from 'vscode';
-import { chartCompletions, completionsAt, type CompletionKind, type ToolName } from '../../engine/index.js';
+import { chartCompletions, completionsAt, flowCompletions, type CompletionKind, type ToolName } from '../../engine/index.js';
 import type { WorkflowDocuments } from './documents.js';
 import { toRange } from './locations.js';
 import type { WorkspaceWorkflows } from './workspace-index.js';
+import { subFlows } from './sub-flows.js';
 
 const KIND: Record<CompletionKind, vscode.CompletionItemKind> = {
   state: vscode.CompletionItemKind.Class,
@@ -15,6 +16,7 @@ const KIND: Record<CompletionKind, vscode.CompletionItemKind> = {
   workflow: vscode.CompletionItemKind.Module,
   action: vscode.CompletionItemKind.Function,
   field: vscode.CompletionItemKind.Property,
+  variable: vscode.CompletionItemKind.Variable,
 };
 
 export class WorkflowCompletionProvider implements vscode.CompletionItemProvider {
@@ -31,6 +33,8 @@ export class WorkflowCompletionProvider implements vscode.CompletionItemProvider
     let items;
     if (analysis.format === 'statechart') {
       items = chartCompletions(analysis, offset);
+    } else if (analysis.format === 'flow') {
+      items = flowCompletions(analysis, offset, subFlows(doc, analysis.file));
     } else {
       await this.workspace.ready();
       items = completionsAt(analysis.text, analysis.workflow, offset, { tools: this.tools(), workflowIds: this.workspace.ids() });
@@ -42,6 +46,7 @@ export class WorkflowCompletionProvider implements vscode.CompletionItemProvider
       // VS Code filters against the text in the range, which includes the opening quote when there is no string yet.
       item.filterText = c.insertText;
       if (c.detail) item.detail = c.detail;
+      if (c.documentation) item.documentation = new vscode.MarkdownString(c.documentation);
       item.sortText = String(i).padStart(5, '0'); // keep the file's order (states as written)
       return item;
     });
