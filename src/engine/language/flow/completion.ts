@@ -15,7 +15,7 @@ import type { CompletionItem, CompletionKind } from '../completion.js';
 import { jsonStringContents } from '../edits.js';
 import { chartCursorAt } from '../chart/cursor.js';
 import { chartTree, propertyValue } from '../chart/tree.js';
-import { pathMatches } from '../cursor.js';
+import { pathMatches, type Cursor } from '../cursor.js';
 import { flowStateLine } from './describe.js';
 import { flowVariableNames, type LoadSubFlow } from './sub-flows.js';
 
@@ -29,7 +29,7 @@ interface Candidate {
 type Path = readonly (string | number)[];
 
 export function flowCompletionsAt(text: string, wf: Workflow | undefined, offset: number, json: boolean, loadSubFlow?: LoadSubFlow): CompletionItem[] {
-  const cursor = chartCursorAt(text, offset, json);
+  const cursor = asKey(chartCursorAt(text, offset, json));
   const { path } = cursor;
   if (path[0] === 'states' && path[2] === 'arguments' && !cursor.atKey) {
     const inTemplate = templateItems(text, wf, offset, String(path[1]), loadSubFlow);
@@ -46,6 +46,19 @@ export function flowCompletionsAt(text: string, wf: Workflow | undefined, offset
   const found = cursor.atKey ? keyCandidates(text, json, wf, path) : valueCandidates(wf, path);
   return found.map((c) => ({ ...c, range, insertText: insert(c.label) }));
 }
+
+/**
+ * A mapping's first key being typed alone (`arguments:` then a line `  pr`)
+ * reads in YAML as the mapping's value, a plain string: where a mapping
+ * belongs, it is a key.
+ */
+function asKey(cursor: Cursor): Cursor {
+  const { path, string } = cursor;
+  if (cursor.atKey || !string || !MAPPINGS.some((m) => pathMatches(path, m))) return cursor;
+  return { path: [...path, string.value], atKey: true, string };
+}
+
+const MAPPINGS: readonly (readonly string[])[] = [['states', '*'], ['states', '*', 'arguments'], ['states', '*', 'arguments', 'tasks', '#', 'arguments']];
 
 function valueCandidates(wf: Workflow | undefined, path: Path): Candidate[] {
   if (pathMatches(path, ['start-at']) || pathMatches(path, ['states', '*', 'next']) || pathMatches(path, ['states', '*', 'on-error', '*']) || pathMatches(path, ['states', '*', 'goto', '*'])) {
