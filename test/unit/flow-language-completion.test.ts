@@ -41,6 +41,7 @@ for (const form of ['yaml', 'json'] as const) {
     const offset = at(text, `tool${q}: ${q}claude`, `tool${q}: ${q}`.length);
     const item = flowCompletions(doc, offset).find((c) => c.label === 'claude');
     assert.ok(item?.documentation?.includes('`prompt` (required)'), item?.documentation);
+    assert.ok(item);
     assert.equal(applyEdits(text, [{ ...item.range, newText: item.insertText }]), text);
   });
 }
