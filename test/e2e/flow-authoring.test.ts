@@ -36,6 +36,7 @@ test('authoring flows in YAML: problems, completion, hover, definition, outline,
           await body();
         } catch (e) {
           await vsc.screenshot(`flow-${name.split(' ').slice(0, 4).join('-')}`).catch(() => undefined);
+          vsc.saveLogs(`flow-${name.split(' ').slice(0, 4).join('-')}`);
           throw e;
         }
       });
@@ -99,6 +100,20 @@ test('authoring flows in YAML: problems, completion, hover, definition, outline,
       await vsc.waitForStatusBar('status.editor.selection', (s) => s.startsWith(`Ln ${line},`), 10_000);
     });
 
+    await step('the "▶ Run flow" lens and the in/out lenses show', async () => {
+      const lens = vsc.page.locator('.codelens-decoration a', { hasText: '▶ Run flow' }).first();
+      if (!(await lens.waitFor({ state: 'visible', timeout: 20_000 }).then(() => true, () => false))) {
+        // As in authoring.test.ts: on a heavily loaded machine VS Code may not draw the first lenses; an edit
+        // and its undo (the file is as before) makes it ask the provider again. The assertions are unchanged.
+        await vsc.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+        await vsc.page.keyboard.press('End');
+        await vsc.page.keyboard.type(' ');
+        await vsc.page.keyboard.press('Control+Z');
+        await lens.waitFor({ state: 'visible', timeout: 20_000 });
+      }
+      await vsc.page.locator('.codelens-decoration a', { hasText: '↘ 1 in · 3 out' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+    });
+
     await step('the outline lists the states with their tools', async () => {
       await vsc.runCommand('Explorer: Focus on Outline View');
       const rows = vsc.page.locator('.outline-pane .monaco-list-row');
@@ -111,19 +126,15 @@ test('authoring flows in YAML: problems, completion, hover, definition, outline,
         await vsc.page.keyboard.press('PageDown');
         await vsc.page.waitForTimeout(200);
       }
-      for (const row of ['fetch get-gh-issue → checks · start', 'checks parallel → notes', 'notes sub-flow → ask', 'decide switch', 'stop bash (ends the flow)']) {
-        assert.ok(seen.has(row), `${row} in ${JSON.stringify([...seen])}`);
+      // A row's text is the name and then the detail, with no space between them.
+      for (const [name, detail] of [['fetch', 'get-gh-issue → checks · start'], ['checks', 'parallel → notes'], ['notes', 'sub-flow → ask'], ['decide', 'switch'], ['stop', 'bash (ends the flow)']] as const) {
+        assert.ok(seen.has(`${name}${detail}`), `${name} with ${detail} in ${JSON.stringify([...seen])}`);
       }
       await vsc.openFile(file);
     });
 
-    await step('the "▶ Run flow" lens and the in/out lenses show', async () => {
-      const lens = vsc.page.locator('.codelens-decoration a', { hasText: '▶ Run flow' }).first();
-      await lens.waitFor({ state: 'visible', timeout: 20_000 });
-      await vsc.page.locator('.codelens-decoration a', { hasText: '↘ 1 in · 1 out' }).first().waitFor({ state: 'visible', timeout: 10_000 });
-    });
-
     await step('rename of a state updates every reference in the file', async () => {
+      await vsc.openFile(file);
       await goto(vsc, text, text.indexOf('  test:') + 3);
       await vsc.page.keyboard.press('F2');
       const input = vsc.page.locator('.rename-box .rename-input, .rename-box input').first();
