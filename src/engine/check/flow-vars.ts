@@ -8,11 +8,9 @@
  * some paths is left to the run-time error (never an empty string).
  */
 import type { Diagnostic, FlowStep, JsonValue, SourceLoc, StateNode, Workflow } from '../model/index.js';
-import { VARIABLE_NAME } from '../formats/flow-fields.js';
+import { isVariableRef, TEMPLATE } from '../formats/flow-fields.js';
 import { closestName, didYouMean } from './suggest.js';
 import type { FlowEdge } from './flow-graph.js';
-
-export const TEMPLATE = /\{\{\s*([^{}]*?)\s*\}\}/g;
 
 export function undefinedVariableRule(
   wf: Workflow,
@@ -110,12 +108,6 @@ function templateUses(step: FlowStep, text: string | undefined): Use[] {
     for (const s of strings(t.arguments)) for (const m of s.matchAll(TEMPLATE)) if (isVariableRef(m[1] ?? '')) out.push({ name: m[1] ?? '', loc: t.loc });
   }
   return out;
-}
-
-/** `name` or `state::name` (other text between braces is not a variable and is left alone). */
-export function isVariableRef(name: string): boolean {
-  const sep = name.indexOf('::');
-  return sep > 0 ? name.slice(0, sep).length > 0 && VARIABLE_NAME.test(name.slice(sep + 2)) : VARIABLE_NAME.test(name);
 }
 
 function strings(value: JsonValue): string[] {

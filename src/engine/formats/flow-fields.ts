@@ -23,3 +23,12 @@ export const REQUIRED_ARGUMENTS = Object.fromEntries(
 
 /** A variable name as `var(NAME)` and `{{ NAME }}` accept it. */
 export const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+
+/** A `{{ ... }}` template; what is between the braces is a variable only when `isVariableRef` says so. */
+export const TEMPLATE = /\{\{\s*([^{}]*?)\s*\}\}/g;
+
+/** `name` or `state::name` (other text between braces is not a variable and is left alone). */
+export function isVariableRef(name: string): boolean {
+  const sep = name.indexOf('::');
+  return sep > 0 ? VARIABLE_NAME.test(name.slice(sep + 2)) : VARIABLE_NAME.test(name);
+}

@@ -9,7 +9,7 @@
 import type { SourceLoc, Workflow } from '../../model/index.js';
 import type { FlowOutput } from '../../model/flow.js';
 import { flowTargets } from '../../check/flow-graph.js';
-import { isVariableRef, TEMPLATE } from '../../check/flow-vars.js';
+import { isVariableRef, TEMPLATE } from '../../formats/flow-fields.js';
 import { childPointer, nodeLoc, type JsonNode } from '../../formats/jsonc.js';
 import { chartTree, propertyValue } from '../chart/tree.js';
 
