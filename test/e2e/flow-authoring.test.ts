@@ -14,7 +14,7 @@ import { withVsCode, type VsCode } from './harness';
 
 const WORKSPACE = 'test/e2e/fixtures/flow-authoring/workspace';
 
-/** Ctrl+Space until the suggest widget shows, then the labels of its rows of one kind (`, Method`, `, Variable`). */
+/** Ctrl+Space until the suggest widget shows, then the labels of its rows of one kind (`, Method`, `, Field`). */
 async function suggestions(vsc: VsCode, kind: string): Promise<string[]> {
   const rows = vsc.page.locator('.suggest-widget .monaco-list-row');
   for (let attempt = 1; ; attempt++) {
@@ -76,7 +76,7 @@ test('authoring flows in YAML: problems, completion, hover, definition, outline,
 
     await step('completion inside {{ }} offers the variables, those set before the state first', async () => {
       await goto(vsc, text, text.indexOf('{{ notes::summary') + 3);
-      const vars = await suggestions(vsc, ', Variable');
+      const vars = await suggestions(vsc, ', Field');
       for (const v of ['issue', 'branch', 'issue_json', 'test_out', 'lint_out', 'notes::summary']) assert.ok(vars.includes(v), `${v} in ${JSON.stringify(vars)}`);
       assert.equal(vars[vars.length - 1], 'answer', `ask's own output comes last: ${JSON.stringify(vars)}`);
       await vsc.page.keyboard.press('Escape');

@@ -12,14 +12,12 @@ import { expectedAt, type Expected } from './slots.js';
 import { stateSummaryLine } from './describe.js';
 import { jsonStringContents } from './edits.js';
 
-export type CompletionKind = 'state' | 'keyword' | 'guard' | 'tool' | 'context-field' | 'event' | 'workflow' | 'action' | 'field' | 'variable';
+export type CompletionKind = 'state' | 'keyword' | 'guard' | 'tool' | 'context-field' | 'event' | 'workflow' | 'action' | 'field';
 
 export interface CompletionItem {
   readonly label: string;
   readonly kind: CompletionKind;
   readonly detail?: string;
-  /** Markdown shown beside the list (a tool's or an argument's documentation). */
-  readonly documentation?: string;
   /** The text range the item replaces (the string's contents when the cursor is in one). */
   readonly range: { readonly start: number; readonly end: number };
   readonly insertText: string;

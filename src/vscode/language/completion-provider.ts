@@ -1,6 +1,6 @@
 /** Completion of workflow names (states, guards, tools, events, ids) on top of the JSON schema's own. */
 import * as vscode from 'vscode';
-import { chartCompletions, completionsAt, flowCompletions, type CompletionKind, type ToolName } from '../../engine/index.js';
+import { chartCompletions, completionsAt, flowCompletions, type CompletionKind, type FlowCompletionItem, type ToolName } from '../../engine/index.js';
 import type { WorkflowDocuments } from './documents.js';
 import { toRange } from './locations.js';
 import type { WorkspaceWorkflows } from './workspace-index.js';
@@ -16,7 +16,6 @@ const KIND: Record<CompletionKind, vscode.CompletionItemKind> = {
   workflow: vscode.CompletionItemKind.Module,
   action: vscode.CompletionItemKind.Function,
   field: vscode.CompletionItemKind.Property,
-  variable: vscode.CompletionItemKind.Variable,
 };
 
 export class WorkflowCompletionProvider implements vscode.CompletionItemProvider {
@@ -30,7 +29,7 @@ export class WorkflowCompletionProvider implements vscode.CompletionItemProvider
     const analysis = this.docs.analyze(doc);
     if (!analysis) return undefined;
     const offset = doc.offsetAt(position);
-    let items;
+    let items: readonly FlowCompletionItem[];
     if (analysis.format === 'statechart') {
       items = chartCompletions(analysis, offset);
     } else if (analysis.format === 'flow') {

@@ -19,6 +19,11 @@ import { pathMatches, type Cursor } from '../cursor.js';
 import { flowStateLine } from './describe.js';
 import { flowVariableNames, type LoadSubFlow } from './sub-flows.js';
 
+/** A completion with the Markdown shown beside the list (a tool's or an argument's documentation). */
+export interface FlowCompletionItem extends CompletionItem {
+  readonly documentation?: string;
+}
+
 interface Candidate {
   readonly label: string;
   readonly kind: CompletionKind;
@@ -28,7 +33,7 @@ interface Candidate {
 
 type Path = readonly (string | number)[];
 
-export function flowCompletionsAt(text: string, wf: Workflow | undefined, offset: number, json: boolean, loadSubFlow?: LoadSubFlow): CompletionItem[] {
+export function flowCompletionsAt(text: string, wf: Workflow | undefined, offset: number, json: boolean, loadSubFlow?: LoadSubFlow): FlowCompletionItem[] {
   const cursor = asKey(chartCursorAt(text, offset, json));
   const { path } = cursor;
   if (path[0] === 'states' && path[2] === 'arguments' && !cursor.atKey) {
@@ -143,7 +148,7 @@ function variableCandidates(wf: Workflow, state: string, loadSubFlow?: LoadSubFl
   }
   const known = definedBefore(wf, flowEdges(wf)).get(state) ?? new Set<string>();
   const before = (name: string): boolean => known.has(name) || (name.includes('::') && known.has(`${name.slice(0, name.indexOf('::'))}::*`));
-  const items = [...all].map(([label, detail]) => ({ label, kind: 'variable' as const, detail: before(label) ? detail : `${detail}; not set on any path to ${state}` }));
+  const items = [...all].map(([label, detail]) => ({ label, kind: 'context-field' as const, detail: before(label) ? detail : `${detail}; not set on any path to ${state}` }));
   return [...items.filter((c) => before(c.label)), ...items.filter((c) => !before(c.label))];
 }
 

@@ -5,13 +5,12 @@
  * YAML or JSON) and the flow the check loaded from that text.
  */
 import type { Diagnostic, SourceLoc, Workflow } from '../../model/index.js';
-import type { CompletionItem } from '../completion.js';
 import type { Hover } from '../hover.js';
 import type { Lens } from '../lenses.js';
 import type { OutlineSymbol } from '../outline.js';
 import type { CodeFix } from '../quickfix.js';
 import { isJsonChart } from '../chart/tree.js';
-import { flowCompletionsAt } from './completion.js';
+import { flowCompletionsAt, type FlowCompletionItem } from './completion.js';
 import { flowHoverAt } from './hover.js';
 import { flowCodeLenses } from './lenses.js';
 import { flowModel, flowOccurrenceAt, sameFlowSymbol, type FlowModel } from './occurrences.js';
@@ -20,6 +19,7 @@ import { flowPrepareRename, flowRenameAt, type FlowPrepareResult, type FlowRenam
 import type { LoadSubFlow } from './sub-flows.js';
 
 export { subFlowLoader, type LoadSubFlow } from './sub-flows.js';
+export type { FlowCompletionItem } from './completion.js';
 
 export interface FlowDocument {
   readonly text: string;
@@ -32,7 +32,7 @@ const NOT_LOADED = 'The flow does not load; fix its errors first.';
 
 const model = (d: FlowDocument): FlowModel | undefined => (d.workflow ? flowModel(d.workflow, d.text, isJsonChart(d.text, d.file)) : undefined);
 
-export const flowCompletions = (d: FlowDocument, offset: number, loadSubFlow?: LoadSubFlow): CompletionItem[] =>
+export const flowCompletions = (d: FlowDocument, offset: number, loadSubFlow?: LoadSubFlow): FlowCompletionItem[] =>
   flowCompletionsAt(d.text, d.workflow, offset, isJsonChart(d.text, d.file), loadSubFlow);
 
 export function flowHover(d: FlowDocument, offset: number, schema?: unknown): Hover | undefined {
