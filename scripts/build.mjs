@@ -54,7 +54,7 @@ const entries = [
 //   extension-language.js  the authoring features (src/vscode/language/lazy-language.ts)
 //   extension-runs.js      run service, status bar, run commands, agents, panel (src/vscode/runtime/lazy-runs.ts),
 //                          loaded right after activation when a folder is open
-//   extension-check.js     the workflow checker (lazy-check.ts; the engine's store/runner.ts)
+//   extension-check.js     the workflow checker (lazy-check.ts; the engine's store/runner.ts and flow/load.ts)
 //   extension-shell.js     the shell analysis (lazy-shell.ts; only the participant's shell calls)
 //   extension-elk.js       elkjs, for the SVG export of a statechart run (panel/chart-svg.ts)
 //   cli/hook-picomatch.js  picomatch (the engine's machine/patterns/interrupts.ts; the hook's bundle, shipped anyway)
@@ -64,6 +64,7 @@ const lazyExtensionRequires = [
   [/src[\\/]vscode[\\/]runtime[\\/]lazy-shell\.ts$/, '../../engine/shell/gate.js', './extension-shell.js'],
   [/src[\\/]vscode[\\/]language[\\/]lazy-check\.ts$/, '../../engine/check/check-file.js', './extension-check.js'],
   [/src[\\/]engine[\\/]store[\\/]runner\.ts$/, '../check/check-file.js', './extension-check.js'],
+  [/src[\\/]engine[\\/]flow[\\/]load\.ts$/, '../check/check-file.js', './extension-check.js'],
   [/src[\\/]engine[\\/]machine[\\/]patterns[\\/]interrupts\.ts$/, 'picomatch', './cli/hook-picomatch.js'],
   [/src[\\/]vscode[\\/]panel[\\/]chart-svg\.ts$/, 'elkjs/lib/elk.bundled.js', './extension-elk.js'],
 ];

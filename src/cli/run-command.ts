@@ -5,7 +5,7 @@
  * member, a one-line message on stderr and exit 1.
  */
 import * as path from 'node:path';
-import { detectFormat, RunnerError, type Runner, type JsonObject, type JsonValue } from '../engine/index.js';
+import { detectFormat, flowNotRunnable, RunnerError, type Runner, type JsonObject, type JsonValue } from '../engine/index.js';
 import { createRunner } from './runner-factory.js';
 import { parse, stringOption, type Parsed } from './args.js';
 import { CliError, parseJsonObjectOption, parseJsonOption, printJson, type ExitCode, type Output } from './io.js';
@@ -27,11 +27,7 @@ interface Sub {
  */
 function refuseFlow(file: string): void {
   if (detectFormat('', file) !== 'flow') return;
-  throw new CliError(
-    'flow_not_runnable',
-    `${file} is a flow (FlowState): flows are not run as workflow runs; they run with \`stategate flow run ${file}\` (coming). \`stategate validate ${file}\` checks it and \`stategate export ${file}\` draws it.`,
-    1,
-  );
+  throw new CliError('flow_not_runnable', flowNotRunnable(file), 1);
 }
 
 const dataOption = { data: { type: 'string' as const } };

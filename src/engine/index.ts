@@ -38,3 +38,5 @@ export { chartEvents, type ChartEventCandidate, type ChartEventView, type ChartG
 export { isChartWorkflow } from './machine/chart-run.js';
 export { diagramTree, duration, isContainer, type DiagramTree, type TreeNode } from './export/tree.js';
 export { configurationPaths, nextDue, ROOT_ID, type ChartInvocation, type ChartSnapshot, type ChartTimer } from './statechart/index.js';
+// Flows (FlowState): the runner, for `stategate flow ...` and the Flows view.
+export * from './flow/index.js';

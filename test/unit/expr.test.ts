@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
+import { propertyRuns } from './support/property-runs';
 import {
   evaluateExpression,
   evaluateText,
@@ -638,7 +639,7 @@ test('for any text, parsing and evaluating never throw, and every range lies ins
       if (!evaluated.ok && !withinText(text, evaluated.error)) return false;
       return expressionReferences(parsed.expr).every((r) => r.offset >= 0 && r.length > 0 && r.offset + r.length <= text.length);
     }),
-    { numRuns: 3000 },
+    propertyRuns(3000),
   );
 });
 

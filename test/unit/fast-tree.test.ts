@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
+import { propertyRuns } from './support/property-runs';
 import { parseTree, type Node } from 'jsonc-parser';
 import { fastParseTree } from '../../src/engine/formats/fast-tree';
 import { generateFlat, generateWorkflow } from '../../bench/generate';
@@ -84,7 +85,7 @@ test('property: any JSON value in any layout, with comments and trailing commas,
       if (comment) text = `// leading\n${text.replace(/\n/g, ' /* c */\n')}`;
       agrees(text);
     }),
-    { numRuns: 2000 },
+    propertyRuns(2000),
   );
 });
 
@@ -94,6 +95,6 @@ test('property: a workflow text with one character deleted, replaced or inserted
     fc.property(fc.nat(base.length - 1), fc.constantFrom('', ' ', '"', ',', '}', ']', '{', ':', '\\', '\n', '/', '0', 'e', '\u0001'), fc.boolean(), (at, ch, insert) => {
       agrees(base.slice(0, at) + ch + base.slice(insert ? at : at + 1));
     }),
-    { numRuns: 3000 },
+    propertyRuns(3000),
   );
 });

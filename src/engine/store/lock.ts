@@ -70,6 +70,16 @@ function readHolder(file: string): LockHolder | undefined {
   return undefined;
 }
 
+/**
+ * Whether process `pid` still runs and is the one that started at `start`
+ * (when known): a recorded pid may since belong to another process.
+ */
+export function processRunning(pid: number, start?: string): boolean {
+  if (!isAlive(pid)) return false;
+  const now = start === undefined ? undefined : processStart(pid);
+  return now === undefined || now === start;
+}
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -93,7 +103,8 @@ export function processStart(pid: number): string | undefined {
 }
 
 let ownStart: string | undefined | null = null;
-function myStart(): string | undefined {
+/** This process's start time (processStart of its own pid, read once). */
+export function myStart(): string | undefined {
   if (ownStart === null) ownStart = processStart(process.pid);
   return ownStart;
 }
@@ -106,9 +117,7 @@ function myStart(): string | undefined {
 function isStale(file: string, holder: LockHolder | undefined): boolean {
   if (holder) {
     if (holder.host !== os.hostname()) return false;
-    if (!isAlive(holder.pid)) return true;
-    const now = holder.start === undefined ? undefined : processStart(holder.pid);
-    return now !== undefined && now !== holder.start;
+    return !processRunning(holder.pid, holder.start);
   }
   try {
     // A holder is written right after the O_EXCL create; an unreadable lock older than

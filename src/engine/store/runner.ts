@@ -20,6 +20,7 @@ import type { MachineEnv, MachineResult, StateView } from '../machine/operations
 import type { JsonObject, JsonValue, StateNode } from '../model/index.js';
 import { isInvokeProblem } from '../model/index.js';
 import { WorkflowRegistry } from '../formats/registry.js';
+import { detectFormat } from '../formats/index.js';
 import { ChartRegistry } from '../formats/chart-registry.js';
 import { hashText, RUN_SNAPSHOT_VERSION, type RunSnapshot } from '../machine/run.js';
 import { RunStore, StoreError, type ActiveRun, type CommitStep } from './run-store.js';
@@ -38,6 +39,11 @@ import { PathGuard, type PathEnv } from '../policy/paths/write-guard.js';
  */
 function checkWorkflowFile(text: string, file: string, opts?: CheckOptions): CheckResult {
   return (require('../check/check-file.js') as typeof import('../check/check-file.js')).checkWorkflowFile(text, file, opts);
+}
+
+/** Why a flow is not started as a workflow run, and how it runs. */
+export function flowNotRunnable(file: string): string {
+  return `${file} is a flow (FlowState): flows are not run as workflow runs; they run with \`stategate flow run ${file}\`. \`stategate validate ${file}\` checks it and \`stategate export ${file}\` draws it.`;
 }
 
 /** Analyses a shell command under a state's rules (shell.ts; async because the parser loads lazily). */
@@ -176,6 +182,8 @@ export class Runner {
   start(file: string, context?: JsonObject): { run: RunSnapshot; replaced?: string } {
     this.refuseIfTampered();
     const { text, abs } = this.readWorkflowFile(file);
+    // A flow is a pipeline of tool calls, not a workflow an agent is held to: as a run it would have no transitions.
+    if (detectFormat(text, abs) === 'flow') throw new RunnerError('flow_not_runnable', flowNotRunnable(file));
     const check = checkWorkflowFile(text, abs);
     const errors = check.diagnostics.filter((d) => d.severity === 'error');
     if (!check.workflow || errors.length) {

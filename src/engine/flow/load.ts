@@ -1,0 +1,81 @@
+/**
+ * A flow file read and checked before any of it runs: a missing file,
+ * malformed YAML, a file that is not a flow, any error diagnostic of
+ * `stategate validate`, and a `file()` output that leaves the workspace
+ * (symlinks included) are refused with a FlowError, nothing written. Sub-flows
+ * whose `workflow` is a plain path (no `{{ }}`) are checked the same way up
+ * front; a templated one is checked when its state runs.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { CheckResult } from '../check/check-file.js';
+import { detectFormat } from '../formats/index.js';
+import type { FlowOutput, Workflow } from '../model/index.js';
+import { offsetToPosition } from '../formats/text-position.js';
+import { refusedOutputs } from './outputs.js';
+import { FlowError } from './types.js';
+
+/** check-file.ts (ajv's compiled schema and the rules) loads only when a flow is started, as in store/runner.ts. */
+function checkWorkflowFile(text: string, file: string): CheckResult {
+  return (require('../check/check-file.js') as typeof import('../check/check-file.js')).checkWorkflowFile(text, file);
+}
+
+export interface LoadedFlow {
+  readonly workflow: Workflow;
+  /** Absolute. */
+  readonly file: string;
+}
+
+/** `file` (absolute, or relative to `base`) read, validated, its outputs checked against `workspace`. */
+export function loadFlowFile(file: string, base: string, workspace: string): LoadedFlow {
+  const abs = path.resolve(base, file);
+  let text: string;
+  try {
+    text = fs.readFileSync(abs, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new FlowError(code === 'ENOENT' ? 'not_found' : 'io', `cannot read flow ${file}${abs === file ? '' : ` (${abs})`}: ${code === 'ENOENT' ? 'no such file' : (code ?? (err as Error).message)}`);
+  }
+  if (detectFormat(text, abs) !== 'flow') {
+    throw new FlowError('not_a_flow', `${file} is not a flow: flow files are named *.flow.yaml, *.flow.yml or *.flow.json (workflows run with \`stategate run start\`)`);
+  }
+  const check = checkWorkflowFile(text, abs);
+  const errors = check.diagnostics.filter((d) => d.severity === 'error');
+  if (!check.workflow || errors.length) {
+    const details = errors.map((d) => {
+      const at = offsetToPosition(text, d.loc.start);
+      return `${file}:${at.line + 1}:${at.character + 1}: ${d.message}`;
+    });
+    throw new FlowError(
+      'invalid_flow',
+      `${file} has ${errors.length || 1} error(s), so it was not run; first: ${details[0] ?? 'it is not a flow'} (\`stategate validate ${file}\` lists them)`,
+      details,
+    );
+  }
+  const refused = refusedOutputs(workspace, flowOutputs(check.workflow));
+  if (refused.length) throw new FlowError('invalid_flow', `${file}: ${refused[0]}; the run is refused and nothing was written`, refused);
+  return { workflow: check.workflow, file: abs };
+}
+
+/** The flow and every sub-flow it names by a plain path, recursively (each file once). */
+export function loadFlowTree(file: string, base: string, workspace: string, seen = new Set<string>()): LoadedFlow {
+  const loaded = loadFlowFile(file, base, workspace);
+  seen.add(loaded.file);
+  for (const s of loaded.workflow.states.values()) {
+    const child = s.flow?.tool === 'sub-flow' ? s.flow.arguments.workflow : undefined;
+    if (typeof child !== 'string' || child.includes('{{')) continue;
+    const childAbs = path.resolve(path.dirname(loaded.file), child);
+    if (!seen.has(childAbs)) loadFlowTree(childAbs, path.dirname(loaded.file), workspace, seen);
+  }
+  return loaded;
+}
+
+/** Every `output` of the flow, its states' and its inline parallel tasks'. */
+function flowOutputs(wf: Workflow): (FlowOutput | undefined)[] {
+  const out: (FlowOutput | undefined)[] = [];
+  for (const s of wf.states.values()) {
+    out.push(s.flow?.output);
+    for (const t of s.flow?.tasks ?? []) if (t.kind === 'call') out.push(t.output);
+  }
+  return out;
+}
