@@ -94,3 +94,14 @@ test('no completion after a complete value, or outside any slot', () => {
   assert.deepEqual(flowCompletions(doc, at(doc.text, 'Test, ask', 2)), []);
   assert.deepEqual(flowCompletions(doc, at(doc.text, 'npm test', 4)), []);
 });
+
+test('a sub-flow\'s variables: its file read beside the flow (as the runner resolves it), the state\'s other arguments too; none when the file is not there', () => {
+  const base = releaseFlow('yaml');
+  const text = base.text.replace('      workflow: notes.flow.yaml\n', '      workflow: notes.flow.yaml\n      since: v1\n');
+  const doc = flowDoc(text, base.file ?? '');
+  const offset = at(text, '{{ notes::summary', 3);
+  const subVars = (d: typeof doc): string[] => flowCompletions(d, offset, subFlowLoader(d.file)).map((c) => c.label).filter((l) => l.includes('::'));
+  assert.deepEqual(subVars(doc), ['notes::summary', 'notes::since']);
+  assert.deepEqual(subVars(flowDoc(text.replace('notes.flow.yaml', 'missing.flow.yaml'), base.file ?? '')), []);
+  assert.deepEqual(subVars(flowDoc(text, 'elsewhere/release.flow.yaml')), []);
+});

@@ -1,10 +1,9 @@
 /** Completion of workflow names (states, guards, tools, events, ids) on top of the JSON schema's own. */
 import * as vscode from 'vscode';
-import { chartCompletions, completionsAt, flowCompletions, type CompletionKind, type FlowCompletionItem, type ToolName } from '../../engine/index.js';
+import { chartCompletions, completionsAt, flowCompletions, subFlowLoader, type CompletionKind, type FlowCompletionItem, type ToolName } from '../../engine/index.js';
 import type { WorkflowDocuments } from './documents.js';
 import { toRange } from './locations.js';
 import type { WorkspaceWorkflows } from './workspace-index.js';
-import { subFlows } from './sub-flows.js';
 
 const KIND: Record<CompletionKind, vscode.CompletionItemKind> = {
   state: vscode.CompletionItemKind.Class,
@@ -33,7 +32,7 @@ export class WorkflowCompletionProvider implements vscode.CompletionItemProvider
     if (analysis.format === 'statechart') {
       items = chartCompletions(analysis, offset);
     } else if (analysis.format === 'flow') {
-      items = flowCompletions(analysis, offset, subFlows(doc, analysis.file));
+      items = flowCompletions(analysis, offset, subFlowLoader(analysis.file));
     } else {
       await this.workspace.ready();
       items = completionsAt(analysis.text, analysis.workflow, offset, { tools: this.tools(), workflowIds: this.workspace.ids() });

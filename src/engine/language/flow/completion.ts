@@ -144,7 +144,9 @@ function variableCandidates(wf: Workflow, state: string, loadSubFlow?: LoadSubFl
     for (const o of outputs) if (o?.kind === 'var' && !all.has(o.name)) all.set(o.name, `output of ${s.key}`);
     const ref = s.flow?.tool === 'sub-flow' ? s.flow.arguments['workflow'] : undefined;
     const child = typeof ref === 'string' ? loadSubFlow?.(ref) : undefined;
-    for (const v of child ? flowVariableNames(child) : []) all.set(`${s.key}::${v}`, `variable of the sub-flow ${String(ref)}`);
+    // The child starts with its defaults and the state's other arguments (flow/sub-flow.ts); all of them come back.
+    const passed = s.flow?.tool === 'sub-flow' ? Object.keys(s.flow.arguments).filter((k) => k !== 'workflow') : [];
+    for (const v of child ? [...flowVariableNames(child), ...passed] : []) all.set(`${s.key}::${v}`, `variable of the sub-flow ${String(ref)}`);
   }
   const known = definedBefore(wf, flowEdges(wf)).get(state) ?? new Set<string>();
   const before = (name: string): boolean => known.has(name) || (name.includes('::') && known.has(`${name.slice(0, name.indexOf('::'))}::*`));

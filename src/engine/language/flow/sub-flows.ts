@@ -1,9 +1,9 @@
 /**
  * The variables a `sub-flow` state brings back (`{{ <state>::<var> }}`): the
  * child flow's declared variables and its `output: var()` captures, read from
- * its file when it can be found (beside the flow, or under one of the given
- * roots, the workspace folders). Unknown children offer nothing: completion
- * says only what is known.
+ * its file, which is resolved against the parent flow's folder as the runner
+ * does (flow/load.ts). Unknown children offer nothing: completion says only
+ * what is known.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -13,21 +13,18 @@ import type { Workflow } from '../../model/index.js';
 /** Loads the flow a sub-flow state names, or undefined when it cannot be found or read. */
 export type LoadSubFlow = (workflowArgument: string) => Workflow | undefined;
 
-export function subFlowLoader(file: string | undefined, roots: readonly string[] = []): LoadSubFlow {
+export function subFlowLoader(file: string | undefined): LoadSubFlow {
   return (ref) => {
-    if (ref.includes('{{')) return undefined; // chosen at run time
-    const bases = [...roots, ...(file === undefined ? [] : [path.dirname(file)])];
-    for (const base of bases) {
-      const full = path.resolve(base, ref);
-      let text: string;
-      try {
-        text = fs.readFileSync(full, 'utf8');
-      } catch {
-        continue;
-      }
-      return loadFlow(text, { file: full }).workflow;
+    // A templated path is chosen at run time; without the flow's own file there is nothing to resolve against.
+    if (ref.includes('{{') || file === undefined) return undefined;
+    const full = path.resolve(path.dirname(file), ref);
+    let text: string;
+    try {
+      text = fs.readFileSync(full, 'utf8');
+    } catch {
+      return undefined;
     }
-    return undefined;
+    return loadFlow(text, { file: full }).workflow;
   };
 }
 
