@@ -337,7 +337,8 @@ export class VsCode {
       });
       vsc._page = await browserContext.newPage();
       vsc._url = `${base}/?folder=${encodeURIComponent(workspaceDir)}`;
-      await vsc.page.goto(vsc._url);
+      // Playwright's default 30 s is too short for the first load of the workbench on a machine shared by several runs.
+      await vsc.page.goto(vsc._url, { timeout: 120_000 });
       await vsc.waitForWorkbench();
       vsc.timings.workbenchMs = Date.now() - t0;
       return vsc;

@@ -60,7 +60,7 @@ function definitions(s: StateNode, wf: Workflow): string[] {
 }
 
 /** The variables defined on entry to each state reachable from `start-at` (a worklist to the fixpoint). */
-function definedBefore(wf: Workflow, edges: ReadonlyMap<string, readonly FlowEdge[]>): Map<string, Set<string>> {
+export function definedBefore(wf: Workflow, edges: ReadonlyMap<string, readonly FlowEdge[]>): Map<string, Set<string>> {
   const before = new Map<string, Set<string>>();
   if (!wf.states.has(wf.initial.name)) return before;
   before.set(wf.initial.name, new Set(Object.keys(wf.flow?.variables ?? {})));

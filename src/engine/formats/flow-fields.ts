@@ -4,7 +4,8 @@
  * The loader warns about other fields; the rules (check/flow-rules.ts) report
  * missing arguments; docs/flows.md and schemas/flow-schema.json list the same.
  */
-import type { FlowTool } from '../model/flow.js';
+import { FLOW_TOOLS, type FlowTool } from '../model/flow.js';
+import { FLOW_TOOL_DOCS } from './flow-tools.js';
 
 /** Top level of a flow file (`$schema` lets a JSON flow name its schema for editors). */
 export const FLOW_FIELDS = ['start-at', 'states', 'name', 'description', 'variables', '$schema'] as const;
@@ -15,19 +16,10 @@ export const FLOW_STATE_FIELDS = ['tool', 'arguments', 'output', 'next', 'on-err
 /** One inline task of a `parallel` state. */
 export const FLOW_TASK_FIELDS = ['tool', 'arguments', 'output'] as const;
 
-export const REQUIRED_ARGUMENTS: Readonly<Record<FlowTool, readonly string[]>> = {
-  bash: ['command'],
-  switch: ['value'],
-  pause: ['reason'],
-  'ask-user': ['question'],
-  claude: ['prompt'],
-  codex: ['prompt'],
-  gemini: ['prompt'],
-  'claude-code': ['prompt'],
-  'get-gh-issue': ['issue-number'],
-  parallel: ['tasks'],
-  'sub-flow': ['workflow'],
-};
+/** The arguments each tool requires (from the tools table, flow-tools.ts). */
+export const REQUIRED_ARGUMENTS = Object.fromEntries(
+  FLOW_TOOLS.map((t) => [t, FLOW_TOOL_DOCS[t].arguments.filter((a) => a.required).map((a) => a.name)]),
+) as unknown as Readonly<Record<FlowTool, readonly string[]>>;
 
 /** A variable name as `var(NAME)` and `{{ NAME }}` accept it. */
 export const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;

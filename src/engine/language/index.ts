@@ -15,3 +15,4 @@ export { applyEdits, type TextEdit } from './edits.js';
 export { occurrences, type Occurrence, type SymbolKind } from './occurrences.js';
 export { toolCompletions } from './tool-names.js';
 export { chartCompletions, chartDefinition, chartFixes, chartHover, chartLenses, chartOutline, chartPrepare, chartReferences, chartRename, type ChartDocument } from './chart/index.js';
+export { flowCompletions, flowDefinition, flowFixes, flowHover, flowLenses, flowOutline, flowPrepare, flowReferences, flowRename, subFlowLoader, type FlowCompletionItem, type FlowDocument, type LoadSubFlow } from './flow/index.js';

@@ -8,6 +8,8 @@ import type { SourceLoc, Workflow } from '../model/index.js';
 
 export type LensAction =
   | { readonly kind: 'start-run' }
+  /** Run a flow file (`*.flow.yaml|yml|json`). */
+  | { readonly kind: 'run-flow' }
   | { readonly kind: 'show-diagram' }
   /** Show where the state is referenced. */
   | { readonly kind: 'references'; readonly state: string };

@@ -1,6 +1,6 @@
 /** Quick fixes (kind QuickFix) for stategate's diagnostics (create / rename / define / add final / remove unreachable). */
 import * as vscode from 'vscode';
-import { chartFixes, quickFixes } from '../../engine/index.js';
+import { chartFixes, flowFixes, quickFixes } from '../../engine/index.js';
 import type { WorkflowDocuments } from './documents.js';
 import { toRange } from './locations.js';
 
@@ -16,7 +16,8 @@ export class WorkflowActionProvider implements vscode.CodeActionProvider {
       // Match the editor's diagnostic back to the engine's (which carries `data`) by code and range.
       const d = analysis.diagnostics.find((x) => x.code === shown.code && toRange(doc, x.loc).isEqual(shown.range));
       if (!d) continue;
-      const fixes = analysis.format === 'statechart' ? chartFixes(analysis, d) : quickFixes(analysis.text, analysis.workflow, d);
+      const fixes =
+        analysis.format === 'statechart' ? chartFixes(analysis, d) : analysis.format === 'flow' ? flowFixes(analysis, d) : quickFixes(analysis.text, analysis.workflow, d);
       for (const fix of fixes) {
         const action = new vscode.CodeAction(fix.title, vscode.CodeActionKind.QuickFix);
         action.diagnostics = [shown];

@@ -1,6 +1,6 @@
 /** Completion of workflow names (states, guards, tools, events, ids) on top of the JSON schema's own. */
 import * as vscode from 'vscode';
-import { chartCompletions, completionsAt, type CompletionKind, type ToolName } from '../../engine/index.js';
+import { chartCompletions, completionsAt, flowCompletions, subFlowLoader, type CompletionKind, type FlowCompletionItem, type ToolName } from '../../engine/index.js';
 import type { WorkflowDocuments } from './documents.js';
 import { toRange } from './locations.js';
 import type { WorkspaceWorkflows } from './workspace-index.js';
@@ -28,9 +28,11 @@ export class WorkflowCompletionProvider implements vscode.CompletionItemProvider
     const analysis = this.docs.analyze(doc);
     if (!analysis) return undefined;
     const offset = doc.offsetAt(position);
-    let items;
+    let items: readonly FlowCompletionItem[];
     if (analysis.format === 'statechart') {
       items = chartCompletions(analysis, offset);
+    } else if (analysis.format === 'flow') {
+      items = flowCompletions(analysis, offset, subFlowLoader(analysis.file));
     } else {
       await this.workspace.ready();
       items = completionsAt(analysis.text, analysis.workflow, offset, { tools: this.tools(), workflowIds: this.workspace.ids() });
@@ -42,6 +44,7 @@ export class WorkflowCompletionProvider implements vscode.CompletionItemProvider
       // VS Code filters against the text in the range, which includes the opening quote when there is no string yet.
       item.filterText = c.insertText;
       if (c.detail) item.detail = c.detail;
+      if (c.documentation) item.documentation = new vscode.MarkdownString(c.documentation);
       item.sortText = String(i).padStart(5, '0'); // keep the file's order (states as written)
       return item;
     });

@@ -9,6 +9,7 @@ import { isRegistryManifestDocument, MANIFEST_FILE, declaresWorkflowSchema, isWo
 import { checkFile } from './lazy-check.js';
 
 export const STATECHART_FILE = /\.statechart\.(ya?ml|json)$/i;
+export const FLOW_FILE = /\.flow\.(ya?ml|json)$/i;
 
 function isJson(doc: vscode.TextDocument): boolean {
   return doc.languageId === 'json' || doc.languageId === 'jsonc';
@@ -27,6 +28,11 @@ export function isStatechartDocument(doc: vscode.TextDocument): boolean {
   return STATECHART_FILE.test(doc.uri.path);
 }
 
+/** `*.flow.yaml|yml|json` (YAML or JSON, whatever language the editor gives it). */
+export function isFlowDocument(doc: vscode.TextDocument): boolean {
+  return FLOW_FILE.test(doc.uri.path);
+}
+
 /** A `manifest.json` with a top-level `workflows` (other tools' manifest.json files are left alone). */
 export function isRegistryDocument(doc: vscode.TextDocument): boolean {
   return isJson(doc) && doc.uri.path.endsWith(`/${MANIFEST_FILE}`) && isRegistryManifestDocument(doc.getText(), doc.uri.path);
@@ -34,7 +40,7 @@ export function isRegistryDocument(doc: vscode.TextDocument): boolean {
 
 /** Whether stategate shows Problems for the document. */
 export function isCheckedDocument(doc: vscode.TextDocument): boolean {
-  return isWorkflowDocument(doc) || isStatechartDocument(doc) || isRegistryDocument(doc);
+  return isWorkflowDocument(doc) || isStatechartDocument(doc) || isFlowDocument(doc) || isRegistryDocument(doc);
 }
 
 export interface Analysis extends CheckResult {
@@ -51,9 +57,9 @@ export function documentPath(doc: vscode.TextDocument): string {
 export class WorkflowDocuments {
   private readonly cache = new Map<string, Analysis>();
 
-  /** The analysis of a workflow or statechart document at its current version; undefined for other documents (manifests included). */
+  /** The analysis of a workflow, statechart or flow document at its current version; undefined for other documents (manifests included). */
   analyze(doc: vscode.TextDocument): Analysis | undefined {
-    if (!isWorkflowDocument(doc) && !isStatechartDocument(doc)) return undefined;
+    if (!isWorkflowDocument(doc) && !isStatechartDocument(doc) && !isFlowDocument(doc)) return undefined;
     const analysis = this.check(doc);
     return analysis.format === 'registry' ? undefined : analysis;
   }

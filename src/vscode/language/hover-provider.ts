@@ -2,7 +2,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { chartHover, hoverAt } from '../../engine/index.js';
+import { chartHover, flowHover, hoverAt } from '../../engine/index.js';
 import type { WorkflowDocuments } from './documents.js';
 import { toRange } from './locations.js';
 import type { WorkspaceWorkflows } from './workspace-index.js';
@@ -21,6 +21,10 @@ export class WorkflowHoverProvider implements vscode.HoverProvider {
     if (!analysis?.workflow) return undefined;
     if (analysis.format === 'statechart') {
       const found = chartHover(analysis, doc.offsetAt(position), this.loadSchema('statechart-schema.json'), { 'workflow-schema.json': this.loadSchema('workflow-schema.json') });
+      return found ? new vscode.Hover(new vscode.MarkdownString(found.markdown), toRange(doc, found.loc)) : undefined;
+    }
+    if (analysis.format === 'flow') {
+      const found = flowHover(analysis, doc.offsetAt(position), this.loadSchema('flow-schema.json'));
       return found ? new vscode.Hover(new vscode.MarkdownString(found.markdown), toRange(doc, found.loc)) : undefined;
     }
     await this.workspace.ready();

@@ -10,6 +10,8 @@ import type { LanguageFeatures } from './index.js';
 
 /** Statecharts in YAML have the editor's `yaml` language; the JSON ones are JSON documents already. */
 const STATECHART_YAML: vscode.DocumentFilter = { pattern: '**/*.statechart.{yaml,yml}' };
+/** Flows in YAML likewise (`*.flow.json` are JSON documents). */
+const FLOW_YAML: vscode.DocumentFilter = { pattern: '**/*.flow.{yaml,yml}' };
 
 type Language = typeof import('./index.js');
 
@@ -23,16 +25,16 @@ export function registerLanguageFeatures(context: vscode.ExtensionContext): void
     return features;
   };
   const isJson = (doc: vscode.TextDocument): boolean =>
-    doc.languageId === 'json' || doc.languageId === 'jsonc' || /\.statechart\.ya?ml$/i.test(doc.uri.path);
+    doc.languageId === 'json' || doc.languageId === 'jsonc' || /\.(statechart|flow)\.ya?ml$/i.test(doc.uri.path);
   // Loading checks every open workflow document and follows them from then on (diagnostics.ts).
   const firstJson = vscode.workspace.onDidOpenTextDocument((doc) => void (isJson(doc) && load()));
   // Documents open before activation: looked at right after activate() returns, not during it.
   setImmediate(() => void (!features && vscode.workspace.textDocuments.some(isJson) && load()));
-  const sel: vscode.DocumentSelector = [...(WORKFLOW_SELECTOR as vscode.DocumentFilter[]), STATECHART_YAML];
+  const sel: vscode.DocumentSelector = [...(WORKFLOW_SELECTOR as vscode.DocumentFilter[]), STATECHART_YAML, FLOW_YAML];
   context.subscriptions.push(
     firstJson,
-    // `"` opens a string where a name goes; `:` and `,` start a value or the next array item.
-    vscode.languages.registerCompletionItemProvider(sel, { provideCompletionItems: (doc, pos) => load().completion.provideCompletionItems(doc, pos) }, '"', ':', ',', '.'),
+    // `"` opens a string where a name goes; `:` and `,` start a value or the next array item; `{` a flow's `{{ var }}`.
+    vscode.languages.registerCompletionItemProvider(sel, { provideCompletionItems: (doc, pos) => load().completion.provideCompletionItems(doc, pos) }, '"', ':', ',', '.', '{'),
     vscode.languages.registerHoverProvider(sel, { provideHover: (doc, pos) => load().hover.provideHover(doc, pos) }),
     vscode.languages.registerDefinitionProvider(sel, { provideDefinition: (doc, pos) => load().navigation.provideDefinition(doc, pos) }),
     vscode.languages.registerReferenceProvider(sel, { provideReferences: (doc, pos, ctx) => load().navigation.provideReferences(doc, pos, ctx) }),

@@ -1,6 +1,6 @@
 /** The outline: states with their events, guards, interrupts. */
 import * as vscode from 'vscode';
-import { chartOutline, documentSymbols, type OutlineKind, type OutlineSymbol } from '../../engine/index.js';
+import { chartOutline, documentSymbols, flowOutline, type OutlineKind, type OutlineSymbol } from '../../engine/index.js';
 import type { WorkflowDocuments } from './documents.js';
 import { toRange } from './locations.js';
 
@@ -28,6 +28,7 @@ export class WorkflowSymbolProvider implements vscode.DocumentSymbolProvider {
       symbol.children = s.children.map(convert);
       return symbol;
     };
-    return (analysis.format === 'statechart' ? chartOutline(analysis) : documentSymbols(wf)).map(convert);
+    const symbols = analysis.format === 'statechart' ? chartOutline(analysis) : analysis.format === 'flow' ? flowOutline(analysis) : documentSymbols(wf);
+    return symbols.map(convert);
   }
 }
