@@ -71,6 +71,10 @@ test('hand-picked corners: the same tree or declined', () => {
     'x:\n  - - a\n    - # c\n  - b\n',
     'x:\n  y:\n    - # c\n  b: 1\n',
     'x:\n  a: # c\n  b: 1\n',
+    // An indented comment line, then spaces ending the text (1 in 300,000 random documents).
+    'a:\n  b:\n    c: 1\n  # x\n  ',
+    'a:\n  b: 1\n  # x\n  ',
+    'a:\n  b: 1\n# x\n  ',
     'a:\n- x\n- y\nb: 1\n',
     'a:\n  - x\n  -\n  - - y\n    - z\n  - k: v\n    j:\n      - 1\n',
     '- a\n- b',

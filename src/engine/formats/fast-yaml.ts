@@ -77,7 +77,7 @@ function nextContentLine(): number {
   while (pos < len) {
     lineStart = pos;
     while (pos < len && src.charCodeAt(pos) === 32) pos++;
-    if (pos >= len) return -1;
+    if (pos >= len) break; // spaces ending the text: the end, as below (`# x\n  ` found by the random documents)
     const c = src.charCodeAt(pos);
     if (c === 10) {
       pos++;
