@@ -1,5 +1,5 @@
-// Compiles schemas/workflow-schema.json, statechart-schema.json and
-// flow-schema.json into standalone ajv validators
+// Compiles schemas/workflow-schema.json, statechart-schema.json,
+// flow-schema.json and agent-state-schema.json (the run record) into standalone ajv validators
 // (src/engine/schema/*-validator.generated.js, + .d.ts), so validation at run time
 // needs no schema compilation (fast start for hooks and the CLI). The
 // statechart schema refers to the workflow schema's state rules.
@@ -18,6 +18,7 @@ const workflowSchema = readSchema('workflow-schema.json');
 compile('workflow-schema.json', 'workflow-validator.generated.js', []);
 compile('statechart-schema.json', 'statechart-validator.generated.js', [workflowSchema]);
 compile('flow-schema.json', 'flow-validator.generated.js', []);
+compile('agent-state-schema.json', 'agent-state-validator.generated.js', []);
 
 function compile(schemaName, outName, referenced) {
   const schemaFile = join(root, 'schemas', schemaName);
