@@ -53,6 +53,8 @@ const ownRows: [string, boolean][] = [
   ['statewright_pause', true],
   ['statewright_list_workflows', true],
   ['statewright_force_state', true],
+  ['statewright_record_learning', true],
+  ['mcp__stategate__statewright_record_learning', true],
   ['mcp__statewright__statewright_transition', true],
   ['mcp__my_server__statewright_get_state', true],
   ['statewright/statewright_transition', true],

@@ -83,7 +83,10 @@ export function writeMirrorSetting(storeDir: string, enabled: boolean): void {
   }
 }
 
-/** The seq of the last learning in learnings.jsonl (0 when none). */
+/**
+ * The seq of the last learning in learnings.jsonl (0 when none), after cutting a torn last line
+ * (a writer killed mid-append), so the next line starts on a line of its own.
+ */
 function lastLearningSeq(file: string): number {
   let text: string;
   try {
@@ -91,13 +94,18 @@ function lastLearningSeq(file: string): number {
   } catch {
     return 0;
   }
-  const lines = text.split('\n').filter((l) => l.trim() !== '');
+  if (text !== '' && !text.endsWith('\n')) {
+    text = text.slice(0, text.lastIndexOf('\n') + 1);
+    fs.truncateSync(file, Buffer.byteLength(text));
+  }
+  const lines = text.split('\n');
   for (let i = lines.length - 1; i >= 0; i--) {
+    if (lines[i]!.trim() === '') continue;
     try {
       const seq = (JSON.parse(lines[i]!) as { seq?: unknown }).seq;
       if (typeof seq === 'number') return seq;
     } catch {
-      // a torn last line from a killed writer: look further back
+      // not a learning line: look further back
     }
   }
   return 0;
