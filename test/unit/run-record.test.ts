@@ -268,3 +268,13 @@ test('bounds are read as the seed spells them', () => {
   assert.equal(parseDuration('soon'), undefined);
   assert.equal(formatElapsed(2_048_000), '0h 34m 8s');
 });
+
+test('a bound the run could not read is a validation error, not a bound silently ignored', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { checkWorkflowFile } = require('../../src/engine/check/check-file') as typeof import('../../src/engine/check/check-file');
+  const check = (meta: object) => checkWorkflowFile(JSON.stringify({ ...WORKFLOW, meta }), 'x.workflow.json').diagnostics.filter((d) => d.severity === 'error');
+  assert.deepEqual(check({ max_cost: '$5', max_time: '1h 30m' }), []);
+  assert.deepEqual(check({ max_cost: 5, max_time: 5400 }), []);
+  assert.equal(check({ max_time: '2 hours' }).length, 1);
+  assert.equal(check({ max_cost: 'five dollars' }).length, 1);
+});
