@@ -1,6 +1,7 @@
-// Compiles schemas/workflow-schema.json, statechart-schema.json and
-// flow-schema.json, and JSON Schema draft-07's own meta-schema (a stage's
-// completion_schema is checked against it), into standalone ajv validators
+// Compiles schemas/workflow-schema.json, statechart-schema.json,
+// flow-schema.json, agent-state-schema.json (the run record), and JSON Schema
+// draft-07's own meta-schema (a stage's completion_schema is checked against
+// it), into standalone ajv validators
 // (src/engine/schema/*-validator.generated.js, + .d.ts), so validation at run time
 // needs no schema compilation (fast start for hooks and the CLI). The
 // statechart schema refers to the workflow schema's state rules.
@@ -19,6 +20,7 @@ const workflowSchema = readSchema('workflow-schema.json');
 compile('workflow-schema.json', 'workflow-validator.generated.js', []);
 compile('statechart-schema.json', 'statechart-validator.generated.js', [workflowSchema]);
 compile('flow-schema.json', 'flow-validator.generated.js', []);
+compile('agent-state-schema.json', 'agent-state-validator.generated.js', []);
 compileMetaSchema('json-schema-validator.generated.js');
 
 function newAjv(options = {}) {

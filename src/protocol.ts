@@ -111,7 +111,35 @@ export type RenderModel =
       readonly history: readonly HistoryEntry[];
       readonly definitionChanged: boolean;
       readonly chart?: ChartPanelModel;
+      /** The run record's summary (agent-state.json); absent when the run has none yet. */
+      readonly record?: RecordSummary;
     };
+
+/** A bound of the run record with how much of it is used (fraction null when the bound is not set). */
+export interface BoundView {
+  readonly used: string;
+  readonly max: string | null;
+  readonly fraction: number | null;
+}
+
+/** What the panel shows of the run record: phase, task, iterations, bounds with bars. */
+export interface RecordSummary {
+  readonly status: string;
+  readonly phase: { readonly index: number; readonly total: number; readonly name: string };
+  /** "N/M" within the phase. */
+  readonly task: string;
+  readonly taskText?: string;
+  readonly iteration: number;
+  readonly maxIterations: number | null;
+  readonly cost: BoundView;
+  readonly time: BoundView;
+  readonly warnings: readonly string[];
+  readonly completed: number;
+  readonly pending: number;
+  readonly learnings: number;
+  readonly checkpoints: number;
+  readonly lastCheckpointSha: string | null;
+}
 
 /** What the run looked like right after a history entry (replay of the journal's prefix). */
 export interface HistoryPoint {

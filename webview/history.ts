@@ -35,6 +35,9 @@ export function summary(e: HistoryEntry): string {
     case 'reload': return `definition reloaded in ${e.state}`;
     case 'tool_denied': return `denied ${e.tool} in ${e.state}: ${e.reason}`;
     case 'tool_result': return `${e.tool} in ${e.state}${e.file ? ` edited ${e.file}` : ''}`;
+    case 'learning': return `learning (${e.type}) in ${e.state}: ${e.lesson}`;
+    case 'usage': return `model usage +$${e.cost.toFixed(2)} (total $${e.total.toFixed(2)})${e.model ? ` by ${e.model}` : ''}`;
+    case 'bound_warning': return e.message;
     case 'chart': return `${e.op === 'timers' ? 'timers fired' : e.op === 'start' ? 'statechart started' : `${e.op} ${e.event ?? ''}`.trim()}${e.transitioned ? '' : ' (no transition)'}: ${e.state}`;
   }
 }
@@ -52,7 +55,7 @@ export class SgHistory extends LitElement {
       li:focus { outline: 1px solid var(--vscode-focusBorder); }
       li.selected { background: var(--vscode-list-activeSelectionBackground); color: var(--vscode-list-activeSelectionForeground); }
       li.k-rejected, li.k-tool_denied, li.k-approval_rejected { color: var(--vscode-errorForeground); }
-      li.k-interrupt, li.k-interrupt_return { color: var(--vscode-charts-orange, inherit); }
+      li.k-interrupt, li.k-interrupt_return, li.k-bound_warning { color: var(--vscode-charts-orange, inherit); }
       .point { border-left: 2px solid var(--vscode-charts-orange, orange); padding-left: 8px; margin-top: 6px; }
     `,
   ];

@@ -17,6 +17,7 @@ import './state-details.js';
 import './events.js';
 import './context-tree.js';
 import './history.js';
+import './record-summary.js';
 
 type Active = Extract<RenderModel, { kind: 'active' }>;
 
@@ -145,6 +146,8 @@ export class SgPanel extends LitElement {
           .reasons=${m.chart ? chartReasons(m.chart.events) : {}} ?running=${m.status === 'running' && !v.pending_approval}></sg-events></div></vscode-collapsible>
       <vscode-collapsible title="Current state" open><div class="body">
         <sg-state data-testid="state-details" .view=${v} .workflow=${m.workflow}></sg-state></div></vscode-collapsible>
+      ${m.record ? html`<vscode-collapsible title="Run record" open><div class="body">
+        <sg-record data-testid="record" .record=${m.record}></sg-record></div></vscode-collapsible>` : nothing}
       <vscode-collapsible title="Context" open><div class="body">
         <sg-context data-testid="context" .context=${v.context} ?editable=${m.workflow.debug}></sg-context></div></vscode-collapsible>
       <vscode-collapsible title="History" open><div class="body">

@@ -117,6 +117,35 @@ export const RUN_SUBCOMMANDS: Record<string, Sub> = {
     positionals: 1,
     exec: (runner, parsed) => runner.force(parsed.positionals[0]!, parseJsonObjectOption('context', stringOption(parsed, 'context')) as JsonObject | undefined),
   },
+  learn: {
+    usage: 'learn LESSON [--type pattern|antipattern|insight] [--pattern TEXT] [--context TEXT]',
+    help: 'Record a learning in the run record (agent-state.json) and learnings.jsonl (what statewright_record_learning does).',
+    options: { type: { type: 'string' }, pattern: { type: 'string' }, context: { type: 'string' } },
+    positionals: 1,
+    exec: (runner, parsed) =>
+      runner.recordLearning({ lesson: parsed.positionals[0]!, type: stringOption(parsed, 'type'), pattern: stringOption(parsed, 'pattern'), context: stringOption(parsed, 'context') }),
+  },
+  usage: {
+    usage: 'usage --cost DOLLARS [--model ID] [--input-tokens N] [--output-tokens N]',
+    help: 'Report model usage to the run: the cost counts against meta.max_cost (warnings at 75% and 90%; past it, every tool but stategate\'s own is denied).',
+    options: { cost: { type: 'string' }, model: { type: 'string' }, 'input-tokens': { type: 'string' }, 'output-tokens': { type: 'string' } },
+    positionals: 0,
+    exec(runner, parsed) {
+      const num = (name: string): number | undefined => {
+        const raw = stringOption(parsed, name);
+        if (raw === undefined) return undefined;
+        const n = Number(raw);
+        if (raw.trim() === '' || !Number.isFinite(n) || n < 0) throw new CliError('usage', `--${name} must be a number, 0 or more (got ${JSON.stringify(raw)})`);
+        return n;
+      };
+      const cost = num('cost');
+      if (cost === undefined) throw new CliError('usage', '--cost DOLLARS is required');
+      const model = stringOption(parsed, 'model');
+      const inputTokens = num('input-tokens');
+      const outputTokens = num('output-tokens');
+      return runner.reportUsage({ cost, ...(model ? { model } : {}), ...(inputTokens === undefined ? {} : { inputTokens }), ...(outputTokens === undefined ? {} : { outputTokens }) });
+    },
+  },
   reload: {
     usage: 'reload',
     help: 'Apply the current text of the workflow file to the run (validated; the current state must still exist).',

@@ -26,6 +26,11 @@ export * from './policy/decide.js';
 export * from './policy/tools.js';
 export * from './policy/tool-aliases-file.js';
 export * from './policy/agent-tools.js';
+// The run record (agent-state.json): its files, bounds, and the operations the participant calls (Runner.reportUsage).
+export { RECORD_FILE, LEARNINGS_FILE, MIRROR_PATH, MIRROR_SETTING_FILE, readRecord, writeMirrorSetting } from './record/record-file.js';
+export { formatCost, formatElapsed, parseCost, parseDuration } from './record/bounds.js';
+export type { UsageReport, UsageOutcome, LearningOutcome } from './record/operations.js';
+export type * from './record/types.js';
 export * from './policy/briefing.js';
 export * from './policy/chart-agent-view.js';
 export * from './export/graph.js';

@@ -62,7 +62,7 @@ test('tools/list has every agent tool, force_state included for a debug workflow
   const { tools } = await client.listTools();
   assert.deepEqual(
     tools.map((t) => t.name).sort(),
-    ['stategate_invocation_done', 'stategate_invocation_fail', 'statewright_force_state', 'statewright_get_state', 'statewright_list_workflows', 'statewright_load_workflow', 'statewright_pause', 'statewright_transition'],
+    ['stategate_invocation_done', 'stategate_invocation_fail', 'statewright_force_state', 'statewright_get_state', 'statewright_list_workflows', 'statewright_load_workflow', 'statewright_pause', 'statewright_record_learning', 'statewright_transition'],
   );
   assert.equal(tools.find((t) => t.name === 'statewright_get_state')?.annotations?.readOnlyHint, true);
 });
@@ -88,6 +88,19 @@ test('tools/call statewright_force_state jumps in a debug workflow', async () =>
   const r = await client.callTool({ name: 'statewright_force_state', arguments: { state: 'reading', context: { note: 'x' } } });
   assert.equal(r.isError, false, text(r));
   assert.match(text(r), /Forced editing → reading/);
+});
+
+test('tools/call statewright_record_learning writes the run record and learnings.jsonl; a learning without a lesson is an error the agent can read', async () => {
+  const r = await client.callTool({ name: 'statewright_record_learning', arguments: { lesson: 'Tests live beside the code', type: 'pattern', context: 'layout' } });
+  assert.equal(r.isError, false, text(r));
+  const runId = fs.readFileSync(path.join(cwd, '.stategate', 'active'), 'utf8').trim();
+  const record = JSON.parse(fs.readFileSync(path.join(cwd, '.stategate', 'runs', runId, 'agent-state.json'), 'utf8'));
+  assert.equal(record.learnings.at(-1).lesson, 'Tests live beside the code');
+  const lines = fs.readFileSync(path.join(cwd, '.stategate', 'runs', runId, 'learnings.jsonl'), 'utf8').trim().split('\n');
+  assert.equal(JSON.parse(lines.at(-1)!).type, 'pattern');
+  const bad = await client.callTool({ name: 'statewright_record_learning', arguments: { type: 'pattern' } });
+  assert.equal(bad.isError, true);
+  assert.match(text(bad), /`lesson` must be a non-empty string/);
 });
 
 test('tools/call statewright_pause pauses the run', async () => {

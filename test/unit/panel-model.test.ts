@@ -7,6 +7,7 @@ import { Runner } from '../../src/engine/store/runner';
 import './helpers/state-dir';
 import { diagramModel, labelWidth, nodeWidth } from '../../src/vscode/panel/diagram-model';
 import { historyOf, renderModel } from '../../src/vscode/panel/render-model';
+import { readRecord } from '../../src/engine/record/record-file';
 import { historyPoint } from '../../src/vscode/panel/history-point';
 import type { RunSituation } from '../../src/vscode/runtime/run-service';
 import { tempDir } from './helpers/temp-dir';
@@ -122,4 +123,35 @@ test('history point: the run right after an entry, replayed from the journal pre
   assert.equal(historyPoint(journal, 9999), null);
   // Read-only: the live run is untouched.
   assert.equal(runner.state().state, 'review');
+});
+
+test('the render model carries the run record\'s summary: phase, task, iterations, bounds as fractions for the bars', async (t) => {
+  const root = tempDir('sg-panel-record-', t);
+  const file = path.join(root, 'bounded.workflow.json');
+  fs.writeFileSync(file, JSON.stringify({ id: 'bounded', initial: 'plan', meta: { max_cost: '$2' }, states: { plan: { allowed_tools: ['Read'], max_iterations: 4, on: { GO: 'build' } }, build: { on: { DONE: 'done' } }, done: { type: 'final' } } }));
+  const runner = new Runner({ dir: path.join(root, '.stategate'), workspaceRoot: root });
+  runner.start(file, { task: 'Ship it' });
+  await runner.tool({ tool: 'Read', input: { file_path: 'a' } });
+  runner.reportUsage({ cost: 1.6 });
+  const run = runner.requireActive();
+  const model = renderModel(situation(runner), runner.store.readJournal(run.runId), Date.now(), readRecord(runner.store.runDir(run.runId)));
+  assert.equal(model.kind, 'active');
+  if (model.kind !== 'active') return;
+  assert.deepEqual(model.record && { ...model.record, time: undefined }, {
+    status: 'planning',
+    phase: { index: 0, total: 3, name: 'plan' },
+    task: '1/1',
+    taskText: 'Ship it',
+    iteration: 1,
+    maxIterations: 4,
+    cost: { used: '$1.60', max: '$2', fraction: 0.8 },
+    time: undefined,
+    warnings: ['Cost at 75% of limit ($1.60 of $2)'],
+    completed: 0,
+    pending: 1,
+    learnings: 0,
+    checkpoints: 1,
+    lastCheckpointSha: null,
+  });
+  assert.equal(model.record?.time.fraction, null, 'no time bound: no bar');
 });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { canonicalTool, isOwnTool, toolMatches, extractCall, callEditLines, toolEntry, editLineCount } from '../../src/engine/policy/tools';
+import { canonicalTool, isOwnTool, toolMatches, extractCall, callEditLines, toolEntry, editLineCount, OWN_TOOLS } from '../../src/engine/policy/tools';
 
 const canonicalRows: [string, string][] = [
   ['Read', 'Read'],
@@ -53,6 +53,8 @@ const ownRows: [string, boolean][] = [
   ['statewright_pause', true],
   ['statewright_list_workflows', true],
   ['statewright_force_state', true],
+  ['statewright_record_learning', true],
+  ['mcp__stategate__statewright_record_learning', true],
   ['mcp__statewright__statewright_transition', true],
   ['mcp__my_server__statewright_get_state', true],
   ['statewright/statewright_transition', true],
@@ -136,3 +138,16 @@ const lineRows: [string, Parameters<typeof editLineCount>[0], number][] = [
   ['patch blocks take max', { kind: 'patch', patch: '@@\n-a\n-b\n+c\n ctx\n+d' }, 3],
 ];
 for (const [name, shape, want] of lineRows) test(`editLineCount: ${name}`, () => assert.equal(editLineCount(shape), want));
+
+test('stategate\'s own tools are one list: the agent tools table, the policy\'s own tools, and package.json languageModelTools', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { AGENT_TOOLS } = require('../../src/engine/policy/agent-tools') as typeof import('../../src/engine/policy/agent-tools');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const pkg = require('../../package.json') as { contributes: { languageModelTools: { name: string; inputSchema: unknown }[] } };
+  const table = AGENT_TOOLS.map((t) => t.name).sort();
+  assert.deepEqual([...OWN_TOOLS].sort(), table);
+  assert.deepEqual(pkg.contributes.languageModelTools.map((t) => t.name).sort(), table);
+  for (const spec of AGENT_TOOLS) {
+    assert.deepEqual(pkg.contributes.languageModelTools.find((t) => t.name === spec.name)?.inputSchema, spec.inputSchema, `${spec.name}: package.json's inputSchema is the table's`);
+  }
+});

@@ -153,6 +153,32 @@ export interface RunSnapshot extends Frame {
   runId: string;
   createdAt: string;
   updatedAt: string;
+  /** Model usage reported to the run (the participant reports what its model calls cost). Absent: none yet. */
+  usage?: RunUsage;
+  /** The bound warnings given so far (75% and 90% of meta.max_cost / max_time), each once. */
+  boundWarnings?: BoundWarning[];
+}
+
+export interface RunUsage {
+  /** Dollars. */
+  cost: number;
+  inputTokens?: number;
+  outputTokens?: number;
+}
+
+export interface BoundWarning {
+  /** `cost:75`, `time:90`, ... */
+  key: string;
+  message: string;
+  at: string;
+}
+
+/** A lesson an agent recorded (statewright_record_learning), in the run record's shape. */
+export interface LearningInput {
+  type: 'pattern' | 'antipattern' | 'insight';
+  lesson: string;
+  pattern: string;
+  context: string;
 }
 
 /**
@@ -217,7 +243,7 @@ export type JournalEntry =
       patch: JsonObject;
     })
   | (EntryBase & { kind: 'reload'; previousHash: string; hash: string; state: string })
-  | (EntryBase & { kind: 'tool_denied'; tool: string; reason: string; state: string; input?: JsonValue })
+  | (EntryBase & { kind: 'tool_denied'; tool: string; reason: string; state: string; input?: JsonValue; /** Denied because the run reached meta.max_cost / max_time. */ bound?: true })
   | (EntryBase & {
       kind: 'chart';
       op: ChartOp;
@@ -235,6 +261,9 @@ export type JournalEntry =
       interrupt?: string;
       file?: string;
     })
+  | (EntryBase & { kind: 'learning'; state: string; iteration: number } & LearningInput)
+  | (EntryBase & { kind: 'usage'; cost: number; total: number; inputTokens?: number; outputTokens?: number; model?: string })
+  | (EntryBase & { kind: 'bound_warning'; key: string; message: string })
   | (EntryBase & { kind: 'tool_result'; tool: string; state: string; bytes?: number; file?: string; editLines?: number; output?: string });
 
 /** The statechart operation a `chart` journal entry records. */

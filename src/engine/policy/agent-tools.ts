@@ -20,7 +20,8 @@ export type AgentToolName =
   | 'statewright_list_workflows'
   | 'statewright_force_state'
   | 'stategate_invocation_done'
-  | 'stategate_invocation_fail';
+  | 'stategate_invocation_fail'
+  | 'statewright_record_learning';
 
 export interface AgentToolSpec {
   readonly name: AgentToolName;
@@ -83,6 +84,20 @@ export const AGENT_TOOLS: readonly AgentToolSpec[] = [
     name: 'stategate_invocation_fail',
     description: 'Statecharts: report that a task handed to an agent (an `agent:` invocation) could not be done. `data` (for example {"reason": "..."}) becomes event.data of its onError transition.',
     inputSchema: object({ id: { type: 'string', description: 'The invocation id, as statewright_get_state lists it.' }, data: { type: 'object', description: 'Why it failed.' } }, ['id']),
+    readOnly: false,
+  },
+  {
+    name: 'statewright_record_learning',
+    description: 'Record something learned while working (a pattern to follow, an antipattern to avoid, an insight) in the run record (agent-state.json) and learnings.jsonl, with the current state and iteration, so later steps and later runs can read it.',
+    inputSchema: object(
+      {
+        lesson: { type: 'string', description: 'What was learned.' },
+        type: { type: 'string', enum: ['pattern', 'antipattern', 'insight'], description: 'pattern (follow it), antipattern (avoid it) or insight (default).' },
+        pattern: { type: 'string', description: 'The reusable rule for future tasks.' },
+        context: { type: 'string', description: 'The situation where it applies.' },
+      },
+      ['lesson'],
+    ),
     readOnly: false,
   },
 ];
@@ -216,6 +231,11 @@ export function invokeAgentTool(runner: Runner, name: string, rawArgs: unknown, 
         const after = briefing(runner.state(session.branch));
         if (outcome.error) return { isError: true, text: `Invocation ${id} could not be marked ${ok ? 'done' : 'failed'}: ${outcome.error.message}\n\n${after}`, data: outcome as unknown as JsonValue };
         return { isError: false, text: `Invocation ${id} ${ok ? 'done' : 'failed'}: ${outcome.from} → ${outcome.to}.\n\n${after}`, data: outcome as unknown as JsonValue };
+      }
+      case 'statewright_record_learning': {
+        const outcome = runner.recordLearning(args);
+        if (outcome.error) return { isError: true, text: `Learning not recorded: ${outcome.error.message}`, data: outcome as unknown as JsonValue };
+        return { isError: false, text: `Learning recorded in state "${outcome.state}" (iteration ${outcome.learning?.iteration ?? 0}).`, data: outcome as unknown as JsonValue };
       }
       case 'statewright_force_state': {
         const outcome = runner.force(requireString(args, 'state'), optionalObject(args, 'context'));

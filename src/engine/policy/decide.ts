@@ -30,6 +30,7 @@ import { pathScopeOf } from './paths/scope.js';
 import { commandRulesInForce, type ShellRules } from '../shell/rules.js';
 import type { ShellEffects } from '../shell/analyse.js';
 import { extractCall, isOwnTool, toolEntry, toolMatches, editLineCount, type ExtraAliases, type ExtractedCall } from './tools.js';
+import { noteBounds } from '../record/bounds.js';
 import { planWrites, protectedWriteReason, scopeWriteReason, unknownWriteReason } from './paths/write-plan.js';
 import { PathGuard, type PathEnv } from './paths/write-guard.js';
 
@@ -169,6 +170,14 @@ export function decide(run: RunSnapshot, call: ToolCall, env: MachineEnv, opts: 
   if (isOwnTool(call.tool)) return { run: next, journal, outcome: { decision: 'allow', notices: [], state: node.id, counted: false } };
   if (found.denial) return deny(found.denial);
 
+  // The run's bounds (meta.max_cost / max_time of the run's workflow): past one, nothing but stategate's own tools.
+  const bounds = noteBounds(next, env.load(run.workflow.definitionText)?.meta.raw, at, journal);
+  const notices = bounds.crossed.map((w) => `${w.message}: once the run reaches the bound, every tool but stategate's own is denied.`);
+  if (bounds.exceeded) {
+    journal.push({ kind: 'tool_denied', at, tool: call.tool, reason: bounds.exceeded, state: node.id, bound: true, ...(found.scope ? { scope: found.scope } : {}) });
+    return { run: next, journal, outcome: { decision: 'deny', reason: bounds.exceeded, notices, state: node.id, counted: false } };
+  }
+
   // The run's own files and the files that install the gate: no state's rules can hand them to an
   // agent (stricter than the reference, docs/compat.md), whatever tool or command writes them.
   const guard = pathGuard(opts);
@@ -222,7 +231,6 @@ export function decide(run: RunSnapshot, call: ToolCall, env: MachineEnv, opts: 
       );
     }
   }
-  const notices: string[] = [];
   if (rules.contextBudgetBytes !== undefined) {
     const readType = extracted.kind === 'read' || extracted.kind === 'search' || extracted.kind === 'fetch';
     const read = counters.read('contextBudgetBytes').bytesRead;

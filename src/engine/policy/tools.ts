@@ -118,6 +118,7 @@ export const OWN_TOOLS: readonly string[] = [
   'statewright_force_state',
   'stategate_invocation_done',
   'stategate_invocation_fail',
+  'statewright_record_learning',
 ];
 
 export type ExtraAliases = Readonly<Record<string, string>>;
@@ -157,7 +158,7 @@ export function mcpParts(id: string): { server: string; tool: string } | undefin
 
 /**
  * stategate's own tools in every spelling: bare, `mcp__<server>__name`,
- * `<server>/name`. Only the six known names: another server's
+ * `<server>/name`. Only the names in OWN_TOOLS: another server's
  * `statewright_anything` gets no bypass.
  */
 export function isOwnTool(id: string): boolean {

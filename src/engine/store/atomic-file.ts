@@ -19,13 +19,21 @@ export function uniqueHex(hexChars: number): string {
   return out.slice(0, hexChars);
 }
 
-export function writeFileAtomic(file: string, data: string): void {
+/**
+ * `durable: false` skips the fsyncs: a reader still never sees a half-written
+ * file and a killed writer leaves the old one, but a power cut may lose the
+ * write. For files derived from others that the next write rebuilds (the run
+ * record, record/record-file.ts), where two fsyncs would cost more than the
+ * rest of a hook's commit.
+ */
+export function writeFileAtomic(file: string, data: string, opts: { durable?: boolean } = {}): void {
+  const durable = opts.durable !== false;
   const dir = path.dirname(file);
   const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${uniqueHex(8)}.tmp`);
   const fd = fs.openSync(tmp, 'w');
   try {
     fs.writeSync(fd, data);
-    fs.fsyncSync(fd);
+    if (durable) fs.fsyncSync(fd);
   } finally {
     fs.closeSync(fd);
   }
@@ -39,7 +47,7 @@ export function writeFileAtomic(file: string, data: string): void {
     }
     throw err;
   }
-  fsyncDir(dir);
+  if (durable) fsyncDir(dir);
 }
 
 function fsyncDir(dir: string): void {

@@ -64,7 +64,17 @@ export type ActiveRun<R> =
   | { readonly kind: 'unreadable'; readonly runId?: string; readonly reason: string; readonly tampered?: true };
 
 /** The steps of a commit, in order (`active-written` only when the commit makes the run active). */
-export type CommitStep = 'record-written' | 'run-renamed' | 'journal-appended' | 'active-written';
+export type CommitStep = 'record-written' | 'run-renamed' | 'journal-appended' | 'run-record-written' | 'active-written';
+
+/** A committed change, for files kept beside run.json that follow it (the run record, record/record-file.ts). */
+export interface CommittedChange<R> {
+  readonly runDir: string;
+  readonly run: R;
+  readonly tail: readonly StoredEntry[];
+  readonly journalSeq: number;
+  /** The run's whole journal (read on demand). */
+  readonly journal: () => readonly StoredEntry[];
+}
 
 export interface StoreOptions<R> {
   /** Checks a parsed snapshot's shape; returns a reason when it is not a run. */
@@ -79,6 +89,12 @@ export interface StoreOptions<R> {
     /** Whether a snapshot enforces anything (a running run): only then is the record kept. */
     readonly enforcing: (run: R) => boolean;
   };
+  /**
+   * Called under the lock after run.json and the journal of every commit: files that follow the
+   * run (the run record). Its failure never fails the commit (the change is committed by then);
+   * the next commit brings those files up to date.
+   */
+  readonly afterCommit?: (change: CommittedChange<R>) => void;
   /** Called after each step of a commit: tests throw here to leave the files as a writer killed at that point would. */
   readonly afterStep?: (step: CommitStep) => void;
 }
@@ -353,6 +369,14 @@ export class RunStore<R extends { readonly runId: string }> {
       tail.map((e) => JSON.stringify(e)),
     );
     this.step('journal-appended');
+    if (this.options.afterCommit) {
+      try {
+        this.options.afterCommit({ runDir: this.runDir(runId), run, tail, journalSeq: envelope.journalSeq, journal: () => this.readJournal(runId) });
+      } catch {
+        // The run is committed; what follows it is caught up by the next commit.
+      }
+      this.step('run-record-written');
+    }
     if (record?.activate) {
       writeFileAtomic(this.activeFile, `${runId}\n`);
       this.step('active-written');

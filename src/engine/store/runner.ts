@@ -28,6 +28,8 @@ import { decide, record, shellRulesFor, type Decision, type PolicyOptions, type 
 import { readToolAliases } from '../policy/tool-aliases-file.js';
 import { extractCall, isOwnTool, type ExtraAliases } from '../policy/tools.js';
 import { userStateDir } from './user-state-dir.js';
+import { writeRunRecord } from '../record/record-file.js';
+import { learningFrom, recordLearning, reportUsage, type LearningOutcome, type UsageOutcome, type UsageReport } from '../record/operations.js';
 import { locateForCall } from '../policy/effective-rules.js';
 import { nodePathEnv } from '../policy/paths/env.js';
 import { PathGuard, type PathEnv } from '../policy/paths/write-guard.js';
@@ -83,6 +85,8 @@ export interface RunnerOptions {
   readonly afterCommitStep?: (step: CommitStep) => void;
   /** The machine for the path rules (default: this one's file system, home and state folder). */
   readonly paths?: PathEnv;
+  /** Tests: the workspace's git HEAD for the run record's checkpoints (default: read from `.git`). */
+  readonly gitHead?: (folder: string) => string | null;
 }
 
 export class RunnerError extends Error {
@@ -126,6 +130,8 @@ export class Runner {
       // Only a running run enforces anything: pausing, stopping or finishing removes the record.
       outsideRecord: { stateDir: options.stateDir ?? userStateDir(), enforcing: (r) => r.status === 'running' },
       ...(options.afterCommitStep ? { afterStep: options.afterCommitStep } : {}),
+      // The run record (agent-state.json and its files) follows every commit of a run.
+      afterCommit: (change) => writeRunRecord(change, { storeDir: options.dir, workspaceRoot: this.workspaceRoot, load: (text) => this.env.load(text), ...(options.gitHead ? { gitHead: options.gitHead } : {}) }),
     });
     this.analyseShell = options.analyseShell;
     this.rewriteShell = options.rewriteShell;
@@ -265,6 +271,18 @@ export class Runner {
     if (!file) throw new RunnerError('no_file', 'the run was not started from a file');
     const { text } = this.readWorkflowFile(file);
     return this.apply((r) => machine.reloadDefinition(r, text, this.env));
+  }
+
+  /** A lesson an agent recorded (statewright_record_learning): into the run record and learnings.jsonl. */
+  recordLearning(args: Record<string, unknown>): LearningOutcome {
+    const input = learningFrom(args);
+    if (typeof input === 'string') return { recorded: false, state: this.requireActive().state, error: { code: 'invalid_learning', message: input } };
+    return this.apply((r) => recordLearning(r, input, this.env));
+  }
+
+  /** Model usage the caller saw (the participant, per model response): its cost counts against meta.max_cost. */
+  reportUsage(report: UsageReport): UsageOutcome {
+    return this.apply((r) => reportUsage(r, report, this.env));
   }
 
   /** `stategate run done|fail <invoke-id>`: completes an `agent:` invocation of a statechart run. */

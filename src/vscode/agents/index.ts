@@ -1,7 +1,7 @@
 /**
  * Everything that gates agents: the statewright_* language-model tools, the
  * @stategate participant, the hook installer commands, custom agent sync,
- * the tool-aliases file for processes outside VS Code; and, at start, hook
+ * the settings files for processes outside VS Code (tool aliases, the run record's mirror); and, at start, hook
  * entries re-pointed at this version of the extension.
  * activate() registers the tools and the participant by name with stand-ins
  * (extension.ts); this returns what they hand each call to. The MCP server
@@ -11,7 +11,7 @@ import type * as vscode from 'vscode';
 import type { RegisterCommand } from '../contributions.js';
 import type { RunService } from '../runtime/run-service.js';
 import { syncCustomAgent } from './agent-sync.js';
-import { syncToolAliases } from './aliases-sync.js';
+import { syncSettingFiles } from './setting-files-sync.js';
 import { registerEnforcementCommands, repointHooks } from './enforcement.js';
 import { lmTools, type AgentTool } from './lm-tools.js';
 import { participantHandler } from './participant.js';
@@ -27,6 +27,6 @@ export function startAgents(context: vscode.ExtensionContext, service: RunServic
   return {
     tools: lmTools(service),
     participant: participantHandler(service),
-    disposables: [...registerEnforcementCommands(context, service.folder, register), ...syncCustomAgent(service), ...syncToolAliases(service)],
+    disposables: [...registerEnforcementCommands(context, service.folder, register), ...syncCustomAgent(service), ...syncSettingFiles(service)],
   };
 }

@@ -10,3 +10,8 @@ export function toolAliases(scope?: vscode.ConfigurationScope): ExtraAliases | u
 export function syncCustomAgentEnabled(): boolean {
   return vscode.workspace.getConfiguration('stategate').get<boolean>('syncCustomAgent') === true;
 }
+
+/** `stategate.mirrorRunRecord`: copy the run record to `.claude/agent-state.json`. */
+export function mirrorRunRecord(scope?: vscode.ConfigurationScope): boolean {
+  return vscode.workspace.getConfiguration('stategate', scope).get<boolean>('mirrorRunRecord') === true;
+}

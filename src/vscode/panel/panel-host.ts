@@ -40,7 +40,7 @@ export class PanelHost implements vscode.Disposable {
   render(): void {
     if (!this.ready) return;
     const model = this.service
-      ? renderModel(this.service.current, this.service.journal(), Date.parse(this.service.runner.env.now()))
+      ? renderModel(this.service.current, this.service.journal(), Date.parse(this.service.runner.env.now()), this.service.record())
       : { kind: 'none' as const, reason: 'Open a folder to run workflows.' };
     this.post({ type: 'render', model });
   }

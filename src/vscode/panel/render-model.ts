@@ -4,12 +4,13 @@
  * webview never has to merge partial updates. Pure (type-only imports of the
  * 'vscode' side), so it is unit-tested without VS Code.
  */
-import { isChartWorkflow, type StoredEntry } from '../../engine/index.js';
+import { isChartWorkflow, type AgentStateRecord, type StoredEntry } from '../../engine/index.js';
 import type { HistoryEntry, RenderModel } from '../../protocol.js';
 import type { RunSituation } from '../runtime/run-service.js';
 import { chartDiagramModel } from './chart-diagram-model.js';
 import { chartPanelModel } from './chart-panel-model.js';
 import { diagramModel } from './diagram-model.js';
+import { recordSummary } from './record-summary.js';
 
 /** The newest entries the history shows; older ones stay in journal.jsonl. */
 export const HISTORY_LIMIT = 500;
@@ -21,8 +22,8 @@ export function historyOf(journal: readonly StoredEntry[]): HistoryEntry[] {
 
 const EMPTY_DIAGRAM = { nodes: [], edges: [], groups: [] } as const;
 
-/** `now`: the run's clock in ms (statechart guards that read `now()` are evaluated at it). */
-export function renderModel(situation: RunSituation, journal: readonly StoredEntry[], now: number = Date.now()): RenderModel {
+/** `now`: the run's clock in ms (statechart guards that read `now()` are evaluated at it). `record`: the run's agent-state.json. */
+export function renderModel(situation: RunSituation, journal: readonly StoredEntry[], now: number = Date.now(), record?: AgentStateRecord): RenderModel {
   if (situation.kind === 'none') return { kind: 'none' };
   if (situation.kind === 'unreadable') return { kind: 'unreadable', reason: situation.reason };
   const { run, view, workflow: wf } = situation;
@@ -50,5 +51,6 @@ export function renderModel(situation: RunSituation, journal: readonly StoredEnt
     history: historyOf(journal.slice(-HISTORY_LIMIT)),
     definitionChanged: situation.definitionChanged,
     ...(chart ? { chart } : {}),
+    ...(record && record.stategate.run_id === run.runId ? { record: recordSummary(record) } : {}),
   };
 }

@@ -13,7 +13,7 @@
 import * as path from 'node:path';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { Runner, RunnerError, type StateView, type RunSnapshot, type StoredEntry, type Workflow } from '../../engine/index.js';
+import { readRecord, Runner, RunnerError, type AgentStateRecord, type StateView, type RunSnapshot, type StoredEntry, type Workflow } from '../../engine/index.js';
 import { analyseShellLazily, rewriteShellLazily } from './lazy-shell.js';
 
 export type RunSituation =
@@ -72,6 +72,11 @@ export class RunService implements vscode.Disposable {
   /** The journal of the active run (for the panel's history). */
   journal(): StoredEntry[] {
     return this.situation.kind === 'active' ? this.runner.store.readJournal(this.situation.run.runId) : [];
+  }
+
+  /** The active run's record (agent-state.json), when it has one. */
+  record(): AgentStateRecord | undefined {
+    return this.situation.kind === 'active' ? readRecord(this.runner.store.runDir(this.situation.run.runId)) : undefined;
   }
 
   /** Run an engine operation, then refresh so every view follows at once. */

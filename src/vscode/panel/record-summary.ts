@@ -1,0 +1,39 @@
+/**
+ * The run record (agent-state.json) as the panel shows it: phase, task,
+ * iterations, and the cost and time bounds as used fractions for their bars.
+ * Pure, from the record the store wrote (docs/run-record.md).
+ */
+import { parseCost, parseDuration, type AgentStateRecord } from '../../engine/index.js';
+import type { BoundView, RecordSummary } from '../../protocol.js';
+
+/** seed-spelled "0h 34m 8s" back to milliseconds. */
+function elapsedMs(text: string): number {
+  const m = /^(\d+)h (\d+)m (\d+)s$/.exec(text);
+  return m ? (Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3])) * 1000 : 0;
+}
+
+function bound(used: string, usedValue: number, max: string | null, maxValue: number | undefined): BoundView {
+  return { used, max, fraction: maxValue === undefined ? null : maxValue === 0 ? 1 : Math.min(1, usedValue / maxValue) };
+}
+
+export function recordSummary(record: AgentStateRecord): RecordSummary {
+  const o = record.orchestrator;
+  const b = record.safety_bounds;
+  const last = record.checkpoints[record.checkpoints.length - 1];
+  return {
+    status: o.status,
+    phase: { index: o.current_phase, total: o.total_phases, name: record.stategate.phase_name },
+    task: o.current_task,
+    ...(record.stategate.task ? { taskText: record.stategate.task } : {}),
+    iteration: o.ralph_iteration,
+    maxIterations: b.max_iterations_per_task,
+    cost: bound(b.cost_so_far, parseCost(b.cost_so_far) ?? 0, b.max_cost, parseCost(b.max_cost ?? undefined)),
+    time: bound(b.elapsed_time, elapsedMs(b.elapsed_time), b.max_time, parseDuration(b.max_time ?? undefined)),
+    warnings: b.warnings,
+    completed: record.completed_tasks.length,
+    pending: record.pending_tasks.length,
+    learnings: record.learnings.length,
+    checkpoints: record.checkpoints.length,
+    lastCheckpointSha: last?.git_sha ?? null,
+  };
+}

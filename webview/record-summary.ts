@@ -1,0 +1,47 @@
+/**
+ * <sg-record>: the run record (agent-state.json) in short: status, phase,
+ * task, iterations, and the cost and time bounds as bars (orange past 75%,
+ * red past 90%, as the record's warnings).
+ */
+import { LitElement, css, html, nothing } from 'lit';
+import type { BoundView, RecordSummary } from '../src/protocol.js';
+import { usage } from './format.js';
+import { sectionStyles } from './styles.js';
+
+export class SgRecord extends LitElement {
+  static override properties = { record: { attribute: false } };
+  declare record: RecordSummary | undefined;
+  static override styles = [
+    sectionStyles,
+    css`
+      .bar { display: inline-block; width: 8em; height: 0.6em; background: var(--vscode-editorWidget-border, #8884); border-radius: 2px; overflow: hidden; vertical-align: middle; }
+      .fill { height: 100%; background: var(--vscode-charts-green); }
+      .fill.warn { background: var(--vscode-charts-orange); }
+      .fill.over { background: var(--vscode-charts-red); }
+      .warning { color: var(--vscode-editorWarning-foreground); }
+    `,
+  ];
+
+  private bound(name: string, id: string, b: BoundView) {
+    const pct = b.fraction === null ? null : Math.round(b.fraction * 100);
+    const cls = b.fraction === null ? '' : b.fraction >= 0.9 ? 'over' : b.fraction >= 0.75 ? 'warn' : '';
+    return html`<div class="row" data-testid=${id}><span class="label">${name}</span>
+      ${pct === null ? nothing : html`<span class="bar" role="progressbar" aria-valuenow=${pct} aria-valuemin="0" aria-valuemax="100"><div class="fill ${cls}" style="width: ${pct}%"></div></span>`}
+      <span>${b.used}${b.max === null ? html` <span class="muted">(no bound)</span>` : ` of ${b.max}`}</span></div>`;
+  }
+
+  override render() {
+    const r = this.record;
+    if (!r) return nothing;
+    return html`
+      <div class="row" data-testid="record-status"><span class="label">status</span><span class="chip">${r.status}</span>
+        <span class="muted">phase ${r.phase.index + 1}/${r.phase.total} (${r.phase.name}), task ${r.task}</span></div>
+      ${r.taskText ? html`<div class="row"><span class="label">task</span><span data-testid="record-task">${r.taskText}</span></div>` : nothing}
+      <div class="row" data-testid="record-iterations"><span class="label">iterations</span><span class="chip">${usage(r.iteration, r.maxIterations)}</span>
+        <span class="muted">${r.completed} done, ${r.pending} pending, ${r.learnings} learning(s), ${r.checkpoints} checkpoint(s)${r.lastCheckpointSha ? ` (last at ${r.lastCheckpointSha.slice(0, 8)})` : ''}</span></div>
+      ${this.bound('cost', 'record-cost', r.cost)} ${this.bound('time', 'record-time', r.time)}
+      ${r.warnings.map((w) => html`<div class="row warning" data-testid="record-warning">${w}</div>`)}`;
+  }
+}
+
+customElements.define('sg-record', SgRecord);
