@@ -27,6 +27,8 @@ export function resolveTarget(workflow: Workflow, sourceId: string, target: Name
   if (ref === '') return undefined;
   if (ref.startsWith('#')) return states.has(ref.slice(1)) ? ref.slice(1) : undefined;
   if (sourceId !== ROOT_ID && !states.has(sourceId)) return undefined;
+  // A plain name (most targets): the nearest state with that key, without splitting the name into a new array.
+  if (!ref.includes('.')) return nearest(workflow, sourceId, ref);
   const keys = ref.split('.');
   let found: string | undefined;
   if (keys[0] === '') {
