@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildChart } from './helpers/chart-builder.js';
 import { ROOT_ID, resolveTarget } from '../../src/engine/statechart/index.js';
+import { resolvePath } from '../../src/engine/statechart/targets.js';
 
 const chart = buildChart({
   initial: 'review',
@@ -49,3 +50,19 @@ for (const [source, ref, expected, why] of cases) {
     assert.equal(resolveTarget(chart, source, ref), expected);
   });
 }
+
+// resolveTarget reads a plain name (no dot) on a fast path that does not split it; held equal to the general
+// path (resolvePath) for every source and every key of the chart, and names that are no key.
+test('a plain name resolves as the general path resolves it, from every source', () => {
+  const keys = new Set<string>(['nowhere', 'h', '*']);
+  for (const state of chart.states.values()) keys.add(state.key);
+  let resolved = 0;
+  for (const source of [ROOT_ID, ...chart.states.keys()]) {
+    for (const key of keys) {
+      const fast = resolveTarget(chart, source, key);
+      assert.equal(fast, resolvePath(chart, source, key), `from "${source}" "${key}"`);
+      if (fast !== undefined) resolved++;
+    }
+  }
+  assert.ok(resolved > 50, `only ${resolved} names resolved`);
+});

@@ -22,17 +22,48 @@ export interface TargetSite {
 export function targetSites(index: ChartIndex): TargetSite[] {
   const { wf } = index;
   const out: TargetSite[] = [];
-  const add = (source: string, ref: NameRef, label: string): void => void out.push({ source, ref, label, to: resolveTarget(wf, source, ref) });
   for (const { source, t } of index.transitions) {
-    const on = t.trigger.kind === 'event' ? `\`${t.trigger.event}\`` : `\`${t.trigger.kind}\``;
-    for (const ref of t.targets) add(source, ref, `${on} of ${source === '' ? 'the statechart' : `\`${source}\``}`);
+    for (const ref of t.targets) out.push(new Site(source, ref, resolveTarget(wf, source, ref), TRANSITION, t.trigger.kind === 'event' ? t.trigger.event : t.trigger.kind));
   }
   for (const site of index.sites) {
     const ref = site.node.historyDefault;
-    if (ref) add(site.id, ref, `the default of history \`${site.id}\``);
+    if (ref) out.push(new Site(site.id, ref, resolveTarget(wf, site.id, ref), HISTORY, site.id));
   }
-  for (const i of wf.interrupts) add('', i.target, `interrupt \`${i.name}\``);
+  for (const i of wf.interrupts) out.push(new Site('', i.target, resolveTarget(wf, '', i.target), INTERRUPT, i.name));
   return out;
+}
+
+const TRANSITION = 0;
+const HISTORY = 1;
+const INTERRUPT = 2;
+
+/**
+ * A site whose label is put together only when a message needs it (as in
+ * sites.ts): a large chart has thousands of targets and nearly all resolve.
+ */
+class Site implements TargetSite {
+  private text: string | undefined;
+  constructor(
+    readonly source: string,
+    readonly ref: NameRef,
+    readonly to: string | undefined,
+    private readonly kind: number,
+    /** The event (or the trigger's kind), the history state's id, or the interrupt's name. */
+    private readonly name: string,
+  ) {}
+
+  get label(): string {
+    if (this.text === undefined) {
+      const { source, name } = this;
+      this.text =
+        this.kind === TRANSITION
+          ? `\`${name}\` of ${source === '' ? 'the statechart' : `\`${source}\``}`
+          : this.kind === HISTORY
+            ? `the default of history \`${name}\``
+            : `interrupt \`${name}\``;
+    }
+    return this.text;
+  }
 }
 
 export function targetRule(wf: Workflow, sites: readonly TargetSite[], out: Diagnostic[]): void {

@@ -59,8 +59,17 @@ export interface ExprSite {
   readonly what: 'guard' | 'delay' | 'assign';
 }
 
+/** Made once per index: two rules (6 and 10) walk the expressions of one validation. */
+const expressionLists = new WeakMap<ChartIndex, readonly ExprSite[]>();
+
 /** Every expression the chart writes as one: guards, named delays, assign updates. */
-export function expressions(index: ChartIndex): ExprSite[] {
+export function expressions(index: ChartIndex): readonly ExprSite[] {
+  let list = expressionLists.get(index);
+  if (!list) expressionLists.set(index, (list = collectExpressions(index)));
+  return list;
+}
+
+function collectExpressions(index: ChartIndex): ExprSite[] {
   const out: ExprSite[] = [];
   for (const { t } of index.transitions) {
     if (t.guard) out.push({ expr: t.guard, what: 'guard' });

@@ -78,8 +78,10 @@ export class Reader {
    */
   entries(obj: JsonNode, pointer: string, what: string, duplicateCode = 'duplicate-key'): Entry[] {
     const children = obj.children;
-    const out: Entry[] = [];
-    if (!children) return out;
+    if (!children) return [];
+    // Exactly sized (an array grown by push from empty reserves 17 slots, and this runs for every object read).
+    const out: Entry[] = new Array<Entry>(children.length);
+    let n = 0;
     const byKey = children.length > SCAN_LIMIT ? new Map<string, Entry>() : undefined;
     let prefix: string | undefined; // `${pointer}/`, made once for the object's keys
     for (let i = 0; i < children.length; i++) {
@@ -89,7 +91,7 @@ export class Reader {
       if (!keyNode || !valueNode || typeof keyNode.value !== 'string') continue; // a syntax error, already reported
       const key = keyNode.value;
       const entry = new Entry(key, keyNode, valueNode, plainKey(key) ? (prefix ??= `${pointer}/`) + key : childPointer(pointer, key));
-      const earlier = byKey ? byKey.get(key) : scan(out, key);
+      const earlier = byKey ? byKey.get(key) : scan(out, n, key);
       if (earlier) {
         this.report(
           'error',
@@ -98,11 +100,14 @@ export class Reader {
           entry.keyLoc,
           { related: [{ message: `first \`${key}\``, loc: earlier.keyLoc }] },
         );
-        out.splice(out.indexOf(earlier), 1); // keep definition order of the surviving (last) entry
+        // Keep definition order of the surviving (last) entry: the ones after the earlier move up.
+        for (let j = out.indexOf(earlier) + 1; j < n; j++) out[j - 1] = out[j] as Entry;
+        n--;
       }
       byKey?.set(key, entry);
-      out.push(entry);
+      out[n++] = entry;
     }
+    if (n < out.length) out.length = n;
     return out;
   }
 
@@ -241,8 +246,9 @@ export class Reader {
   }
 }
 
-function scan(list: readonly Entry[], key: string): Entry | undefined {
-  for (let i = 0; i < list.length; i++) if ((list[i] as Entry).key === key) return list[i];
+/** The entry with `key` among the first `n` of `list`. */
+function scan(list: readonly Entry[], n: number, key: string): Entry | undefined {
+  for (let i = 0; i < n; i++) if ((list[i] as Entry).key === key) return list[i];
   return undefined;
 }
 

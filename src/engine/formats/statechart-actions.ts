@@ -22,10 +22,11 @@ const ALL_FIELDS = ['type', ...new Set(Object.values(ACTION_FIELDS).flat())];
 export function readActionList(r: Reader, e: Entry, what: string): ActionRef[] {
   if (e.node.type === 'array') {
     const out: ActionRef[] = [];
-    (e.node.children ?? []).forEach((item, i) => {
-      const ref = readActionRef(r, itemEntry(item, childPointer(e.pointer, i), `item ${i + 1} of \`${e.key}\``), what);
+    const items = e.node.children ?? [];
+    for (let i = 0; i < items.length; i++) {
+      const ref = readActionRef(r, itemEntry(items[i] as JsonNode, childPointer(e.pointer, i), `item ${i + 1} of \`${e.key}\``), what);
       if (ref) out.push(ref);
-    });
+    }
     return out;
   }
   const single = readActionRef(r, e, what);

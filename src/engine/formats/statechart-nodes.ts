@@ -114,7 +114,7 @@ export class ChartNodes {
     }
     // `idle:` with nothing after it (YAML) is an empty atomic state, as `idle: {}`.
     const empty = src.node.type === 'null';
-    if (!empty && !r.isObject(src.node, src.pointer, capitalize(label))) {
+    if (!empty && src.node.type !== 'object' && !r.isObject(src.node, src.pointer, capitalize(label))) {
       this.skipped.add(id);
       return undefined;
     }
@@ -141,7 +141,7 @@ export class ChartNodes {
     if (!src.listItem && !history) readStage(r, f, state); // regions and history nodes do not know the stage fields
     this.states.set(id, state); // before the children: `states` is in document order, parents first
 
-    const chart: Mutable<ChartNode> = { ...readBehaviour(r, f, id, label, kind) };
+    const chart: Mutable<ChartNode> = readBehaviour(r, f, id, label, kind);
     if (src.region) chart.region = true;
     const meta = readChartMeta(r, f.get('meta'));
     if (meta) chart.meta = meta;

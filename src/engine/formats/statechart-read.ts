@@ -13,9 +13,14 @@ export function itemEntry(node: JsonNode, pointer: string, label: string): Entry
  * reported (a node's kind, an action's type, a region's id).
  */
 export function valueOf(obj: JsonNode, key: string): JsonNode | undefined {
-  let found: JsonNode | undefined;
-  for (const p of obj.children ?? []) if (p.children?.[0]?.value === key) found = p.children[1];
-  return found;
+  const children = obj.children;
+  if (!children) return undefined;
+  // From the end: the last occurrence is the one read. (An indexed loop: this runs for every state node.)
+  for (let i = children.length - 1; i >= 0; i--) {
+    const pc = (children[i] as JsonNode).children;
+    if (pc?.[0]?.value === key) return pc[1];
+  }
+  return undefined;
 }
 
 export function capitalize(s: string): string {

@@ -16,10 +16,11 @@ import { INVOKE_FIELDS, TRANSITION_FIELDS } from './statechart-fields.js';
 /** `NAME: target`, `NAME: {target, guard, actions, reenter}`, or `NAME: [candidate, ...]`; appended to `out`. */
 export function readCandidates(r: Reader, e: Entry, trigger: ChartTrigger, what: string, out: ChartTransition[]): void {
   if (e.node.type === 'array') {
-    (e.node.children ?? []).forEach((item, i) => {
-      const t = readCandidate(r, itemEntry(item, childPointer(e.pointer, i), `candidate ${i + 1}`), trigger, `candidate ${i + 1} of ${what}`);
+    const items = e.node.children ?? [];
+    for (let i = 0; i < items.length; i++) {
+      const t = readCandidate(r, itemEntry(items[i] as JsonNode, childPointer(e.pointer, i), `candidate ${i + 1}`), trigger, `candidate ${i + 1} of ${what}`);
       if (t) out.push(t);
-    });
+    }
     return;
   }
   const t = readCandidate(r, e, trigger, what);

@@ -27,6 +27,15 @@ export function resolveTarget(workflow: Workflow, sourceId: string, target: Name
   if (ref === '') return undefined;
   if (ref.startsWith('#')) return states.has(ref.slice(1)) ? ref.slice(1) : undefined;
   if (sourceId !== ROOT_ID && !states.has(sourceId)) return undefined;
+  // A plain name (most targets): the nearest state with that key, without splitting the name into a new
+  // array; what resolvePath gives for it (held equal by test/unit/statechart-targets.test.ts).
+  if (!ref.includes('.')) return nearest(workflow, sourceId, ref);
+  return resolvePath(workflow, sourceId, ref);
+}
+
+/** resolveTarget's general case, for a name that is neither empty nor `#id`, from a source that exists. */
+export function resolvePath(workflow: Workflow, sourceId: string, ref: string): string | undefined {
+  const states = workflow.states;
   const keys = ref.split('.');
   let found: string | undefined;
   if (keys[0] === '') {
