@@ -60,6 +60,26 @@ test('100,000 empty lines between entries of a broken document: the parser is ha
   sameAsPackage(text);
 });
 
+test('block scalars holding runs (literal read short and its value given its line breaks back, folded read whole), in broken documents: as the package reads them', () => {
+  const run = '\n'.repeat(5000);
+  const broken = 'z: [\n'; // an unclosed flow sequence: the fast path declines, the package reports it
+  const cases = [
+    `a: |+\n  x${run}  y${run}b: 1\n${broken}`,
+    `a: |\n  x${run}  y${run}b: 1\n${broken}`,
+    `a: |-\n  x${run}${broken}`,
+    `a: |+\n  ${run}${broken}`, // as `stringify` writes a string of line breaks
+    `a: |2\n  x${run}   y\n${run}${broken}`,
+    `a: >\n  x${run}  y\n${broken}`,
+    `- |+ # c\n  x${run}- |\n  y${run}  \n${run}- >-\n  z${run}`,
+  ];
+  for (const text of cases) {
+    sameAsPackage(text);
+    assert.ok(parseDocumentShort(text, OPTIONS), JSON.stringify(text.slice(0, 20)));
+  }
+  const value = parseWithYaml(cases[0]!).root?.children?.[0]?.children?.[1]?.value;
+  assert.equal(value, `x${run}y${run}`);
+});
+
 test('no long run, or the lexer\'s marker characters in the text: left to the package', () => {
   assert.equal(parseDocumentShort(`a: 1\n${'\n'.repeat(100)}b: 2\n`, OPTIONS), undefined);
   assert.equal(parseDocumentShort(`a: "\x1f"\n${'\n'.repeat(5000)}b: 2\n`, OPTIONS), undefined);

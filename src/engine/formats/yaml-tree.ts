@@ -18,7 +18,7 @@ import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, Scalar, type Al
 import type { Diagnostic } from '../model/index.js';
 import { fastYamlTree } from './fast-yaml.js';
 import type { JsonNode } from './jsonc.js';
-import { parseDocumentShort } from './yaml-empty-lines.js';
+import { parseDocumentShort, type ShortParse } from './yaml-empty-lines.js';
 
 type Building = { -readonly [K in keyof JsonNode]: JsonNode[K] };
 
@@ -48,7 +48,7 @@ export function parseWithYaml(text: string, emptyRunsOnce = true): ParsedYaml {
     return { diagnostics };
   }
   let doc: Document.Parsed;
-  let toOriginal: ((offset: number) => number) | undefined;
+  let short: ShortParse | undefined;
   // Each syntax error is an Error object, and capturing its stack is most of the cost on a broken document
   // with thousands of them (deep unclosed brackets: over 100 ms for 2 KB). Nothing reads their stacks.
   const stackTraceLimit = Error.stackTraceLimit;
@@ -57,9 +57,8 @@ export function parseWithYaml(text: string, emptyRunsOnce = true): ParsedYaml {
     // uniqueKeys off: the Reader reports a repeated key itself, as for JSON (`duplicate-key`, `duplicate-state`).
     const options = { uniqueKeys: false, prettyErrors: false };
     // Long runs of empty lines (100,000 of them took 150+ ms) are read once (yaml-empty-lines.ts).
-    const short = emptyRunsOnce ? parseDocumentShort(text, options) : undefined;
+    short = emptyRunsOnce ? parseDocumentShort(text, options) : undefined;
     doc = short?.doc ?? parseDocument(text, options);
-    toOriginal = short?.toOriginal;
   } catch (err) {
     // The parser recurses per nesting level: a pathological depth exhausts the stack.
     diagnostics.push(syntax(`The YAML cannot be read: ${(err as Error).message}`, 0, 0));
@@ -67,10 +66,11 @@ export function parseWithYaml(text: string, emptyRunsOnce = true): ParsedYaml {
   } finally {
     Error.stackTraceLimit = stackTraceLimit;
   }
+  const toOriginal = short?.toOriginal;
   const at = (pos: [number, number]): [number, number] => (toOriginal ? [toOriginal(pos[0]), toOriginal(pos[1])] : pos);
   for (const e of doc.errors) diagnostics.push(yamlProblem('error', e.message, at(e.pos), text.length));
   for (const w of doc.warnings) diagnostics.push(yamlProblem('warning', w.message, at(w.pos), text.length));
-  const converter = new Converter(text, doc, diagnostics, toOriginal);
+  const converter = new Converter(text, doc, diagnostics, short);
   let root: JsonNode | undefined;
   try {
     root = doc.contents ? converter.convert(doc.contents, undefined) : undefined;
@@ -142,13 +142,13 @@ class Converter {
     private readonly text: string,
     private readonly doc: Document.Parsed,
     private readonly diagnostics: Diagnostic[],
-    /** Offsets of the package's ranges -> offsets in the text, when runs of empty lines were read once. */
-    private readonly toOriginal?: (offset: number) => number,
+    /** When runs of empty lines were read once: offsets and block scalar values back to the text's. */
+    private readonly short?: ShortParse,
   ) {}
 
   /** [start, end] of a node's range, in the text. */
   private span(range: readonly number[] | null | undefined): [number, number] {
-    const map = this.toOriginal;
+    const map = this.short?.toOriginal;
     return span(map && range ? [map(range[0]!), map(range[1]!)] : range, this.text.length);
   }
 
@@ -213,7 +213,8 @@ class Converter {
   }
 
   /** A string node whose `nodeLoc` is the scalar's contents (see the top of the file). */
-  private stringNode(value: string, node: Scalar, parent: JsonNode | undefined): Building {
+  private stringNode(read: string, node: Scalar, parent: JsonNode | undefined): Building {
+    const value = this.short ? this.short.stringValue(node.range?.[0], read) : read;
     const [start, end] = contents(node.type, this.span(node.range), this.text);
     // nodeLoc drops one character each side (a JSON string's quotes). At the very start of the text
     // (the first key) the offset is -1: nothing reads a string node's offset but nodeLoc.
