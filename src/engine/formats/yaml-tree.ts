@@ -18,6 +18,7 @@ import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, Scalar, type Al
 import type { Diagnostic } from '../model/index.js';
 import { fastYamlTree } from './fast-yaml.js';
 import type { JsonNode } from './jsonc.js';
+import { parseDocumentShort, type ShortParse } from './yaml-empty-lines.js';
 
 type Building = { -readonly [K in keyof JsonNode]: JsonNode[K] };
 
@@ -36,21 +37,28 @@ export function parseYamlTree(text: string): ParsedYaml {
   return parseWithYaml(text);
 }
 
-/** The `yaml` package's parse, converted: any YAML, with its syntax errors as diagnostics. */
-export function parseWithYaml(text: string): ParsedYaml {
+/**
+ * The `yaml` package's parse, converted: any YAML, with its syntax errors as diagnostics.
+ * `emptyRunsOnce: false` parses as the package alone does (the reference in tests).
+ */
+export function parseWithYaml(text: string, emptyRunsOnce = true): ParsedYaml {
   const diagnostics: Diagnostic[] = [];
   if (flowDepth(text) > MAX_FLOW_DEPTH) {
     diagnostics.push(syntax('The YAML is nested too deeply to read.', 0, 0));
     return { diagnostics };
   }
   let doc: Document.Parsed;
+  let short: ShortParse | undefined;
   // Each syntax error is an Error object, and capturing its stack is most of the cost on a broken document
   // with thousands of them (deep unclosed brackets: over 100 ms for 2 KB). Nothing reads their stacks.
   const stackTraceLimit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {
     // uniqueKeys off: the Reader reports a repeated key itself, as for JSON (`duplicate-key`, `duplicate-state`).
-    doc = parseDocument(text, { uniqueKeys: false, prettyErrors: false });
+    const options = { uniqueKeys: false, prettyErrors: false };
+    // Long runs of empty lines (100,000 of them took 150+ ms) are read once (yaml-empty-lines.ts).
+    short = emptyRunsOnce ? parseDocumentShort(text, options) : undefined;
+    doc = short?.doc ?? parseDocument(text, options);
   } catch (err) {
     // The parser recurses per nesting level: a pathological depth exhausts the stack.
     diagnostics.push(syntax(`The YAML cannot be read: ${(err as Error).message}`, 0, 0));
@@ -58,9 +66,11 @@ export function parseWithYaml(text: string): ParsedYaml {
   } finally {
     Error.stackTraceLimit = stackTraceLimit;
   }
-  for (const e of doc.errors) diagnostics.push(yamlProblem('error', e.message, e.pos, text.length));
-  for (const w of doc.warnings) diagnostics.push(yamlProblem('warning', w.message, w.pos, text.length));
-  const converter = new Converter(text, doc, diagnostics);
+  const toOriginal = short?.toOriginal;
+  const at = (pos: [number, number]): [number, number] => (toOriginal ? [toOriginal(pos[0]), toOriginal(pos[1])] : pos);
+  for (const e of doc.errors) diagnostics.push(yamlProblem('error', e.message, at(e.pos), text.length));
+  for (const w of doc.warnings) diagnostics.push(yamlProblem('warning', w.message, at(w.pos), text.length));
+  const converter = new Converter(text, doc, diagnostics, short);
   let root: JsonNode | undefined;
   try {
     root = doc.contents ? converter.convert(doc.contents, undefined) : undefined;
@@ -132,7 +142,15 @@ class Converter {
     private readonly text: string,
     private readonly doc: Document.Parsed,
     private readonly diagnostics: Diagnostic[],
+    /** When runs of empty lines were read once: offsets and block scalar values back to the text's. */
+    private readonly short?: ShortParse,
   ) {}
+
+  /** [start, end] of a node's range, in the text. */
+  private span(range: readonly number[] | null | undefined): [number, number] {
+    const map = this.short?.toOriginal;
+    return span(map && range ? [map(range[0]!), map(range[1]!)] : range, this.text.length);
+  }
 
   convert(node: unknown, parent: JsonNode | undefined): JsonNode {
     if (isAlias(node)) return this.alias(node, parent);
@@ -157,14 +175,14 @@ class Converter {
   }
 
   private container(type: 'object' | 'array', range: readonly number[] | null | undefined, parent: JsonNode | undefined): Building {
-    const [start, end] = span(range, this.text.length);
+    const [start, end] = this.span(range);
     return { type, offset: start, length: end - start, children: [], ...(parent ? { parent } : {}) };
   }
 
   private property(key: unknown, value: unknown, parent: JsonNode): JsonNode | undefined {
     if (!isScalar(key)) {
       // `? [a, b]: x` or a key-less `: x`: JSON has no such keys.
-      const at = isMap(key) || isSeq(key) ? span(key.range, this.text.length) : span((value as YamlNode | null)?.range, this.text.length);
+      const at = isMap(key) || isSeq(key) ? this.span(key.range) : this.span((value as YamlNode | null)?.range);
       this.diagnostics.push({
         severity: 'error',
         code: 'invalid-type',
@@ -173,7 +191,7 @@ class Converter {
       });
       return undefined;
     }
-    const [start] = span(key.range, this.text.length);
+    const [start] = this.span(key.range);
     const prop: Building = { type: 'property', offset: start, length: 0, children: [], parent };
     const keyNode = this.stringNode(keyName(key), key, prop);
     const valueNode = this.convert(value ?? null, prop);
@@ -185,7 +203,7 @@ class Converter {
 
   private scalar(node: Scalar, parent: JsonNode | undefined): JsonNode {
     const v = node.value;
-    const [start, end] = span(node.range, this.text.length);
+    const [start, end] = this.span(node.range);
     const at = { offset: start, length: end - start, ...(parent ? { parent } : {}) };
     if (typeof v === 'number') return { type: 'number', value: v, ...at };
     if (typeof v === 'boolean') return { type: 'boolean', value: v, ...at };
@@ -195,8 +213,9 @@ class Converter {
   }
 
   /** A string node whose `nodeLoc` is the scalar's contents (see the top of the file). */
-  private stringNode(value: string, node: Scalar, parent: JsonNode | undefined): Building {
-    const [start, end] = contents(node, this.text);
+  private stringNode(read: string, node: Scalar, parent: JsonNode | undefined): Building {
+    const value = this.short ? this.short.stringValue(node.range?.[0], read) : read;
+    const [start, end] = contents(node.type, this.span(node.range), this.text);
     // nodeLoc drops one character each side (a JSON string's quotes). At the very start of the text
     // (the first key) the offset is -1: nothing reads a string node's offset but nodeLoc.
     return { type: 'string', value, offset: start - 1, length: end - start + 2, ...(parent ? { parent } : {}) };
@@ -204,7 +223,7 @@ class Converter {
 
   private alias(node: Alias, parent: JsonNode | undefined): JsonNode {
     const target: YamlNode | undefined = node.resolve(this.doc);
-    const [start, end] = span(node.range, this.text.length);
+    const [start, end] = this.span(node.range);
     if (!target || this.expanding.has(target)) {
       this.diagnostics.push({
         severity: 'error',
@@ -252,12 +271,11 @@ function span(range: readonly number[] | null | undefined, length: number): [num
 }
 
 /** The scalar's contents: inside the quotes, the plain text, or a block scalar's body after its header line. */
-function contents(node: Scalar, text: string): [number, number] {
-  const [start, end] = span(node.range, text.length);
-  if (node.type === Scalar.QUOTE_DOUBLE || node.type === Scalar.QUOTE_SINGLE) {
+function contents(type: Scalar['type'], [start, end]: [number, number], text: string): [number, number] {
+  if (type === Scalar.QUOTE_DOUBLE || type === Scalar.QUOTE_SINGLE) {
     return end - start >= 2 ? [start + 1, end - 1] : [start, end];
   }
-  if (node.type === Scalar.BLOCK_LITERAL || node.type === Scalar.BLOCK_FOLDED) {
+  if (type === Scalar.BLOCK_LITERAL || type === Scalar.BLOCK_FOLDED) {
     const body = text.indexOf('\n', start);
     return body >= 0 && body < end ? [body + 1, end] : [start, end];
   }

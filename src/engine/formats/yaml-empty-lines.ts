@@ -1,0 +1,240 @@
+/**
+ * The `yaml` package's `parseDocument`, with long runs of empty lines read
+ * once instead of line by line. Its lexer, parser and composer spend a few
+ * microseconds on every line, so a broken document with 100,000 empty lines
+ * (which the fast path, fast-yaml.ts, declines) took 150+ ms (the statechart
+ * fuzzer, issue 13: every document in 50 ms).
+ *
+ * How: every run of at least MIN_RUN line breaks is cut down to KEEP in a
+ * shorter text, which the package's Lexer reads (the lexer only asks whether a
+ * line is empty, never how many there are). Its lexemes go to the package's
+ * Parser as the package documents for a user-provided lexer. Up to a run's
+ * last line break the short text is the original (offsets shifted); that last
+ * line break stands for the rest of the run:
+ * - a lexeme holding whole runs (a block scalar's body, a multi-line quoted or
+ *   plain scalar) is handed over as the original text it stands for, so every
+ *   value is exactly what the package reads from the original;
+ * - a line break of its own (empty lines between entries or in a flow
+ *   collection, which mean nothing) stays one, and the offsets after it are
+ *   shifted back to the original text by `toOriginal`;
+ * - a lexeme that starts or ends inside a run (an unclosed quote ends before
+ *   its last line break) leaves the document to the package, as before.
+ * The package's cost on the body of a block scalar stays (its composer splits
+ * the lines), about a third of what it was on such documents.
+ */
+import { Composer, Lexer, Parser, YAMLParseError, type Document, type DocumentOptions, type ParseOptions, type SchemaOptions } from 'yaml';
+
+/**
+ * Line breaks a run keeps: more than 1,024, the longest the package lets an
+ * implicit key run (measured in characters), so every such check on a run
+ * comes out as on the original.
+ */
+const KEEP = 1100;
+/** Runs shorter than this are left alone (no document that anyone writes has one). */
+const MIN_RUN = 2 * KEEP;
+const RUN = new RegExp(`\\n{${MIN_RUN},}`, 'g');
+/** The lexer's marker lexemes (parse/cst.js), which take no room in the text; a text holding them is left to the package. */
+const KEEP_RUN = '\n'.repeat(KEEP);
+const MARKERS = /[\x02\x18\x1f]/;
+const SCALAR_MARKER = '\x1f';
+
+export interface ShortParse {
+  readonly doc: Document.Parsed;
+  /** An offset in the package's ranges and errors -> the offset in the original text. */
+  readonly toOriginal: (offset: number) => number;
+  /** How many lexemes the parser was handed (the work done). */
+  readonly lexemes: number;
+  /** A string scalar's value (the node's range start, its value as read) -> its value in the original text. */
+  readonly stringValue: (rangeStart: number | undefined, value: string) => string;
+}
+
+interface Run {
+  /** Where the run starts in the short text (the original's up to its last line break). */
+  readonly short: number;
+  /** Its line breaks in the original. */
+  readonly length: number;
+}
+
+/** The parse of `text` with its long runs of empty lines cut, or undefined when there are none (or the lexemes do not fit). */
+export function parseDocumentShort(text: string, options: ParseOptions & DocumentOptions & SchemaOptions): ShortParse | undefined {
+  if (!text.includes('\n'.repeat(MIN_RUN)) || MARKERS.test(text)) return undefined;
+  const runs: Run[] = [];
+  let removed = 0;
+  const short = text.replace(RUN, (m: string, at: number) => {
+    runs.push({ short: at - removed, length: m.length });
+    removed += m.length - KEEP;
+    return KEEP_RUN;
+  });
+  const lexemes = originalLexemes(text, short, runs);
+  if (!lexemes) return undefined;
+  const parser = new Parser();
+  const composer = new Composer(options);
+  function* tokens() {
+    for (const lexeme of lexemes!.lexemes) yield* parser.next(lexeme);
+    yield* parser.end();
+  }
+  // As parseDocument does (public-api.js): the first document, and an error for a second.
+  let doc: Document.Parsed | undefined;
+  for (const d of composer.compose(tokens(), true, lexemes.length)) {
+    if (!doc) doc = d;
+    else {
+      doc.errors.push(new YAMLParseError([d.range[0], d.range[1]], 'MULTIPLE_DOCS', 'Source contains multiple documents; please use YAML.parseAllDocuments()'));
+      break;
+    }
+  }
+  if (!doc) return undefined;
+  const { shifts, fixes } = lexemes;
+  return {
+    doc,
+    toOriginal: (offset) => offset + shiftBefore(shifts, offset),
+    lexemes: lexemes.lexemes.length,
+    stringValue: (start, value) => {
+      const fix = start === undefined ? undefined : fixes.get(start);
+      return fix ? fixValue(fix, value) : value;
+    },
+  };
+}
+
+/** Past `at` (the parser's offsets), this many line breaks were left out. */
+interface Shift {
+  readonly at: number;
+  readonly total: number;
+}
+
+/** The line breaks left out before `offset`: the total of the last shift at or before it (binary search). */
+function shiftBefore(shifts: readonly Shift[], offset: number): number {
+  let lo = 0;
+  let hi = shifts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (shifts[mid]!.at <= offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo === 0 ? 0 : shifts[lo - 1]!.total;
+}
+
+/**
+ * The lexemes of the short text, each holding the original text it stands
+ * for, except the second line break of a run split into line breaks, which
+ * stays one; `length` is the length of the text they make up.
+ */
+function originalLexemes(text: string, short: string, runs: readonly Run[]): Lexemes | undefined {
+  const lexemes: string[] = [];
+  const shifts: Shift[] = [];
+  const fixes = new Map<number, Fix[]>();
+  let at = 0; // in the short text
+  let out = 0; // in the text the parser sees
+  let orig = 0; // in the original
+  let r = 0; // the first run whose last line break is not yet passed
+  let total = 0;
+  /** The block scalar header last read (`|+` at `out`), until its body. */
+  let header: { at: number; literal: boolean; keep: boolean } | undefined;
+  let scalar = false;
+  for (const lexeme of new Lexer().lex(short)) {
+    if (lexeme.length === 1 && MARKERS.test(lexeme)) {
+      scalar = lexeme === SCALAR_MARKER;
+      lexemes.push(lexeme);
+      continue;
+    }
+    // After a scalar marker, a scalar: the body of the header before it, if any.
+    const body = scalar ? header : undefined;
+    const c = lexeme.charCodeAt(0);
+    if (scalar) header = undefined;
+    else if (c === 124 || c === 62) header = { at: out, literal: c === 124, keep: lexeme.includes('+') };
+    else if (c !== 32 && c !== 35 && c !== 10 && c !== 13) header = undefined; // not a space, comment or line break
+    scalar = false;
+    const end = at + lexeme.length;
+    let source = lexeme;
+    if (lexeme === '\n') {
+      // A line break of its own (empty lines between entries or in a flow collection, which mean nothing):
+      // a run's last one stands for the rest of the run, and the offsets after it shift.
+      if (r < runs.length && at === runs[r]!.short + KEEP - 1) {
+        orig += runs[r]!.length - KEEP;
+        total += runs[r]!.length - KEEP;
+        shifts.push({ at: out + 1, total });
+        r++;
+      }
+    } else if (r < runs.length && runs[r]!.short < end) {
+      // A lexeme that starts or ends inside a run (past its first line break) holds a part of it that may
+      // depend on the run's length (an unclosed quote ends before its last line break): left to the package.
+      if (at > runs[r]!.short && at < runs[r]!.short + KEEP) return undefined;
+      const first = r;
+      while (r < runs.length && runs[r]!.short + KEEP <= end) r++;
+      if (r < runs.length && end > runs[r]!.short + 1 && end < runs[r]!.short + KEEP) return undefined;
+      const held = runs.slice(first, r);
+      const fix = body?.literal ? literalFixes(lexeme, at, held, body.keep) : undefined;
+      if (body && fix) {
+        // A literal block scalar's body: the parser reads it short (the package splits its lines, slowly),
+        // the offsets after each run shift, and the value gets its line breaks back (`fixValue`).
+        for (const run of held) {
+          total += run.length - KEEP;
+          shifts.push({ at: out + run.short - at + KEEP, total });
+          orig += run.length - KEEP;
+        }
+        fixes.set(body.at, fix);
+      } else {
+        // A lexeme holding whole runs (a folded block scalar, a multi-line quoted or plain scalar): the original text.
+        source = text.slice(orig, orig + lexeme.length + held.reduce((n, run) => n + run.length - KEEP, 0));
+      }
+    }
+    lexemes.push(source);
+    at = end;
+    out += source.length;
+    orig += source.length;
+  }
+  if (at !== short.length || orig !== text.length || r !== runs.length) return undefined;
+  return { lexemes, shifts, fixes, length: out };
+}
+
+/** Line breaks to put back into a block scalar's value: `count` of them before its `newlines`-th line break. */
+interface Fix {
+  readonly newlines: number;
+  readonly count: number;
+}
+
+interface Lexemes {
+  readonly lexemes: string[];
+  readonly shifts: Shift[];
+  /** By the offset of the block scalar's header (its node's range start). */
+  readonly fixes: Map<number, Fix[]>;
+  /** The length of the text the lexemes make up. */
+  readonly length: number;
+}
+
+/**
+ * In a literal block scalar every line break of the body before its last
+ * content line is one in the value (resolve-block-scalar.js), and so is every
+ * one after it with keep chomping (`|+`); with clip or strip those are
+ * dropped. So a run's missing line breaks go right before the value's line
+ * break that the run's first one is. Undefined (read it whole) when empty
+ * lines after the run hold spaces (more-indented ones count as content).
+ */
+function literalFixes(body: string, at: number, held: readonly Run[], keep: boolean): Fix[] | undefined {
+  const out: Fix[] = [];
+  for (const run of held) {
+    const s = run.short - at;
+    const rest = body.slice(s);
+    const trailing = !/[^\n ]/.test(rest);
+    if (trailing && rest.includes(' ')) return undefined;
+    let newlines = 0;
+    for (let i = body.indexOf('\n'); i >= 0 && i < s; i = body.indexOf('\n', i + 1)) newlines++;
+    out.push({ newlines, count: trailing && !keep ? 0 : run.length - KEEP });
+  }
+  return out;
+}
+
+/** A block scalar's value with the line breaks of its runs put back. */
+function fixValue(fixes: readonly Fix[], value: string): string {
+  for (let f = fixes.length - 1; f >= 0; f--) {
+    const { newlines, count } = fixes[f]!;
+    if (count === 0) continue;
+    let q = -1;
+    for (let n = 0; n <= newlines; n++) {
+      q = value.indexOf('\n', q + 1);
+      if (q < 0) break;
+    }
+    if (q < 0) q = value.length;
+    value = value.slice(0, q) + '\n'.repeat(count) + value.slice(q);
+  }
+  return value;
+}

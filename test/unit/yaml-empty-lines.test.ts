@@ -1,0 +1,125 @@
+/**
+ * Long runs of empty lines read once (formats/yaml-empty-lines.ts) against
+ * the `yaml` package's own parse of the original text (parseWithYaml's
+ * reference mode): the same tree (kinds, offsets, lengths, values, parents)
+ * and the same diagnostics (messages and ranges), on the slowest documents
+ * the statechart fuzzer found (test/fixtures/yaml-slow, each with a `.how`
+ * saying how it was made) and on random documents with long runs in every
+ * place: block scalars, multi-line quoted and plain scalars, flow
+ * collections, between entries, broken as text.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import fc from 'fast-check';
+import { stringify } from 'yaml';
+import { parseDocumentShort } from '../../src/engine/formats/yaml-empty-lines';
+import { parseWithYaml } from '../../src/engine/formats/yaml-tree';
+import { plain } from './support/plain-tree';
+import { applyTextMutation, textMutation } from './support/fuzz-harness';
+
+const SLOW = path.join(__dirname, '..', 'fixtures', 'yaml-slow');
+const OPTIONS = { uniqueKeys: false, prettyErrors: false };
+
+/** The same tree and diagnostics as the package's parse of the original. */
+function sameAsPackage(text: string): void {
+  const short = parseWithYaml(text);
+  const reference = parseWithYaml(text, false);
+  const what = JSON.stringify(text.replace(/\n{20,}/g, (m) => `<${m.length} line breaks>`).slice(0, 400));
+  assert.deepEqual(short.diagnostics, reference.diagnostics, what);
+  assert.deepEqual(short.root && plain(short.root, undefined), reference.root && plain(reference.root, undefined), what);
+}
+
+/** The fixtures with a run long enough to be read once (the others are the package's as before). */
+function slowFixtures(): string[] {
+  return fs
+    .readdirSync(SLOW)
+    .filter((f) => f.endsWith('.yaml'))
+    .map((f) => fs.readFileSync(path.join(SLOW, f), 'utf8'))
+    .filter((text) => parseDocumentShort(text, OPTIONS) !== undefined);
+}
+
+test('the fuzzer\'s slowest documents: the same tree and diagnostics as the package\'s parse of the original', () => {
+  const texts = slowFixtures();
+  assert.ok(texts.length >= 8, `only ${texts.length} fixtures with long runs`);
+  for (const text of texts) sameAsPackage(text);
+});
+
+test('100,000 empty lines between entries of a broken document: the parser is handed a few thousand lexemes, and the error is placed in the original', () => {
+  const text = `a: 1\n${'\n'.repeat(100_000)}b: 1\n- x\n`;
+  const short = parseDocumentShort(text, OPTIONS);
+  assert.ok(short, 'read with the runs cut');
+  assert.ok(short.lexemes < 5000, `${short.lexemes} lexemes`);
+  const parsed = parseWithYaml(text);
+  assert.ok(parsed.diagnostics.length > 0);
+  for (const d of parsed.diagnostics) {
+    assert.equal(d.code, 'yaml-syntax');
+    assert.equal(text.slice(d.loc.start, d.loc.start + 3), '- x', d.message);
+  }
+  sameAsPackage(text);
+});
+
+test('block scalars holding runs (literal read short and its value given its line breaks back, folded read whole), in broken documents: as the package reads them', () => {
+  const run = '\n'.repeat(5000);
+  const broken = 'z: [\n'; // an unclosed flow sequence: the fast path declines, the package reports it
+  const cases = [
+    `a: |+\n  x${run}  y${run}b: 1\n${broken}`,
+    `a: |\n  x${run}  y${run}b: 1\n${broken}`,
+    `a: |-\n  x${run}${broken}`,
+    `a: |+\n  ${run}${broken}`, // as `stringify` writes a string of line breaks
+    `a: |2\n  x${run}   y\n${run}${broken}`,
+    `a: >\n  x${run}  y\n${broken}`,
+    `- |+ # c\n  x${run}- |\n  y${run}  \n${run}- >-\n  z${run}`,
+  ];
+  for (const text of cases) {
+    sameAsPackage(text);
+    assert.ok(parseDocumentShort(text, OPTIONS), JSON.stringify(text.slice(0, 20)));
+  }
+  const value = parseWithYaml(cases[0]!).root?.children?.[0]?.children?.[1]?.value;
+  assert.equal(value, `x${run}y${run}`);
+});
+
+test('no long run, or the lexer\'s marker characters in the text: left to the package', () => {
+  assert.equal(parseDocumentShort(`a: 1\n${'\n'.repeat(100)}b: 2\n`, OPTIONS), undefined);
+  assert.equal(parseDocumentShort(`a: "\x1f"\n${'\n'.repeat(5000)}b: 2\n`, OPTIONS), undefined);
+});
+
+const FRAGMENTS = [':', ': ', '- ', '  ', '\n', '\n  ', '#', ' #', '"', "'", '[', ']', '{', '}', ',', '|', '|+', '|-', '>', '? ', '&a ', '*a', '!!str ', '---\n', '...\n', '\t', 'x: y', '~'];
+
+const run = fc.integer({ min: 2200, max: 6000 }).map((n) => '\n'.repeat(n));
+
+/** Chart-like values, some of them strings that are long runs of line breaks (written as `|+` block scalars). */
+const value: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
+  value: fc.oneof(
+    { maxDepth: 3, depthIdentifier: 'empty-lines-value' },
+    fc.stringMatching(/^[a-z_][a-z_0-9.]{0,8}$/),
+    fc.stringMatching(/^[a-z .>=<()'"#:\\-]{0,12}$/),
+    run,
+    fc.tuple(fc.stringMatching(/^[a-z ]{0,6}$/), run, fc.stringMatching(/^[a-z ]{0,6}$/)).map(([a, r, b]) => a + r + b),
+    fc.integer(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(tie('value'), { maxLength: 3, depthIdentifier: 'empty-lines-value' }),
+    fc.dictionary(fc.stringMatching(/^[a-z_]{1,6}$/), tie('value'), { maxKeys: 3, depthIdentifier: 'empty-lines-value' }),
+  ),
+})).value;
+
+test('random documents with long runs of empty lines anywhere, often broken: the same tree and diagnostics as the package\'s parse', () => {
+  let cut = 0;
+  fc.assert(
+    fc.property(
+      fc.dictionary(fc.stringMatching(/^[a-z_]{1,6}$/), value, { minKeys: 1, maxKeys: 4 }),
+      fc.constantFrom('block' as const, 'flow' as const, 'any' as const),
+      fc.array(fc.oneof(textMutation(FRAGMENTS), fc.record({ op: fc.constant('insert' as const), at: fc.nat(), text: run })), { maxLength: 4 }),
+      (doc, style, mutations) => {
+        let text = stringify(doc, { lineWidth: 0, ...(style === 'any' ? {} : { collectionStyle: style }) });
+        for (const m of mutations) text = applyTextMutation(text, m);
+        if (parseDocumentShort(text, OPTIONS)) cut++;
+        sameAsPackage(text);
+      },
+    ),
+    { numRuns: 300 },
+  );
+  assert.ok(cut >= 75, `only ${cut} documents had their runs cut`);
+});
