@@ -17,6 +17,7 @@
 import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, Scalar, type Alias, type Document, type Node as YamlNode } from 'yaml';
 import type { Diagnostic } from '../model/index.js';
 import { fastYamlTree } from './fast-yaml.js';
+import { AliasTargets } from './yaml-anchors.js';
 import type { JsonNode } from './jsonc.js';
 import { parseDocumentShort, type ShortParse } from './yaml-empty-lines.js';
 
@@ -137,14 +138,18 @@ class Converter {
   /** Anchored nodes being expanded through aliases right now (an alias inside its own anchor would never end). */
   private readonly expanding = new Set<YamlNode>();
   private aliasNodes = 0;
+  /** What each alias refers to, found once for the document (yaml-anchors.ts). */
+  private readonly aliasTargets: AliasTargets;
 
   constructor(
     private readonly text: string,
-    private readonly doc: Document.Parsed,
+    doc: Document.Parsed,
     private readonly diagnostics: Diagnostic[],
     /** When runs of empty lines were read once: offsets and block scalar values back to the text's. */
     private readonly short?: ShortParse,
-  ) {}
+  ) {
+    this.aliasTargets = new AliasTargets(doc);
+  }
 
   /** [start, end] of a node's range, in the text. */
   private span(range: readonly number[] | null | undefined): [number, number] {
@@ -222,7 +227,7 @@ class Converter {
   }
 
   private alias(node: Alias, parent: JsonNode | undefined): JsonNode {
-    const target: YamlNode | undefined = node.resolve(this.doc);
+    const target = this.aliasTargets.resolve(node);
     const [start, end] = this.span(node.range);
     if (!target || this.expanding.has(target)) {
       this.diagnostics.push({
