@@ -65,6 +65,8 @@ test('hand-picked corners: the same tree or declined', () => {
     'a____a: #\n ',
     'x:\n  a: #\n  \n',
     '- #\n   ',
+    'a: #\n\n',
+    '_aa: false\n_ab: null\naaaa_:  ##\n\n',
     // ... or then a line indented less, but not at 0 (1 in 240,000 random documents).
     'x:\n  y:\n    a: # c\n  b: 1\n',
     'x:\n  - a: # c\n  - b\n',

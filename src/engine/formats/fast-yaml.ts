@@ -33,8 +33,6 @@ const BAIL = { bail: true };
 const UNSUPPORTED_CHARS = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]/;
 /** A line whose first non-space character starts a comment. */
 const COMMENT_LINE = /^ *#/m;
-/** Nothing but line breaks (or nothing). */
-const ONLY_BREAKS = /^\n*$/;
 /** Longest implicit key the `yaml` package accepts. */
 const MAX_KEY = 1024;
 
@@ -199,9 +197,9 @@ function inlineOrBelow(col: number, parent: JsonNode, inMapping: boolean): Parse
   // Comment lines after an empty value: the `yaml` package's ranges of the collections around it
   // sometimes take them in (found by fast-yaml.test.ts's random documents): left to the package.
   if (COMMENT_LINE.test(src.slice(save, indent < 0 ? len : lineStart))) throw BAIL;
-  // A comment on the empty value's own line, then only blank lines holding spaces to the end of the text: the
-  // package's collections take in those spaces (`a: #\n ` is 6 long there); left to it (found the same way).
-  if (d === 35 && indent < 0 && ONLY_BREAKS.test(src.slice(save)) === false) throw BAIL;
+  // A comment on the empty value's own line, then only blank lines to the end of the text: the package's
+  // collections take in some of them (`a: #\n ` and `a: #\n\n` are 6 long there); left to it (found the same way).
+  if (d === 35 && indent < 0 && save < len) throw BAIL;
   // Such a value closing its collection, the next line indented less but not at 0: the package's collection
   // takes in that line's indentation (`x:\n  y:\n    a: # c\n  b: 1`); left to it (found the same way).
   if (d === 35 && indent > 0 && indent < col) throw BAIL;
