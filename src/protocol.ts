@@ -10,6 +10,7 @@ import type { EdgeKind } from './engine/index.js';
 import type { JsonObject, JsonValue } from './engine/index.js';
 import type { JournalEntry, RunStatus, TakenEdge } from './engine/index.js';
 import type { ChartEventView, ChartInvocation } from './engine/index.js';
+import type { FlowStatusName } from './engine/index.js';
 
 export type { ChartEventView };
 
@@ -111,7 +112,27 @@ export type RenderModel =
       readonly history: readonly HistoryEntry[];
       readonly definitionChanged: boolean;
       readonly chart?: ChartPanelModel;
-    };
+    }
+  | FlowRenderModel;
+
+/** A flow instance (`.stategate/flows/<instance>/`) as the panel draws it. */
+export interface FlowRenderModel {
+  readonly kind: 'flow';
+  readonly instance: string;
+  /** The flow's name. */
+  readonly flow: string;
+  readonly status: FlowStatusName;
+  /** The current or last state path (`deploy/check` inside a sub-flow). */
+  readonly state: string;
+  /** The top-level state to highlight (the first segment of `state`); '' once the flow completed. */
+  readonly current: string;
+  /** The top-level states that have run (the log's), drawn as visited. */
+  readonly finished: readonly string[];
+  /** The top-level state the flow failed in. */
+  readonly failed?: string;
+  readonly message?: string;
+  readonly diagram: DiagramModel;
+}
 
 /** What the run looked like right after a history entry (replay of the journal's prefix). */
 export interface HistoryPoint {
