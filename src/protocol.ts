@@ -159,6 +159,8 @@ export type WebviewMessage =
   | { readonly type: 'stop' }
   | { readonly type: 'reloadDefinition' }
   | { readonly type: 'openState'; readonly state: string }
+  /** Leave the flow instance the panel shows, back to the workflow run. */
+  | { readonly type: 'closeFlow' }
   /** Debug workflows only: replace one top-level context key (the host applies it as a forced patch). */
   | { readonly type: 'editContext'; readonly key: string; readonly value: JsonValue }
   /** `null` goes back to the live run. */
@@ -168,5 +170,5 @@ export type WebviewMessage =
   | { readonly type: 'exportSvg' };
 
 export const WEBVIEW_MESSAGE_TYPES: ReadonlySet<WebviewMessage['type']> = new Set<WebviewMessage['type']>([
-  'ready', 'sendEvent', 'approve', 'reject', 'pause', 'resume', 'stop', 'reloadDefinition', 'openState', 'editContext', 'selectHistory', 'svg', 'exportSvg',
+  'ready', 'sendEvent', 'approve', 'reject', 'pause', 'resume', 'stop', 'reloadDefinition', 'openState', 'editContext', 'selectHistory', 'svg', 'exportSvg', 'closeFlow',
 ]);

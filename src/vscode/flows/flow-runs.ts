@@ -21,6 +21,8 @@ export class FlowRuns implements vscode.Disposable {
     private readonly folder: vscode.WorkspaceFolder,
     private readonly state: vscode.Memento,
     private readonly changed: () => void,
+    /** A run started and named its instance. */
+    private readonly started: (instance: string) => void = () => {},
   ) {}
 
   get workspace(): string {
@@ -122,7 +124,7 @@ export class FlowRuns implements vscode.Disposable {
     const sink: FlowSink = {
       progress: (line) => {
         const named = /^flow .+: instance (\S+)$/.exec(line);
-        if (named) this.terminals.set(named[1]!, term);
+        if (named) (this.terminals.set(named[1]!, term), this.started(named[1]!));
         term.progress(line);
       },
       output: (state, chunk, stream) => term.output(state, chunk, stream),
