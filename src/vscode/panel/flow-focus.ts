@@ -5,8 +5,9 @@
  * rewrites as the instance moves) and tells the panel to redraw.
  */
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { flowStatus, loadWorkflowText } from '../../engine/index.js';
+import { flowStatus, instanceDir, loadWorkflowText } from '../../engine/index.js';
 import type { RenderModel } from '../../protocol.js';
 import { flowFileOf } from '../flows/flow-file.js';
 import { flowRenderModel } from './flow-render-model.js';
@@ -31,8 +32,11 @@ export class FlowFocus implements vscode.Disposable {
   show(instance: string): void {
     this.unwatch();
     this.shown = instance;
-    this.watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(this.folder, `.stategate/flows/${instance}/*`));
-    for (const on of [this.watcher.onDidCreate, this.watcher.onDidChange, this.watcher.onDidDelete]) on(() => this.soon());
+    // The recursive pattern the run service watches `.stategate/` with (a narrower glob naming the
+    // instance's folder was not told of the runner's writes in the e2e VS Code); this instance's files are picked out.
+    this.watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(this.folder, '.stategate/**'));
+    const dir = instanceDir(this.folder.uri.fsPath, instance) + path.sep;
+    for (const on of [this.watcher.onDidCreate, this.watcher.onDidChange, this.watcher.onDidDelete]) on((uri) => (uri.fsPath.startsWith(dir) ? this.soon() : undefined));
     this.changed.fire();
   }
 
