@@ -10,16 +10,21 @@ import * as vscode from 'vscode';
 import { flowStatus, instanceDir, loadWorkflowText } from '../../engine/index.js';
 import type { RenderModel } from '../../protocol.js';
 import { flowFileOf } from '../flows/flow-file.js';
+import { statStamp } from '../runtime/stat-stamp.js';
 import { flowRenderModel } from './flow-render-model.js';
 
 /** Coalesces the burst of writes one state makes (instance.json, log.jsonl) into one redraw. */
 const SETTLE_MS = 100;
+/** File events can be missed (the run service polls too): the instance's files are also looked at this often. */
+const POLL_MS = 1000;
 
 export class FlowFocus implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
   private watcher: vscode.FileSystemWatcher | undefined;
   private timer: NodeJS.Timeout | undefined;
+  private poll: NodeJS.Timeout | undefined;
+  private stamp = '';
   private shown: string | undefined;
 
   constructor(private readonly folder: vscode.WorkspaceFolder) {}
@@ -37,6 +42,14 @@ export class FlowFocus implements vscode.Disposable {
     this.watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(this.folder, '.stategate/**'));
     const dir = instanceDir(this.folder.uri.fsPath, instance) + path.sep;
     for (const on of [this.watcher.onDidCreate, this.watcher.onDidChange, this.watcher.onDidDelete]) on((uri) => (uri.fsPath.startsWith(dir) ? this.soon() : undefined));
+    const stamp = () => ['instance.json', 'log.jsonl'].map((f) => statStamp(path.join(dir, f))).join('|');
+    this.stamp = stamp();
+    this.poll = setInterval(() => {
+      const now = stamp();
+      if (now === this.stamp) return;
+      this.stamp = now;
+      this.changed.fire();
+    }, POLL_MS);
     this.changed.fire();
   }
 
@@ -85,6 +98,8 @@ export class FlowFocus implements vscode.Disposable {
   private unwatch(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    if (this.poll) clearInterval(this.poll);
+    this.poll = undefined;
     this.watcher?.dispose();
     this.watcher = undefined;
   }

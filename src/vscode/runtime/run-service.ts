@@ -15,6 +15,7 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { Runner, RunnerError, type StateView, type RunSnapshot, type StoredEntry, type Workflow } from '../../engine/index.js';
 import { analyseShellLazily, rewriteShellLazily } from './lazy-shell.js';
+import { statStamp } from './stat-stamp.js';
 
 export type RunSituation =
   | { readonly kind: 'none' }
@@ -128,11 +129,3 @@ export class RunService implements vscode.Disposable {
   }
 }
 
-function statStamp(file: string): string {
-  try {
-    const st = fs.statSync(file);
-    return `${st.size}:${st.mtimeMs}`;
-  } catch {
-    return 'gone';
-  }
-}
