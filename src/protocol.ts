@@ -10,6 +10,7 @@ import type { EdgeKind } from './engine/index.js';
 import type { JsonObject, JsonValue } from './engine/index.js';
 import type { JournalEntry, RunStatus, TakenEdge } from './engine/index.js';
 import type { ChartEventView, ChartInvocation } from './engine/index.js';
+import type { FlowStatusName } from './engine/index.js';
 
 export type { ChartEventView };
 
@@ -113,7 +114,27 @@ export type RenderModel =
       readonly chart?: ChartPanelModel;
       /** The run record's summary (agent-state.json); absent when the run has none yet. */
       readonly record?: RecordSummary;
-    };
+    }
+  | FlowRenderModel;
+
+/** A flow instance (`.stategate/flows/<instance>/`) as the panel draws it. */
+export interface FlowRenderModel {
+  readonly kind: 'flow';
+  readonly instance: string;
+  /** The flow's name. */
+  readonly flow: string;
+  readonly status: FlowStatusName;
+  /** The current or last state path (`deploy/check` inside a sub-flow). */
+  readonly state: string;
+  /** The top-level state to highlight (the first segment of `state`); '' once the flow completed. */
+  readonly current: string;
+  /** The top-level states that have run (the log's), drawn as visited. */
+  readonly finished: readonly string[];
+  /** The top-level state the flow failed in. */
+  readonly failed?: string;
+  readonly message?: string;
+  readonly diagram: DiagramModel;
+}
 
 /** A bound of the run record with how much of it is used (fraction null when the bound is not set). */
 export interface BoundView {
@@ -166,6 +187,8 @@ export type WebviewMessage =
   | { readonly type: 'stop' }
   | { readonly type: 'reloadDefinition' }
   | { readonly type: 'openState'; readonly state: string }
+  /** Leave the flow instance the panel shows, back to the workflow run. */
+  | { readonly type: 'closeFlow' }
   /** Debug workflows only: replace one top-level context key (the host applies it as a forced patch). */
   | { readonly type: 'editContext'; readonly key: string; readonly value: JsonValue }
   /** `null` goes back to the live run. */
@@ -175,5 +198,5 @@ export type WebviewMessage =
   | { readonly type: 'exportSvg' };
 
 export const WEBVIEW_MESSAGE_TYPES: ReadonlySet<WebviewMessage['type']> = new Set<WebviewMessage['type']>([
-  'ready', 'sendEvent', 'approve', 'reject', 'pause', 'resume', 'stop', 'reloadDefinition', 'openState', 'editContext', 'selectHistory', 'svg', 'exportSvg',
+  'ready', 'sendEvent', 'approve', 'reject', 'pause', 'resume', 'stop', 'reloadDefinition', 'openState', 'editContext', 'selectHistory', 'svg', 'exportSvg', 'closeFlow',
 ]);

@@ -30,6 +30,7 @@ export class SgDiagram extends LitElement {
     visited: { attribute: false },
     taken: { attribute: false },
     pinned: {},
+    failed: {},
     layout: { state: true },
     view: { state: true },
   };
@@ -42,6 +43,8 @@ export class SgDiagram extends LitElement {
   declare taken: readonly TakenEdge[];
   /** A state picked in the history (time travel): outlined, the live state stays highlighted. */
   declare pinned: string | undefined;
+  /** Flow instances: the state the flow failed in. */
+  declare failed: string;
   declare layout: Layout | undefined;
   declare view: { x: number; y: number; k: number };
 
@@ -56,6 +59,7 @@ export class SgDiagram extends LitElement {
   constructor() {
     super();
     this.current = '';
+    this.failed = '';
     this.active = [];
     this.visited = [];
     this.taken = [];
@@ -76,6 +80,7 @@ export class SgDiagram extends LitElement {
     .node.final rect.inner { fill: none; }
     .node.current rect.outer { fill: var(--vscode-button-background); stroke: var(--vscode-focusBorder); stroke-width: 2.5; stroke-opacity: 1; }
     .node.current text { fill: var(--vscode-button-foreground); font-weight: 600; }
+    .node.failed rect.outer { stroke: var(--vscode-errorForeground, #f14c4c); stroke-width: 2.5; stroke-opacity: 1; }
     .node.pinned rect.outer { stroke: var(--vscode-charts-orange, orange); stroke-width: 2.5; stroke-dasharray: 4 2; stroke-opacity: 1; }
     .start { fill: var(--vscode-foreground); }
     .edge path { fill: none; stroke: var(--vscode-foreground); stroke-opacity: 0.45; stroke-width: 1.2; }
@@ -225,7 +230,7 @@ export class SgDiagram extends LitElement {
   private renderNode(p: PlacedNode) {
     const n = p.node;
     const current = n.id === this.current || this.active.includes(n.id);
-    const cls = ['node', current ? 'current' : '', this.visited.includes(n.id) ? 'visited' : '', n.final ? 'final' : '', n.initial ? 'initial' : '', n.id === this.pinned ? 'pinned' : '']
+    const cls = ['node', current ? 'current' : '', this.visited.includes(n.id) ? 'visited' : '', n.final ? 'final' : '', n.initial ? 'initial' : '', n.id === this.pinned ? 'pinned' : '', n.id === this.failed ? 'failed' : '']
       .filter(Boolean)
       .join(' ');
     const shape = n.history
@@ -233,8 +238,8 @@ export class SgDiagram extends LitElement {
       : svg`<rect class="outer" x=${p.x} y=${p.y} width=${p.width} height=${p.height} rx="8"></rect>`;
     return svg`<g class=${cls} data-testid="diagram-state" data-state=${n.id} data-current=${current ? 'true' : 'false'}
         data-active=${current ? 'true' : 'false'} data-history=${n.history ?? nothing}
-        data-visited=${this.visited.includes(n.id) ? 'true' : 'false'} data-final=${n.final ? 'true' : 'false'}
-        tabindex="0" role="button" aria-label=${`state ${n.id}${current ? ' (current)' : ''}`}
+        data-visited=${this.visited.includes(n.id) ? 'true' : 'false'} data-failed=${n.id === this.failed ? 'true' : 'false'} data-final=${n.final ? 'true' : 'false'}
+        tabindex="0" role="button" aria-label=${`state ${n.id}${current ? ' (current)' : ''}${n.id === this.failed ? ' (failed)' : ''}`}
         @keydown=${(e: KeyboardEvent) => this.onKey(e, n.id)}>
       ${shape}
       ${n.final ? svg`<rect class="inner" x=${p.x + 3} y=${p.y + 3} width=${p.width - 6} height=${p.height - 6} rx="6"></rect>` : nothing}

@@ -6,7 +6,7 @@
  * active states, timers and invocations (<sg-chart>), and an SVG export.
  */
 import { LitElement, css, html, nothing } from 'lit';
-import type { HistoryPoint, HostMessage, RenderModel } from '../src/protocol.js';
+import type { FlowRenderModel, HistoryPoint, HostMessage, RenderModel } from '../src/protocol.js';
 import { post } from './api.js';
 import { time } from './format.js';
 import { sectionStyles } from './styles.js';
@@ -126,6 +126,22 @@ export class SgPanel extends LitElement {
       </div></div>`;
   }
 
+  /** A flow instance: its status, the diagram with its state highlighted, and a way back to the workflow run. */
+  private flow(m: FlowRenderModel) {
+    return html`<div data-testid="flow" data-instance=${m.instance} data-state=${m.state} data-status=${m.status}>
+      <header>
+        <span class="state" data-testid="current-state">${m.state || m.flow}</span>
+        <vscode-badge data-testid="run-status">${m.status}</vscode-badge>
+        <span class="muted">flow ${m.flow} · ${m.instance}</span>
+        <span class="controls">
+          <vscode-button secondary icon="close" data-testid="close-flow" title="Back to the workflow run" @click=${() => post({ type: 'closeFlow' })}>Close</vscode-button>
+        </span>
+      </header>
+      ${m.message ? html`<div class="banner changed" data-testid="flow-message" role="status">${m.message}</div>` : nothing}
+      <sg-diagram .model=${m.diagram} .current=${m.current} .visited=${m.finished} .failed=${m.failed ?? ''}></sg-diagram>
+    </div>`;
+  }
+
   override render() {
     const m = this.model;
     if (!m) return html`<div class="muted" data-testid="loading">Loading…</div>`;
@@ -135,6 +151,7 @@ export class SgPanel extends LitElement {
     if (m.kind === 'unreadable') {
       return html`<div class="banner changed error" data-testid="run-unreadable">The active run cannot be read: ${m.reason}</div>`;
     }
+    if (m.kind === 'flow') return this.flow(m);
     const v = m.view;
     return html`<div data-testid="run" data-run-id=${m.runId} data-state=${v.state} data-status=${m.status}>
       ${this.header(m)} ${this.banners(m)} ${this.approval(m)}

@@ -19,6 +19,20 @@ const WORKSPACE = 'test/e2e/fixtures/flows';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const until = <T>(what: string, check: () => T | Promise<T>, timeoutMs = 30_000) => waitUntil(what, check, timeoutMs, 200);
 
+/** The state panel's diagram of a flow instance: its states, the highlighted one, those marked as run. */
+async function panelDiagram(vsc: VsCode, inst: string): Promise<{ states: string[]; current: string[]; visited: string[] }> {
+  const f = await vsc.webviewFrame(`[data-testid="flow"][data-instance="${inst}"]`, 2_000);
+  const nodes = await f.$$('[data-testid="diagram-state"]');
+  const out = { states: [] as string[], current: [] as string[], visited: [] as string[] };
+  for (const n of nodes) {
+    const state = (await n.getAttribute('data-state')) ?? '';
+    out.states.push(state);
+    if ((await n.getAttribute('data-current')) === 'true') out.current.push(state);
+    if ((await n.getAttribute('data-visited')) === 'true') out.visited.push(state);
+  }
+  return out;
+}
+
 function instance(vsc: VsCode, flow: string) {
   return listFlows(vsc.workspaceDir).find((f) => f.flow === flow);
 }
@@ -102,6 +116,15 @@ test('flows: run from the lens with live output, ask-user in the input box, the 
       await until('the wait flow to pause', () => instance(vsc, 'wait')?.status === 'paused');
       await terminalShows(vsc, 'before the pause', 'paused');
       assert.equal(fs.existsSync(path.join(vsc.workspaceDir, 'resumed.txt')), false);
+      // The state panel opened beside as the run started: the flow's diagram with the pause highlighted.
+      let diagram = { states: [] as string[], current: [] as string[], visited: [] as string[] };
+      await until('the panel to highlight the pause state of wait-1', async () => {
+        diagram = await panelDiagram(vsc, 'wait-1').catch(() => diagram);
+        return diagram.current.join() === 'hold';
+      }).catch((e: Error) => ((e.message += `\nthe panel shows ${JSON.stringify(diagram)}`), Promise.reject(e)));
+      assert.deepEqual([...diagram.states].sort(), ['after', 'before', 'hold']);
+      // The states that ran: before, and the pause itself (its log line is written as it pauses); not after.
+      assert.ok(diagram.visited.includes('before') && !diagram.visited.includes('after'), JSON.stringify(diagram));
 
       await vsc.executeCommand('stategate.flows.focus');
       const row = vsc.page.locator('.monaco-list-row', { hasText: 'wait-1' }).first();
@@ -112,6 +135,16 @@ test('flows: run from the lens with live output, ask-user in the input box, the 
       assert.ok(fs.existsSync(path.join(vsc.workspaceDir, 'resumed.txt')), 'the state after the pause ran');
       await terminalShows(vsc, 'after the pause', 'completed');
       await until('the Flows view to show wait-1 completed', async () => /completed/.test(await row.innerText()));
+      await until('the panel to show wait-1 ended (no state highlighted, every one run)', async () => {
+        const d = await panelDiagram(vsc, 'wait-1').catch(() => undefined);
+        return d?.current.length === 0 && d.visited.length === 3;
+      });
+
+      // "Show in Panel" on another row switches the panel to that instance.
+      const hello = vsc.page.locator('.monaco-list-row', { hasText: 'hello-1' }).first();
+      await hello.hover();
+      await hello.locator('.action-label[aria-label="Show in Panel"]').click();
+      await until('the panel to show hello-1', async () => (await panelDiagram(vsc, 'hello-1').catch(() => undefined))?.states.includes('ask-name') === true);
     });
 
     await t.test('a running flow stopped from the Flows view: its command ends, the next state never runs', async () => {

@@ -9,3 +9,6 @@ export const FLOW_COMMANDS = {
   show: 'stategate.showFlow',
   refresh: 'stategate.refreshFlows',
 } as const;
+
+/** The state panel (src/vscode/panel/) registers this: it shows a flow instance's diagram (arg: the instance, or a Flows view row). */
+export const FLOW_PANEL_COMMAND = 'stategate.showFlowInPanel';

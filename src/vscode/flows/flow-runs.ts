@@ -7,7 +7,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { abortFlowRuns, flowStatus, instanceFile, loadWorkflowText, nodeFlowHost, pauseFlow, resumeFlow, startFlow, stopFlow, type FlowSink, type FlowSummary, type Workflow } from '../../engine/index.js';
+import { abortFlowRuns, flowStatus, loadWorkflowText, nodeFlowHost, pauseFlow, resumeFlow, startFlow, stopFlow, type FlowSink, type FlowSummary, type Workflow } from '../../engine/index.js';
+import { flowFileOf } from './flow-file.js';
 import { confirmFirstRun, flowsAllowed } from './flow-trust.js';
 import { FlowTerminal } from './flow-terminal.js';
 import { vscodeFlowHost } from './vscode-host.js';
@@ -20,6 +21,8 @@ export class FlowRuns implements vscode.Disposable {
     private readonly folder: vscode.WorkspaceFolder,
     private readonly state: vscode.Memento,
     private readonly changed: () => void,
+    /** A run started and named its instance. */
+    private readonly started: (instance: string) => void = () => {},
   ) {}
 
   get workspace(): string {
@@ -121,7 +124,7 @@ export class FlowRuns implements vscode.Disposable {
     const sink: FlowSink = {
       progress: (line) => {
         const named = /^flow .+: instance (\S+)$/.exec(line);
-        if (named) this.terminals.set(named[1]!, term);
+        if (named) (this.terminals.set(named[1]!, term), this.started(named[1]!));
         term.progress(line);
       },
       output: (state, chunk, stream) => term.output(state, chunk, stream),
@@ -152,16 +155,5 @@ export class FlowRuns implements vscode.Disposable {
     abortFlowRuns();
     for (const t of this.terminals.values()) t.dispose();
     this.terminals.clear();
-  }
-}
-
-/** The flow file an instance runs (its top frame's, instance.json), when it is still there. */
-function flowFileOf(workspace: string, instance: string): string | undefined {
-  try {
-    const rec = JSON.parse(fs.readFileSync(instanceFile(workspace, instance), 'utf8')) as { frames?: { file?: unknown }[] };
-    const file = rec.frames?.[0]?.file;
-    return typeof file === 'string' && fs.existsSync(file) ? file : undefined;
-  } catch {
-    return undefined;
   }
 }

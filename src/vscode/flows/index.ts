@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { FlowSummary } from '../../engine/index.js';
 import type { CommandHandler } from '../contributions.js';
-import { FLOW_COMMANDS } from './flow-ids.js';
+import { FLOW_COMMANDS, FLOW_PANEL_COMMAND } from './flow-ids.js';
 import { FlowRuns } from './flow-runs.js';
 import { FlowsView } from './flows-view.js';
 
@@ -54,7 +54,8 @@ export function startFlows(context: vscode.ExtensionContext, folder: vscode.Work
   const commands = new Map<string, CommandHandler>();
   if (!folder) return { commands };
   const view = new FlowsView(folder);
-  const runs = new FlowRuns(folder, context.workspaceState, () => view.refresh());
+  // A run, as it names its instance, is shown in the state panel (which the main bundle owns).
+  const runs = new FlowRuns(folder, context.workspaceState, () => view.refresh(), (instance) => void vscode.commands.executeCommand(FLOW_PANEL_COMMAND, instance));
   context.subscriptions.push(view, runs);
   const live = (f: FlowSummary) => f.status === 'running';
   const resumable = (f: FlowSummary) => f.status === 'paused' || f.status === 'interrupted';

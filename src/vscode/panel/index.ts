@@ -11,7 +11,9 @@ import * as vscode from 'vscode';
 import { PANEL_EDITOR_TYPE, type RegisterCommand } from '../contributions.js';
 import type { RunService } from '../runtime/run-service.js';
 import { isChartWorkflow, type Workflow } from '../../engine/index.js';
+import { FLOW_PANEL_COMMAND } from '../flows/flow-ids.js';
 import { chartSvg } from './chart-svg.js';
+import { FlowFocus } from './flow-focus.js';
 import { PanelHost } from './panel-host.js';
 
 /** The active run's workflow when it is a statechart run. */
@@ -30,8 +32,10 @@ export function statePanel(context: vscode.ExtensionContext, service: RunService
   const uri = context.extensionUri;
   const hosts = new Set<PanelHost>();
   let editor: vscode.WebviewPanel | undefined;
+  const folder = service?.folder ?? vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
+  const flows = folder ? new FlowFocus(folder) : undefined;
   const attach = (webview: vscode.Webview, owner: { onDidDispose: vscode.Event<void> }): PanelHost => {
-    const host = new PanelHost(webview, service, uri);
+    const host = new PanelHost(webview, service, uri, flows);
     hosts.add(host);
     owner.onDidDispose(() => (hosts.delete(host), host.dispose()));
     return host;
@@ -54,6 +58,17 @@ export function statePanel(context: vscode.ExtensionContext, service: RunService
     view: { resolveWebviewView: (view) => void attach(view.webview, view) },
     serializer: { deserializeWebviewPanel: async (panel) => adoptEditor(panel) },
     disposables: [
+      ...(flows ? [flows] : []),
+      // A Flows view row's "Show in Panel", and a flow run as it starts (flows/index.ts): the editor
+      // panel shows the instance's diagram, opened beside without taking the focus from the terminal.
+      register(FLOW_PANEL_COMMAND, (arg: unknown) => {
+        const instance = typeof arg === 'string' ? arg : (arg as { instance?: unknown } | undefined)?.instance;
+        if (!flows || typeof instance !== 'string' || instance === '') return undefined;
+        flows.show(instance);
+        if (editor) return editor.reveal(undefined, true);
+        adoptEditor(vscode.window.createWebviewPanel(PANEL_EDITOR_TYPE, 'stategate', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, { enableScripts: true }));
+        return undefined;
+      }),
       register('stategate.showPanel', () => {
         if (editor) return editor.reveal();
         adoptEditor(vscode.window.createWebviewPanel(PANEL_EDITOR_TYPE, 'stategate', vscode.ViewColumn.Beside, { enableScripts: true }));

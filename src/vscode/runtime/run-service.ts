@@ -15,6 +15,7 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { readRecord, Runner, RunnerError, type AgentStateRecord, type StateView, type RunSnapshot, type StoredEntry, type Workflow } from '../../engine/index.js';
 import { analyseShellLazily, rewriteShellLazily } from './lazy-shell.js';
+import { statStamp } from './stat-stamp.js';
 
 export type RunSituation =
   | { readonly kind: 'none' }
@@ -133,11 +134,3 @@ export class RunService implements vscode.Disposable {
   }
 }
 
-function statStamp(file: string): string {
-  try {
-    const st = fs.statSync(file);
-    return `${st.size}:${st.mtimeMs}`;
-  } catch {
-    return 'gone';
-  }
-}
