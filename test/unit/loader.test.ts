@@ -6,6 +6,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { propertyRuns } from './support/property-runs';
 import { checkWorkflowFile } from '../../src/engine/check/check-file.js';
 import { STATE_FIELDS, WORKFLOW_FIELDS } from '../../src/engine/formats/statewright-fields.js';
 import { loadWorkflowText } from '../../src/engine/formats/index.js';
@@ -312,7 +313,7 @@ describe('loadStatewright: problems become diagnostics', () => {
   });
 
   it('never throws on arbitrary text', () => {
-    fc.assert(fc.property(fc.string(), (text) => void checkWorkflowFile(text, 'x.json', { resolveInvoke: false })), { numRuns: 300 });
+    fc.assert(fc.property(fc.string(), (text) => void checkWorkflowFile(text, 'x.json', { resolveInvoke: false })), propertyRuns(300));
   });
 
   it('never throws on arbitrary values in every field (load, validate and schema)', () => {
@@ -323,7 +324,7 @@ describe('loadStatewright: problems become diagnostics', () => {
         if (workflow) validateWorkflow(workflow, { resolveInvoke: () => undefined });
         checkWorkflowFile(text, 'x.json', { resolveInvoke: false });
       }),
-      { numRuns: 500 },
+      propertyRuns(500),
     );
   });
 });

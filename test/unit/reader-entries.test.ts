@@ -8,6 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { propertyRuns } from './support/property-runs';
 import { parseJsonc } from '../../src/engine/formats/jsonc.js';
 import { Reader } from '../../src/engine/formats/reader.js';
 
@@ -57,6 +58,6 @@ test('a key written three times, among few keys and among many', () => {
 test('random keys with repeats: the same entries and reports as the plain version', () => {
   fc.assert(
     fc.property(fc.array(fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'm', 'n', 'o', '~x', 'a/b'), { maxLength: 30 }), (keys) => check(keys)),
-    { numRuns: 500 },
+    propertyRuns(500),
   );
 });

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
+import { propertyRuns } from './support/property-runs';
 import { analyseCommand, rewriteCommand, type ShellRules } from '../../src/engine/shell/analyse';
 import { matchCommand, wordMatches } from '../../src/engine/shell/command-match';
 import type { Word } from '../../src/engine/shell/words';
@@ -206,13 +207,13 @@ test('property: allowed + disallowed joined by a separator is denied', async () 
       const cmd = flip ? `${d}${s1}${s}${s2}${a}` : `${a}${s1}${s}${s2}${d}`;
       return !(await analyseCommand(cmd, STRICT)).ok;
     }),
-    { numRuns: 300 },
+    propertyRuns(300),
   );
 });
 test('property: a disallowed command substituted into an allowed one is denied', async () => {
   const wrap = fc.constantFrom((x: string) => `$(${x})`, (x: string) => `\`${x}\``, (x: string) => `"$(${x})"`, (x: string) => `<(${x})`, (x: string) => `"\`${x}\`"`);
   await fc.assert(
     fc.asyncProperty(allowedCmd, deniedCmd, wrap, async (a, d, w) => !(await analyseCommand(`${a} ${w(d)}`, STRICT)).ok),
-    { numRuns: 200 },
+    propertyRuns(200),
   );
 });

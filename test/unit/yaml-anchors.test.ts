@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
+import { propertyRuns } from './support/property-runs';
 import { parseDocument, visit, type Alias } from 'yaml';
 import { AliasTargets } from '../../src/engine/formats/yaml-anchors.js';
 import { parseWithYaml } from '../../src/engine/formats/yaml-tree.js';
@@ -68,7 +69,7 @@ test('AliasTargets: generated documents with anchors and aliases resolve as Alia
       ),
     ),
   })).node;
-  fc.assert(fc.property(value, (text) => void check(text)), { numRuns: 500 });
+  fc.assert(fc.property(value, (text) => void check(text)), propertyRuns(500));
 });
 
 test('parseWithYaml reads aliases as before: a value, an unknown anchor, an alias inside its own anchor', () => {

@@ -13,6 +13,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
+import { propertyRuns } from './support/property-runs';
 import { stringify } from 'yaml';
 import { parseDocumentShort } from '../../src/engine/formats/yaml-empty-lines';
 import { parseWithYaml } from '../../src/engine/formats/yaml-tree';
@@ -119,7 +120,7 @@ test('random documents with long runs of empty lines anywhere, often broken: the
         sameAsPackage(text);
       },
     ),
-    { numRuns: 300 },
+    propertyRuns(300),
   );
   assert.ok(cut >= 75, `only ${cut} documents had their runs cut`);
 });
