@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { test } from 'node:test';
 import { Runner } from '../../src/engine/store/runner';
-import { hostRunnerVsix, REPO_ROOT, STATEGATE_VSIX, withVsCode, type LaunchOptions, type VsCode } from './harness';
+import { hostRunnerVsix, REPO_ROOT, STATEGATE_VSIX, waitUntil, withVsCode, type LaunchOptions, type VsCode } from './harness';
 import { scriptedModelVsix } from './scripted-model/build';
 import { lastResult, openChat, received, typePrompt, type Received } from './chat';
 
@@ -243,6 +243,8 @@ test('VS Code\'s own agent mode with the scripted model: the installed hook deni
     assert.match(lastResult(r[2]) ?? '', /Transition READY: planning → implementing/);
     assert.equal(fs.readFileSync(ws('PLAN.md'), 'utf8'), '# Plan\n');
     // PostToolUse: the edit of .env.local fires the interrupt, and the hook answers with the marker (VS Code's hook log).
+    // VS Code may ask the model again before that hook process has ended (a loaded machine: 1 s per hook), so wait for it.
+    await waitUntil('the interrupt of the .env.local write (secrets_review)', () => runState(vsc) === 'secrets_review', 15_000).catch(() => undefined);
     assert.equal(runState(vsc), 'secrets_review');
     // The interrupt goes out as a block reason (which VS Code passes to the model) and as additionalContext.
     const marker = /\[PostToolUse\] Output: \{"decision":"block","reason":"\[STATEWRIGHT INTERRUPT\] Writing \.env\.local fired interrupt/;
