@@ -25,14 +25,32 @@ const TOGGLE = {
 const PROCESSES = 8;
 const EVENTS_EACH = 50;
 
-async function sender(cwd: string, worker: number): Promise<number> {
+/**
+ * A "busy" answer (the lock not taken within the CLI's wait) is the store's
+ * documented answer under contention, and it commits nothing: the sender does
+ * what the message says and tries again. On a loaded machine eight writers can
+ * starve one past the wait (seen in CI at a load of 9), so a busy answer is
+ * retried; every other failure fails the test, and the counts below prove that
+ * a busy answer neither lost nor doubled a transition.
+ */
+const BUSY_RETRIES = 40;
+
+async function sender(cwd: string, worker: number): Promise<{ acknowledged: number; busy: number }> {
   let acknowledged = 0;
+  let busy = 0;
   for (let i = 0; i < EVENTS_EACH; i++) {
-    const r = await cliAsync(['run', 'send', 'TOGGLE', '--data', JSON.stringify({ [`w${worker}`]: i, last: `${worker}:${i}` })], { cwd });
-    assert.equal(r.code, 0, `worker ${worker} event ${i}: ${r.stderr}`);
-    if (r.json?.transitioned === true) acknowledged++;
+    for (let attempt = 0; ; attempt++) {
+      const r = await cliAsync(['run', 'send', 'TOGGLE', '--data', JSON.stringify({ [`w${worker}`]: i, last: `${worker}:${i}` })], { cwd });
+      if (r.code !== 0 && r.json?.error?.code === 'busy' && attempt < BUSY_RETRIES) {
+        busy++;
+        continue;
+      }
+      assert.equal(r.code, 0, `worker ${worker} event ${i}: ${r.stderr}`);
+      if (r.json?.transitioned === true) acknowledged++;
+      break;
+    }
   }
-  return acknowledged;
+  return { acknowledged, busy };
 }
 
 test(`${PROCESSES} processes × ${EVENTS_EACH} events through the CLI: every transition counted once and replayable`, { timeout: 300_000 }, async () => {
@@ -41,8 +59,10 @@ test(`${PROCESSES} processes × ${EVENTS_EACH} events through the CLI: every tra
   const started = cli(['run', 'start', 'toggle.workflow.json'], { cwd });
   assert.equal(started.code, 0, started.stderr);
 
-  const acks = await Promise.all(Array.from({ length: PROCESSES }, (_, w) => sender(cwd, w)));
-  assert.equal(acks.reduce((a, b) => a + b, 0), PROCESSES * EVENTS_EACH, 'every send was acknowledged as a transition');
+  const results = await Promise.all(Array.from({ length: PROCESSES }, (_, w) => sender(cwd, w)));
+  assert.equal(results.reduce((a, r) => a + r.acknowledged, 0), PROCESSES * EVENTS_EACH, 'every send was acknowledged as a transition');
+  const busy = results.reduce((a, r) => a + r.busy, 0);
+  if (busy > 0) process.stdout.write(`# ${busy} busy answers retried (loaded machine)\n`);
 
   const runDir = path.join(cwd, '.stategate', 'runs', started.json.run_id);
   const envelope = JSON.parse(fs.readFileSync(path.join(runDir, 'run.json'), 'utf8'));
