@@ -23,6 +23,7 @@
  * ends where it is, and a nested block collection ends where it ends.
  */
 import type { JsonNode } from './jsonc.js';
+import { SHORT, shortString } from './short-strings.js';
 
 type Building = { -readonly [K in keyof JsonNode]: JsonNode[K] };
 
@@ -60,6 +61,7 @@ export function fastYamlTree(text: string): JsonNode | undefined {
     throw e;
   } finally {
     src = '';
+    stack.length = 0;
   }
 }
 
@@ -118,18 +120,35 @@ function isSeqItem(at: number): boolean {
   return next === 32 || next === 10;
 }
 
+/**
+ * Children are gathered on one shared stack and copied out when their
+ * collection ends, so each `children` array is exactly as long as it needs to
+ * be (as in fast-tree.ts: an array grown by push from empty reserves 17 slots,
+ * and the whole tree stays alive while the loader reads it, which is what the
+ * garbage collector pays for). `NONE` holds the place until then.
+ */
+const stack: JsonNode[] = [];
+const NONE: JsonNode[] = [];
+
 function container(type: 'object' | 'array', parent: JsonNode | undefined): Building {
-  return (parent === undefined ? { type, offset: pos, length: 0, children: [] } : { type, offset: pos, length: 0, children: [], parent }) as Building;
+  return (parent === undefined ? { type, offset: pos, length: 0, children: NONE } : { type, offset: pos, length: 0, children: NONE, parent }) as Building;
+}
+
+/** The nodes pushed since `base`, removed from the stack. */
+function takeFrom(base: number): JsonNode[] {
+  const out = stack.slice(base);
+  stack.length = base;
+  return out;
 }
 
 function sequence(col: number, parent: JsonNode | undefined): Parsed {
   const seq = container('array', parent);
-  const items = seq.children as JsonNode[];
+  const base = stack.length;
   let end = pos;
   for (;;) {
     pos++; // the '-'
     const item = inlineOrBelow(col, seq, false);
-    items.push(item.node);
+    stack.push(item.node);
     end = item.end;
     const indent = nextContentLine();
     // Done at a line less indented, or at a key at the same indent (a mapping's value may be a sequence at the key's indent).
@@ -140,15 +159,16 @@ function sequence(col: number, parent: JsonNode | undefined): Parsed {
     if (indent > col) throw BAIL;
   }
   seq.length = end - seq.offset;
+  seq.children = takeFrom(base);
   return { node: seq, end };
 }
 
 function mapping(col: number, parent: JsonNode | undefined): Parsed {
   const map = container('object', parent);
-  const props = map.children as JsonNode[];
+  const base = stack.length;
   let end = pos;
   for (;;) {
-    const prop = { type: 'property', offset: pos, length: 0, children: [], parent: map, colonOffset: 0 } as Building;
+    const prop = { type: 'property', offset: pos, length: 0, children: NONE, parent: map, colonOffset: 0 } as Building;
     const key = scalar(prop, true);
     if (key.node.type !== 'string' || src.charCodeAt(pos) !== 58) throw BAIL; // a key is followed by its ':'
     prop.colonOffset = key.node.offset + key.node.length;
@@ -156,7 +176,7 @@ function mapping(col: number, parent: JsonNode | undefined): Parsed {
     const value = inlineOrBelow(col, prop, true);
     prop.children = [key.node, value.node];
     prop.length = Math.max(value.node.offset + value.node.length, prop.colonOffset) - prop.offset;
-    props.push(prop);
+    stack.push(prop);
     end = value.end;
     const indent = nextContentLine();
     if (indent < col) {
@@ -166,6 +186,7 @@ function mapping(col: number, parent: JsonNode | undefined): Parsed {
     if (indent > col || isSeqItem(pos)) throw BAIL;
   }
   map.length = end - map.offset;
+  map.children = takeFrom(base);
   return { node: map, end };
 }
 
@@ -320,6 +341,7 @@ function scalarOrFlow(parent: JsonNode): Parsed {
     if (src.charCodeAt(pos) !== c + 2) throw BAIL;
     pos++;
     node.length = pos - node.offset;
+    node.children = [];
     return { node, end: pos };
   }
   return scalar(parent, false);
@@ -368,7 +390,7 @@ function scalar(parent: JsonNode, isKey: boolean): Parsed {
     if (pos < len && src.charCodeAt(pos) === 58) throw BAIL; // `key: a: b`
     pos = end;
   }
-  const text = src.slice(start, end);
+  const text = end - start <= SHORT ? shortString(src, start, end) : src.slice(start, end);
   if (isKey) return { node: stringNode(text, start, end, parent), end };
   return { node: plainValue(text, start, parent), end };
 }
@@ -411,6 +433,7 @@ function quoted(q: number): string {
         continue;
       }
       pos = i + 1;
+      if (out === '' && i - from <= SHORT) return shortString(src, from, i);
       return out + src.slice(from, i);
     }
   }
@@ -431,16 +454,20 @@ const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
 const OTHER_NUMBER = /^(?:0o[0-7]+|0x[0-9a-fA-F]+|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
 
 function plainValue(text: string, start: number, parent: JsonNode): Building {
-  const at = { offset: start, length: text.length, parent };
   const c = text.charCodeAt(0);
   // Only these first characters can start a null, a boolean or a number.
   if (c === 126 || c === 110 || c === 78 || c === 116 || c === 84 || c === 102 || c === 70 || c === 46 || c === 43 || c === 45 || (c >= 48 && c <= 57)) {
-    if (NULLS.has(text)) return { type: 'null', value: null, ...at };
-    if (TRUES.has(text)) return { type: 'boolean', value: true, ...at };
-    if (FALSES.has(text)) return { type: 'boolean', value: false, ...at };
-    if (DECIMAL.test(text)) return { type: 'number', value: parseInt(text, 10), ...at };
-    if (FLOAT.test(text)) return { type: 'number', value: parseFloat(text), ...at };
+    if (NULLS.has(text)) return scalarNode('null', null, start, text.length, parent);
+    if (TRUES.has(text)) return scalarNode('boolean', true, start, text.length, parent);
+    if (FALSES.has(text)) return scalarNode('boolean', false, start, text.length, parent);
+    if (DECIMAL.test(text)) return scalarNode('number', parseInt(text, 10), start, text.length, parent);
+    if (FLOAT.test(text)) return scalarNode('number', parseFloat(text), start, text.length, parent);
     if (OTHER_NUMBER.test(text)) throw BAIL;
   }
   return stringNode(text, start, start + text.length, parent);
+}
+
+/** A null, boolean or number node, its keys in the order yaml-tree.ts makes them. */
+function scalarNode(type: 'null' | 'boolean' | 'number', value: null | boolean | number, offset: number, length: number, parent: JsonNode): Building {
+  return { type, value, offset, length, parent } as Building;
 }

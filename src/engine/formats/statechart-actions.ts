@@ -13,13 +13,14 @@ import { childPointer, nodeLoc, type JsonNode } from './jsonc.js';
 import type { Entry, Reader } from './reader.js';
 import { ACTION_FIELDS } from './statechart-fields.js';
 import { itemEntry, valueOf } from './statechart-read.js';
+import { NONE } from './shared-empty.js';
 
 export const UNKNOWN_ACTION = 'chart-unknown-action';
 
 const ALL_FIELDS = ['type', ...new Set(Object.values(ACTION_FIELDS).flat())];
 
 /** `entry: [a, {type: log}]`, `entry: a`, `entry: {type: log}`. */
-export function readActionList(r: Reader, e: Entry, what: string): ActionRef[] {
+export function readActionList(r: Reader, e: Entry, what: string): readonly ActionRef[] {
   if (e.node.type === 'array') {
     const out: ActionRef[] = [];
     const items = e.node.children ?? [];
@@ -27,10 +28,10 @@ export function readActionList(r: Reader, e: Entry, what: string): ActionRef[] {
       const ref = readActionRef(r, itemEntry(items[i] as JsonNode, childPointer(e.pointer, i), `item ${i + 1} of \`${e.key}\``), what);
       if (ref) out.push(ref);
     }
-    return out;
+    return out.length ? out : NONE;
   }
   const single = readActionRef(r, e, what);
-  return single ? [single] : [];
+  return single ? [single] : NONE;
 }
 
 function readActionRef(r: Reader, e: Entry, what: string): ActionRef | undefined {

@@ -11,6 +11,7 @@ import { childPointer, nodeLoc, type JsonNode } from './jsonc.js';
 import type { Entry, Reader } from './reader.js';
 import { readActionList } from './statechart-actions.js';
 import { itemEntry } from './statechart-read.js';
+import { NONE } from './shared-empty.js';
 import { INVOKE_FIELDS, TRANSITION_FIELDS } from './statechart-fields.js';
 
 /** `NAME: target`, `NAME: {target, guard, actions, reenter}`, or `NAME: [candidate, ...]`; appended to `out`. */
@@ -29,18 +30,18 @@ export function readCandidates(r: Reader, e: Entry, trigger: ChartTrigger, what:
 
 function readCandidate(r: Reader, e: Entry, trigger: ChartTrigger, what: string): ChartTransition | undefined {
   const loc = nodeLoc(e.node, e.pointer);
-  if (e.node.type === 'string') return { trigger, targets: [{ name: e.node.value as string, loc }], actions: [], reenter: false, loc };
+  if (e.node.type === 'string') return { trigger, targets: [{ name: e.node.value as string, loc }], actions: NONE, reenter: false, loc };
   if (e.node.type !== 'object') {
     r.report('error', 'invalid-type', `The value of ${what} must be a target state name or an object with \`target\`, \`guard\`, \`actions\`.`, loc);
     return undefined;
   }
   const f = r.fields(e.node, e.pointer, what, TRANSITION_FIELDS);
   const targetEntry = f.get('target');
-  const targets = targetEntry ? readTargets(r, targetEntry) : [];
+  const targets = targetEntry ? readTargets(r, targetEntry) : NONE;
   const guardEntry = f.get('guard');
   const guard = readExpr(r, guardEntry, 'a guard expression such as "context.score >= 90"');
   const actionsEntry = f.get('actions');
-  const actions = actionsEntry ? readActionList(r, actionsEntry, what) : [];
+  const actions = actionsEntry ? readActionList(r, actionsEntry, what) : NONE;
   const reenter = r.boolean(f.get('reenter')) ?? false;
   return guard ? { trigger, targets, guard, actions, reenter, loc } : { trigger, targets, actions, reenter, loc };
 }
