@@ -55,7 +55,7 @@ export function fastYamlTree(text: string): JsonNode | undefined {
     if (pos >= len || indent !== 0) return undefined;
     const root = block(0, undefined);
     if (nextContentLine() >= 0) return undefined; // anything after the root
-    return root.node;
+    return root;
   } catch (e) {
     if (e === BAIL || e instanceof RangeError) return undefined; // RangeError: nesting too deep for the stack
     throw e;
@@ -103,14 +103,16 @@ function skipLine(): void {
   pos = nl < 0 ? len : nl + 1;
 }
 
-interface Parsed {
-  readonly node: Building;
-  /** Where the value ends for its parent's range (see the top of the file). */
-  readonly end: number;
-}
+/**
+ * Where the value just read ends for its parent's range (see the top of the
+ * file). Each reading function returns its node and sets this (rather than
+ * returning a `{node, end}` pair: one object less per value, and a large
+ * chart has tens of thousands of values).
+ */
+let valueEnd = 0;
 
 /** A block collection starting at `pos` (column `col`): a sequence at `-`, else a mapping. */
-function block(col: number, parent: JsonNode | undefined): Parsed {
+function block(col: number, parent: JsonNode | undefined): Building {
   return isSeqItem(pos) ? sequence(col, parent) : mapping(col, parent);
 }
 
@@ -141,15 +143,15 @@ function takeFrom(base: number): JsonNode[] {
   return out;
 }
 
-function sequence(col: number, parent: JsonNode | undefined): Parsed {
+function sequence(col: number, parent: JsonNode | undefined): Building {
   const seq = container('array', parent);
   const base = stack.length;
   let end = pos;
   for (;;) {
     pos++; // the '-'
     const item = inlineOrBelow(col, seq, false);
-    stack.push(item.node);
-    end = item.end;
+    stack.push(item);
+    end = valueEnd;
     const indent = nextContentLine();
     // Done at a line less indented, or at a key at the same indent (a mapping's value may be a sequence at the key's indent).
     if (indent < col || (indent === col && !isSeqItem(pos))) {
@@ -160,24 +162,25 @@ function sequence(col: number, parent: JsonNode | undefined): Parsed {
   }
   seq.length = end - seq.offset;
   seq.children = takeFrom(base);
-  return { node: seq, end };
+  valueEnd = end;
+  return seq;
 }
 
-function mapping(col: number, parent: JsonNode | undefined): Parsed {
+function mapping(col: number, parent: JsonNode | undefined): Building {
   const map = container('object', parent);
   const base = stack.length;
   let end = pos;
   for (;;) {
     const prop = { type: 'property', offset: pos, length: 0, children: NONE, parent: map, colonOffset: 0 } as Building;
     const key = scalar(prop, true);
-    if (key.node.type !== 'string' || src.charCodeAt(pos) !== 58) throw BAIL; // a key is followed by its ':'
-    prop.colonOffset = key.node.offset + key.node.length;
+    if (key.type !== 'string' || src.charCodeAt(pos) !== 58) throw BAIL; // a key is followed by its ':'
+    prop.colonOffset = key.offset + key.length;
     pos++;
     const value = inlineOrBelow(col, prop, true);
-    prop.children = [key.node, value.node];
-    prop.length = Math.max(value.node.offset + value.node.length, prop.colonOffset) - prop.offset;
+    prop.children = [key, value];
+    prop.length = Math.max(value.offset + value.length, prop.colonOffset) - prop.offset;
     stack.push(prop);
-    end = value.end;
+    end = valueEnd;
     const indent = nextContentLine();
     if (indent < col) {
       if (indent >= 0) pos = lineStart; // the enclosing collection reads this line again
@@ -187,7 +190,8 @@ function mapping(col: number, parent: JsonNode | undefined): Parsed {
   }
   map.length = end - map.offset;
   map.children = takeFrom(base);
-  return { node: map, end };
+  valueEnd = end;
+  return map;
 }
 
 /**
@@ -195,7 +199,7 @@ function mapping(col: number, parent: JsonNode | undefined): Parsed {
  * block collection on the lines below (indented more than `col`, or a
  * sequence at `col` for a mapping's value), or else empty (null).
  */
-function inlineOrBelow(col: number, parent: JsonNode, inMapping: boolean): Parsed {
+function inlineOrBelow(col: number, parent: JsonNode, inMapping: boolean): Building {
   const c = pos < len ? src.charCodeAt(pos) : 10;
   if (c !== 32 && c !== 10) throw BAIL;
   while (pos < len && src.charCodeAt(pos) === 32) pos++;
@@ -206,7 +210,8 @@ function inlineOrBelow(col: number, parent: JsonNode, inMapping: boolean): Parse
     if (!inMapping && keyAhead()) return mapping(pos - lineStart, parent); // `- key: value`: a mapping at the key's column
     if (d === 124) return literalBlock(col, parent);
     const value = scalarOrFlow(parent);
-    return { node: value.node, end: endOfLine() };
+    valueEnd = endOfLine();
+    return value;
   }
   // Nothing more on this line: a block below, or null here (whose range takes in a comment after it).
   skipLine();
@@ -226,7 +231,8 @@ function inlineOrBelow(col: number, parent: JsonNode, inMapping: boolean): Parse
   if (d === 35 && indent > 0 && indent < col) throw BAIL;
   pos = save;
   lineStart = saveLine;
-  return { node: { type: 'null', value: null, offset: here, length: 0, parent }, end: nullEnd };
+  valueEnd = nullEnd;
+  return { type: 'null', value: null, offset: here, length: 0, parent } as Building;
 }
 
 /** After a value on its line: spaces, an optional comment, the line break. Returns where the value's range ends. */
@@ -254,7 +260,7 @@ function endOfLine(): number {
  * Why here at all: the package splits a block scalar's lines with a regular
  * expression that takes over 100 ms on a scalar of 100,000 empty lines.
  */
-function literalBlock(col: number, parent: JsonNode): Parsed {
+function literalBlock(col: number, parent: JsonNode): Building {
   const start = pos;
   pos++;
   const chomp = src.charCodeAt(pos);
@@ -328,10 +334,11 @@ function literalBlock(col: number, parent: JsonNode): Parsed {
     end = contentEnd;
   }
   const contentStart = body < end ? body : start;
-  return { node: stringNode(value, contentStart, end, parent), end };
+  valueEnd = end;
+  return stringNode(value, contentStart, end, parent);
 }
 
-function scalarOrFlow(parent: JsonNode): Parsed {
+function scalarOrFlow(parent: JsonNode): Building {
   const c = src.charCodeAt(pos);
   if (c === 91 || c === 123) {
     // Only an empty flow collection: `[]`, `{ }`.
@@ -342,7 +349,8 @@ function scalarOrFlow(parent: JsonNode): Parsed {
     pos++;
     node.length = pos - node.offset;
     node.children = [];
-    return { node, end: pos };
+    valueEnd = pos;
+    return node;
   }
   return scalar(parent, false);
 }
@@ -351,7 +359,7 @@ function scalarOrFlow(parent: JsonNode): Parsed {
  * A one-line scalar at `pos`; leaves `pos` after it (before a key's ':').
  * Keys are strings as written; values are resolved as YAML 1.2's core schema does.
  */
-function scalar(parent: JsonNode, isKey: boolean): Parsed {
+function scalar(parent: JsonNode, isKey: boolean): Building {
   const start = pos;
   const c = src.charCodeAt(pos);
   if (c === 34 || c === 39) {
@@ -367,7 +375,8 @@ function scalar(parent: JsonNode, isKey: boolean): Parsed {
       if (isKey) throw BAIL;
       pos = after;
     }
-    return { node: stringNode(value, start + 1, after - 1, parent), end: after };
+    valueEnd = after;
+    return stringNode(value, start + 1, after - 1, parent);
   }
   // A plain scalar may not start with an indicator (`-` and `?`/`:` are plain only before a non-space; we leave them all).
   if (c === 45 && isSeqItem(pos)) throw BAIL;
@@ -391,8 +400,8 @@ function scalar(parent: JsonNode, isKey: boolean): Parsed {
     pos = end;
   }
   const text = end - start <= SHORT ? shortString(src, start, end) : src.slice(start, end);
-  if (isKey) return { node: stringNode(text, start, end, parent), end };
-  return { node: plainValue(text, start, parent), end };
+  valueEnd = end;
+  return isKey ? stringNode(text, start, end, parent) : plainValue(text, start, parent);
 }
 
 /** Whether a key and its ':' come next on this line (a quoted or plain scalar, then ': '). */
