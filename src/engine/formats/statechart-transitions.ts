@@ -10,7 +10,6 @@ import type { ChartTransition, ChartTrigger, ExprSource, InvokeDef, NameRef, Sou
 import { childPointer, nodeLoc, type JsonNode } from './jsonc.js';
 import type { Entry, Reader } from './reader.js';
 import { readActionList } from './statechart-actions.js';
-import { itemEntry } from './statechart-read.js';
 import { NONE } from './shared-empty.js';
 import { INVOKE_FIELDS, TRANSITION_FIELDS } from './statechart-fields.js';
 
@@ -19,23 +18,24 @@ export function readCandidates(r: Reader, e: Entry, trigger: ChartTrigger, what:
   if (e.node.type === 'array') {
     const items = e.node.children ?? [];
     for (let i = 0; i < items.length; i++) {
-      const t = readCandidate(r, itemEntry(items[i] as JsonNode, childPointer(e.pointer, i), `candidate ${i + 1}`), trigger, `candidate ${i + 1} of ${what}`);
+      // An item is read by its node and pointer alone (no Entry: nothing in readCandidate names the item by itself).
+      const t = readCandidate(r, items[i] as JsonNode, childPointer(e.pointer, i), trigger, `candidate ${i + 1} of ${what}`);
       if (t) out.push(t);
     }
     return;
   }
-  const t = readCandidate(r, e, trigger, what);
+  const t = readCandidate(r, e.node, e.pointer, trigger, what);
   if (t) out.push(t);
 }
 
-function readCandidate(r: Reader, e: Entry, trigger: ChartTrigger, what: string): ChartTransition | undefined {
-  const loc = nodeLoc(e.node, e.pointer);
-  if (e.node.type === 'string') return { trigger, targets: [{ name: e.node.value as string, loc }], actions: NONE, reenter: false, loc };
-  if (e.node.type !== 'object') {
+function readCandidate(r: Reader, node: JsonNode, pointer: string, trigger: ChartTrigger, what: string): ChartTransition | undefined {
+  const loc = nodeLoc(node, pointer);
+  if (node.type === 'string') return { trigger, targets: [{ name: node.value as string, loc }], actions: NONE, reenter: false, loc };
+  if (node.type !== 'object') {
     r.report('error', 'invalid-type', `The value of ${what} must be a target state name or an object with \`target\`, \`guard\`, \`actions\`.`, loc);
     return undefined;
   }
-  const f = r.fields(e.node, e.pointer, what, TRANSITION_FIELDS);
+  const f = r.fields(node, pointer, what, TRANSITION_FIELDS);
   const targetEntry = f.get('target');
   const targets = targetEntry ? readTargets(r, targetEntry) : NONE;
   const guardEntry = f.get('guard');
