@@ -53,9 +53,10 @@ export class ChartNodes {
   readChildren(e: Entry, parentId: string | undefined, region: boolean): string[] {
     const r = this.r;
     const owner = parentId === undefined ? 'the statechart' : `\`${parentId}\``;
-    if (!r.isObject(e.node, e.pointer, `\`states\` of ${owner}`)) return [];
+    const what = `\`states\` of ${owner}`;
+    if (!r.isObject(e.node, e.pointer, what)) return [];
     const ids: string[] = [];
-    for (const s of r.entries(e.node, e.pointer, `\`states\` of ${owner}`, 'duplicate-state')) {
+    for (const s of r.entries(e.node, e.pointer, what, 'duplicate-state')) {
       const id = this.readNode({ key: s.key, keyLoc: s.keyLoc, node: s.node, pointer: s.pointer, listItem: false, region }, parentId);
       if (id !== undefined) ids.push(id);
     }

@@ -65,8 +65,9 @@ export function readExpr(r: Reader, e: Entry | undefined, expected: string): Exp
 
 /** `on: {EVENT: ...}` */
 export function readOn(r: Reader, e: Entry, owner: string, out: ChartTransition[]): void {
-  if (!r.isObject(e.node, e.pointer, `\`on\` of ${owner}`)) return;
-  for (const event of r.entries(e.node, e.pointer, `\`on\` of ${owner}`)) {
+  const what = `\`on\` of ${owner}`; // once for both reads (each state with \`on\` made it twice)
+  if (!r.isObject(e.node, e.pointer, what)) return;
+  for (const event of r.entries(e.node, e.pointer, what)) {
     const first = out.length;
     readCandidates(r, event, { kind: 'event', event: event.key }, `transition \`${event.key}\` of ${owner}`, out);
     const eventLoc = event.keyLoc; // one range shared by the event's candidates
@@ -76,8 +77,9 @@ export function readOn(r: Reader, e: Entry, owner: string, out: ChartTransition[
 
 /** `after: {86400000: ..., "context.sla_ms": ...}` */
 export function readAfter(r: Reader, e: Entry, owner: string, out: ChartTransition[]): void {
-  if (!r.isObject(e.node, e.pointer, `\`after\` of ${owner}`)) return;
-  for (const d of r.entries(e.node, e.pointer, `\`after\` of ${owner}`)) {
+  const what = `\`after\` of ${owner}`;
+  if (!r.isObject(e.node, e.pointer, what)) return;
+  for (const d of r.entries(e.node, e.pointer, what)) {
     const delay: number | ExprSource = /^(0|[1-9]\d{0,14})$/.test(d.key) ? Number(d.key) : { text: d.key, loc: d.keyLoc };
     readCandidates(r, d, { kind: 'after', delay }, `delayed transition \`${d.key}\` of ${owner}`, out);
   }
