@@ -23,6 +23,7 @@
  * ends where it is, and a nested block collection ends where it ends.
  */
 import type { JsonNode } from './jsonc.js';
+import { SHORT, shortString } from './short-strings.js';
 
 type Building = { -readonly [K in keyof JsonNode]: JsonNode[K] };
 
@@ -54,12 +55,13 @@ export function fastYamlTree(text: string): JsonNode | undefined {
     if (pos >= len || indent !== 0) return undefined;
     const root = block(0, undefined);
     if (nextContentLine() >= 0) return undefined; // anything after the root
-    return root.node;
+    return root;
   } catch (e) {
     if (e === BAIL || e instanceof RangeError) return undefined; // RangeError: nesting too deep for the stack
     throw e;
   } finally {
     src = '';
+    stack.length = 0;
   }
 }
 
@@ -101,14 +103,16 @@ function skipLine(): void {
   pos = nl < 0 ? len : nl + 1;
 }
 
-interface Parsed {
-  readonly node: Building;
-  /** Where the value ends for its parent's range (see the top of the file). */
-  readonly end: number;
-}
+/**
+ * Where the value just read ends for its parent's range (see the top of the
+ * file). Each reading function returns its node and sets this (rather than
+ * returning a `{node, end}` pair: one object less per value, and a large
+ * chart has tens of thousands of values).
+ */
+let valueEnd = 0;
 
 /** A block collection starting at `pos` (column `col`): a sequence at `-`, else a mapping. */
-function block(col: number, parent: JsonNode | undefined): Parsed {
+function block(col: number, parent: JsonNode | undefined): Building {
   return isSeqItem(pos) ? sequence(col, parent) : mapping(col, parent);
 }
 
@@ -118,19 +122,36 @@ function isSeqItem(at: number): boolean {
   return next === 32 || next === 10;
 }
 
+/**
+ * Children are gathered on one shared stack and copied out when their
+ * collection ends, so each `children` array is exactly as long as it needs to
+ * be (as in fast-tree.ts: an array grown by push from empty reserves 17 slots,
+ * and the whole tree stays alive while the loader reads it, which is what the
+ * garbage collector pays for). `NONE` holds the place until then.
+ */
+const stack: JsonNode[] = [];
+const NONE: JsonNode[] = [];
+
 function container(type: 'object' | 'array', parent: JsonNode | undefined): Building {
-  return (parent === undefined ? { type, offset: pos, length: 0, children: [] } : { type, offset: pos, length: 0, children: [], parent }) as Building;
+  return (parent === undefined ? { type, offset: pos, length: 0, children: NONE } : { type, offset: pos, length: 0, children: NONE, parent }) as Building;
 }
 
-function sequence(col: number, parent: JsonNode | undefined): Parsed {
+/** The nodes pushed since `base`, removed from the stack. */
+function takeFrom(base: number): JsonNode[] {
+  const out = stack.slice(base);
+  stack.length = base;
+  return out;
+}
+
+function sequence(col: number, parent: JsonNode | undefined): Building {
   const seq = container('array', parent);
-  const items = seq.children as JsonNode[];
+  const base = stack.length;
   let end = pos;
   for (;;) {
     pos++; // the '-'
     const item = inlineOrBelow(col, seq, false);
-    items.push(item.node);
-    end = item.end;
+    stack.push(item);
+    end = valueEnd;
     const indent = nextContentLine();
     // Done at a line less indented, or at a key at the same indent (a mapping's value may be a sequence at the key's indent).
     if (indent < col || (indent === col && !isSeqItem(pos))) {
@@ -140,24 +161,26 @@ function sequence(col: number, parent: JsonNode | undefined): Parsed {
     if (indent > col) throw BAIL;
   }
   seq.length = end - seq.offset;
-  return { node: seq, end };
+  seq.children = takeFrom(base);
+  valueEnd = end;
+  return seq;
 }
 
-function mapping(col: number, parent: JsonNode | undefined): Parsed {
+function mapping(col: number, parent: JsonNode | undefined): Building {
   const map = container('object', parent);
-  const props = map.children as JsonNode[];
+  const base = stack.length;
   let end = pos;
   for (;;) {
-    const prop = { type: 'property', offset: pos, length: 0, children: [], parent: map, colonOffset: 0 } as Building;
+    const prop = { type: 'property', offset: pos, length: 0, children: NONE, parent: map, colonOffset: 0 } as Building;
     const key = scalar(prop, true);
-    if (key.node.type !== 'string' || src.charCodeAt(pos) !== 58) throw BAIL; // a key is followed by its ':'
-    prop.colonOffset = key.node.offset + key.node.length;
+    if (key.type !== 'string' || src.charCodeAt(pos) !== 58) throw BAIL; // a key is followed by its ':'
+    prop.colonOffset = key.offset + key.length;
     pos++;
     const value = inlineOrBelow(col, prop, true);
-    prop.children = [key.node, value.node];
-    prop.length = Math.max(value.node.offset + value.node.length, prop.colonOffset) - prop.offset;
-    props.push(prop);
-    end = value.end;
+    prop.children = [key, value];
+    prop.length = Math.max(value.offset + value.length, prop.colonOffset) - prop.offset;
+    stack.push(prop);
+    end = valueEnd;
     const indent = nextContentLine();
     if (indent < col) {
       if (indent >= 0) pos = lineStart; // the enclosing collection reads this line again
@@ -166,7 +189,9 @@ function mapping(col: number, parent: JsonNode | undefined): Parsed {
     if (indent > col || isSeqItem(pos)) throw BAIL;
   }
   map.length = end - map.offset;
-  return { node: map, end };
+  map.children = takeFrom(base);
+  valueEnd = end;
+  return map;
 }
 
 /**
@@ -174,7 +199,7 @@ function mapping(col: number, parent: JsonNode | undefined): Parsed {
  * block collection on the lines below (indented more than `col`, or a
  * sequence at `col` for a mapping's value), or else empty (null).
  */
-function inlineOrBelow(col: number, parent: JsonNode, inMapping: boolean): Parsed {
+function inlineOrBelow(col: number, parent: JsonNode, inMapping: boolean): Building {
   const c = pos < len ? src.charCodeAt(pos) : 10;
   if (c !== 32 && c !== 10) throw BAIL;
   while (pos < len && src.charCodeAt(pos) === 32) pos++;
@@ -185,7 +210,8 @@ function inlineOrBelow(col: number, parent: JsonNode, inMapping: boolean): Parse
     if (!inMapping && keyAhead()) return mapping(pos - lineStart, parent); // `- key: value`: a mapping at the key's column
     if (d === 124) return literalBlock(col, parent);
     const value = scalarOrFlow(parent);
-    return { node: value.node, end: endOfLine() };
+    valueEnd = endOfLine();
+    return value;
   }
   // Nothing more on this line: a block below, or null here (whose range takes in a comment after it).
   skipLine();
@@ -205,7 +231,8 @@ function inlineOrBelow(col: number, parent: JsonNode, inMapping: boolean): Parse
   if (d === 35 && indent > 0 && indent < col) throw BAIL;
   pos = save;
   lineStart = saveLine;
-  return { node: { type: 'null', value: null, offset: here, length: 0, parent }, end: nullEnd };
+  valueEnd = nullEnd;
+  return { type: 'null', value: null, offset: here, length: 0, parent } as Building;
 }
 
 /** After a value on its line: spaces, an optional comment, the line break. Returns where the value's range ends. */
@@ -233,7 +260,7 @@ function endOfLine(): number {
  * Why here at all: the package splits a block scalar's lines with a regular
  * expression that takes over 100 ms on a scalar of 100,000 empty lines.
  */
-function literalBlock(col: number, parent: JsonNode): Parsed {
+function literalBlock(col: number, parent: JsonNode): Building {
   const start = pos;
   pos++;
   const chomp = src.charCodeAt(pos);
@@ -307,10 +334,11 @@ function literalBlock(col: number, parent: JsonNode): Parsed {
     end = contentEnd;
   }
   const contentStart = body < end ? body : start;
-  return { node: stringNode(value, contentStart, end, parent), end };
+  valueEnd = end;
+  return stringNode(value, contentStart, end, parent);
 }
 
-function scalarOrFlow(parent: JsonNode): Parsed {
+function scalarOrFlow(parent: JsonNode): Building {
   const c = src.charCodeAt(pos);
   if (c === 91 || c === 123) {
     // Only an empty flow collection: `[]`, `{ }`.
@@ -320,7 +348,9 @@ function scalarOrFlow(parent: JsonNode): Parsed {
     if (src.charCodeAt(pos) !== c + 2) throw BAIL;
     pos++;
     node.length = pos - node.offset;
-    return { node, end: pos };
+    node.children = [];
+    valueEnd = pos;
+    return node;
   }
   return scalar(parent, false);
 }
@@ -329,7 +359,7 @@ function scalarOrFlow(parent: JsonNode): Parsed {
  * A one-line scalar at `pos`; leaves `pos` after it (before a key's ':').
  * Keys are strings as written; values are resolved as YAML 1.2's core schema does.
  */
-function scalar(parent: JsonNode, isKey: boolean): Parsed {
+function scalar(parent: JsonNode, isKey: boolean): Building {
   const start = pos;
   const c = src.charCodeAt(pos);
   if (c === 34 || c === 39) {
@@ -345,7 +375,8 @@ function scalar(parent: JsonNode, isKey: boolean): Parsed {
       if (isKey) throw BAIL;
       pos = after;
     }
-    return { node: stringNode(value, start + 1, after - 1, parent), end: after };
+    valueEnd = after;
+    return stringNode(value, start + 1, after - 1, parent);
   }
   // A plain scalar may not start with an indicator (`-` and `?`/`:` are plain only before a non-space; we leave them all).
   if (c === 45 && isSeqItem(pos)) throw BAIL;
@@ -368,9 +399,9 @@ function scalar(parent: JsonNode, isKey: boolean): Parsed {
     if (pos < len && src.charCodeAt(pos) === 58) throw BAIL; // `key: a: b`
     pos = end;
   }
-  const text = src.slice(start, end);
-  if (isKey) return { node: stringNode(text, start, end, parent), end };
-  return { node: plainValue(text, start, parent), end };
+  const text = end - start <= SHORT ? shortString(src, start, end) : src.slice(start, end);
+  valueEnd = end;
+  return isKey ? stringNode(text, start, end, parent) : plainValue(text, start, parent);
 }
 
 /** Whether a key and its ':' come next on this line (a quoted or plain scalar, then ': '). */
@@ -411,6 +442,7 @@ function quoted(q: number): string {
         continue;
       }
       pos = i + 1;
+      if (out === '' && i - from <= SHORT) return shortString(src, from, i);
       return out + src.slice(from, i);
     }
   }
@@ -431,16 +463,20 @@ const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
 const OTHER_NUMBER = /^(?:0o[0-7]+|0x[0-9a-fA-F]+|[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
 
 function plainValue(text: string, start: number, parent: JsonNode): Building {
-  const at = { offset: start, length: text.length, parent };
   const c = text.charCodeAt(0);
   // Only these first characters can start a null, a boolean or a number.
   if (c === 126 || c === 110 || c === 78 || c === 116 || c === 84 || c === 102 || c === 70 || c === 46 || c === 43 || c === 45 || (c >= 48 && c <= 57)) {
-    if (NULLS.has(text)) return { type: 'null', value: null, ...at };
-    if (TRUES.has(text)) return { type: 'boolean', value: true, ...at };
-    if (FALSES.has(text)) return { type: 'boolean', value: false, ...at };
-    if (DECIMAL.test(text)) return { type: 'number', value: parseInt(text, 10), ...at };
-    if (FLOAT.test(text)) return { type: 'number', value: parseFloat(text), ...at };
+    if (NULLS.has(text)) return scalarNode('null', null, start, text.length, parent);
+    if (TRUES.has(text)) return scalarNode('boolean', true, start, text.length, parent);
+    if (FALSES.has(text)) return scalarNode('boolean', false, start, text.length, parent);
+    if (DECIMAL.test(text)) return scalarNode('number', parseInt(text, 10), start, text.length, parent);
+    if (FLOAT.test(text)) return scalarNode('number', parseFloat(text), start, text.length, parent);
     if (OTHER_NUMBER.test(text)) throw BAIL;
   }
   return stringNode(text, start, start + text.length, parent);
+}
+
+/** A null, boolean or number node, its keys in the order yaml-tree.ts makes them. */
+function scalarNode(type: 'null' | 'boolean' | 'number', value: null | boolean | number, offset: number, length: number, parent: JsonNode): Building {
+  return { type, value, offset, length, parent } as Building;
 }

@@ -12,34 +12,36 @@ import { closestName, didYouMean } from '../check/suggest.js';
 import { childPointer, nodeLoc, type JsonNode } from './jsonc.js';
 import type { Entry, Reader } from './reader.js';
 import { ACTION_FIELDS } from './statechart-fields.js';
-import { itemEntry, valueOf } from './statechart-read.js';
+import { valueOf } from './statechart-read.js';
+import { NONE } from './shared-empty.js';
 
 export const UNKNOWN_ACTION = 'chart-unknown-action';
 
 const ALL_FIELDS = ['type', ...new Set(Object.values(ACTION_FIELDS).flat())];
 
 /** `entry: [a, {type: log}]`, `entry: a`, `entry: {type: log}`. */
-export function readActionList(r: Reader, e: Entry, what: string): ActionRef[] {
+export function readActionList(r: Reader, e: Entry, what: string): readonly ActionRef[] {
   if (e.node.type === 'array') {
     const out: ActionRef[] = [];
     const items = e.node.children ?? [];
     for (let i = 0; i < items.length; i++) {
-      const ref = readActionRef(r, itemEntry(items[i] as JsonNode, childPointer(e.pointer, i), `item ${i + 1} of \`${e.key}\``), what);
+      // An item is read by its node and pointer alone (no Entry, no label: nothing here names the item by itself).
+      const ref = readActionRef(r, items[i] as JsonNode, childPointer(e.pointer, i), what);
       if (ref) out.push(ref);
     }
-    return out;
+    return out.length ? out : NONE;
   }
-  const single = readActionRef(r, e, what);
-  return single ? [single] : [];
+  const single = readActionRef(r, e.node, e.pointer, what);
+  return single ? [single] : NONE;
 }
 
-function readActionRef(r: Reader, e: Entry, what: string): ActionRef | undefined {
-  if (e.node.type === 'string') return { kind: 'named', name: { name: e.node.value as string, loc: nodeLoc(e.node, e.pointer) } };
-  if (e.node.type === 'object') {
-    const action = readActionDef(r, e.node, e.pointer, `an action of ${what}`);
+function readActionRef(r: Reader, node: JsonNode, pointer: string, what: string): ActionRef | undefined {
+  if (node.type === 'string') return { kind: 'named', name: { name: node.value as string, loc: nodeLoc(node, pointer) } };
+  if (node.type === 'object') {
+    const action = readActionDef(r, node, pointer, `an action of ${what}`);
     return action ? { kind: 'inline', action } : undefined;
   }
-  r.report('error', 'invalid-type', `Each action of ${what} must be an action name or an inline action object (\`{type: log, message: ...}\`).`, nodeLoc(e.node, e.pointer));
+  r.report('error', 'invalid-type', `Each action of ${what} must be an action name or an inline action object (\`{type: log, message: ...}\`).`, nodeLoc(node, pointer));
   return undefined;
 }
 

@@ -16,6 +16,7 @@ import { HISTORY_FIELDS, HISTORY_VARIANTS, META_FIELDS, NODE_FIELDS, NODE_TYPES,
 import { readAfter, readCandidates, readInvokes, readOn } from './statechart-transitions.js';
 import { readRules } from './statewright.js';
 import { readStage } from './stage-read.js';
+import { NONE } from './shared-empty.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -52,9 +53,10 @@ export class ChartNodes {
   readChildren(e: Entry, parentId: string | undefined, region: boolean): string[] {
     const r = this.r;
     const owner = parentId === undefined ? 'the statechart' : `\`${parentId}\``;
-    if (!r.isObject(e.node, e.pointer, `\`states\` of ${owner}`)) return [];
+    const what = `\`states\` of ${owner}`;
+    if (!r.isObject(e.node, e.pointer, what)) return [];
     const ids: string[] = [];
-    for (const s of r.entries(e.node, e.pointer, `\`states\` of ${owner}`, 'duplicate-state')) {
+    for (const s of r.entries(e.node, e.pointer, what, 'duplicate-state')) {
       const id = this.readNode({ key: s.key, keyLoc: s.keyLoc, node: s.node, pointer: s.pointer, listItem: false, region }, parentId);
       if (id !== undefined) ids.push(id);
     }
@@ -130,9 +132,9 @@ export class ChartNodes {
       key: src.key,
       id,
       kind,
-      children: [],
+      children: NONE,
       rules: readRules(r, f),
-      on: [],
+      on: NONE,
       keyLoc: src.keyLoc,
       loc: nodeLoc(src.node, src.pointer),
       fieldLocs,
@@ -159,23 +161,23 @@ export class ChartNodes {
     return id;
   }
 
-  private readNodeChildren(f: Fields, id: string, label: string, kind: StateKind): string[] {
+  private readNodeChildren(f: Fields, id: string, label: string, kind: StateKind): readonly string[] {
     const states = f.get('states');
     const regions = f.get('regions');
     if (kind === 'compound') {
       misplaced(this.r, regions, `${label} is compound: \`regions\` belong to a parallel state`, 'error');
-      return states ? this.readChildren(states, id, false) : [];
+      return states ? this.readChildren(states, id, false) : NONE;
     }
     if (kind === 'parallel') {
       if (regions) {
         misplaced(this.r, states, `${label} has \`regions\`: a parallel state's children are its regions`, 'error');
         return this.readRegions(regions, id);
       }
-      return states ? this.readChildren(states, id, true) : [];
+      return states ? this.readChildren(states, id, true) : NONE;
     }
     misplaced(this.r, states, `${label} is ${kind}: only a compound state has child \`states\``, 'error');
     misplaced(this.r, regions, `${label} is ${kind}: only a parallel state has \`regions\``, 'error');
-    return [];
+    return NONE;
   }
 }
 
@@ -199,8 +201,8 @@ function defaultKind(f: Fields): StateKind {
  */
 export function readBehaviour(r: Reader, f: Fields, id: string, label: string, kind: StateKind): Pick<ChartNode, 'transitions' | 'entry' | 'exit' | 'invoke'> {
   const transitions: ChartTransition[] = [];
-  let entry: ActionRef[] = [];
-  let exit: ActionRef[] = [];
+  let entry: readonly ActionRef[] = NONE;
+  let exit: readonly ActionRef[] = NONE;
   const invoke: InvokeDef[] = [];
   const final = kind === 'final';
   for (const e of f.list) {
@@ -231,7 +233,7 @@ export function readBehaviour(r: Reader, f: Fields, id: string, label: string, k
         break;
     }
   }
-  return { transitions, entry, exit, invoke };
+  return { transitions: transitions.length ? transitions : NONE, entry, exit, invoke: invoke.length ? invoke : NONE };
 }
 
 /** `meta: {label, description, color, position: {x, y}}`; other keys are the author's own and pass. */

@@ -10,7 +10,7 @@ import type { ChartTransition, ChartTrigger, ExprSource, InvokeDef, NameRef, Sou
 import { childPointer, nodeLoc, type JsonNode } from './jsonc.js';
 import type { Entry, Reader } from './reader.js';
 import { readActionList } from './statechart-actions.js';
-import { itemEntry } from './statechart-read.js';
+import { NONE } from './shared-empty.js';
 import { INVOKE_FIELDS, TRANSITION_FIELDS } from './statechart-fields.js';
 
 /** `NAME: target`, `NAME: {target, guard, actions, reenter}`, or `NAME: [candidate, ...]`; appended to `out`. */
@@ -18,29 +18,30 @@ export function readCandidates(r: Reader, e: Entry, trigger: ChartTrigger, what:
   if (e.node.type === 'array') {
     const items = e.node.children ?? [];
     for (let i = 0; i < items.length; i++) {
-      const t = readCandidate(r, itemEntry(items[i] as JsonNode, childPointer(e.pointer, i), `candidate ${i + 1}`), trigger, `candidate ${i + 1} of ${what}`);
+      // An item is read by its node and pointer alone (no Entry: nothing in readCandidate names the item by itself).
+      const t = readCandidate(r, items[i] as JsonNode, childPointer(e.pointer, i), trigger, `candidate ${i + 1} of ${what}`);
       if (t) out.push(t);
     }
     return;
   }
-  const t = readCandidate(r, e, trigger, what);
+  const t = readCandidate(r, e.node, e.pointer, trigger, what);
   if (t) out.push(t);
 }
 
-function readCandidate(r: Reader, e: Entry, trigger: ChartTrigger, what: string): ChartTransition | undefined {
-  const loc = nodeLoc(e.node, e.pointer);
-  if (e.node.type === 'string') return { trigger, targets: [{ name: e.node.value as string, loc }], actions: [], reenter: false, loc };
-  if (e.node.type !== 'object') {
+function readCandidate(r: Reader, node: JsonNode, pointer: string, trigger: ChartTrigger, what: string): ChartTransition | undefined {
+  const loc = nodeLoc(node, pointer);
+  if (node.type === 'string') return { trigger, targets: [{ name: node.value as string, loc }], actions: NONE, reenter: false, loc };
+  if (node.type !== 'object') {
     r.report('error', 'invalid-type', `The value of ${what} must be a target state name or an object with \`target\`, \`guard\`, \`actions\`.`, loc);
     return undefined;
   }
-  const f = r.fields(e.node, e.pointer, what, TRANSITION_FIELDS);
+  const f = r.fields(node, pointer, what, TRANSITION_FIELDS);
   const targetEntry = f.get('target');
-  const targets = targetEntry ? readTargets(r, targetEntry) : [];
+  const targets = targetEntry ? readTargets(r, targetEntry) : NONE;
   const guardEntry = f.get('guard');
   const guard = readExpr(r, guardEntry, 'a guard expression such as "context.score >= 90"');
   const actionsEntry = f.get('actions');
-  const actions = actionsEntry ? readActionList(r, actionsEntry, what) : [];
+  const actions = actionsEntry ? readActionList(r, actionsEntry, what) : NONE;
   const reenter = r.boolean(f.get('reenter')) ?? false;
   return guard ? { trigger, targets, guard, actions, reenter, loc } : { trigger, targets, actions, reenter, loc };
 }
@@ -64,8 +65,9 @@ export function readExpr(r: Reader, e: Entry | undefined, expected: string): Exp
 
 /** `on: {EVENT: ...}` */
 export function readOn(r: Reader, e: Entry, owner: string, out: ChartTransition[]): void {
-  if (!r.isObject(e.node, e.pointer, `\`on\` of ${owner}`)) return;
-  for (const event of r.entries(e.node, e.pointer, `\`on\` of ${owner}`)) {
+  const what = `\`on\` of ${owner}`; // once for both reads (each state with \`on\` made it twice)
+  if (!r.isObject(e.node, e.pointer, what)) return;
+  for (const event of r.entries(e.node, e.pointer, what)) {
     const first = out.length;
     readCandidates(r, event, { kind: 'event', event: event.key }, `transition \`${event.key}\` of ${owner}`, out);
     const eventLoc = event.keyLoc; // one range shared by the event's candidates
@@ -75,8 +77,9 @@ export function readOn(r: Reader, e: Entry, owner: string, out: ChartTransition[
 
 /** `after: {86400000: ..., "context.sla_ms": ...}` */
 export function readAfter(r: Reader, e: Entry, owner: string, out: ChartTransition[]): void {
-  if (!r.isObject(e.node, e.pointer, `\`after\` of ${owner}`)) return;
-  for (const d of r.entries(e.node, e.pointer, `\`after\` of ${owner}`)) {
+  const what = `\`after\` of ${owner}`;
+  if (!r.isObject(e.node, e.pointer, what)) return;
+  for (const d of r.entries(e.node, e.pointer, what)) {
     const delay: number | ExprSource = /^(0|[1-9]\d{0,14})$/.test(d.key) ? Number(d.key) : { text: d.key, loc: d.keyLoc };
     readCandidates(r, d, { kind: 'after', delay }, `delayed transition \`${d.key}\` of ${owner}`, out);
   }

@@ -37,6 +37,7 @@ import {
 } from './statewright-fields.js';
 import { readTransition } from './statewright-transitions.js';
 import { readStage, type StageFields } from './stage-read.js';
+import { NO_ENTRIES, NONE } from './shared-empty.js';
 
 export interface LoadResult {
   readonly workflow?: Workflow;
@@ -205,7 +206,33 @@ function readKind(r: Reader, e: Entry | undefined): StateKind {
   return r.oneOf(e, STATE_TYPES) === 'final' ? 'final' : 'atomic'; // "normal", "atomic", absent, or invalid (reported)
 }
 
+/** Every field readRules reads (the fast path below returns NO_RULES when a node has none of them). */
+const RULE_FIELDS: ReadonlySet<string> = new Set([
+  'disallowed_tools',
+  'blocked_env',
+  'deny_env',
+  'env_overrides',
+  'env',
+  'instructions',
+  'allowed_tools',
+  'allowed_commands',
+  'allowed_commands_tool',
+  'max_iterations',
+  'max_edit_lines',
+  'max_files_per_state',
+  'context_budget_bytes',
+  'allowed_paths',
+  'denied_paths',
+  'model',
+  'thinking_level',
+  'model_ladder',
+]);
+
+/** What readRules gives a node without rule fields, shared (most nodes of a large statechart have none). */
+const NO_RULES: StateRules = Object.freeze({ disallowedTools: NONE, blockedEnv: NONE, envOverrides: NO_ENTRIES });
+
 export function readRules(r: Reader, f: Fields): StateRules {
+  if (!hasRuleField(f)) return NO_RULES;
   const rules: { -readonly [K in keyof StateRules]: StateRules[K] } = {
     disallowedTools: r.stringArray(f.get('disallowed_tools')) ?? [],
     // `deny_env` / `env` are the reference's aliases; when both spellings are written the canonical one wins.
@@ -242,6 +269,12 @@ function readGlobs(r: Reader, e: Entry | undefined): string[] | undefined {
     if (problem) r.report('error', 'invalid-glob', `\`${item.name}\` in \`${e.key}\` is not a usable glob: ${problem}.`, item.loc);
   }
   return items.map((i) => i.name);
+}
+
+function hasRuleField(f: Fields): boolean {
+  const list = f.list;
+  for (let i = 0; i < list.length; i++) if (RULE_FIELDS.has((list[i] as Entry).key)) return true;
+  return false;
 }
 
 /** Sets an optional field only when it has a value (so absent ones stay absent, not undefined). */

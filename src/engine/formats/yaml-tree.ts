@@ -17,6 +17,7 @@
 import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, Scalar, type Alias, type Document, type Node as YamlNode } from 'yaml';
 import type { Diagnostic } from '../model/index.js';
 import { fastYamlTree } from './fast-yaml.js';
+import { withPlainEnv } from './yaml-env.js';
 import { AliasTargets } from './yaml-anchors.js';
 import type { JsonNode } from './jsonc.js';
 import { parseDocumentShort, type ShortParse } from './yaml-empty-lines.js';
@@ -58,8 +59,11 @@ export function parseWithYaml(text: string, emptyRunsOnce = true): ParsedYaml {
     // uniqueKeys off: the Reader reports a repeated key itself, as for JSON (`duplicate-key`, `duplicate-state`).
     const options = { uniqueKeys: false, prettyErrors: false };
     // Long runs of empty lines (100,000 of them took 150+ ms) are read once (yaml-empty-lines.ts).
-    short = emptyRunsOnce ? parseDocumentShort(text, options) : undefined;
-    doc = short?.doc ?? parseDocument(text, options);
+    // The package's parser reads process.env for every token (yaml-env.ts).
+    [short, doc] = withPlainEnv(() => {
+      const cut = emptyRunsOnce ? parseDocumentShort(text, options) : undefined;
+      return [cut, cut?.doc ?? parseDocument(text, options)] as const;
+    });
   } catch (err) {
     // The parser recurses per nesting level: a pathological depth exhausts the stack.
     diagnostics.push(syntax(`The YAML cannot be read: ${(err as Error).message}`, 0, 0));
