@@ -295,3 +295,24 @@ test('a run without stage fields gets no pipeline state and no stage events', (t
   assert.equal(runner.requireActive().pipeline, undefined);
   assert.equal(runner.completeStage('submit_plan', {}).error?.code, 'not_running');
 });
+
+test('examples/code-review-pipeline.workflow.json runs Plan -> Execute -> Review, a rejected review going back to Execute', (t) => {
+  const root = tempDir('sg-pipeline-example-', t);
+  const runner = new Runner({ dir: path.join(root, '.stategate'), workspaceRoot: root });
+  runner.start(path.join(__dirname, '..', '..', 'examples', 'code-review-pipeline.workflow.json'), undefined, { task: 'rename foo' });
+  const plan = runner.stage();
+  assert.ok(typeof plan !== 'string');
+  assert.match(plan.prompt, /^Plan how to do this task: rename foo/);
+  const steps: [string, JsonObject, string][] = [
+    ['submit_plan', { steps: ['rename foo to bar in a.ts'] }, 'execute'],
+    ['submit_diff', { summary: 'renamed' }, 'review'],
+    ['submit_review', { approved: false, comments: ['missed b.ts'] }, 'execute'],
+    ['submit_diff', { summary: 'renamed in a.ts and b.ts' }, 'review'],
+    ['submit_review', { approved: true }, 'done'],
+  ];
+  for (const [tool, payload, to] of steps) {
+    assert.equal(runner.completeStage(tool, payload).accepted, true, tool);
+    assert.equal(runner.requireActive().state, to);
+  }
+  assert.equal(runner.completeStage('submit_plan', { steps: [''] }).error?.code, 'not_running');
+});
