@@ -174,7 +174,6 @@ test('fan-out: a branch that fails its turn cap fails the run, and the other bra
     if (stage.state === 'tests') testTurns++;
     return { text: 'not yet', calls: [] };
   };
-  h.deps.concurrency = 2;
   const file = path.join(h.root, 'fan.workflow.json');
   fs.writeFileSync(file, JSON.stringify(FAN));
   const end = await runPipeline(file, 'go', h.deps);
