@@ -15,9 +15,10 @@ import './helpers/state-dir';
 import { Runner } from '../../src/engine/store/runner';
 import { auditTimeline } from '../../src/engine/pipeline/index';
 import type { JournalEntry } from '../../src/engine/machine/run';
-import { runPipeline, type GrantQuestion, type PipelineDeps, type PipelineEvent } from '../../src/vscode/agents/pipeline-loop';
+import { parseRunPrompt, runPipeline, type GrantQuestion, type PipelineDeps, type PipelineEvent } from '../../src/vscode/agents/pipeline-loop';
 import type { ModelTurn, TranscriptEntry } from '../../src/vscode/agents/participant-loop';
 import { tempDir } from './helpers/temp-dir';
+import { GrantWaiters } from '../../src/vscode/agents/grant-buttons';
 
 const EXAMPLE = path.join(__dirname, '..', '..', 'examples', 'code-review-pipeline.workflow.json');
 
@@ -181,4 +182,28 @@ test('fan-out: a branch that fails its turn cap fails the run, and the other bra
   assert.ok(testTurns <= 2);
   const exits = h.journal().filter((e) => e.kind === 'stage_exit').map((e) => (e as { outcome: string }).outcome);
   assert.ok(exits.includes('failed'));
+});
+
+test('/run <workflow> <task>: the first word names the workflow, the rest is the task', () => {
+  const table: [string, { workflow: string; task: string } | undefined][] = [
+    ['code-review-pipeline rename foo to bar', { workflow: 'code-review-pipeline', task: 'rename foo to bar' }],
+    ['  fan   multi\nline task ', { workflow: 'fan', task: 'multi\nline task' }],
+    ['only', { workflow: 'only', task: '' }],
+    ['   ', undefined],
+  ];
+  for (const [prompt, want] of table) assert.deepEqual(parseRunPrompt(prompt), want, JSON.stringify(prompt));
+});
+
+test('grant buttons: a click answers the waiting question once; cancellation is no answer', async () => {
+  const waiters = new GrantWaiters();
+  const listeners: (() => void)[] = [];
+  const token = { isCancellationRequested: false, onCancellationRequested: (fn: () => void) => (listeners.push(fn), { dispose() {} }) } as never;
+  const approved = waiters.wait('gp-1', token);
+  assert.equal(waiters.answer('gp-2', true), false, 'another proposal');
+  assert.equal(waiters.answer('gp-1', true), true);
+  assert.equal(await approved, true);
+  assert.equal(waiters.answer('gp-1', false), false, 'answered already');
+  const cancelled = waiters.wait('gp-3', token);
+  for (const fn of listeners) fn();
+  assert.equal(await cancelled, undefined);
 });

@@ -56,6 +56,12 @@ export interface PipelineDeps {
   readonly defaultTurns?: number;
 }
 
+/** `<workflow> <task...>`: the first word names the workflow (its id or registered name). */
+export function parseRunPrompt(prompt: string): { workflow: string; task: string } | undefined {
+  const m = /^\s*(\S+)\s*([\s\S]*)$/.exec(prompt);
+  return m ? { workflow: m[1]!, task: m[2]!.trim() } : undefined;
+}
+
 export const DEFAULT_CONCURRENCY = 2;
 export const DEFAULT_STAGE_TURNS = 25;
 
