@@ -5,6 +5,7 @@
  * scope, spelled as the journal spells it ('' for the top level).
  */
 import type { StateNode, Workflow } from '../model/index.js';
+import { isChartWorkflow } from '../machine/chart-run.js';
 import type { Frame, Position, RunSnapshot } from '../machine/run.js';
 import type { StageExec } from './types.js';
 
@@ -31,6 +32,8 @@ export function livePositions(run: RunSnapshot, load: (text: string) => Workflow
     depth++;
   }
   const workflow = load(frame.workflow.definitionText);
+  // Statechart stages are validated but not run (docs/pipelines.md): a chart run has no stage positions.
+  if (workflow && isChartWorkflow(workflow)) return [];
   if (!frame.fork) return [{ scope: scopeFor(depth), frame: depth, position: frame, workflow }];
   const out: LivePosition[] = [];
   for (const b of frame.fork.branches) {
