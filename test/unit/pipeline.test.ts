@@ -316,3 +316,22 @@ test('examples/code-review-pipeline.workflow.json runs Plan -> Execute -> Review
   }
   assert.equal(runner.completeStage('submit_plan', { steps: [''] }).error?.code, 'not_running');
 });
+
+test('the active stage\'s completion tool passes the envelope in every client spelling; other servers\' tools of that name do not', async (t) => {
+  const { runner, file } = setup(t);
+  runner.start(file);
+  const table: [string, 'allow' | 'deny'][] = [
+    ['submit_plan', 'allow'],
+    ['mcp__stategate__submit_plan', 'allow'],
+    ['stategate/submit_plan', 'allow'],
+    ['mcp__other__submit_plan', 'deny'],
+    ['other/submit_plan', 'deny'],
+    ['submit_diff', 'deny'], // another stage's tool
+    ['mcp__stategate__submit_review', 'deny'],
+  ];
+  for (const [tool, want] of table) {
+    const answer = await runner.tool({ tool, input: { steps: ['a'] } });
+    assert.equal(answer.decision, want, tool);
+    if (want === 'allow') assert.equal(answer.counted, false, `${tool} is not counted`);
+  }
+});
