@@ -11,6 +11,7 @@ import type { JsonObject, JsonValue } from './engine/index.js';
 import type { JournalEntry, RunStatus, TakenEdge } from './engine/index.js';
 import type { ChartEventView, ChartInvocation } from './engine/index.js';
 import type { FlowStatusName } from './engine/index.js';
+import type { AuditTimeline } from './engine/index.js';
 
 export type { ChartEventView };
 
@@ -114,8 +115,13 @@ export type RenderModel =
       readonly chart?: ChartPanelModel;
       /** The run record's summary (agent-state.json); absent when the run has none yet. */
       readonly record?: RecordSummary;
+      /** A stage pipeline's timeline (stages, attempts, grants, turns, durations, payloads); absent for other runs. */
+      readonly pipeline?: PipelineTimeline;
     }
   | FlowRenderModel;
+
+/** The audit timeline the panel draws (without the raw events, which the history shows). */
+export type PipelineTimeline = Omit<AuditTimeline, 'events'>;
 
 /** A flow instance (`.stategate/flows/<instance>/`) as the panel draws it. */
 export interface FlowRenderModel {

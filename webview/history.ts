@@ -38,6 +38,15 @@ export function summary(e: HistoryEntry): string {
     case 'learning': return `learning (${e.type}) in ${e.state}: ${e.lesson}`;
     case 'usage': return `model usage +$${e.cost.toFixed(2)} (total $${e.total.toFixed(2)})${e.model ? ` by ${e.model}` : ''}`;
     case 'bound_warning': return e.message;
+    case 'stage_setup': return `stage ${e.state} #${e.attempt} set up (${e.completion_tool}${e.turn_cap ? `, ${e.turn_cap} turns` : ''})`;
+    case 'prompt_sent': return `stage ${e.state} #${e.attempt}: prompt sent`;
+    case 'turn': return `stage ${e.state} #${e.attempt}: turn ${e.turn}${e.turn_cap ? `/${e.turn_cap}` : ''}`;
+    case 'grant_asked': return `stage ${e.state}: grant asked for ${e.tool} ${e.args_summary}`;
+    case 'grant_answered': return `stage ${e.state}: grant for ${e.tool} ${e.approved ? 'approved' : `denied (${e.by})`}`;
+    case 'grant_consumed': return `stage ${e.state}: grant for ${e.tool} used`;
+    case 'completion_checked': return `stage ${e.state}: ${e.tool} ${e.valid ? 'valid' : `invalid (${(e.errors ?? []).join('; ')})`}`;
+    case 'stage_exit': return `stage ${e.state} #${e.attempt} ${e.outcome} after ${e.turns} turns${e.reason ? `: ${e.reason}` : ''}`;
+    case 'next_stage': return `next: ${e.from.join(', ')} → ${e.to.join(', ') || '(end)'}`;
     case 'chart': return `${e.op === 'timers' ? 'timers fired' : e.op === 'start' ? 'statechart started' : `${e.op} ${e.event ?? ''}`.trim()}${e.transitioned ? '' : ' (no transition)'}: ${e.state}`;
   }
 }

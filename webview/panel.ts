@@ -18,6 +18,7 @@ import './events.js';
 import './context-tree.js';
 import './history.js';
 import './record-summary.js';
+import './timeline.js';
 
 type Active = Extract<RenderModel, { kind: 'active' }>;
 
@@ -163,6 +164,8 @@ export class SgPanel extends LitElement {
           .reasons=${m.chart ? chartReasons(m.chart.events) : {}} ?running=${m.status === 'running' && !v.pending_approval}></sg-events></div></vscode-collapsible>
       <vscode-collapsible title="Current state" open><div class="body">
         <sg-state data-testid="state-details" .view=${v} .workflow=${m.workflow}></sg-state></div></vscode-collapsible>
+      ${m.pipeline ? html`<vscode-collapsible title="Pipeline" open><div class="body">
+        <sg-timeline data-testid="pipeline" .timeline=${m.pipeline}></sg-timeline></div></vscode-collapsible>` : nothing}
       ${m.record ? html`<vscode-collapsible title="Run record" open><div class="body">
         <sg-record data-testid="record" .record=${m.record}></sg-record></div></vscode-collapsible>` : nothing}
       <vscode-collapsible title="Context" open><div class="body">

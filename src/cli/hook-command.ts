@@ -15,7 +15,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { findStoreDir, briefing, INTERRUPT_MARKER, type Runner, userStateDir } from '../engine/index.js';
+import { findStoreDir, briefing, INTERRUPT_MARKER, type Runner, stageBrief, userStateDir } from '../engine/index.js';
 import { parse, stringOption } from './args.js';
 import { isCliError, type ExitCode, type Output } from './io.js';
 import type { Command } from './commands.js';
@@ -49,6 +49,21 @@ function emit(out: Output, value: object | undefined): void {
   if (value) out.stdout(`${JSON.stringify(value)}\n`);
 }
 
+/**
+ * A pipeline stage that started since the agent was last told: its prompt and
+ * how to end it, once per stage execution (journaled as prompt_sent). Empty
+ * when no stage is waiting for its brief.
+ */
+function newStageBriefs(runner: Runner): string[] {
+  const out: string[] = [];
+  for (const s of runner.stages()) {
+    if (s.prompted) continue;
+    const sent = runner.promptSent(s.branch);
+    if (!('error' in sent)) out.push(stageBrief(sent));
+  }
+  return out;
+}
+
 async function handle(input: HookInput, runner: Runner, dir: string, out: Output): Promise<ExitCode> {
   switch (input.event) {
     case 'PreToolUse': {
@@ -71,6 +86,8 @@ async function handle(input: HookInput, runner: Runner, dir: string, out: Output
       const text = resultText(input.toolResponse);
       const recorded = runner.result({ tool: input.toolName!, input: input.toolInput ?? {} }, { bytes: resultBytes(input.toolResponse), ...(text !== undefined ? { output: text } : {}) }, input.cwd ? { cwd: input.cwd } : {});
       const lines = [...recorded.notices];
+      // A completion tool call (through stategate's MCP server) may have started the next stage.
+      lines.push(...newStageBriefs(runner));
       if (recorded.interrupted && recorded.interrupt) {
         const i = recorded.interrupt;
         const back = i.return_via === 'chart' ? `send one of the events listed below to go back (the events of "${i.to}")` : `send the event that returns ($return) to "${i.from}"`;
@@ -100,10 +117,11 @@ async function handle(input: HookInput, runner: Runner, dir: string, out: Output
         return 0;
       }
       const text = briefing(runner.state());
+      const stages = newStageBriefs(runner);
       if (input.sessionId && input.event === 'SessionStart') markBriefed(dir, input.sessionId, text);
-      // The first prompt of a session would repeat what SessionStart just said.
-      if (input.sessionId && input.event === 'UserPromptSubmit' && alreadyBriefed(dir, input.sessionId, text)) return 0;
-      emit(out, contextOutput(input.event, text));
+      // The first prompt of a session would repeat what SessionStart just said (a new stage's brief is never a repeat).
+      if (!stages.length && input.sessionId && input.event === 'UserPromptSubmit' && alreadyBriefed(dir, input.sessionId, text)) return 0;
+      emit(out, contextOutput(input.event, [text, ...stages].join('\n\n')));
       return 0;
     }
     case 'Stop':

@@ -10,7 +10,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { AGENT_TOOLS, agentToolSpecs, invokeAgentTool, type AgentSession, Runner } from '../engine/index.js';
+import { AGENT_TOOLS, offeredToolSpecs, invokeAgentTool, type AgentSession, Runner } from '../engine/index.js';
 
 export const MCP_SERVER_NAME = 'stategate';
 
@@ -19,8 +19,9 @@ export function createMcpServer(runner: Runner, version: string): Server {
   // One session per server process: a client bound to a fork branch stays bound.
   const session: AgentSession = {};
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    // statewright_transition names the events of the run as it stands (a statechart's configuration).
-    tools: agentToolSpecs(runner, session).map((t) => ({
+    // statewright_transition names the events of the run as it stands (a statechart's configuration);
+    // a pipeline's live stages add their completion tools under their own names.
+    tools: offeredToolSpecs(runner, session).map((t) => ({
       name: t.name,
       description: t.description,
       inputSchema: t.inputSchema as { type: 'object'; properties?: Record<string, object> },
@@ -30,20 +31,44 @@ export function createMcpServer(runner: Runner, version: string): Server {
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const result = invokeAgentTool(runner, request.params.name, request.params.arguments ?? {}, session);
     // A call that may have moved the run changes statewright_transition's events: clients list the tools again.
-    if (AGENT_TOOLS.find((t) => t.name === request.params.name)?.readOnly === false) void server.sendToolListChanged().catch(() => undefined);
+    // A stage's completion tool is not one of AGENT_TOOLS: it moves the run too (the next stage has another tool).
+    if (AGENT_TOOLS.find((t) => t.name === request.params.name)?.readOnly !== true) void server.sendToolListChanged().catch(() => undefined);
     return { content: [{ type: 'text' as const, text: result.text }], isError: result.isError };
   });
   return server;
+}
+
+/** How often the server looks whether another process (a hook, the CLI, the participant) moved the pipeline to another stage. */
+const STAGE_POLL_MS = 1000;
+
+/** The live stages' completion tools, as a key: when it changes, the client's tool list is out of date. */
+function stageToolsKey(runner: Runner): string {
+  try {
+    return runner.stages().map((s) => `${s.branch ?? ''}:${s.completion_tool}:${s.stage_exec_id ?? ''}`).join('|');
+  } catch {
+    return '';
+  }
 }
 
 export async function serveMcp(runner: Runner, version: string): Promise<void> {
   const server = createMcpServer(runner, version);
   const transport = new StdioServerTransport();
   await server.connect(transport);
+  // The run's files are the truth and other processes change them: a stage change made elsewhere is told as tools/list_changed too.
+  let key = stageToolsKey(runner);
+  const poll = setInterval(() => {
+    const now = stageToolsKey(runner);
+    if (now !== key) {
+      key = now;
+      void server.sendToolListChanged().catch(() => undefined);
+    }
+  }, STAGE_POLL_MS);
+  poll.unref();
   // Keep serving until the client closes stdin.
   await new Promise<void>((resolve) => {
     process.stdin.on('end', resolve);
     process.stdin.on('close', resolve);
   });
+  clearInterval(poll);
   await server.close();
 }

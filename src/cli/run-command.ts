@@ -5,7 +5,7 @@
  * member, a one-line message on stderr and exit 1.
  */
 import * as path from 'node:path';
-import { detectFormat, flowNotRunnable, RunnerError, type Runner, type JsonObject, type JsonValue } from '../engine/index.js';
+import { auditText, auditTimeline, detectFormat, flowNotRunnable, RunnerError, type AuditTimeline, type JournalEntry, type Runner, type JsonObject, type JsonValue } from '../engine/index.js';
 import { createRunner } from './runner-factory.js';
 import { parse, stringOption, type Parsed } from './args.js';
 import { CliError, parseJsonObjectOption, parseJsonOption, printJson, type ExitCode, type Output } from './io.js';
@@ -39,14 +39,15 @@ function branch(parsed: Parsed): string | undefined {
 
 export const RUN_SUBCOMMANDS: Record<string, Sub> = {
   start: {
-    usage: 'start WORKFLOW_FILE [--context JSON]',
-    help: 'Validate WORKFLOW_FILE and start it as the active run (a running active run is stopped first).',
-    options: { context: { type: 'string' } },
+    usage: 'start WORKFLOW_FILE [--context JSON] [--input JSON]',
+    help: 'Validate WORKFLOW_FILE and start it as the active run (a running active run is stopped first). --input: what a pipeline\'s prompts read as `input` (e.g. {"task": "..."}).',
+    options: { context: { type: 'string' }, input: { type: 'string' } },
     positionals: 1,
     exec(runner, parsed) {
       const context = parseJsonObjectOption('context', stringOption(parsed, 'context')) as JsonObject | undefined;
+      const input = parseJsonOption('input', stringOption(parsed, 'input')) as JsonValue | undefined;
       refuseFlow(parsed.positionals[0]!);
-      const { run, replaced } = runner.start(parsed.positionals[0]!, context);
+      const { run, replaced } = runner.start(parsed.positionals[0]!, context, input);
       return { run_id: run.runId, workflow: run.workflow.id, file: run.workflow.file, state: run.state, status: run.status, ...(replaced ? { replaced } : {}) };
     },
   },
@@ -146,6 +147,33 @@ export const RUN_SUBCOMMANDS: Record<string, Sub> = {
       return runner.reportUsage({ cost, ...(model ? { model } : {}), ...(inputTokens === undefined ? {} : { inputTokens }), ...(outputTokens === undefined ? {} : { outputTokens }) });
     },
   },
+  stage: {
+    usage: 'stage [--branch NAME]',
+    help: 'A pipeline\'s active stage: its completion tool and schema, tools, turns, attempt and rendered prompt.',
+    options: branchOption,
+    positionals: 0,
+    exec(runner, parsed) {
+      const stage = runner.stage(branch(parsed));
+      return typeof stage === 'string' ? { stages: runner.stages(), error: { code: 'not_a_stage', message: stage } } : stage;
+    },
+  },
+  complete: {
+    usage: 'complete TOOL [--payload JSON] [--branch NAME]',
+    help: 'Call the active stage\'s completion tool with a payload: checked against completion_schema; a valid one ends the stage.',
+    options: { payload: { type: 'string' }, ...branchOption },
+    positionals: 1,
+    exec: (runner, parsed) => runner.completeStage(parsed.positionals[0]!, parseJsonOption('payload', stringOption(parsed, 'payload')) as JsonValue | undefined, branch(parsed)),
+  },
+  audit: {
+    usage: 'audit [--json]',
+    help: 'The pipeline run\'s timeline from its journal: stages with attempts, turns, durations, grants and completions, and the next-stage decisions (--json: as one JSON object).',
+    options: { json: { type: 'boolean' } },
+    positionals: 0,
+    exec(runner) {
+      const run = runner.requireActive();
+      return { run_id: run.runId, workflow: run.workflow.id, status: run.status, ...auditTimeline(runner.store.readJournal(run.runId) as unknown as JournalEntry[]) };
+    },
+  },
   reload: {
     usage: 'reload',
     help: 'Apply the current text of the workflow file to the run (validated; the current state must still exist).',
@@ -214,6 +242,11 @@ export const command: Command = {
       // Exit 3: enforcement cannot use its state (DESIGN.md "The CLI").
       if (err instanceof RunnerError) throw new CliError(err.code, err.message, err.code === 'run_unreadable' || err.code === 'run_tampered' ? 3 : 1);
       throw err;
+    }
+    if (sub === 'audit' && parsed.values.json !== true) {
+      // The one run subcommand with a text form: the timeline for a person (--json for tools).
+      out.stdout(`${auditText(answer as AuditTimeline)}\n`);
+      return 0;
     }
     printJson(out, answer);
     const refusal = (answer as { error?: { code: string; message: string } }).error;

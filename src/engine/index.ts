@@ -26,6 +26,8 @@ export * from './policy/decide.js';
 export * from './policy/tools.js';
 export * from './policy/tool-aliases-file.js';
 export * from './policy/agent-tools.js';
+// Stage pipelines: the completion step, turns, grants, stage views and the audit timeline (docs/pipelines.md).
+export * from './pipeline/index.js';
 // The run record (agent-state.json): its files, bounds, and the operations the participant calls (Runner.reportUsage).
 export { RECORD_FILE, LEARNINGS_FILE, MIRROR_PATH, MIRROR_SETTING_FILE, readRecord, writeMirrorSetting } from './record/record-file.js';
 export { formatCost, formatElapsed, parseCost, parseDuration } from './record/bounds.js';

@@ -155,3 +155,24 @@ test('the render model carries the run record\'s summary: phase, task, iteration
   });
   assert.equal(model.record?.time.fraction, null, 'no time bound: no bar');
 });
+
+test('render model: a pipeline run carries its timeline (stages, attempts, grants, payloads); other runs none', () => {
+  const { runner, file } = workspace(path.join(REPO, 'examples', 'code-review-pipeline.workflow.json'));
+  runner.start(file, undefined, { task: 't' });
+  runner.beginTurn();
+  const p = runner.askGrant('Edit', { file_path: 'a.ts' }).proposal!;
+  runner.answerGrant(p.id, false);
+  runner.completeStage('submit_plan', { steps: [] });
+  runner.completeStage('submit_plan', { steps: ['s'] });
+  const m = renderModel(situation(runner), runner.store.readJournal(runner.requireActive().runId));
+  assert.equal(m.kind, 'active');
+  const tl = m.kind === 'active' ? m.pipeline : undefined;
+  assert.ok(tl);
+  assert.deepEqual(tl.stages.map((s) => [s.state, s.attempt, s.outcome, s.turns]), [['plan', 1, 'completed', 1], ['execute', 1, undefined, 0]]);
+  assert.deepEqual(tl.stages[0]!.grants.map((g) => [g.tool, g.approved]), [['Edit', false]]);
+  assert.deepEqual(tl.stages[0]!.completions.map((c) => c.payload), [{ steps: [] }, { steps: ['s'] }]);
+  const plain = workspace(CHECKS);
+  plain.runner.start(plain.file);
+  const other = renderModel(situation(plain.runner), plain.runner.store.readJournal(plain.runner.requireActive().runId));
+  assert.equal(other.kind === 'active' ? other.pipeline : 'none', undefined);
+});

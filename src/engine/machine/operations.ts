@@ -212,12 +212,17 @@ function refuse(run: RunSnapshot, env: MachineEnv, event: string, from: string, 
 // ---------------------------------------------------------------------------
 // send
 
+/** A completion tool's event (pipeline/completion.ts): guards also read the payload, as `payload.<field>`. */
+export interface SendOptions extends BranchOption {
+  payload?: JsonObject;
+}
+
 export function sendEvent(
   run: RunSnapshot,
   event: string,
   data: JsonValue | undefined,
   env: MachineEnv,
-  opt: BranchOption = {},
+  opt: SendOptions = {},
 ): MachineResult<SendOutcome | (SendOutcome & ChartView)> {
   const cw = chartWorkflow(run, env);
   if (cw && event.startsWith(INTERRUPT_PREFIX)) return sendChartInterrupt(run, cw, event, fixedEnv(env, env.now()));
@@ -269,7 +274,9 @@ export function sendEvent(
     return loc.branch === undefined ? finishSend(op, event, from, opt) : finishSend(op, event, from, opt, { ...branchTag });
   }
 
-  const res = resolveEvent(wf, entry.node, pos, event, data);
+  // The one exception to "guards read the context before the transition": a completion's payload (DESIGN.md, stage pipelines).
+  const guardPos = opt.payload === undefined ? pos : { ...pos, context: { ...pos.context, payload: opt.payload } };
+  const res = resolveEvent(wf, entry.node, guardPos, event, data);
   switch (res.kind) {
     case 'error':
       return scoped(res.error);

@@ -12,6 +12,7 @@
  */
 import type { ForkMode, JoinRule, JsonObject, JsonValue } from '../model/index.js';
 import type { ChartEffect, ChartSnapshot } from '../statechart/index.js';
+import type { PipelineState, StageEvent } from '../pipeline/types.js';
 
 export const RUN_SNAPSHOT_VERSION = 1;
 
@@ -157,6 +158,8 @@ export interface RunSnapshot extends Frame {
   usage?: RunUsage;
   /** The bound warnings given so far (75% and 90% of meta.max_cost / max_time), each once. */
   boundWarnings?: BoundWarning[];
+  /** A stage pipeline's own state (stage executions, upstream results, grants); absent for other runs. */
+  pipeline?: PipelineState;
 }
 
 export interface RunUsage {
@@ -264,6 +267,7 @@ export type JournalEntry =
   | (EntryBase & { kind: 'learning'; state: string; iteration: number } & LearningInput)
   | (EntryBase & { kind: 'usage'; cost: number; total: number; inputTokens?: number; outputTokens?: number; model?: string })
   | (EntryBase & { kind: 'bound_warning'; key: string; message: string })
+  | (EntryBase & StageEvent)
   | (EntryBase & { kind: 'tool_result'; tool: string; state: string; bytes?: number; file?: string; editLines?: number; output?: string });
 
 /** The statechart operation a `chart` journal entry records. */

@@ -11,6 +11,7 @@ import { eventNames } from './chart-agent-view.js';
 import type { JsonObject, JsonValue } from '../model/index.js';
 import { Runner, RunnerError } from '../store/runner.js';
 import { findWorkflow, findWorkflows } from '../formats/workspace-workflows.js';
+import type { StageView } from '../pipeline/prompt.js';
 
 export type AgentToolName =
   | 'statewright_get_state'
@@ -115,6 +116,43 @@ export function specForView(spec: AgentToolSpec, view: BriefedView | undefined):
   const description = `Send an event to the statechart run (configuration: ${where}). Events handled now: ${names.join(', ') || 'none'}${view.accepts_any_event ? ' (any other name is accepted too)' : ''}. \`data\` becomes event.data for guards and actions. See statewright_get_state for targets and guards.`;
   const event: JsonObject = names.length && !view.accepts_any_event ? { type: 'string', enum: names, description: 'The event to send.' } : { type: 'string', description: 'The event to send.' };
   return { ...spec, description, inputSchema: object({ event, data: { type: 'object', description: 'event.data of the event.' } }, ['event']) };
+}
+
+/** A tool offered to an agent: one of stategate's own, or an active stage's completion tool (named by the workflow). */
+export type OfferedToolSpec = Omit<AgentToolSpec, 'name'> & { readonly name: string; /** Set on a stage's completion tool. */ readonly stage?: string };
+
+/**
+ * The completion tools of the run's live stages (a parallel fork has one per
+ * branch; a session bound to a branch sees its branch's): under their own
+ * names, the `completion_schema` as the input schema (DESIGN.md).
+ */
+export function stageToolSpecs(runner: Runner, session: AgentSession = {}): OfferedToolSpec[] {
+  const seen = new Set<string>();
+  const out: OfferedToolSpec[] = [];
+  for (const s of runner.stages()) {
+    if (session.branch !== undefined && s.branch !== session.branch) continue;
+    if (seen.has(s.completion_tool) || AGENT_TOOL_NAMES.has(s.completion_tool)) continue;
+    seen.add(s.completion_tool);
+    out.push({
+      name: s.completion_tool,
+      description: `Completes the workflow's stage "${s.state}"${s.branch ? ` (branch ${s.branch})` : ''}: call it once the stage's work is done, with the stage's result as the arguments (they must match this input schema; if they do not, the errors come back and the stage goes on). A valid call ends the stage and moves the workflow to the next one.`,
+      inputSchema: s.completion_schema,
+      readOnly: false,
+      stage: s.state,
+    });
+  }
+  return out;
+}
+
+/** Everything to offer for the active run: stategate's own tools, then the live stages' completion tools. */
+export function offeredToolSpecs(runner: Runner, session: AgentSession = {}): OfferedToolSpec[] {
+  let stages: OfferedToolSpec[] = [];
+  try {
+    stages = stageToolSpecs(runner, session);
+  } catch {
+    stages = [];
+  }
+  return [...agentToolSpecs(runner, session), ...stages];
 }
 
 /** The tools to offer for the active run, specs as specForView gives them (force_state only in debug workflows). */
@@ -242,13 +280,42 @@ export function invokeAgentTool(runner: Runner, name: string, rawArgs: unknown, 
         if (outcome.error) return { isError: true, text: `force_state refused: ${outcome.error.message}`, data: outcome as unknown as JsonValue };
         return { isError: false, text: `Forced ${outcome.from} → ${outcome.to}.\n\n${briefing(runner.state(session.branch))}`, data: outcome as unknown as JsonValue };
       }
-      default:
+      default: {
+        // A live stage's completion tool: the payload is checked and, when valid, the stage ends.
+        const stage = runner.stages().find((x) => x.completion_tool === name && (session.branch === undefined || x.branch === session.branch));
+        if (stage) {
+          const outcome = runner.completeStage(name, rawArgs === undefined ? {} : (rawArgs as JsonValue), session.branch ?? stage.branch);
+          const next = outcome.accepted ? nextStageText(runner, session) : '';
+          return { isError: !outcome.accepted, text: `${outcome.text}${next}`, data: outcome as unknown as JsonValue };
+        }
         return { isError: true, text: `Unknown stategate tool "${name}".`, data: null };
+      }
     }
   } catch (err) {
     const message = err instanceof RunnerError ? err.message : `internal error: ${(err as Error)?.message ?? String(err)}`;
     return { isError: true, text: `stategate: ${message}`, data: { error: { code: err instanceof RunnerError ? err.code : 'internal', message } } };
   }
+}
+
+/** After a completion: the next stage's brief, or the run's state when no stage follows. */
+function nextStageText(runner: Runner, session: AgentSession): string {
+  const stages = runner.stages().filter((s) => session.branch === undefined || s.branch === session.branch);
+  if (!stages.length) return `\n\n${briefing(runner.state(session.branch))}`;
+  // This result delivers the new stage's brief: journaled as its prompt_sent, so the hook does not brief it again.
+  const briefs = stages.map((s) => {
+    const sent = s.prompted ? s : runner.promptSent(s.branch);
+    return stageBrief('error' in sent ? s : sent);
+  });
+  return `\n\n${briefs.join('\n\n')}`;
+}
+
+/** What an agent is told at a stage's start: its prompt, its tools, and how to end it. */
+export function stageBrief(s: StageView): string {
+  const tools = s.allowed_tools === null ? 'any tool' : s.allowed_tools.length ? s.allowed_tools.join(', ') : 'no tools (only stategate\'s own)';
+  return [
+    `[STAGE ${s.state}${s.branch ? ` / branch ${s.branch}` : ''}${s.attempt && s.attempt > 1 ? `, attempt ${s.attempt}` : ''}] ${s.prompt || '(this stage has no prompt)'}`,
+    `Tools for this stage: ${tools}. End the stage by calling ${s.completion_tool} (a tool of stategate's MCP server) with arguments matching: ${JSON.stringify(s.completion_schema)}.${s.turn_cap ? ` Turn cap: ${s.turn_cap}.` : ''}`,
+  ].join('\n');
 }
 
 /** What a tool call will do, for confirmation messages ("Transition READY: planning → implementing"). */

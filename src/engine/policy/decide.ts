@@ -58,6 +58,8 @@ export interface PolicyOptions extends BranchOption {
   readonly shell?: ShellVerdict;
   /** A rewritten input to suggest when the call is allowed (blocked env unset, overrides applied). */
   readonly rewrite?: unknown;
+  /** A one-shot grant covers this call (pipeline/grants.ts): the tool envelope is not checked; every other rule is. */
+  readonly granted?: boolean;
 }
 
 export interface Decision {
@@ -188,10 +190,10 @@ export function decide(run: RunSnapshot, call: ToolCall, env: MachineEnv, opts: 
   const guarded = protectedWriteReason(plan, { tool: call.tool, input: call.input, ...(layout ? { layout } : {}) }, extracted, guard);
   if (guarded) return deny(guarded);
 
-  if (rules.disallowedTools.some((r) => toolMatches(r, call.tool, aliases))) {
+  if (!opts.granted && rules.disallowedTools.some((r) => toolMatches(r, call.tool, aliases))) {
     return deny(toolDenial(wf, node, call.tool, extracted.canonical, '(it is in disallowed_tools)', aliases));
   }
-  if (rules.allowedTools !== undefined && !rules.allowedTools.some((r) => toolMatches(r, call.tool, aliases))) {
+  if (!opts.granted && rules.allowedTools !== undefined && !rules.allowedTools.some((r) => toolMatches(r, call.tool, aliases))) {
     return deny(toolDenial(wf, node, call.tool, extracted.canonical, '(it is not in allowed_tools)', aliases));
   }
   const counters = callCounters(next, position, found.limitOwners);

@@ -33,6 +33,7 @@ import { learningFrom, recordLearning, reportUsage, type LearningOutcome, type U
 import { locateForCall } from '../policy/effective-rules.js';
 import { nodePathEnv } from '../policy/paths/env.js';
 import { PathGuard, type PathEnv } from '../policy/paths/write-guard.js';
+import { activeStages, answerGrant, completionToolCalled, askGrant, beginTurn, completeStage, consumeGrant, findGrant, promptSent, stageFor, stageView, syncStages, type AnswerOutcome, type AskOutcome, type CompletionOutcome, type GrantAnswerer, type StageView, type TurnOutcome } from '../pipeline/index.js';
 
 /**
  * check.ts (the schema validator, ajv's compiled code, and the semantic rules)
@@ -185,7 +186,7 @@ export class Runner {
   }
 
   /** Validate and start a workflow file as the active run (a running active run is stopped first). */
-  start(file: string, context?: JsonObject): { run: RunSnapshot; replaced?: string } {
+  start(file: string, context?: JsonObject, input?: JsonValue): { run: RunSnapshot; replaced?: string } {
     this.refuseIfTampered();
     const { text, abs } = this.readWorkflowFile(file);
     // A flow is a pipeline of tool calls, not a workflow an agent is held to: as a run it would have no transitions.
@@ -198,10 +199,13 @@ export class Runner {
     }
     const runId = RunStore.newRunId();
     const started = machine.startRun(check.workflow, text, { runId, file: abs, hash: hashText(text), ...(context ? { context } : {}) }, this.env);
-    const run = started.run;
-    if (!run) throw new RunnerError(started.outcome.error?.code ?? 'start_failed', started.outcome.error?.message ?? 'the run could not start');
+    if (!started.run) throw new RunnerError(started.outcome.error?.code ?? 'start_failed', started.outcome.error?.message ?? 'the run could not start');
+    // A pipeline keeps what it was started with (`input.task`), and its first stage starts with the run.
+    const withInput = input === undefined ? started.run : { ...started.run, pipeline: { upstream: {}, execs: {}, attempts: {}, seq: 0, proposals: [], grants: [], input } };
+    const synced = syncStages(withInput, withInput.updatedAt, (t) => this.env.load(t));
+    const run = synced.run;
     const replaced = this.stopActiveIfRunning();
-    this.storeOp(() => this.store.create(run, started.journal));
+    this.storeOp(() => this.store.create(run, [...started.journal, ...synced.journal]));
     return replaced ? { run, replaced } : { run };
   }
 
@@ -217,7 +221,7 @@ export class Runner {
     const newest = paused[paused.length - 1];
     if (!newest) return { run: this.start(file).run, resumed: false };
     this.stopActiveIfRunning(newest.runId);
-    this.storeOp(() => this.store.activate(newest.runId, (r) => this.change(machine.resume(r, this.env))));
+    this.storeOp(() => this.store.activate(newest.runId, (r) => this.change(this.withStages(machine.resume(r, this.env)))));
     return { run: this.store.readRun(newest.runId), resumed: true };
   }
 
@@ -336,6 +340,10 @@ export class Runner {
       // stategate's own tools pass before anything else: an agent not yet bound to a branch of a
       // parallel fork must still be able to bind itself (statewright_load_workflow) or read the state.
       if (isOwnTool(call.tool)) return { decision: 'allow', notices: [], counted: false, enforcement: 'on', state: run.state };
+      // The active stage's completion tool ends the stage: its payload is checked when it is called (completeStage), never refused here.
+      if (run.pipeline && completionToolCalled(call.tool, activeStages(run, (t) => this.env.load(t)).map((s) => s.completion_tool))) {
+        return { decision: 'allow', notices: [], counted: false, enforcement: 'on', state: run.state };
+      }
       const aliases = this.aliasesFor(opts);
       const here = locateForCall(run, this.env, call.tool, { ...branchOpt(opts.branch), ...(aliases ? { aliases } : {}) });
       if ('code' in here) return denied(`stategate cannot tell which state applies: ${here.message}`, run.state);
@@ -348,7 +356,13 @@ export class Runner {
         if ('code' in now || now.node.id !== here.node.id) {
           return { run: r, journal: [], outcome: denied(`the workflow moved to another state while this call was being decided; call again`, r.state) };
         }
-        const d = decide(r, call, this.env, policy);
+        // A one-shot grant for exactly this call (tool and arguments) lifts the stage's tool envelope once.
+        const grant = this.grantFor(r, call, opts.branch);
+        const d = decide(r, call, this.env, grant ? { ...policy, granted: true } : policy);
+        if (grant && d.outcome.decision === 'allow') {
+          const used = consumeGrant(d.run, grant, this.env.now());
+          return { run: used.run, journal: [...d.journal, ...used.journal], outcome: { ...d.outcome, enforcement: 'on' as const, notices: [...d.outcome.notices, `A one-shot grant approved by a person covers this ${call.tool} call; the next call outside the stage's tools asks again.`] } };
+        }
         return { ...d, outcome: { ...d.outcome, enforcement: 'on' as const } };
       });
     } catch (err) {
@@ -367,6 +381,12 @@ export class Runner {
     const aliases = this.aliasesFor(opts);
     const out = this.apply((r) => record(r, call, result, this.env, { ...branchOpt(opts.branch), ...this.pathOptions(opts), ...(aliases ? { aliases } : {}) }));
     return { ...out, enforcement: 'on' };
+  }
+
+  private grantFor(run: RunSnapshot, call: ToolCall, branch?: string) {
+    if (!run.pipeline?.grants.length) return undefined;
+    const at = stageFor(run, (t) => this.env.load(t), branch);
+    return typeof at === 'string' ? undefined : findGrant(run, call.tool, call.input, at.live.scope);
   }
 
   /** The caller's aliases, else the store's tool-aliases.json (the setting, for processes outside VS Code). */
@@ -416,9 +436,55 @@ export class Runner {
     return rel === '' || path.isAbsolute(rel) ? undefined : rel;
   }
 
-  /** Apply a machine operation to the active run under the lock. */
+  /** Apply a machine operation to the active run under the lock (a pipeline's stage executions follow: stage-sync.ts). */
   apply<O>(op: (run: RunSnapshot) => MachineResult<O>): O {
-    return this.storeOp(() => this.store.updateActive((run) => this.change(withDueTimers(run, this.env, op))));
+    return this.storeOp(() => this.store.updateActive((run) => this.change(this.withStages(withDueTimers(run, this.env, op)))));
+  }
+
+  private withStages<O>(result: MachineResult<O>): MachineResult<O> {
+    const synced = syncStages(result.run, result.run.updatedAt, (t) => this.env.load(t));
+    return synced.journal.length || synced.run !== result.run ? { run: synced.run, journal: [...result.journal, ...synced.journal], outcome: result.outcome } : result;
+  }
+
+  // ---------------------------------------------------------------------------
+  // Stage pipelines (pipeline/): every client advances a pipeline through these.
+
+  /** A call of the active stage's completion tool: the payload checked, the stage ended when it is valid. */
+  completeStage(tool: string, payload: JsonValue | undefined, branch?: string): CompletionOutcome {
+    return this.apply((r) => completeStage(r, tool, payload, this.env, branch));
+  }
+
+  /** Before a model turn of the stage: counts it, or fails the stage past its turn_cap. */
+  beginTurn(branch?: string): TurnOutcome {
+    return this.apply((r) => beginTurn(r, this.env, branch));
+  }
+
+  /** A client delivered the stage's prompt: journaled (prompt_sent), with the text it rendered. */
+  promptSent(branch?: string): StageView | { error: { code: string; message: string } } {
+    return this.apply((r) => promptSent(r, this.env, branch));
+  }
+
+  /** An out-of-envelope call is put to a person (grant_asked). */
+  askGrant(tool: string, input: unknown, branch?: string): AskOutcome {
+    return this.apply((r) => askGrant(r, tool, input, this.env, branch));
+  }
+
+  /** The person's answer (or headless: denied). An approval covers that tool and argument digest once. */
+  answerGrant(proposalId: string, approved: boolean, by: GrantAnswerer = 'person'): AnswerOutcome {
+    return this.apply((r) => answerGrant(r, proposalId, approved, by, this.env));
+  }
+
+  /** The live stages of the active run (none when it is not a running pipeline). */
+  stages(): StageView[] {
+    const active = this.active();
+    return active.kind === 'ok' ? activeStages(active.run, (t) => this.env.load(t)) : [];
+  }
+
+  /** The stage a client acts on, or why there is none. */
+  stage(branch?: string): StageView | string {
+    const active = this.active();
+    if (active.kind !== 'ok') return active.kind === 'none' ? 'no run is active' : active.reason;
+    return stageView(active.run, (t) => this.env.load(t), branch);
   }
 
   /** A store operation, its StoreErrors as RunnerErrors (same code). */
@@ -438,7 +504,7 @@ export class Runner {
   private stopActiveIfRunning(except?: string): string | undefined {
     const active = this.active();
     if (active.kind !== 'ok' || active.runId === except || active.run.status !== 'running') return undefined;
-    this.storeOp(() => this.store.update(active.runId, (r) => this.change(machine.stop(r, this.env))));
+    this.storeOp(() => this.store.update(active.runId, (r) => this.change(this.withStages(machine.stop(r, this.env)))));
     return active.runId;
   }
 

@@ -15,6 +15,7 @@ import { syncSettingFiles } from './setting-files-sync.js';
 import { registerEnforcementCommands, repointHooks } from './enforcement.js';
 import { lmTools, type AgentTool } from './lm-tools.js';
 import { participantHandler } from './participant.js';
+import { ANSWER_GRANT_COMMAND, GrantWaiters } from './grant-buttons.js';
 
 export interface Agents {
   readonly tools: ReadonlyMap<string, AgentTool>;
@@ -24,9 +25,16 @@ export interface Agents {
 
 export function startAgents(context: vscode.ExtensionContext, service: RunService, register: RegisterCommand): Agents {
   repointHooks(context, service.folder);
+  // A pipeline's grant questions wait on the Approve / Deny buttons, which run this command.
+  const waiters = new GrantWaiters();
   return {
     tools: lmTools(service),
-    participant: participantHandler(service),
-    disposables: [...registerEnforcementCommands(context, service.folder, register), ...syncCustomAgent(service), ...syncSettingFiles(service)],
+    participant: participantHandler(service, waiters),
+    disposables: [
+      ...registerEnforcementCommands(context, service.folder, register),
+      register(ANSWER_GRANT_COMMAND, (proposalId: unknown, approved: unknown) => waiters.answer(proposalId, approved)),
+      ...syncCustomAgent(service),
+      ...syncSettingFiles(service),
+    ],
   };
 }

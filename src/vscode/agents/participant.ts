@@ -11,6 +11,8 @@ import { PARTICIPANT_ID } from '../contributions.js';
 import type { RunService } from '../runtime/run-service.js';
 import { currentView, modelCandidates, runLoop, type LoopEvent, type ModelTurn, type TranscriptEntry } from './participant-loop.js';
 import { toolAliases } from './settings.js';
+import { GrantWaiters } from './grant-buttons.js';
+import { runPipelineRequest } from './pipeline-chat.js';
 
 /** What a response remembers for the next turn of the same conversation. */
 interface TurnMetadata {
@@ -147,7 +149,7 @@ function askForApproval(stream: vscode.ChatResponseStream, view: BriefedView | u
 }
 
 /** The participant's request handler (activate() creates the participant, extension.ts). */
-export function participantHandler(service: RunService): vscode.ChatRequestHandler {
+export function participantHandler(service: RunService, waiters: GrantWaiters = new GrantWaiters()): vscode.ChatRequestHandler {
   // The RunService's runner decides shell calls too (its analyser loads on the first one).
   const runner = service.runner;
   const handler: vscode.ChatRequestHandler = async (request, chatContext, stream, token) => {
@@ -156,6 +158,8 @@ export function participantHandler(service: RunService): vscode.ChatRequestHandl
       stream.markdown('@stategate works in trusted workspaces only: this folder is open in Restricted Mode.');
       return {};
     }
+    // `/run <workflow> <task>`: a stage pipeline, each stage in a fresh transcript (pipeline-chat.ts).
+    if (request.command === 'run') return runPipelineRequest(request, stream, token, service, waiters, toMessages);
     const session = sessionFrom(chatContext.history);
     const model = await chooseModel(request, service, session, stream);
     const transcript = [...transcriptFrom(chatContext.history), { kind: 'user' as const, text: request.prompt }];

@@ -4,8 +4,8 @@
  * webview never has to merge partial updates. Pure (type-only imports of the
  * 'vscode' side), so it is unit-tested without VS Code.
  */
-import { isChartWorkflow, type AgentStateRecord, type StoredEntry } from '../../engine/index.js';
-import type { HistoryEntry, RenderModel } from '../../protocol.js';
+import { auditTimeline, isChartWorkflow, type AgentStateRecord, type JournalEntry, type StoredEntry } from '../../engine/index.js';
+import type { HistoryEntry, PipelineTimeline, RenderModel } from '../../protocol.js';
 import type { RunSituation } from '../runtime/run-service.js';
 import { chartDiagramModel } from './chart-diagram-model.js';
 import { chartPanelModel } from './chart-panel-model.js';
@@ -52,5 +52,13 @@ export function renderModel(situation: RunSituation, journal: readonly StoredEnt
     definitionChanged: situation.definitionChanged,
     ...(chart ? { chart } : {}),
     ...(record && record.stategate.run_id === run.runId ? { record: recordSummary(record) } : {}),
+    ...pipelineOf(run.pipeline !== undefined, journal),
   };
+}
+
+/** A pipeline run's timeline from its whole journal (stages start at its beginning). */
+function pipelineOf(isPipeline: boolean, journal: readonly StoredEntry[]): { pipeline?: PipelineTimeline } {
+  if (!isPipeline) return {};
+  const { stages, decisions } = auditTimeline(journal as unknown as JournalEntry[]);
+  return { pipeline: { stages, decisions } };
 }

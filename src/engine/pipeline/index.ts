@@ -1,0 +1,14 @@
+/**
+ * Stage pipelines (docs/pipelines.md): stage executions, the completion step,
+ * turn accounting, one-shot grants, the prompt, and the audit timeline.
+ */
+export * from './types.js';
+export { checkPayload, payloadErrorText, propertyPath, type PayloadCheck } from './payload-check.js';
+export { livePositions, stageFor, scopeFor, type LivePosition, type StageAt } from './positions.js';
+export { syncStages, mayBePipeline } from './stage-sync.js';
+export { completeStage, type CompletionOutcome } from './completion.js';
+export { beginTurn, STAGE_FAIL_EVENT, type TurnOutcome } from './turns.js';
+export { askGrant, answerGrant, argsDigest, argsSummary, consumeGrant, findGrant, typedDenial, type AnswerOutcome, type AskOutcome, type TypedDenial } from './grants.js';
+export { activeStages, promptSent, stageView, type StageView } from './prompt.js';
+export { auditText, auditTimeline, isStageEvent, type AuditCompletion, type AuditGrant, type AuditStage, type AuditTimeline } from './audit.js';
+export { completionToolCalled, STATEGATE_SERVER } from './completion-call.js';

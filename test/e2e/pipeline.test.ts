@@ -1,0 +1,81 @@
+// `@stategate /run` in the real VS Code with the scripted model
+// (test/e2e/scripted-model): examples/code-review-pipeline.workflow.json run
+// stage after stage. In Plan the model proposes a write, outside the stage's
+// tools: the chat shows Approve / Deny, Deny is clicked, and the model reads
+// the typed denial and goes on; it submits an invalid plan (the errors come
+// back), then a valid one; Execute writes the file in a fresh transcript;
+// Review, with no tools, submits. Every boundary is in the audit, and the
+// state panel's Pipeline section shows the stages.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { Runner } from '../../src/engine/store/runner';
+import { auditTimeline } from '../../src/engine/pipeline/index';
+import type { JournalEntry } from '../../src/engine/machine/run';
+import { hostRunnerVsix, STATEGATE_VSIX, waitUntil, withVsCode } from './harness';
+import { scriptedModelVsix } from './scripted-model/build';
+import { lastResult, openChat, received, typePrompt } from './chat';
+
+test('@stategate /run: Plan -> Execute -> Review with a denied grant, an invalid plan, an edit and a review', { timeout: 300_000 }, async (t) => {
+  const opts = {
+    workspace: 'test/e2e/fixtures/pipeline/workspace',
+    extensions: [STATEGATE_VSIX, await hostRunnerVsix(), await scriptedModelVsix()],
+    settings: { 'stategate.toolAliases': { scripted_writeFile: 'Write', scripted_readFile: 'Read' }, 'chat.tools.global.autoApprove': true },
+    viewport: { width: 1500, height: 950 },
+  };
+  await withVsCode(t, opts, async (vsc) => {
+    await vsc.hostReady();
+    const write = { name: 'scripted_writeFile', input: { filePath: 'a.ts', content: 'export const bar = 1;\n' } };
+    await vsc.executeCommand('scriptedModel.setScript', [
+      { text: 'I will fix it directly.', calls: [write] },
+      { calls: [{ name: 'submit_plan', input: { steps: [] } }] },
+      { calls: [{ name: 'submit_plan', input: { steps: ['rename foo to bar in a.ts'] } }] },
+      { calls: [write] },
+      { calls: [{ name: 'submit_diff', input: { summary: 'renamed foo to bar' } }] },
+      { calls: [{ name: 'submit_review', input: { approved: true } }] },
+    ]);
+    await openChat(vsc);
+    await typePrompt(vsc, '@stategate /run code-review-pipeline rename foo to bar');
+
+    // The out-of-envelope write: Approve / Deny for exactly that call; Deny.
+    const deny = vsc.page.locator('.interactive-item-container').last().getByRole('button', { name: 'Deny' });
+    await deny.waitFor({ timeout: 30_000 });
+    assert.ok(await vsc.page.locator('.interactive-item-container').last().getByRole('button', { name: 'Approve scripted_writeFile' }).isVisible());
+    await deny.click();
+
+    const r = await received(vsc, 6, 60_000);
+    assert.equal(r.length, 6, `the model was asked 6 times, got ${r.length}`);
+    // Plan: a fresh transcript with the prompt and the task; Read-type tools and submit_plan, no write.
+    assert.ok(r[0]!.tools.includes('submit_plan') && r[0]!.tools.includes('scripted_readFile') && !r[0]!.tools.includes('scripted_writeFile'), `offered in plan: ${r[0]!.tools.join(', ')}`);
+    const firstText = JSON.stringify(r[0]!.messages);
+    assert.match(firstText, /Plan how to do this task: rename foo to bar/);
+    const denial = JSON.parse(lastResult(r[1]) ?? '{}');
+    assert.deepEqual([denial.type, denial.reason, denial.tool], ['denied_tool_call', 'denied', 'scripted_writeFile']);
+    assert.match(lastResult(r[2]) ?? '', /`steps` must NOT have fewer than 1 items/);
+    // Execute: a fresh transcript (brief + first message), the write offered and run.
+    assert.ok(r[3]!.tools.includes('scripted_writeFile') && r[3]!.tools.includes('submit_diff') && !r[3]!.tools.includes('submit_plan'));
+    assert.equal(r[3]!.messages.length, 2, 'a fresh transcript: the stage brief and its first message');
+    assert.match(JSON.stringify(r[3]!.messages), /rename foo to bar in a\.ts/);
+    assert.match(lastResult(r[4]) ?? '', /^wrote \d+ characters to a\.ts/);
+    // Review: no tools but its completion tool.
+    assert.deepEqual(r[5]!.tools.filter((x) => !x.startsWith('statewright_') && !x.startsWith('stategate_')), ['submit_review']);
+
+    await waitUntil('the run to end', () => {
+      const run = new Runner({ dir: path.join(vsc.workspaceDir, '.stategate'), workspaceRoot: vsc.workspaceDir }).requireActive();
+      return run.status === 'completed' ? run : undefined;
+    }, 20_000);
+    assert.equal(fs.readFileSync(path.join(vsc.workspaceDir, 'a.ts'), 'utf8'), 'export const bar = 1;\n');
+    const runner = new Runner({ dir: path.join(vsc.workspaceDir, '.stategate'), workspaceRoot: vsc.workspaceDir });
+    const tl = auditTimeline(runner.store.readJournal(runner.requireActive().runId) as unknown as JournalEntry[]);
+    assert.deepEqual(tl.stages.map((s) => [s.state, s.outcome]), [['plan', 'completed'], ['execute', 'completed'], ['review', 'completed']]);
+    assert.deepEqual(tl.stages[0]!.grants.map((g) => [g.tool, g.approved, g.by]), [['scripted_writeFile', false, 'person']]);
+    assert.deepEqual(tl.stages[0]!.completions.map((c) => c.valid), [false, true]);
+    assert.ok(tl.stages.every((s) => s.prompt), 'each stage\'s prompt was sent');
+
+    // The chat shows each stage as a section, and the run's end.
+    const answer = vsc.page.locator('.interactive-item-container').last();
+    for (const title of ['Stage plan', 'Stage execute', 'Stage review', 'Pipeline completed']) await answer.getByText(title).first().waitFor({ timeout: 15_000 });
+    await vsc.screenshot('pipeline-chat');
+  });
+});
