@@ -3,7 +3,8 @@
 // - a flow run from its ▶ Run flow lens (the palette when the lens is not
 //   there): the first-run confirmation lists what it will run, each state's
 //   output shows live in the run's terminal, an ask-user state is answered in
-//   the input box and a claude state is answered by the scripted model;
+//   the input box and a claude state is answered by the scripted model, its
+//   answer streamed into the terminal (seen half-sent);
 // - a flow that pauses is resumed from the Flows view's inline Resume action,
 //   and a running one is stopped by its Stop action;
 // - in Restricted Mode no flow runs, and a message says why.
@@ -74,7 +75,8 @@ test('flows: run from the lens with live output, ask-user in the input box, the 
   const options = { workspace: WORKSPACE, extensions: [STATEGATE_VSIX, await hostRunnerVsix(), await scriptedModelVsix()], viewport: { width: 1400, height: 900 } };
   await withVsCode(t, options, async (vsc) => {
     await vsc.hostReady();
-    await vsc.executeCommand('scriptedModel.setPlainScript', ['Warm greetings to you, Ada, from all of us!']);
+    // The model's answer holds after its first words (scripted-model: `|hold|`) until the test releases it.
+    await vsc.executeCommand('scriptedModel.setPlainScript', ['Warm greetings to you, |hold|Ada, from all of us!']);
 
     await t.test('a run from the lens: confirmation, terminal output, input box, scripted model', async () => {
       await vsc.openFile('hello.flow.yaml');
@@ -92,6 +94,12 @@ test('flows: run from the lens with live output, ask-user in the input box, the 
       await terminalShows(vsc, 'building the greeting', 'warming up', 'built');
       await vsc.page.locator('.quick-input-widget .quick-input-box input').fill('Ada');
       await vsc.page.keyboard.press('Enter');
+
+      // The model's answer streams into the terminal: its first words show while the claude state still runs.
+      const half = await terminalShows(vsc, 'Hello, Ada!', '▶ polish (claude)', 'Warm greetings to you,');
+      assert.ok(!half.includes('from all of us'), `the rest of the answer is not sent yet:\n${half}`);
+      assert.deepEqual([instance(vsc, 'hello')?.status, instance(vsc, 'hello')?.state], ['running', 'polish']);
+      assert.equal(await vsc.executeCommand('scriptedModel.release'), true, 'the answer was held');
 
       const shown = await terminalShows(vsc, 'Hello, Ada!', 'Warm greetings to you, Ada, from all of us!', 'saved greeting.txt', 'completed');
       assert.equal(fs.readFileSync(path.join(vsc.workspaceDir, 'greeting.txt'), 'utf8'), 'Warm greetings to you, Ada, from all of us!\n');
