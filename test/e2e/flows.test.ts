@@ -5,6 +5,7 @@
 //   output shows live in the run's terminal, an ask-user state is answered in
 //   the input box and a claude state is answered by the scripted model, its
 //   answer streamed into the terminal (seen half-sent);
+// - a flow file allowed once runs again without asking, until its content changes;
 // - a flow that pauses is resumed from the Flows view's inline Resume action,
 //   and a running one is stopped by its Stop action;
 // - in Restricted Mode no flow runs, and a message says why.
@@ -153,6 +154,29 @@ test('flows: run from the lens with live output, ask-user in the input box, the 
       await hello.hover();
       await hello.locator('.action-label[aria-label="Show in Panel"]').click();
       await until('the panel to show hello-1', async () => (await panelDiagram(vsc, 'hello-1').catch(() => undefined))?.states.includes('ask-name') === true);
+    });
+
+    await t.test('a flow file allowed before runs without asking; once it changes, it asks again', async () => {
+      const runs = () => listFlows(vsc.workspaceDir).filter((f) => f.flow === 'wait').map((f) => `${f.instance} ${f.status}`).sort();
+      const dialog = vsc.page.locator('.monaco-dialog-box');
+      // wait.flow.yaml ran (and was allowed) in the test before: the same content runs at once.
+      await vsc.openFile('wait.flow.yaml');
+      await runOpenFlow(vsc);
+      await until('a second instance of wait to pause', () => runs().includes('wait-2 paused'));
+      assert.equal(await dialog.isVisible(), false, 'no confirmation for a file allowed before');
+      // Another content of the file is asked about again, saying it changed; declined, nothing runs.
+      const file = path.join(vsc.workspaceDir, 'wait.flow.yaml');
+      fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('echo "before the pause"', 'echo "before the pause, changed"'));
+      await vsc.openFile('wait.flow.yaml');
+      await runOpenFlow(vsc);
+      await dialog.waitFor({ state: 'visible', timeout: 15_000 });
+      const asked = await dialog.innerText();
+      assert.match(asked, /The file changed since you last allowed it/);
+      assert.match(asked, /before \(bash\): echo "before the pause, changed"/);
+      await vsc.page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden', timeout: 5_000 });
+      await sleep(1500);
+      assert.deepEqual(runs(), ['wait-1 completed', 'wait-2 paused'], 'the changed file, declined, did not run');
     });
 
     await t.test('a running flow stopped from the Flows view: its command ends, the next state never runs', async () => {
