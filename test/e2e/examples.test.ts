@@ -154,6 +154,11 @@ test('examples/: both statecharts open clean, a run of each starts, the panel hi
     const first = await left();
     assert.ok(first > 0 && first <= 30 * 60, `at most 30 minutes left: ${first} s`);
     await waitUntil('the countdown to go down', async () => (await left()) < first, 15_000, 250);
+    // The scan region's agent task is listed as an active invocation.
+    const task = (await panel(vsc)).locator('[data-testid="chart-invocation"][data-id="security_scan_task"]');
+    await task.waitFor({ timeout: 10_000 });
+    assert.equal(await task.getAttribute('data-status'), 'running');
+    assert.match(await task.innerText(), /security_scan_task \(agent:security\) running/);
     // The diagram was fitted to the first chart shown (hotfix): fit it to this one, and see all of it in view.
     await (await panel(vsc)).locator('[data-testid="diagram-fit"]').click();
     await waitForInView(vsc, ['planning', 'review', 'merging']);
