@@ -122,6 +122,17 @@ test('examples/: both statecharts open clean, a run of each starts, the panel hi
     await vsc.waitForStatusBar('stategate.run', (text) => text === 'hotfix › hotfix.patching.writing_test');
     for (const id of ['hotfix', 'hotfix.patching']) assert.equal(await (await state(id)).getAttribute('data-active'), 'true', `${id} active`);
     t.diagnostic(`screenshot: ${await keepScreenshot(vsc, 'example-hotfix-statechart')}`);
+    // A save of INCIDENT.md in the editor fires the chart's root interrupt from two levels down;
+    // RESUME from the panel goes back to the step through the deep history.
+    fs.writeFileSync(path.join(vsc.workspaceDir, 'INCIDENT.md'), '# Incident\n');
+    await vsc.openFile('INCIDENT.md');
+    await vsc.typeInEditor('Scope: checkout too.\n');
+    await vsc.page.keyboard.press('Control+S');
+    await waitForCurrent(vsc, ['checking_in']);
+    await vsc.waitForStatusBar('stategate.run', (text) => text === 'hotfix › checking_in');
+    await waitUntil('the interrupt to be told', async () => (await vsc.notifications()).some((n) => /saving INCIDENT\.md fired interrupt "incident_changed": hotfix\.patching\.writing_test → checking_in/.test(n)), 10_000);
+    await click('RESUME');
+    await waitForCurrent(vsc, ['hotfix.patching.writing_test']);
 
     // feature, started from the Start Workflow Run command: its initial configuration, planning.
     await vsc.openFile('feature.statechart.yaml');
