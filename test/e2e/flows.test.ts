@@ -7,7 +7,8 @@
 //   answer streamed into the terminal (seen half-sent);
 // - a flow file allowed once runs again without asking, until its content changes;
 // - a flow that pauses is resumed from the Flows view's inline Resume action,
-//   and a running one is stopped by its Stop action;
+//   a running one paused by its Pause action (after its state), and a running
+//   one stopped by its Stop action;
 // - in Restricted Mode no flow runs, and a message says why.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -177,6 +178,29 @@ test('flows: run from the lens with live output, ask-user in the input box, the 
       await dialog.waitFor({ state: 'hidden', timeout: 5_000 });
       await sleep(1500);
       assert.deepEqual(runs(), ['wait-1 completed', 'wait-2 paused'], 'the changed file, declined, did not run');
+    });
+
+    await t.test('a running flow paused from the Flows view stops after its state, and resumes from there', async () => {
+      await vsc.openFile('steps.flow.yaml');
+      await runOpenFlow(vsc);
+      await confirmRun(vsc);
+      await terminalShows(vsc, 'first step waits for go.txt');
+      await vsc.executeCommand('stategate.flows.focus');
+      const row = vsc.page.locator('.monaco-list-row', { hasText: 'steps-1' }).first();
+      await until('the Flows view to show steps-1 running', async () => /running/.test(await row.innerText()));
+      await row.hover();
+      await row.locator('.action-label[aria-label="Pause Flow"]').click();
+      await terminalShows(vsc, 'pause asked');
+      // The state that runs is not cut short: it ends, then the flow pauses before the next one.
+      fs.writeFileSync(path.join(vsc.workspaceDir, 'go.txt'), '');
+      await until('steps-1 to pause', () => instance(vsc, 'steps')?.status === 'paused');
+      await terminalShows(vsc, 'first step done');
+      assert.equal(fs.existsSync(path.join(vsc.workspaceDir, 'second.txt')), false, 'the next state waits for the resume');
+      await until('the Flows view to show steps-1 paused', async () => /paused/.test(await row.innerText()));
+      await row.hover();
+      await row.locator('.action-label[aria-label="Resume Flow"]').click();
+      await until('steps-1 to complete', () => instance(vsc, 'steps')?.status === 'completed');
+      assert.ok(fs.existsSync(path.join(vsc.workspaceDir, 'second.txt')), 'the next state ran after the resume');
     });
 
     await t.test('a running flow stopped from the Flows view: its command ends, the next state never runs', async () => {
