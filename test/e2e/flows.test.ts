@@ -14,6 +14,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
+import type { Locator } from 'playwright-core';
 import { listFlows } from '../../src/engine/index';
 import { hostRunnerVsix, REPO_ROOT, STATEGATE_VSIX, waitUntil, withVsCode, type VsCode } from './harness';
 import { scriptedModelVsix } from './scripted-model/build';
@@ -71,6 +72,24 @@ async function terminalShows(vsc: VsCode, ...texts: string[]): Promise<string> {
     throw e;
   });
   return shown;
+}
+
+/** Runs `<flow>.flow.yaml` from its lens (confirmed), waits for `firstOutput` in the terminal, and returns its Flows view row once it shows running. */
+async function runningRow(vsc: VsCode, flow: string, firstOutput: string): Promise<Locator> {
+  await vsc.openFile(`${flow}.flow.yaml`);
+  await runOpenFlow(vsc);
+  await confirmRun(vsc);
+  await terminalShows(vsc, firstOutput);
+  await vsc.executeCommand('stategate.flows.focus');
+  const row = vsc.page.locator('.monaco-list-row', { hasText: `${flow}-1` }).first();
+  await until(`the Flows view to show ${flow}-1 running`, async () => /running/.test(await row.innerText()));
+  return row;
+}
+
+/** A Flows view row's inline action (shown on hover). */
+async function clickRowAction(row: Locator, label: string): Promise<void> {
+  await row.hover();
+  await row.locator(`.action-label[aria-label="${label}"]`).click();
 }
 
 test('flows: run from the lens with live output, ask-user in the input box, the model answers, a pause resumed from the Flows view', { timeout: 300_000 }, async (t) => {
@@ -139,8 +158,7 @@ test('flows: run from the lens with live output, ask-user in the input box, the 
       await vsc.executeCommand('stategate.flows.focus');
       const row = vsc.page.locator('.monaco-list-row', { hasText: 'wait-1' }).first();
       await until('the Flows view to show wait-1 paused', async () => /paused/.test(await row.innerText()));
-      await row.hover();
-      await row.locator('.action-label[aria-label="Resume Flow"]').click();
+      await clickRowAction(row, 'Resume Flow');
       await until('the wait flow to complete', () => instance(vsc, 'wait')?.status === 'completed');
       assert.ok(fs.existsSync(path.join(vsc.workspaceDir, 'resumed.txt')), 'the state after the pause ran');
       await terminalShows(vsc, 'after the pause', 'completed');
@@ -152,8 +170,7 @@ test('flows: run from the lens with live output, ask-user in the input box, the 
 
       // "Show in Panel" on another row switches the panel to that instance.
       const hello = vsc.page.locator('.monaco-list-row', { hasText: 'hello-1' }).first();
-      await hello.hover();
-      await hello.locator('.action-label[aria-label="Show in Panel"]').click();
+      await clickRowAction(hello, 'Show in Panel');
       await until('the panel to show hello-1', async () => (await panelDiagram(vsc, 'hello-1').catch(() => undefined))?.states.includes('ask-name') === true);
     });
 
@@ -181,15 +198,8 @@ test('flows: run from the lens with live output, ask-user in the input box, the 
     });
 
     await t.test('a running flow paused from the Flows view stops after its state, and resumes from there', async () => {
-      await vsc.openFile('steps.flow.yaml');
-      await runOpenFlow(vsc);
-      await confirmRun(vsc);
-      await terminalShows(vsc, 'first step waits for go.txt');
-      await vsc.executeCommand('stategate.flows.focus');
-      const row = vsc.page.locator('.monaco-list-row', { hasText: 'steps-1' }).first();
-      await until('the Flows view to show steps-1 running', async () => /running/.test(await row.innerText()));
-      await row.hover();
-      await row.locator('.action-label[aria-label="Pause Flow"]').click();
+      const row = await runningRow(vsc, 'steps', 'first step waits for go.txt');
+      await clickRowAction(row, 'Pause Flow');
       await terminalShows(vsc, 'pause asked');
       // The state that runs is not cut short: it ends, then the flow pauses before the next one.
       fs.writeFileSync(path.join(vsc.workspaceDir, 'go.txt'), '');
@@ -197,22 +207,14 @@ test('flows: run from the lens with live output, ask-user in the input box, the 
       await terminalShows(vsc, 'first step done');
       assert.equal(fs.existsSync(path.join(vsc.workspaceDir, 'second.txt')), false, 'the next state waits for the resume');
       await until('the Flows view to show steps-1 paused', async () => /paused/.test(await row.innerText()));
-      await row.hover();
-      await row.locator('.action-label[aria-label="Resume Flow"]').click();
+      await clickRowAction(row, 'Resume Flow');
       await until('steps-1 to complete', () => instance(vsc, 'steps')?.status === 'completed');
       assert.ok(fs.existsSync(path.join(vsc.workspaceDir, 'second.txt')), 'the next state ran after the resume');
     });
 
     await t.test('a running flow stopped from the Flows view: its command ends, the next state never runs', async () => {
-      await vsc.openFile('slow.flow.yaml');
-      await runOpenFlow(vsc);
-      await confirmRun(vsc);
-      await terminalShows(vsc, 'working for a while');
-      await vsc.executeCommand('stategate.flows.focus');
-      const row = vsc.page.locator('.monaco-list-row', { hasText: 'slow-1' }).first();
-      await until('the Flows view to show slow-1 running', async () => /running/.test(await row.innerText()));
-      await row.hover();
-      await row.locator('.action-label[aria-label="Stop Flow"]').click();
+      const row = await runningRow(vsc, 'slow', 'working for a while');
+      await clickRowAction(row, 'Stop Flow');
       await until('the slow flow to stop', () => instance(vsc, 'slow')?.status === 'stopped');
       await until('the Flows view to show slow-1 stopped', async () => /stopped/.test(await row.innerText()));
       await sleep(1500);
