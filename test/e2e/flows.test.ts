@@ -133,6 +133,8 @@ test('flows: run from the lens with live output, ask-user in the input box, the 
 
       await vsc.executeCommand('stategate.flows.focus');
       await vsc.page.locator('.monaco-list-row', { hasText: 'hello-1' }).first().waitFor({ timeout: 15_000 });
+      // The screenshot for the README and docs/flows.md: only once the panel beside has drawn the flow (it was taken empty once).
+      await until('the panel to draw hello-1', async () => (await panelDiagram(vsc, 'hello-1').catch(() => undefined))?.states.includes('polish') === true);
       const shot = await vsc.screenshot('flow-run');
       fs.mkdirSync(path.join(REPO_ROOT, 'docs', 'images'), { recursive: true });
       fs.copyFileSync(shot, path.join(REPO_ROOT, 'docs', 'images', 'flow-run.png'));
