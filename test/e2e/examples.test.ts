@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { panel, waitForCurrent } from './chart-panel';
-import { REPO_ROOT, type VsCode, withVsCode } from './harness';
+import { REPO_ROOT, type VsCode, waitUntil, withVsCode } from './harness';
 
 test('examples/: activates on its own, no problems, a run starts', { timeout: 300_000 }, async (t) => {
   await withVsCode(t, { workspace: 'examples' }, async (vsc) => {
@@ -122,6 +122,17 @@ test('examples/: both statecharts open clean, a run of each starts, the panel hi
     await vsc.waitForStatusBar('stategate.run', (text) => text === 'hotfix › hotfix.patching.writing_test');
     for (const id of ['hotfix', 'hotfix.patching']) assert.equal(await (await state(id)).getAttribute('data-active'), 'true', `${id} active`);
     t.diagnostic(`screenshot: ${await keepScreenshot(vsc, 'example-hotfix-statechart')}`);
+    // A save of INCIDENT.md in the editor fires the chart's root interrupt from two levels down;
+    // RESUME from the panel goes back to the step through the deep history.
+    fs.writeFileSync(path.join(vsc.workspaceDir, 'INCIDENT.md'), '# Incident\n');
+    await vsc.openFile('INCIDENT.md');
+    await vsc.typeInEditor('Scope: checkout too.\n');
+    await vsc.page.keyboard.press('Control+S');
+    await waitForCurrent(vsc, ['checking_in']);
+    await vsc.waitForStatusBar('stategate.run', (text) => text === 'hotfix › checking_in');
+    await waitUntil('the interrupt to be told', async () => (await vsc.notifications()).some((n) => /saving INCIDENT\.md fired interrupt "incident_changed": hotfix\.patching\.writing_test → checking_in/.test(n)), 10_000);
+    await click('RESUME');
+    await waitForCurrent(vsc, ['hotfix.patching.writing_test']);
 
     // feature, started from the Start Workflow Run command: its initial configuration, planning.
     await vsc.openFile('feature.statechart.yaml');
@@ -143,8 +154,22 @@ test('examples/: both statecharts open clean, a run of each starts, the panel hi
     await vsc.waitForStatusBar('stategate.run', (text) => text === 'feature › code_review.reviewing | security_scan.scanning');
     for (const id of ['review', 'review.code_review', 'review.security_scan']) assert.equal(await (await state(id)).getAttribute('data-active'), 'true', `${id} active`);
     assert.equal(await (await state('building')).getAttribute('data-active'), 'false');
-    // The scan's 30-minute `after` is pending, with its countdown.
+    // The scan's 30-minute `after` is pending, with its countdown: m:ss left, going down as the panel ticks.
     await (await panel(vsc)).locator('[data-testid="chart-timer"]').first().waitFor({ timeout: 10_000 });
+    const left = async (): Promise<number> => {
+      const text = (await (await panel(vsc)).locator('[data-testid="chart-timer-left"]').first().innerText()).trim();
+      const m = /^(\d+):(\d\d)$/.exec(text);
+      assert.ok(m, `the countdown reads m:ss, not ${JSON.stringify(text)}`);
+      return Number(m[1]) * 60 + Number(m[2]);
+    };
+    const first = await left();
+    assert.ok(first > 0 && first <= 30 * 60, `at most 30 minutes left: ${first} s`);
+    await waitUntil('the countdown to go down', async () => (await left()) < first, 15_000, 250);
+    // The scan region's agent task is listed as an active invocation.
+    const task = (await panel(vsc)).locator('[data-testid="chart-invocation"][data-id="security_scan_task"]');
+    await task.waitFor({ timeout: 10_000 });
+    assert.equal(await task.getAttribute('data-status'), 'running');
+    assert.match(await task.innerText(), /security_scan_task \(agent:security\) running/);
     // The diagram was fitted to the first chart shown (hotfix): fit it to this one, and see all of it in view.
     await (await panel(vsc)).locator('[data-testid="diagram-fit"]').click();
     await waitForInView(vsc, ['planning', 'review', 'merging']);

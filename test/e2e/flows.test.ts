@@ -3,14 +3,18 @@
 // - a flow run from its ▶ Run flow lens (the palette when the lens is not
 //   there): the first-run confirmation lists what it will run, each state's
 //   output shows live in the run's terminal, an ask-user state is answered in
-//   the input box and a claude state is answered by the scripted model;
+//   the input box and a claude state is answered by the scripted model, its
+//   answer streamed into the terminal (seen half-sent);
+// - a flow file allowed once runs again without asking, until its content changes;
 // - a flow that pauses is resumed from the Flows view's inline Resume action,
-//   and a running one is stopped by its Stop action;
+//   a running one paused by its Pause action (after its state), and a running
+//   one stopped by its Stop action;
 // - in Restricted Mode no flow runs, and a message says why.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
+import type { Locator } from 'playwright-core';
 import { listFlows } from '../../src/engine/index';
 import { hostRunnerVsix, REPO_ROOT, STATEGATE_VSIX, waitUntil, withVsCode, type VsCode } from './harness';
 import { scriptedModelVsix } from './scripted-model/build';
@@ -70,11 +74,30 @@ async function terminalShows(vsc: VsCode, ...texts: string[]): Promise<string> {
   return shown;
 }
 
+/** Runs `<flow>.flow.yaml` from its lens (confirmed), waits for `firstOutput` in the terminal, and returns its Flows view row once it shows running. */
+async function runningRow(vsc: VsCode, flow: string, firstOutput: string): Promise<Locator> {
+  await vsc.openFile(`${flow}.flow.yaml`);
+  await runOpenFlow(vsc);
+  await confirmRun(vsc);
+  await terminalShows(vsc, firstOutput);
+  await vsc.executeCommand('stategate.flows.focus');
+  const row = vsc.page.locator('.monaco-list-row', { hasText: `${flow}-1` }).first();
+  await until(`the Flows view to show ${flow}-1 running`, async () => /running/.test(await row.innerText()));
+  return row;
+}
+
+/** A Flows view row's inline action (shown on hover). */
+async function clickRowAction(row: Locator, label: string): Promise<void> {
+  await row.hover();
+  await row.locator(`.action-label[aria-label="${label}"]`).click();
+}
+
 test('flows: run from the lens with live output, ask-user in the input box, the model answers, a pause resumed from the Flows view', { timeout: 300_000 }, async (t) => {
   const options = { workspace: WORKSPACE, extensions: [STATEGATE_VSIX, await hostRunnerVsix(), await scriptedModelVsix()], viewport: { width: 1400, height: 900 } };
   await withVsCode(t, options, async (vsc) => {
     await vsc.hostReady();
-    await vsc.executeCommand('scriptedModel.setPlainScript', ['Warm greetings to you, Ada, from all of us!']);
+    // The model's answer holds after its first words (scripted-model: `|hold|`) until the test releases it.
+    await vsc.executeCommand('scriptedModel.setPlainScript', ['Warm greetings to you, |hold|Ada, from all of us!']);
 
     await t.test('a run from the lens: confirmation, terminal output, input box, scripted model', async () => {
       await vsc.openFile('hello.flow.yaml');
@@ -93,6 +116,12 @@ test('flows: run from the lens with live output, ask-user in the input box, the 
       await vsc.page.locator('.quick-input-widget .quick-input-box input').fill('Ada');
       await vsc.page.keyboard.press('Enter');
 
+      // The model's answer streams into the terminal: its first words show while the claude state still runs.
+      const half = await terminalShows(vsc, 'Hello, Ada!', '▶ polish (claude)', 'Warm greetings to you,');
+      assert.ok(!half.includes('from all of us'), `the rest of the answer is not sent yet:\n${half}`);
+      assert.deepEqual([instance(vsc, 'hello')?.status, instance(vsc, 'hello')?.state], ['running', 'polish']);
+      assert.equal(await vsc.executeCommand('scriptedModel.release'), true, 'the answer was held');
+
       const shown = await terminalShows(vsc, 'Hello, Ada!', 'Warm greetings to you, Ada, from all of us!', 'saved greeting.txt', 'completed');
       assert.equal(fs.readFileSync(path.join(vsc.workspaceDir, 'greeting.txt'), 'utf8'), 'Warm greetings to you, Ada, from all of us!\n');
       const asks = (await vsc.executeCommand('scriptedModel.utility')) as { messages: { parts: { value?: string }[] }[] }[];
@@ -104,6 +133,8 @@ test('flows: run from the lens with live output, ask-user in the input box, the 
 
       await vsc.executeCommand('stategate.flows.focus');
       await vsc.page.locator('.monaco-list-row', { hasText: 'hello-1' }).first().waitFor({ timeout: 15_000 });
+      // The screenshot for the README and docs/flows.md: only once the panel beside has drawn the flow (it was taken empty once).
+      await until('the panel to draw hello-1', async () => (await panelDiagram(vsc, 'hello-1').catch(() => undefined))?.states.includes('polish') === true);
       const shot = await vsc.screenshot('flow-run');
       fs.mkdirSync(path.join(REPO_ROOT, 'docs', 'images'), { recursive: true });
       fs.copyFileSync(shot, path.join(REPO_ROOT, 'docs', 'images', 'flow-run.png'));
@@ -129,8 +160,7 @@ test('flows: run from the lens with live output, ask-user in the input box, the 
       await vsc.executeCommand('stategate.flows.focus');
       const row = vsc.page.locator('.monaco-list-row', { hasText: 'wait-1' }).first();
       await until('the Flows view to show wait-1 paused', async () => /paused/.test(await row.innerText()));
-      await row.hover();
-      await row.locator('.action-label[aria-label="Resume Flow"]').click();
+      await clickRowAction(row, 'Resume Flow');
       await until('the wait flow to complete', () => instance(vsc, 'wait')?.status === 'completed');
       assert.ok(fs.existsSync(path.join(vsc.workspaceDir, 'resumed.txt')), 'the state after the pause ran');
       await terminalShows(vsc, 'after the pause', 'completed');
@@ -142,21 +172,51 @@ test('flows: run from the lens with live output, ask-user in the input box, the 
 
       // "Show in Panel" on another row switches the panel to that instance.
       const hello = vsc.page.locator('.monaco-list-row', { hasText: 'hello-1' }).first();
-      await hello.hover();
-      await hello.locator('.action-label[aria-label="Show in Panel"]').click();
+      await clickRowAction(hello, 'Show in Panel');
       await until('the panel to show hello-1', async () => (await panelDiagram(vsc, 'hello-1').catch(() => undefined))?.states.includes('ask-name') === true);
     });
 
-    await t.test('a running flow stopped from the Flows view: its command ends, the next state never runs', async () => {
-      await vsc.openFile('slow.flow.yaml');
+    await t.test('a flow file allowed before runs without asking; once it changes, it asks again', async () => {
+      const runs = () => listFlows(vsc.workspaceDir).filter((f) => f.flow === 'wait').map((f) => `${f.instance} ${f.status}`).sort();
+      const dialog = vsc.page.locator('.monaco-dialog-box');
+      // wait.flow.yaml ran (and was allowed) in the test before: the same content runs at once.
+      await vsc.openFile('wait.flow.yaml');
       await runOpenFlow(vsc);
-      await confirmRun(vsc);
-      await terminalShows(vsc, 'working for a while');
-      await vsc.executeCommand('stategate.flows.focus');
-      const row = vsc.page.locator('.monaco-list-row', { hasText: 'slow-1' }).first();
-      await until('the Flows view to show slow-1 running', async () => /running/.test(await row.innerText()));
-      await row.hover();
-      await row.locator('.action-label[aria-label="Stop Flow"]').click();
+      await until('a second instance of wait to pause', () => runs().includes('wait-2 paused'));
+      assert.equal(await dialog.isVisible(), false, 'no confirmation for a file allowed before');
+      // Another content of the file is asked about again, saying it changed; declined, nothing runs.
+      const file = path.join(vsc.workspaceDir, 'wait.flow.yaml');
+      fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('echo "before the pause"', 'echo "before the pause, changed"'));
+      await vsc.openFile('wait.flow.yaml');
+      await runOpenFlow(vsc);
+      await dialog.waitFor({ state: 'visible', timeout: 15_000 });
+      const asked = await dialog.innerText();
+      assert.match(asked, /The file changed since you last allowed it/);
+      assert.match(asked, /before \(bash\): echo "before the pause, changed"/);
+      await vsc.page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden', timeout: 5_000 });
+      await sleep(1500);
+      assert.deepEqual(runs(), ['wait-1 completed', 'wait-2 paused'], 'the changed file, declined, did not run');
+    });
+
+    await t.test('a running flow paused from the Flows view stops after its state, and resumes from there', async () => {
+      const row = await runningRow(vsc, 'steps', 'first step waits for go.txt');
+      await clickRowAction(row, 'Pause Flow');
+      await terminalShows(vsc, 'pause asked');
+      // The state that runs is not cut short: it ends, then the flow pauses before the next one.
+      fs.writeFileSync(path.join(vsc.workspaceDir, 'go.txt'), '');
+      await until('steps-1 to pause', () => instance(vsc, 'steps')?.status === 'paused');
+      await terminalShows(vsc, 'first step done');
+      assert.equal(fs.existsSync(path.join(vsc.workspaceDir, 'second.txt')), false, 'the next state waits for the resume');
+      await until('the Flows view to show steps-1 paused', async () => /paused/.test(await row.innerText()));
+      await clickRowAction(row, 'Resume Flow');
+      await until('steps-1 to complete', () => instance(vsc, 'steps')?.status === 'completed');
+      assert.ok(fs.existsSync(path.join(vsc.workspaceDir, 'second.txt')), 'the next state ran after the resume');
+    });
+
+    await t.test('a running flow stopped from the Flows view: its command ends, the next state never runs', async () => {
+      const row = await runningRow(vsc, 'slow', 'working for a while');
+      await clickRowAction(row, 'Stop Flow');
       await until('the slow flow to stop', () => instance(vsc, 'slow')?.status === 'stopped');
       await until('the Flows view to show slow-1 stopped', async () => /stopped/.test(await row.innerText()));
       await sleep(1500);

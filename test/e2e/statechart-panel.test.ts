@@ -4,13 +4,14 @@
 // guard results, an event fired from a panel button, and an `after` transition
 // fired by the extension host's timer with no command from anyone. The
 // screenshot is kept in test-artifacts/ and copied to docs/images/ for the README.
+// The panel's SVG button saves the diagram through the save dialog.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { panel, waitForCurrent } from './chart-panel';
-import { REPO_ROOT, type VsCode, withVsCode } from './harness';
+import { REPO_ROOT, type VsCode, waitUntil, withVsCode } from './harness';
 
 const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 const CHART = 'pipeline.statechart.yaml';
@@ -73,9 +74,19 @@ test('the state panel on a statechart run: nested diagram, an event from a butto
     const journal = fs.readFileSync(path.join(vsc.workspaceDir, '.stategate', 'runs', String(JSON.parse(cli(vsc, 'run', 'state')).run_id), 'journal.jsonl'), 'utf8');
     assert.ok(journal.split('\n').some((l) => l.includes('"op":"timers"')), 'the timer was fired (journaled as a timers operation)');
 
-    // Export as SVG from the panel: the same document `stategate export --format svg` writes.
+    // Export as SVG from the panel's button: a save dialog offers <chart>.svg in the workspace, and
+    // what it saves is the same document `stategate export --format svg` writes.
+    const exported = cli(vsc, 'export', '--format', 'svg', CHART);
+    await (await panel(vsc)).locator('[data-testid="export-svg"]').click();
+    const saveAs = vsc.page.locator('.quick-input-widget .quick-input-box input');
+    await saveAs.waitFor({ state: 'visible', timeout: 15_000 });
+    await waitUntil('the save dialog to offer pipeline.svg', async () => (await saveAs.inputValue()).endsWith('/pipeline.svg'), 10_000);
+    await vsc.page.keyboard.press('Enter');
+    const saved = path.join(vsc.workspaceDir, 'pipeline.svg');
+    await waitUntil('the SVG saved from the panel', () => fs.existsSync(saved) && fs.readFileSync(saved, 'utf8') === exported, 15_000);
+    // The command, given a file (as other extensions and tasks call it), writes the same.
     const svgFile = path.join(vsc.workspaceDir, 'out', 'pipeline.svg');
     assert.equal(await vsc.executeCommand('stategate.exportSvg', svgFile), svgFile);
-    assert.equal(fs.readFileSync(svgFile, 'utf8'), cli(vsc, 'export', '--format', 'svg', CHART));
+    assert.equal(fs.readFileSync(svgFile, 'utf8'), exported);
   });
 });

@@ -73,3 +73,41 @@ test('yaml: a completion applied at an empty target leaves a chart that validate
   const out = applyEdits(text, [{ ...item.range, newText: item.insertText }]);
   assert.equal(out, base);
 });
+
+test('after event.data. in an expression: the data paths the chart reads and the data keys its raise/emit actions send', () => {
+  const text = [
+    'statechart:',
+    '  id: data',
+    '  initial: waiting',
+    '  context:',
+    '    owner: { name: null, team: null }',
+    '  states:',
+    '    waiting:',
+    '      on:',
+    '        SCORED:',
+    '          target: done',
+    '          guard: "event.data.score > 80 && event.data.reviewer.name != null"',
+    '          actions: [keep, ping]',
+    '        RETRY:',
+    '          target: waiting',
+    '          guard: "event.data."',
+    '    done: { type: final }',
+    '  actions:',
+    '    keep:',
+    '      type: assign',
+    '      context_updates:',
+    '        owner: "event.data.owner"',
+    '    ping:',
+    '      type: raise',
+    '      event: PINGED',
+    '      data: { ticket: 7 }',
+    '',
+  ].join('\n');
+  const doc = chartDoc(text, 'data.statechart.yaml');
+  const items = chartCompletions(doc, at(text, '"event.data."', '"event.data.'.length));
+  assert.deepEqual(items.map((c) => c.label), ['owner', 'reviewer.name', 'score', 'ticket']);
+  assert.ok(items.every((c) => c.detail === 'event data used in this chart'), JSON.stringify(items));
+  // Nested context keys are offered by their dotted paths after `context.`.
+  const ctx = text.replace('guard: "event.data."', 'guard: "context."');
+  assert.deepEqual(chartCompletions(chartDoc(ctx, 'data.statechart.yaml'), at(ctx, '"context."', '"context.'.length)).map((c) => c.label), ['owner', 'owner.name', 'owner.team']);
+});

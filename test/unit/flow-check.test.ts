@@ -229,3 +229,19 @@ describe('docs/flows.md', () => {
     assert.equal(r.workflow?.states.size, 7);
   });
 });
+
+describe('docs/flows.md: running in VS Code', () => {
+  const docs = path.join(__dirname, '..', '..', 'docs');
+  const doc = fs.readFileSync(path.join(docs, 'flows.md'), 'utf8');
+  const section = /\n## Running in VS Code\n([\s\S]*?)\n## /.exec(doc)?.[1] ?? '';
+  it('tells about trust, the terminal, the input box, the models, the Flows view and the panel', () => {
+    for (const what of ['Restricted Mode', "file's hash", 'input box', 'streams into the terminal', 'Flows view', 'Pause', 'Resume', 'Stop', 'state panel']) {
+      assert.ok(section.includes(what), `"${what}" in the section`);
+    }
+  });
+  it('shows a flow run (the screenshot the flows e2e test keeps)', () => {
+    const images = [...section.matchAll(/!\[[^\]]+\]\((images\/[^)]+)\)/g)].map((m) => m[1]!);
+    assert.deepEqual(images, ['images/flow-run.png']);
+    assert.ok(fs.statSync(path.join(docs, images[0]!)).size > 10_000);
+  });
+});

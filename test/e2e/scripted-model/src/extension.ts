@@ -7,6 +7,8 @@
 // Requests offered no tools (a flow's claude/codex/gemini state) are answered
 // from a second script when the test set one (`scriptedModel.setPlainScript`),
 // streamed word by word, and recorded with the housekeeping (`scriptedModel.utility`).
+// A plain answer may hold at `|hold|`: the words before it are streamed, the
+// rest only after `scriptedModel.release`, so a test can see a half-streamed answer.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -42,6 +44,9 @@ let plainScript: string[] = [];
 const received: Received[] = [];
 const utility: Received[] = [];
 let calls = 0;
+const HOLD = '|hold|';
+/** Releases a plain answer held at HOLD (set while one is held). */
+let release: (() => void) | undefined;
 
 /** Text of a result's parts; other part kinds (prompt-tsx, data) as JSON, so a test sees everything the model got. */
 function textOf(parts: readonly unknown[]): string {
@@ -76,7 +81,13 @@ export function activate(context: vscode.ExtensionContext): void {
           utility.push(request);
           const answer = plainScript.shift();
           if (answer === undefined) progress.report(new vscode.LanguageModelTextPart('Scripted'));
-          else for (const word of answer.match(/\S+\s*/g) ?? []) progress.report(new vscode.LanguageModelTextPart(word));
+          else {
+            const [before, after] = answer.includes(HOLD) ? answer.split(HOLD, 2) : [answer, undefined];
+            for (const word of before!.match(/\S+\s*/g) ?? []) progress.report(new vscode.LanguageModelTextPart(word));
+            if (after === undefined) return;
+            await new Promise<void>((resolve) => (release = resolve));
+            for (const word of after.match(/\S+\s*/g) ?? []) progress.report(new vscode.LanguageModelTextPart(word));
+          }
           return;
         }
         received.push(request);
@@ -106,6 +117,13 @@ export function activate(context: vscode.ExtensionContext): void {
       plainScript = [...answers];
       utility.length = 0;
       return true;
+    }),
+    // True when an answer was held and is now streamed on; false when none was held.
+    vscode.commands.registerCommand('scriptedModel.release', () => {
+      const held = release;
+      release = undefined;
+      held?.();
+      return held !== undefined;
     }),
     vscode.commands.registerCommand('scriptedModel.received', () => received),
     vscode.commands.registerCommand('scriptedModel.utility', () => utility),
