@@ -14,7 +14,6 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
-import { parse as parseToml } from 'smol-toml';
 import {
   ClientConfigError,
   clientLaunch,
@@ -52,6 +51,9 @@ function run(files: Files, plan: (read: (f: string) => string | undefined) => re
 const enable = (client: HookClientName, files: Files) => run(files, (read) => planEnable(client, read, LAUNCH, RT));
 const disable = (client: HookClientName, files: Files) => run(files, (read) => planDisable(client, read).writes);
 const jsonc = (text: string | undefined) => parseJsonc(text ?? '{}') as Record<string, any>;
+
+/** smol-toml's CommonJS build (the package's types are ESM-only). */
+const parseToml = (text: string): unknown => (require('smol-toml') as { parse(t: string): unknown }).parse(text);
 
 /** What a person already has, per client (comments, their own hooks and servers). */
 const EXISTING: Record<Exclude<HookClientName, 'vscode'>, Files> = {
@@ -148,10 +150,10 @@ test('opencode: the plugin runs the hook command and is recognised as ours; a ha
   const plugin = on[OPENCODE_PLUGIN_FILE]!;
   assert.match(plugin, /"tool\.execute\.before"/);
   assert.match(plugin, /hook --client opencode/);
-  const edited = { ...on, [OPENCODE_PLUGIN_FILE]: plugin.replace('const TIMEOUT_MS = 10000', 'const TIMEOUT_MS = 1') + '\n// mine' };
+  const edited: Files = { ...on, [OPENCODE_PLUGIN_FILE]: plugin.replace('const TIMEOUT_MS = 10000', 'const TIMEOUT_MS = 1') + '\n// mine' };
   const { notes } = planDisable('opencode', (f) => edited[f]);
   assert.deepEqual(notes, []); // still ours (marker and command), so it goes
-  const foreign = { [OPENCODE_PLUGIN_FILE]: '// my plugin\nexport const X = async () => ({})\n' };
+  const foreign: Files = { [OPENCODE_PLUGIN_FILE]: '// my plugin\nexport const X = async () => ({})\n' };
   assert.match(planDisable('opencode', (f) => foreign[f]).notes.join(), /changed by hand/);
 });
 
