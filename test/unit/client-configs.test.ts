@@ -166,8 +166,8 @@ test('files that do not parse, and a foreign "stategate" MCP server, are refused
 
 test('an update re-points the new clients\' entries at the new CLI, keeping each file\'s own repair text and event', () => {
   const moved: HostRuntime = { ...RT, extensionPath: '/home/a b/.vscode/extensions/stategate.stategate-0.2.0' };
-  for (const file of [GEMINI_SETTINGS_FILE, CODEX_HOOKS_FILE, CURSOR_HOOKS_FILE]) {
-    const client = (file.startsWith('.gemini') ? 'gemini' : file.startsWith('.codex') ? 'codex' : 'cursor') as HookClientName;
+  for (const file of [GEMINI_SETTINGS_FILE, CODEX_HOOKS_FILE, CURSOR_HOOKS_FILE, COPILOT_HOOK_FILE]) {
+    const client = (file.startsWith('.gemini') ? 'gemini' : file.startsWith('.codex') ? 'codex' : file.startsWith('.cursor') ? 'cursor' : 'copilot') as HookClientName;
     const text = enable(client, {})[file]!;
     const next = repointHookEntries(text, moved)!;
     assert.ok(next, `${file} re-pointed`);
@@ -175,6 +175,7 @@ test('an update re-points the new clients\' entries at the new CLI, keeping each
     const commands = JSON.stringify(jsonc(next).hooks);
     assert.ok(!commands.includes('stategate-0.1.0') && commands.includes('stategate-0.2.0'));
     assert.ok(next.includes(`hooks from ${file} (`), 'the repair text still names this file');
+    if (client === 'copilot') assert.match(commands, /--event agentStop"/, 'each entry keeps its event');
   }
 });
 

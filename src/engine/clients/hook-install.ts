@@ -144,12 +144,14 @@ export function repointHookEntries(text: string, rt: HostRuntime): string | unde
   if (!hooks) return undefined;
   const edits: { path: JSONPath; command: string }[] = [];
   const visit = (entry: unknown, at: JSONPath) => {
-    const current = asObject(entry)?.['command'];
+    // Copilot CLI's entries keep the command under `bash`.
+    const key = typeof asObject(entry)?.['command'] === 'string' ? 'command' : 'bash';
+    const current = asObject(entry)?.[key];
     const client = typeof current === 'string' ? OUR_COMMAND.exec(current)?.[1] : undefined;
     if (!isHookClient(client)) return;
     const event = /\bhook\s+--client\s+\w+\s+--event\s+(\w+)/.exec(current as string)?.[1];
     const wanted = hookCommand(rt, client, hookFileOf(current as string, client), event ? ['--event', event] : []);
-    if (current !== wanted) edits.push({ path: [...at, 'command'], command: wanted });
+    if (current !== wanted) edits.push({ path: [...at, key], command: wanted });
   };
   for (const [event, list] of Object.entries(hooks)) {
     if (!Array.isArray(list)) continue;
