@@ -53,11 +53,16 @@ function failClosed(out: Output, dialect: Dialect, reason: string): ExitCode {
   return emit(out, dialect.failClosed(reason));
 }
 
+/** Where the agent works, which client asks and its id of the call: one call is counted once, whatever number of hooks ask. */
+function callOptions(input: HookInput): { cwd?: string; client: string; callId?: string } {
+  return { client: input.client, ...(input.cwd ? { cwd: input.cwd } : {}), ...(input.callId ? { callId: input.callId } : {}) };
+}
+
 async function handle(input: HookInput, runner: Runner, dir: string, out: Output, dialect: Dialect): Promise<ExitCode> {
   switch (input.event) {
     case 'PreToolUse': {
       // The agent's folder: where its relative paths (and its shell's `> file`) start.
-      const answer = await runner.tool({ tool: input.toolName!, input: input.toolInput ?? {} }, input.cwd ? { cwd: input.cwd } : {});
+      const answer = await runner.tool({ tool: input.toolName!, input: input.toolInput ?? {} }, callOptions(input));
       if (answer.decision === 'deny') return emit(out, dialect.pre({ decision: 'deny', reason: answer.reason ?? 'denied by the workflow' }));
       const notices = answer.notices.length ? answer.notices.join('\n') : undefined;
       if (answer.rewrite !== undefined) {
@@ -68,7 +73,7 @@ async function handle(input: HookInput, runner: Runner, dir: string, out: Output
     }
     case 'PostToolUse': {
       const text = resultText(input.toolResponse);
-      const recorded = runner.result({ tool: input.toolName!, input: input.toolInput ?? {} }, { bytes: resultBytes(input.toolResponse), ...(text !== undefined ? { output: text } : {}) }, input.cwd ? { cwd: input.cwd } : {});
+      const recorded = runner.result({ tool: input.toolName!, input: input.toolInput ?? {} }, { bytes: resultBytes(input.toolResponse), ...(text !== undefined ? { output: text } : {}) }, callOptions(input));
       const lines = [...recorded.notices];
       if (recorded.interrupted && recorded.interrupt) {
         const i = recorded.interrupt;

@@ -209,9 +209,11 @@ const cursor: Dialect = {
     if ((event === 'PreToolUse' || event === 'PostToolUse') && !toolName) throw new HookInputError(`${name} hook input has no tool_name`);
     const toolInput = special ? special.toolInput : raw['tool_input'] !== undefined ? objectInput(raw['tool_input']) : undefined;
     const response = raw['tool_output'] ?? raw['tool_response'] ?? raw['result_json'];
+    const callId = str(raw['tool_use_id']);
     return {
       client: 'cursor',
       event,
+      ...(callId ? { callId } : {}),
       stopHookActive: (typeof raw['loop_count'] === 'number' && raw['loop_count'] > 0) || raw['stop_hook_active'] === true,
       ...(cwd ? { cwd } : {}),
       ...(sessionId ? { sessionId } : {}),

@@ -22,6 +22,7 @@ export * from './store/replay.js';
 export * from './store/atomic-file.js';
 export * from './store/active-record.js';
 export * from './store/user-state-dir.js';
+export * from './store/recent-calls.js';
 export * from './policy/decide.js';
 export * from './policy/tools.js';
 export * from './policy/tool-aliases-file.js';

@@ -196,3 +196,52 @@ test('an unknown --client is denied with exit 2 and names the clients', () => {
   assert.equal(r.code, 2);
   assert.match(r.stderr, /codex, gemini, copilot, cursor, opencode/);
 });
+
+/** The run's iteration count: what max_iterations reads. */
+const iteration = (cwd: string): number => cli(['run', 'state'], { cwd }).json.iteration as number;
+
+test('one call answered by two hooks (VS Code reading its own file and Claude Code\'s) counts once, same answer', () => {
+  const cwd = workspace();
+  const call = { tool_use_id: 'toolu_same', tool_name: 'read_file', tool_input: { filePath: path.join(cwd, 'a.ts') }, cwd };
+  const before = iteration(cwd);
+  const a = cli(['hook', '--client', 'vscode'], { cwd, input: JSON.stringify({ hookEventName: 'PreToolUse', sessionId: 's', ...call }) });
+  const b = cli(['hook', '--client', 'claude'], { cwd, input: JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', ...call }) });
+  assert.equal(a.code, 0);
+  assert.equal(b.code, 0);
+  assert.equal(a.stdout, b.stdout, 'the same answer');
+  assert.equal(iteration(cwd) - before, 1, 'counted once');
+  const recent = JSON.parse(fs.readFileSync(path.join(cwd, '.stategate', 'recent-calls.json'), 'utf8'));
+  const entry = recent.find((e: any) => e.callId === 'toolu_same');
+  assert.equal(entry.answers, 2);
+  assert.equal(entry.client, 'vscode+claude');
+});
+
+test('Copilot CLI running its own file and VS Code\'s for one call (no shared id): counted once by the call\'s digest', () => {
+  const cwd = workspace();
+  const before = iteration(cwd);
+  const own = hook('copilot', cwd, { timestamp: 1, cwd: '$CWD', toolName: 'bash', toolArgs: '{"command":"ls","description":"list"}' }, 'preToolUse');
+  const viaVscodeFile = cli(['hook', '--client', 'vscode'], { cwd, input: JSON.stringify({ hookEventName: 'PreToolUse', sessionId: 's', cwd, tool_name: 'bash', tool_input: { description: 'list', command: 'ls' } }) });
+  assert.equal(own.code, 0);
+  assert.equal(viaVscodeFile.code, 0);
+  assert.equal(iteration(cwd) - before, 1);
+});
+
+test('the same command called twice by one client (no ids) is two calls, and so is a second call with a new id', () => {
+  const cwd = workspace();
+  const before = iteration(cwd);
+  for (let i = 0; i < 2; i++) assert.equal(hook('copilot', cwd, { timestamp: i, cwd: '$CWD', toolName: 'bash', toolArgs: '{"command":"ls"}' }, 'preToolUse').code, 0);
+  for (const id of ['c1', 'c2']) assert.equal(hook('codex', cwd, { hook_event_name: 'PreToolUse', session_id: 's', cwd: '$CWD', tool_name: 'Bash', tool_use_id: id, tool_input: { command: 'cat a.ts' } }).code, 0);
+  assert.equal(iteration(cwd) - before, 4);
+});
+
+test('a result reported by two hooks adds its bytes once', () => {
+  const cwd = workspace();
+  const post = { tool_use_id: 'toolu_r', tool_name: 'Read', tool_input: { file_path: path.join(cwd, 'a.ts') }, tool_response: 'x'.repeat(50), cwd };
+  for (const [client, key] of [['claude', 'hook_event_name'], ['vscode', 'hookEventName']] as const) {
+    assert.equal(cli(['hook', '--client', client], { cwd, input: JSON.stringify({ [key]: 'PostToolUse', ...post }) }).code, 0);
+  }
+  const journal = fs.readFileSync(path.join(cwd, '.stategate', 'runs', fs.readdirSync(path.join(cwd, '.stategate', 'runs'))[0]!, 'journal.jsonl'), 'utf8');
+  const results = journal.split('\n').filter((l) => l.includes('"tool_result"'));
+  assert.equal(results.length, 1, 'journaled once');
+  assert.match(results[0]!, /"client":"claude"/, 'with the client that reported it');
+});
