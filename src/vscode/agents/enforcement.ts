@@ -42,7 +42,7 @@ function readIn(root: string): (file: string) => string | undefined {
 /**
  * Warn when VS Code's hook settings keep the written hooks from doing their job:
  * hooks off, the Claude Code file alone while VS Code ignores it, or both files
- * read by VS Code (every call would be decided, and counted, twice).
+ * read by VS Code (every call would be decided twice; recent-calls.ts counts it once).
  */
 function warnAboutHookSettings(files: { vscode: boolean; claude: boolean }): void {
   const chat = vscode.workspace.getConfiguration('chat');
@@ -50,7 +50,7 @@ function warnAboutHookSettings(files: { vscode: boolean; claude: boolean }): voi
   if (chat.get<boolean>('useHooks') === false) notes.push('chat.useHooks is off, so VS Code\'s agents run no hooks');
   const claudeHooks = chat.get<boolean>('useClaudeHooks') === true;
   if (files.claude && !files.vscode && !claudeHooks) notes.push('chat.useClaudeHooks is off, so VS Code\'s agents ignore the Claude Code file (Claude Code itself reads it)');
-  if (files.claude && files.vscode && claudeHooks) notes.push('chat.useClaudeHooks is on, so VS Code runs both files\' hooks and counts every call twice: turn it off');
+  if (files.claude && files.vscode && claudeHooks) notes.push('chat.useClaudeHooks is on, so VS Code runs both files\' hooks for every call (counted once, but decided twice): turn it off');
   if (notes.length === 0) return;
   void vscode.window.showWarningMessage(`stategate: hooks are written, but ${notes.join('; ')}.`, 'Open Settings').then((choice) => {
     if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'chat.use');
