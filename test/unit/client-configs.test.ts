@@ -125,7 +125,10 @@ test('gemini: hooks on the five events, nested, timeout in milliseconds, and the
   assert.equal(h.type, 'command');
   assert.equal(h.timeout, 10000);
   assert.match(h.command, /cli\.js' hook --client gemini$/);
-  assert.match(s.mcpServers.stategate.args.join(' '), /cli\.js mcp --dir/);
+  // The runtime's variable rides in the command: Gemini drops ELECTRON_RUN_AS_NODE from an MCP server's env.
+  assert.equal(s.mcpServers.stategate.command, '/usr/bin/env');
+  assert.match(s.mcpServers.stategate.args.join(' '), /^ELECTRON_RUN_AS_NODE=1 \/opt\/VS Code\/code .*cli\.js mcp --dir/);
+  assert.equal(s.mcpServers.stategate.env, undefined);
 });
 
 test('copilot: its own file, version 1, one entry per event naming the event (its input names none)', () => {

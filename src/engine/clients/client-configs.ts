@@ -290,11 +290,23 @@ export function mergeCodexHooks(text: string | undefined, l: ClientLaunch): stri
   return mergeHookLists(text, CODEX_HOOKS_FILE, Object.fromEntries(CODEX_EVENTS.map((e) => [e, nested(command, { timeout: TIMEOUT_S })])));
 }
 
-export function mergeGeminiSettings(text: string | undefined, l: ClientLaunch): string {
+export function mergeGeminiSettings(text: string | undefined, l: ClientLaunch, platform: NodeJS.Platform = process.platform): string {
   const command = l.hook('gemini', GEMINI_SETTINGS_FILE);
   // Gemini's timeout is in milliseconds; `name` is what `/hooks disable` shows.
   const merged = mergeHookLists(text, GEMINI_SETTINGS_FILE, Object.fromEntries(GEMINI_EVENTS.map((e) => [e, nested(command, { name: 'stategate', timeout: TIMEOUT_S * 1000 })])));
-  return mergeMcp(merged, GEMINI_SETTINGS_FILE, ['mcpServers'], stdioServer(l));
+  return mergeMcp(merged, GEMINI_SETTINGS_FILE, ['mcpServers'], geminiServer(l, platform));
+}
+
+/**
+ * Gemini CLI 0.61 drops ELECTRON_RUN_AS_NODE from an MCP server's `env` ("Blocked
+ * dangerous environment variable override", seen running it), and VS Code's
+ * runtime without it starts as an app: on POSIX the variable goes through
+ * `env` in the command itself.
+ */
+function geminiServer(l: ClientLaunch, platform: NodeJS.Platform): Json {
+  const vars = Object.entries(l.mcp.env).map(([k, v]) => `${k}=${v}`);
+  if (platform === 'win32' || vars.length === 0) return stdioServer(l);
+  return { command: '/usr/bin/env', args: [...vars, l.mcp.command, ...l.mcp.args] };
 }
 
 /** Copilot CLI's input names no event, so each entry's command does (`--event preToolUse`). */
