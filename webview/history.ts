@@ -8,48 +8,10 @@ import type { HistoryEntry, HistoryPoint } from '../src/protocol.js';
 import { post } from './api.js';
 import { time } from './format.js';
 import { sectionStyles } from './styles.js';
-import './context-tree.js';
+import { summary } from './history-summary.js';
 
-/** One line per entry kind: what a person scanning the timeline needs. */
-export function summary(e: HistoryEntry): string {
-  switch (e.kind) {
-    case 'start': return `started ${e.workflowId} in ${e.state}`;
-    case 'transition': return `${e.event}: ${e.from} → ${e.to}${e.via ? ` (${e.via.replace('_', ' ')})` : ''}`;
-    case 'rejected': return `${e.event} refused in ${e.state}: ${e.message}`;
-    case 'approval_requested': return `${e.event} waits for approval (${e.from} → ${e.target})`;
-    case 'approved': return `${e.event} approved`;
-    case 'approval_rejected': return `${e.event} rejected (${e.from} stays)`;
-    case 'approval_withdrawn': return `${e.event} approval withdrawn: ${e.reason}`;
-    case 'interrupt': return `interrupt ${e.name}${e.file ? ` (${e.file})` : ''}: ${e.from} → ${e.to}`;
-    case 'interrupt_return': return `$return from ${e.name}: ${e.from} → ${e.to}`;
-    case 'pause': return 'paused';
-    case 'resume': return 'resumed';
-    case 'stop': return 'stopped';
-    case 'force': return `forced ${e.from} → ${e.to}`;
-    case 'fork_start': return `${e.event}: fork ${e.branches.join(', ')} (join ${e.join})`;
-    case 'branch_start': return `branch ${e.branch} starts in ${e.state}`;
-    case 'branch_done': return `branch ${e.branch} ${e.outcome} in ${e.state}`;
-    case 'join': return `join ${e.outcome}: ${e.from} → ${e.to ?? '(run failed)'}`;
-    case 'invoke_start': return `${e.event}: invoke ${e.invoked} (${e.state})`;
-    case 'child_done': return `child ${e.outcome} in ${e.childState}: ${e.from} → ${e.to ?? '(run failed)'}`;
-    case 'reload': return `definition reloaded in ${e.state}`;
-    case 'tool_denied': return `denied ${e.tool} in ${e.state}: ${e.reason}`;
-    case 'tool_result': return `${e.tool} in ${e.state}${e.file ? ` edited ${e.file}` : ''}`;
-    case 'learning': return `learning (${e.type}) in ${e.state}: ${e.lesson}`;
-    case 'usage': return `model usage +$${e.cost.toFixed(2)} (total $${e.total.toFixed(2)})${e.model ? ` by ${e.model}` : ''}`;
-    case 'bound_warning': return e.message;
-    case 'stage_setup': return `stage ${e.state} #${e.attempt} set up (${e.completion_tool}${e.turn_cap ? `, ${e.turn_cap} turns` : ''})`;
-    case 'prompt_sent': return `stage ${e.state} #${e.attempt}: prompt sent`;
-    case 'turn': return `stage ${e.state} #${e.attempt}: turn ${e.turn}${e.turn_cap ? `/${e.turn_cap}` : ''}`;
-    case 'grant_asked': return `stage ${e.state}: grant asked for ${e.tool} ${e.args_summary}`;
-    case 'grant_answered': return `stage ${e.state}: grant for ${e.tool} ${e.approved ? 'approved' : `denied (${e.by})`}`;
-    case 'grant_consumed': return `stage ${e.state}: grant for ${e.tool} used`;
-    case 'completion_checked': return `stage ${e.state}: ${e.tool} ${e.valid ? 'valid' : `invalid (${(e.errors ?? []).join('; ')})`}`;
-    case 'stage_exit': return `stage ${e.state} #${e.attempt} ${e.outcome} after ${e.turns} turns${e.reason ? `: ${e.reason}` : ''}`;
-    case 'next_stage': return `next: ${e.from.join(', ')} → ${e.to.join(', ') || '(end)'}`;
-    case 'chart': return `${e.op === 'timers' ? 'timers fired' : e.op === 'start' ? 'statechart started' : `${e.op} ${e.event ?? ''}`.trim()}${e.transitioned ? '' : ' (no transition)'}: ${e.state}`;
-  }
-}
+export { summary };
+import './context-tree.js';
 
 export class SgHistory extends LitElement {
   static override properties = { entries: { attribute: false }, point: { attribute: false } };

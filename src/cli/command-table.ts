@@ -7,7 +7,9 @@
 export const COMMAND_SUMMARIES = {
   validate: 'check workflow files (schema and semantic rules)',
   run: 'drive the active run: start, send, state, tool, result, approve, pause, ...',
-  hook: 'answer a VS Code / Claude Code agent hook (JSON on stdin)',
+  hook: 'answer an agent hook (VS Code, Claude Code, Codex, Gemini CLI, Copilot CLI, Cursor, OpenCode; JSON on stdin)',
+  enable: "write the agent clients' hook and MCP entries into a workspace",
+  disable: "remove stategate's hook and MCP entries from a workspace",
   mcp: 'serve the statewright_* agent tools over MCP (stdio)',
   export: 'print a workflow diagram as Mermaid, DOT or PlantUML',
   flow: 'run FlowState flows: run, resume, stop, pause, status, list',

@@ -1,6 +1,8 @@
 /**
- * `stategate hook [--client vscode|claude] [--dir DIR]`: one process per hook
- * event, JSON on stdin, JSON on stdout. It answers and exits at once.
+ * `stategate hook [--client NAME] [--event NAME] [--dir DIR]`: one process per
+ * hook event, JSON on stdin, the client's answer on stdout (hook-dialects.ts
+ * translates both ways for vscode, claude, codex, gemini, copilot, cursor,
+ * opencode). It answers and exits at once.
  *
  * - PreToolUse: the policy decision; a denial says why and how to move on.
  * - PostToolUse: records result bytes and the edited file; an edit of a file
@@ -10,8 +12,8 @@
  *   STATEGATE_BLOCK_STOP=1).
  *
  * Fail closed: garbage input, an unreadable run or an internal error on a
- * PreToolUse is a denial (exit 2 with the reason on stderr, which both clients
- * show the model), never a silent allow.
+ * PreToolUse is a denial in the client's own deny format, and exit 2 with the
+ * reason on stderr (every client blocks on 2), never a silent allow.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -20,10 +22,12 @@ import { parse, stringOption } from './args.js';
 import { isCliError, type ExitCode, type Output } from './io.js';
 import type { Command } from './commands.js';
 import { alreadyBriefed, markBriefed } from './hook-briefed.js';
-import { contextOutput, HookInputError, parseHookInput, preToolOutput, resultBytes, stopOutput, type HookClient, type HookInput } from './hook-protocol.js';
+import { HookInputError, parseHookInput, resultBytes, type HookInput } from './hook-protocol.js';
+import { DIALECTS, parseClientInput, type Dialect, type Reply } from './hook-dialects.js';
 import { createRunner } from './runner-factory.js';
+import { HOOK_CLIENTS, isHookClient, type HookClientName } from '../engine/index.js';
 
-const USAGE = 'stategate hook [--client vscode|claude] [--dir DIR]';
+const USAGE = `stategate hook [--client ${HOOK_CLIENTS.join('|')}] [--event NAME] [--dir DIR]`;
 
 function readStdin(): string {
   try {
@@ -38,15 +42,15 @@ function resultText(response: unknown): string | undefined {
   return typeof response === 'string' ? response : JSON.stringify(response);
 }
 
-/** Deny a PreToolUse the loud way: exit 2 blocks in both clients and shows stderr to the model. */
-function failClosed(out: Output, reason: string): ExitCode {
-  out.stdout(`${JSON.stringify(preToolOutput({ decision: 'deny', reason }))}\n`);
-  out.stderr(`stategate: ${reason}\n`);
-  return 2;
+function emit(out: Output, reply: Reply): ExitCode {
+  if (reply.stdout) out.stdout(`${JSON.stringify(reply.stdout)}\n`);
+  if (reply.stderr) out.stderr(reply.stderr);
+  return reply.exit;
 }
 
-function emit(out: Output, value: object | undefined): void {
-  if (value) out.stdout(`${JSON.stringify(value)}\n`);
+/** Deny a PreToolUse the loud way: the client's deny answer, and exit 2, which every client treats as a block. */
+function failClosed(out: Output, dialect: Dialect, reason: string): ExitCode {
+  return emit(out, dialect.failClosed(reason));
 }
 
 /**
@@ -64,27 +68,27 @@ function newStageBriefs(runner: Runner): string[] {
   return out;
 }
 
-async function handle(input: HookInput, runner: Runner, dir: string, out: Output): Promise<ExitCode> {
+/** Where the agent works, which client asks and its id of the call: one call is counted once, whatever number of hooks ask. */
+function callOptions(input: HookInput): { cwd?: string; client: string; callId?: string } {
+  return { client: input.client, ...(input.cwd ? { cwd: input.cwd } : {}), ...(input.callId ? { callId: input.callId } : {}) };
+}
+
+async function handle(input: HookInput, runner: Runner, dir: string, out: Output, dialect: Dialect): Promise<ExitCode> {
   switch (input.event) {
     case 'PreToolUse': {
       // The agent's folder: where its relative paths (and its shell's `> file`) start.
-      const answer = await runner.tool({ tool: input.toolName!, input: input.toolInput ?? {} }, input.cwd ? { cwd: input.cwd } : {});
-      if (answer.decision === 'deny') {
-        emit(out, preToolOutput({ decision: 'deny', reason: answer.reason ?? 'denied by the workflow' }));
-        return 0;
-      }
+      const answer = await runner.tool({ tool: input.toolName!, input: input.toolInput ?? {} }, callOptions(input));
+      if (answer.decision === 'deny') return emit(out, dialect.pre({ decision: 'deny', reason: answer.reason ?? 'denied by the workflow' }));
       const notices = answer.notices.length ? answer.notices.join('\n') : undefined;
       if (answer.rewrite !== undefined) {
         // A rewritten command goes back to the person to confirm rather than running unseen.
-        emit(out, preToolOutput({ decision: 'ask', reason: 'stategate runs this command with the state\'s environment rules applied (blocked variables unset, overrides set).', updatedInput: answer.rewrite }, notices));
-        return 0;
+        return emit(out, dialect.pre({ decision: 'ask', reason: 'stategate runs this command with the state\'s environment rules applied (blocked variables unset, overrides set).', updatedInput: answer.rewrite }, notices));
       }
-      emit(out, preToolOutput({ decision: 'allow' }, notices));
-      return 0;
+      return emit(out, dialect.pre({ decision: 'allow' }, notices));
     }
     case 'PostToolUse': {
       const text = resultText(input.toolResponse);
-      const recorded = runner.result({ tool: input.toolName!, input: input.toolInput ?? {} }, { bytes: resultBytes(input.toolResponse), ...(text !== undefined ? { output: text } : {}) }, input.cwd ? { cwd: input.cwd } : {});
+      const recorded = runner.result({ tool: input.toolName!, input: input.toolInput ?? {} }, { bytes: resultBytes(input.toolResponse), ...(text !== undefined ? { output: text } : {}) }, callOptions(input));
       const lines = [...recorded.notices];
       // A completion tool call (through stategate's MCP server) may have started the next stage.
       lines.push(...newStageBriefs(runner));
@@ -95,16 +99,7 @@ async function handle(input: HookInput, runner: Runner, dir: string, out: Output
         lines.push(briefing(runner.state()));
       }
       if (!lines.length) return 0;
-      if (recorded.interrupted && input.client === 'vscode') {
-        // VS Code 1.139 does not pass a PostToolUse additionalContext to the model, but it does pass
-        // a block's reason (the call already ran; "block" only means "tell the model"): so an
-        // interrupt, which the agent must act on, goes out both ways. Claude Code passes both on
-        // (the model would read it twice, the block with the hook's command line), so it gets the context.
-        emit(out, { decision: 'block', reason: lines.join('\n'), ...contextOutput('PostToolUse', lines.join('\n')) });
-        return 0;
-      }
-      emit(out, contextOutput('PostToolUse', lines.join('\n')));
-      return 0;
+      return emit(out, dialect.context(input, lines.join('\n'), recorded.interrupted));
     }
     case 'SessionStart':
     case 'UserPromptSubmit':
@@ -113,16 +108,14 @@ async function handle(input: HookInput, runner: Runner, dir: string, out: Output
       if (active.kind === 'none') return 0;
       if (active.kind === 'unreadable') {
         const what = active.tampered ? 'found the active run tampered with' : 'cannot read the active run';
-        emit(out, contextOutput(input.event, `stategate ${what}, so every tool call is denied: ${active.reason}`));
-        return 0;
+        return emit(out, dialect.context(input, `stategate ${what}, so every tool call is denied: ${active.reason}`));
       }
       const text = briefing(runner.state());
       const stages = newStageBriefs(runner);
       if (input.sessionId && input.event === 'SessionStart') markBriefed(dir, input.sessionId, text);
       // The first prompt of a session would repeat what SessionStart just said (a new stage's brief is never a repeat).
       if (!stages.length && input.sessionId && input.event === 'UserPromptSubmit' && alreadyBriefed(dir, input.sessionId, text)) return 0;
-      emit(out, contextOutput(input.event, [text, ...stages].join('\n\n')));
-      return 0;
+      return emit(out, dialect.context(input, [text, ...stages].join('\n\n')));
     }
     case 'Stop':
     case 'SubagentStop': {
@@ -133,8 +126,7 @@ async function handle(input: HookInput, runner: Runner, dir: string, out: Output
       const events = (view.events ? view.events.map((e) => `${e.event} → ${e.targets.join(', ') || '(stays)'}`) : view.transitions.map((t) => `${t.event} → ${t.target}`)).join(', ');
       const where = view.configuration ? `configuration ${view.configuration.join(' | ')}` : `state "${view.state}"`;
       const reason = `The workflow "${view.workflow.id}" is still in ${where} (not final). Events left: ${events || 'none'}.`;
-      emit(out, stopOutput(reason, process.env.STATEGATE_BLOCK_STOP === '1'));
-      return 0;
+      return emit(out, dialect.stop(input, reason, process.env.STATEGATE_BLOCK_STOP === '1'));
     }
     default:
       return 0;
@@ -147,21 +139,32 @@ export const command: Command = {
   async run(args: readonly string[], out: Output): Promise<ExitCode> {
     let parsed;
     try {
-      parsed = parse(args, { client: { type: 'string' }, dir: { type: 'string' } }, USAGE);
+      parsed = parse(args, { client: { type: 'string' }, event: { type: 'string' }, dir: { type: 'string' } }, USAGE);
     } catch (err) {
-      return failClosed(out, (err as Error).message.split('\n')[0] ?? 'bad arguments');
+      return failClosed(out, DIALECTS.claude, (err as Error).message.split('\n')[0] ?? 'bad arguments');
     }
     if (parsed.values.help) {
       out.stdout(`usage: ${USAGE}\n\nReads one hook event as JSON on stdin and answers on stdout. PreToolUse: the workflow's decision;\nPostToolUse: records the result and fires interrupts; SessionStart/UserPromptSubmit: the state briefing;\nStop: a reminder of what is left (STATEGATE_BLOCK_STOP=1 blocks). Fails closed: exit 2 denies.\n`);
       return 0;
     }
     const clientOpt = stringOption(parsed, 'client');
-    if (clientOpt !== undefined && clientOpt !== 'vscode' && clientOpt !== 'claude') return failClosed(out, `unknown --client '${clientOpt}' (vscode or claude)`);
+    // An unknown client gets Claude Code's deny shape: exit 2 blocks whatever runs it.
+    if (clientOpt !== undefined && !isHookClient(clientOpt)) return failClosed(out, DIALECTS.claude, `unknown --client '${clientOpt}' (${HOOK_CLIENTS.join(', ')})`);
+    const text = readStdin();
+    // Without --client: VS Code or Claude Code, told apart by their keys (hook-protocol.ts).
+    const client: HookClientName = clientOpt ?? ((): HookClientName => {
+      try {
+        return parseHookInput(text).client;
+      } catch {
+        return 'claude';
+      }
+    })();
+    const dialect = DIALECTS[client];
     let input: HookInput;
     try {
-      input = parseHookInput(readStdin(), clientOpt as HookClient | undefined);
+      input = parseClientInput(client, text, stringOption(parsed, 'event'));
     } catch (err) {
-      if (err instanceof HookInputError) return failClosed(out, `bad hook input, so the call is denied: ${err.message}`);
+      if (err instanceof HookInputError) return failClosed(out, dialect, `bad hook input, so the call is denied: ${err.message}`);
       throw err;
     }
     // `.stategate` from the hook's cwd upwards (hooks may run in a subfolder of the workspace), or a
@@ -170,10 +173,10 @@ export const command: Command = {
     if (!dir) return 0; // no .stategate anywhere above, no record of one: nothing to enforce
     const root = input.cwd && !stringOption(parsed, 'dir') ? path.dirname(path.resolve(dir)) : undefined;
     try {
-      return await handle(input, createRunner(path.resolve(dir), root), path.resolve(dir), out);
+      return await handle(input, createRunner(path.resolve(dir), root), path.resolve(dir), out, dialect);
     } catch (err) {
       const message = (err as Error)?.message ?? String(err);
-      if (input.event === 'PreToolUse') return failClosed(out, `stategate could not decide, so it denies: ${message}`);
+      if (input.event === 'PreToolUse') return failClosed(out, dialect, `stategate could not decide, so it denies: ${message}`);
       out.stderr(`stategate: ${message}\n`);
       if (isCliError(err)) return err.exitCode;
       return 1;

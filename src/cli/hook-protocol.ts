@@ -15,7 +15,9 @@
  *   string: test/fixtures/hooks/claude-code-recorded/ has what 2.1.330 sends).
  */
 
-export type HookClient = 'vscode' | 'claude';
+import type { HookClientName } from '../engine/index.js';
+
+export type HookClient = HookClientName;
 
 export const HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PreCompact', 'SubagentStart', 'SubagentStop', 'Stop'] as const;
 export type HookEventName = (typeof HOOK_EVENTS)[number];
@@ -28,6 +30,8 @@ export interface HookInput {
   readonly toolName?: string;
   readonly toolInput?: unknown;
   readonly toolResponse?: unknown;
+  /** The client's id of this tool call (`tool_use_id`), when it sends one: one call, however many hooks answer it. */
+  readonly callId?: string;
   /** Stop: Claude Code sets this when a Stop hook already blocked once. */
   readonly stopHookActive: boolean;
 }
@@ -59,12 +63,14 @@ export function parseHookInput(text: string, clientHint?: HookClient): HookInput
   const toolResponse = o.tool_response ?? o.tool_result ?? o.toolResponse;
   const cwd = str(o.cwd);
   const sessionId = str(o.sessionId) ?? str(o.session_id);
+  const callId = str(o.tool_use_id) ?? str(o.toolUseId);
   return {
     client,
     event,
     stopHookActive: o.stop_hook_active === true,
     ...(cwd ? { cwd } : {}),
     ...(sessionId ? { sessionId } : {}),
+    ...(callId ? { callId } : {}),
     ...(toolName ? { toolName } : {}),
     ...(o.tool_input !== undefined ? { toolInput: o.tool_input } : o.toolInput !== undefined ? { toolInput: o.toolInput } : {}),
     ...(toolResponse !== undefined ? { toolResponse } : {}),

@@ -22,6 +22,7 @@ export * from './store/replay.js';
 export * from './store/atomic-file.js';
 export * from './store/active-record.js';
 export * from './store/user-state-dir.js';
+export * from './store/recent-calls.js';
 export * from './policy/decide.js';
 export * from './policy/tools.js';
 export * from './policy/tool-aliases-file.js';
@@ -49,3 +50,7 @@ export { configurationPaths, nextDue, ROOT_ID, type ChartInvocation, type ChartS
 export * from './flow/index.js';
 // The effects of a plain Node host (the CLI's, whose bash and claude-code the extension's host reuses).
 export * from './flow/effects/index.js';
+// Agent clients: the hook and MCP entries `stategate enable` and "Enable Agent Enforcement" write (src/engine/clients).
+export * from './clients/cli-launch.js';
+export * from './clients/hook-install.js';
+export * from './clients/client-configs.js';

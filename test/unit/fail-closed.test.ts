@@ -27,6 +27,10 @@ import { STATE_ENV, TEST_STATE_DIR } from './helpers/state-dir';
 import { recordFileFor } from '../../src/engine/store/active-record';
 import { tempDir } from './helpers/temp-dir';
 
+/** Every call its own id, as clients send (two hooks answering one id are counted once: recent-calls.ts). */
+let callSeq = 0;
+const nextCallId = (): string => `call-${++callSeq}`;
+
 /** STATEGATE_TEST_CLI runs these tests against another build (e.g. a private copy of dist/). */
 const CLI = process.env.STATEGATE_TEST_CLI ?? BUILT_CLI;
 
@@ -76,7 +80,7 @@ function preToolUse(client: HookClient, cwd: string, tool: 'edit' | 'read' = 'ed
       timestamp: '2026-11-22T20:00:00.000Z',
       cwd,
       transcript_path: '/tmp/t.json',
-      tool_use_id: 'call-1',
+      tool_use_id: nextCallId(),
       ...(tool === 'edit' ? { tool_name: 'replace_string_in_file', tool_input: { filePath: file, oldString: 'a', newString: 'b' } } : { tool_name: 'read_file', tool_input: { filePath: file, startLine: 1, endLine: 5 } }),
     });
   }

@@ -13,6 +13,10 @@ import * as path from 'node:path';
 import { cli, REPO_ROOT, type CliResult } from './helpers/cli';
 import { tempDir } from './helpers/temp-dir';
 
+/** Every call its own id, as clients send (two hooks answering one id are counted once: recent-calls.ts). */
+let callSeq = 0;
+const nextCallId = (): string => `call-${++callSeq}`;
+
 const CHART = path.join(REPO_ROOT, 'test', 'fixtures', 'hooks', 'statechart', 'review.statechart.yaml');
 
 type Client = 'vscode' | 'claude';
@@ -28,7 +32,7 @@ function started(t: { after(fn: () => void): void }): string {
 function event(client: Client, cwd: string, name: string, extra: Record<string, unknown> = {}): string {
   const common =
     client === 'vscode'
-      ? { hookEventName: name, sessionId: 'vs-chart', timestamp: '2026-11-25T14:00:00.000Z', cwd, transcript_path: '/tmp/t.json', tool_use_id: 'call-1' }
+      ? { hookEventName: name, sessionId: 'vs-chart', timestamp: '2026-11-25T14:00:00.000Z', cwd, transcript_path: '/tmp/t.json', tool_use_id: nextCallId() }
       : { hook_event_name: name, session_id: 'cc-chart', cwd, transcript_path: '/tmp/t.jsonl' };
   return JSON.stringify({ ...common, ...extra });
 }

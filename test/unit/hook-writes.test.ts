@@ -12,6 +12,10 @@ import * as path from 'node:path';
 import { cli, type CliResult } from './helpers/cli';
 import { tempDir } from './helpers/temp-dir';
 
+/** Every call its own id, as clients send (two hooks answering one id are counted once: recent-calls.ts). */
+let callSeq = 0;
+const nextCallId = (): string => `call-${++callSeq}`;
+
 type Client = 'vscode' | 'claude';
 
 interface Place {
@@ -58,8 +62,8 @@ function place(t: { after: (f: () => void) => void }, state = 'write'): Place {
 function event(client: Client, cwd: string, name: string, extra: Record<string, unknown>): string {
   const common =
     client === 'vscode'
-      ? { hookEventName: name, sessionId: 'vs-1', timestamp: '2026-11-22T20:00:00.000Z', cwd, transcript_path: '/tmp/t.json', tool_use_id: 'call-1' }
-      : { hook_event_name: name, session_id: 'cc-1', cwd, transcript_path: '/tmp/t.jsonl', tool_use_id: 'toolu_1' };
+      ? { hookEventName: name, sessionId: 'vs-1', timestamp: '2026-11-22T20:00:00.000Z', cwd, transcript_path: '/tmp/t.json', tool_use_id: nextCallId() }
+      : { hook_event_name: name, session_id: 'cc-1', cwd, transcript_path: '/tmp/t.jsonl', tool_use_id: nextCallId() };
   return JSON.stringify({ ...common, ...extra });
 }
 

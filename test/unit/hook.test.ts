@@ -12,6 +12,10 @@ import { TEST_STATE_DIR } from './helpers/state-dir';
 import { recordFileFor } from '../../src/engine/store/active-record';
 import { tempDir } from './helpers/temp-dir';
 
+/** Every call its own id, as clients send (two hooks answering one id are counted once: recent-calls.ts). */
+let callSeq = 0;
+const nextCallId = (): string => `call-${++callSeq}`;
+
 const WORKFLOW = {
   id: 'gate',
   initial: 'reading',
@@ -45,7 +49,7 @@ function at(cwd: string, state: string): void {
 function event(client: Client, cwd: string, name: string, extra: Record<string, unknown> = {}): string {
   const common =
     client === 'vscode'
-      ? { hookEventName: name, sessionId: 'vs-1', timestamp: '2026-11-22T20:00:00.000Z', cwd, transcript_path: '/tmp/t.json', tool_use_id: 'call-1' }
+      ? { hookEventName: name, sessionId: 'vs-1', timestamp: '2026-11-22T20:00:00.000Z', cwd, transcript_path: '/tmp/t.json', tool_use_id: nextCallId() }
       : { hook_event_name: name, session_id: 'cc-1', cwd, transcript_path: '/tmp/t.jsonl' };
   return JSON.stringify({ ...common, ...extra });
 }
@@ -116,10 +120,11 @@ for (const client of ['vscode', 'claude'] as const) {
   test(`${client}: at max_iterations every tool is denied until a transition`, () => {
     const cwd = workspace();
     at(cwd, 'counting');
-    const read = event(client, cwd, 'PreToolUse', t.read(path.join(cwd, 'a.ts')));
-    assert.equal(decision(hook(cwd, read)), undefined);
-    assert.equal(decision(hook(cwd, read)), undefined);
-    const third = hook(cwd, read);
+    // Three calls of the same read: each has its own tool_use_id, so each counts.
+    const read = () => event(client, cwd, 'PreToolUse', t.read(path.join(cwd, 'a.ts')));
+    assert.equal(decision(hook(cwd, read())), undefined);
+    assert.equal(decision(hook(cwd, read())), undefined);
+    const third = hook(cwd, read());
     assert.equal(decision(third), 'deny');
     assert.match(third.json.hookSpecificOutput.permissionDecisionReason, /used all 2 tool calls.*DONE/);
     const own = hook(cwd, event(client, cwd, 'PreToolUse', { tool_name: client === 'vscode' ? 'statewright_transition' : 'mcp__stategate__statewright_transition', tool_input: { event: 'DONE' } }));

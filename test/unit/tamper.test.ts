@@ -22,6 +22,10 @@ import { recordFileFor } from '../../src/engine/store/active-record';
 import { Runner } from '../../src/engine/store/runner';
 import type { CommitStep } from '../../src/engine/store/run-store';
 
+/** Every call its own id, as clients send (two hooks answering one id are counted once: recent-calls.ts). */
+let callSeq = 0;
+const nextCallId = (): string => `call-${++callSeq}`;
+
 const WORKFLOW = {
   id: 'tamper',
   initial: 'open',
@@ -51,7 +55,7 @@ type Client = 'vscode' | 'claude';
 function preToolUse(client: Client, cwd: string, tool: 'read' | 'bash', arg: string): string {
   if (client === 'vscode') {
     const call = tool === 'read' ? { tool_name: 'read_file', tool_input: { filePath: arg, startLine: 1, endLine: 5 } } : { tool_name: 'run_in_terminal', tool_input: { command: arg, explanation: 'x', isBackground: false } };
-    return JSON.stringify({ hookEventName: 'PreToolUse', sessionId: 'vs-1', timestamp: '2026-11-22T20:00:00.000Z', cwd, transcript_path: '/tmp/t.json', tool_use_id: 'call-1', ...call });
+    return JSON.stringify({ hookEventName: 'PreToolUse', sessionId: 'vs-1', timestamp: '2026-11-22T20:00:00.000Z', cwd, transcript_path: '/tmp/t.json', tool_use_id: nextCallId(), ...call });
   }
   const call = tool === 'read' ? { tool_name: 'Read', tool_input: { file_path: arg } } : { tool_name: 'Bash', tool_input: { command: arg } };
   return JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 'cc-1', cwd, transcript_path: '/tmp/t.jsonl', ...call });

@@ -246,7 +246,7 @@ export type JournalEntry =
       patch: JsonObject;
     })
   | (EntryBase & { kind: 'reload'; previousHash: string; hash: string; state: string })
-  | (EntryBase & { kind: 'tool_denied'; tool: string; reason: string; state: string; input?: JsonValue; /** Denied because the run reached meta.max_cost / max_time. */ bound?: true })
+  | (EntryBase & { kind: 'tool_denied'; tool: string; reason: string; state: string; input?: JsonValue; /** Denied because the run reached meta.max_cost / max_time. */ bound?: true; /** The agent client whose hook asked (`codex`, `vscode`, ...). */ client?: string })
   | (EntryBase & {
       kind: 'chart';
       op: ChartOp;
@@ -268,7 +268,7 @@ export type JournalEntry =
   | (EntryBase & { kind: 'usage'; cost: number; total: number; inputTokens?: number; outputTokens?: number; model?: string })
   | (EntryBase & { kind: 'bound_warning'; key: string; message: string })
   | (EntryBase & StageEvent)
-  | (EntryBase & { kind: 'tool_result'; tool: string; state: string; bytes?: number; file?: string; editLines?: number; output?: string });
+  | (EntryBase & { kind: 'tool_result'; tool: string; state: string; bytes?: number; file?: string; editLines?: number; output?: string; /** The agent client whose hook reported it. */ client?: string });
 
 /** The statechart operation a `chart` journal entry records. */
 export type ChartOp = 'start' | 'send' | 'timers' | 'done' | 'fail' | 'force' | 'interrupt';

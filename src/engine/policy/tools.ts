@@ -10,6 +10,16 @@
  *   extension's `package.json` languageModelTools and its ToolName enum).
  * - 'vscode-docs': VS Code's agent hooks documentation.
  * - 'claude-docs': Claude Code's tools reference (names map to themselves).
+ * - 'gemini-source': Gemini CLI 0.61.0's bundle on the npm registry
+ *   (`@google/gemini-cli`, bundle/chunk-*.js: the `*_TOOL_NAME` and `*_PARAM_*` constants).
+ * - 'opencode-source': OpenCode 1.18.33's binary (`opencode-linux-x64`): tool ids
+ *   and their zod input schemas (`filePath`, `oldString`, `patchText`, ...).
+ * - 'codex-source': Codex 0.171's hook runtime (openai/codex hook_runtime.rs:
+ *   shell calls are `Bash {command}`, edits `apply_patch {command: <patch>}`).
+ * - 'copilot-docs': GitHub's Copilot CLI documentation (tool names `bash`,
+ *   `view`, `create`, `edit`, with `path`, `file_text`, `old_str`, `new_str`).
+ * - 'cursor-docs': Cursor's hooks documentation (preToolUse `tool_name`s
+ *   `Shell`, `Read`, `Write`, `Delete`, `Grep`, `Task`, `MCP:<tool>`).
  * - 'assumed': our reading, not checked against a source.
  *
  * Edit-size arithmetic lives in edit-lines.ts; this file only locates things.
@@ -19,7 +29,7 @@ import { editLineCount, patchPaths, type EditShape } from './edit-lines';
 export { editLineCount, type EditShape } from './edit-lines';
 
 export type ToolKind = 'read' | 'edit' | 'write' | 'shell' | 'search' | 'fetch' | 'other';
-export type ToolSource = 'vscode-source' | 'vscode-docs' | 'claude-docs' | 'assumed';
+export type ToolSource = 'vscode-source' | 'vscode-docs' | 'claude-docs' | 'gemini-source' | 'opencode-source' | 'codex-source' | 'copilot-docs' | 'cursor-docs' | 'assumed';
 /** How a tool's input carries its edit (decides which keys are read). */
 export type EditLayout = 'replace' | 'multi' | 'patch' | 'write' | 'insert' | 'notebook';
 
@@ -93,6 +103,35 @@ const ALIASES: Readonly<Record<string, { to: string; source: ToolSource; edit?: 
   copilot_listDirectory: { to: 'LS', source: 'vscode-source' },
   copilot_fetchWebPage: { to: 'WebFetch', source: 'vscode-source' },
   copilot_editNotebook: { to: 'NotebookEdit', source: 'vscode-source' },
+  // Gemini CLI's built-in tools (snake_case keys: file_path, old_string, content, command).
+  read_many_files: { to: 'Read', source: 'gemini-source' },
+  write_file: { to: 'Write', source: 'gemini-source' },
+  replace: { to: 'Edit', source: 'gemini-source' },
+  run_shell_command: { to: 'Bash', source: 'gemini-source' },
+  list_directory: { to: 'LS', source: 'gemini-source' },
+  glob: { to: 'Glob', source: 'gemini-source' },
+  web_fetch: { to: 'WebFetch', source: 'gemini-source' },
+  google_web_search: { to: 'WebSearch', source: 'gemini-source' },
+  write_todos: { to: 'TodoWrite', source: 'gemini-source' },
+  // OpenCode's tools (camelCase keys: filePath, oldString, newString, patchText).
+  read: { to: 'Read', source: 'opencode-source' },
+  write: { to: 'Write', source: 'opencode-source' },
+  edit: { to: 'Edit', source: 'opencode-source' },
+  bash: { to: 'Bash', source: 'opencode-source' },
+  grep: { to: 'Grep', source: 'opencode-source' },
+  list: { to: 'LS', source: 'opencode-source' },
+  webfetch: { to: 'WebFetch', source: 'opencode-source' },
+  websearch: { to: 'WebSearch', source: 'opencode-source' },
+  todowrite: { to: 'TodoWrite', source: 'opencode-source' },
+  task: { to: 'Task', source: 'opencode-source' },
+  patch: { to: 'Edit', source: 'opencode-source', edit: 'patch' },
+  // GitHub Copilot CLI's tools (`edit` and `bash` as OpenCode's above: the same keys are read).
+  view: { to: 'Read', source: 'copilot-docs' },
+  create: { to: 'Write', source: 'copilot-docs' },
+  // Cursor's preToolUse names.
+  Shell: { to: 'Bash', source: 'cursor-docs' },
+  Delete: { to: 'Write', source: 'cursor-docs' },
+  StrReplace: { to: 'Edit', source: 'assumed' },
 };
 
 /**
@@ -230,9 +269,10 @@ function editShape(layout: EditLayout | undefined, input: Input): EditShape | un
       return { kind: 'multi', edits };
     }
     case 'patch':
-      return { kind: 'patch', patch: pick(input, 'input', 'patch') ?? '' };
+      // VS Code `input`, OpenCode `patchText`, Codex `command` (its apply_patch carries the patch there).
+      return { kind: 'patch', patch: pick(input, 'input', 'patch', 'patchText', 'command') ?? '' };
     case 'write':
-      return { kind: 'write', content: pick(input, 'content', 'file_text') ?? '' };
+      return { kind: 'write', content: pick(input, 'content', 'file_text', 'contents') ?? '' };
     case 'insert':
       return { kind: 'insert', code: pick(input, 'code') ?? '' };
     case 'notebook':
@@ -268,7 +308,7 @@ export function extractCall(id: string, input: unknown, extra?: ExtraAliases): E
   const kind = entry?.kind ?? 'other';
   const shape = editShape(entry?.edit, obj);
   const command = kind === 'shell' ? pick(obj, 'command', 'cmd') : undefined;
-  const cwd = pick(obj, 'cwd', 'working_directory', 'workingDirectory');
+  const cwd = pick(obj, 'cwd', 'working_directory', 'workingDirectory', 'workdir');
   return {
     canonical: entry?.canonical ?? String(id),
     kind,

@@ -28,6 +28,7 @@ import { decide, record, shellRulesFor, type Decision, type PolicyOptions, type 
 import { readToolAliases } from '../policy/tool-aliases-file.js';
 import { extractCall, isOwnTool, type ExtraAliases } from '../policy/tools.js';
 import { userStateDir } from './user-state-dir.js';
+import { callDigest, findSameCall, noteCall, readRecentCalls, type RecentCall } from './recent-calls.js';
 import { writeRunRecord } from '../record/record-file.js';
 import { learningFrom, recordLearning, reportUsage, type LearningOutcome, type UsageOutcome, type UsageReport } from '../record/operations.js';
 import { locateForCall } from '../policy/effective-rules.js';
@@ -67,6 +68,10 @@ export interface ToolOptions {
   readonly aliases?: ExtraAliases;
   /** The agent's working folder (a hook's `cwd`): relative paths in the call start there. */
   readonly cwd?: string;
+  /** Which client asks (`codex`, `vscode`, ...): journaled with the call, and told apart from another client's hook for the same call. */
+  readonly client?: string;
+  /** The client's id of the call (`tool_use_id`): two hooks answering one call are counted once (recent-calls.ts). */
+  readonly callId?: string;
 }
 
 export interface RunnerOptions {
@@ -356,14 +361,16 @@ export class Runner {
         if ('code' in now || now.node.id !== here.node.id) {
           return { run: r, journal: [], outcome: denied(`the workflow moved to another state while this call was being decided; call again`, r.state) };
         }
-        // A one-shot grant for exactly this call (tool and arguments) lifts the stage's tool envelope once.
-        const grant = this.grantFor(r, call, opts.branch);
-        const d = decide(r, call, this.env, grant ? { ...policy, granted: true } : policy);
-        if (grant && d.outcome.decision === 'allow') {
-          const used = consumeGrant(d.run, grant, this.env.now());
-          return { run: used.run, journal: [...d.journal, ...used.journal], outcome: { ...d.outcome, enforcement: 'on' as const, notices: [...d.outcome.notices, `A one-shot grant approved by a person covers this ${call.tool} call; the next call outside the stage's tools asks again.`] } };
-        }
-        return { ...d, outcome: { ...d.outcome, enforcement: 'on' as const } };
+        return this.once('decide', r, call, opts, aliases, (same) => ({ decision: same.decision ?? 'deny', ...(same.reason ? { reason: same.reason } : {}), notices: [], counted: false, enforcement: 'on' as const, state: same.state ?? r.state }), () => {
+          // A one-shot grant for exactly this call (tool and arguments) lifts the stage's tool envelope once.
+          const grant = this.grantFor(r, call, opts.branch);
+          const d = decide(r, call, this.env, grant ? { ...policy, granted: true } : policy);
+          if (grant && d.outcome.decision === 'allow') {
+            const used = consumeGrant(d.run, grant, this.env.now());
+            return { run: used.run, journal: [...d.journal, ...used.journal], outcome: { ...d.outcome, enforcement: 'on' as const, notices: [...d.outcome.notices, `A one-shot grant approved by a person covers this ${call.tool} call; the next call outside the stage's tools asks again.`] } };
+          }
+          return { ...d, outcome: { ...d.outcome, enforcement: 'on' as const } };
+        }, (o) => ({ decision: o.decision, ...(o.reason ? { reason: o.reason } : {}), ...(o.state ? { state: o.state } : {}) }));
       });
     } catch (err) {
       const message = err instanceof RunnerError ? err.message : `internal error: ${(err as Error)?.message ?? String(err)}`;
@@ -379,7 +386,9 @@ export class Runner {
       return { notices: [], interrupted: false, state: active.kind === 'ok' ? active.run.state : '', enforcement: 'off' };
     }
     const aliases = this.aliasesFor(opts);
-    const out = this.apply((r) => record(r, call, result, this.env, { ...branchOpt(opts.branch), ...this.pathOptions(opts), ...(aliases ? { aliases } : {}) }));
+    const out = this.apply((r) =>
+      this.once('result', r, call, opts, aliases, (same) => ({ notices: [], interrupted: false, state: same.state ?? r.state }), () => record(r, call, result, this.env, { ...branchOpt(opts.branch), ...this.pathOptions(opts), ...(aliases ? { aliases } : {}) }), (o) => ({ state: o.state })),
+    );
     return { ...out, enforcement: 'on' };
   }
 
@@ -387,6 +396,35 @@ export class Runner {
     if (!run.pipeline?.grants.length) return undefined;
     const at = stageFor(run, (t) => this.env.load(t), branch);
     return typeof at === 'string' ? undefined : findGrant(run, call.tool, call.input, at.live.scope);
+  }
+
+  /**
+   * Decide or record a call once, whatever number of hooks ask (recent-calls.ts):
+   * a repeat from another hook gets `again(first answer)` and changes nothing.
+   * Runs under the store's lock (inside apply). The call's journal entries
+   * carry the client that asked.
+   */
+  private once<O>(
+    kind: RecentCall['kind'],
+    run: RunSnapshot,
+    call: ToolCall,
+    opts: ToolOptions,
+    aliases: ExtraAliases | undefined,
+    again: (same: RecentCall) => O,
+    fresh: () => MachineResult<O>,
+    summary: (o: O) => Pick<RecentCall, 'decision' | 'reason' | 'state'>,
+  ): MachineResult<O> {
+    const at = Date.parse(this.env.now());
+    const ask = { kind, digest: callDigest(extractCall(call.tool, call.input, aliases).canonical, call.input), at, ...(opts.callId ? { callId: opts.callId } : {}), ...(opts.client ? { client: opts.client } : {}) };
+    const same = findSameCall(readRecentCalls(this.store.dir), ask);
+    if (same) {
+      noteCall(this.store.dir, { ...ask, tool: call.tool, answers: 1 }, same);
+      return { run, journal: [], outcome: again(same) };
+    }
+    const d = fresh();
+    noteCall(this.store.dir, { ...ask, tool: call.tool, answers: 1, ...summary(d.outcome) });
+    const journal = opts.client ? d.journal.map((e) => ('tool' in e ? { ...e, client: opts.client } : e)) : d.journal;
+    return { ...d, journal };
   }
 
   /** The caller's aliases, else the store's tool-aliases.json (the setting, for processes outside VS Code). */

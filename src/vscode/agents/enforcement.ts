@@ -8,48 +8,41 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { writeFileAtomic } from '../../engine/index.js';
+import { clientLaunch, enableNotes, HOOK_CLIENTS, planDisable, planEnable, writeFileAtomic, type FileWrite, type HookClientName } from '../../engine/index.js';
 import type { RegisterCommand } from '../contributions.js';
 import type { HostRuntime } from './cli-launch.js';
-import {
-  CLAUDE_SETTINGS_FILE,
-  describeWrites,
-  isOurVscodeHookFile,
-  mergeClaudeSettings,
-  removeFromClaudeSettings,
-  repointHookEntries,
-  VSCODE_HOOK_FILE,
-  vscodeHookFile,
-} from './hook-install.js';
+import { CLAUDE_SETTINGS_FILE, describeWrites, repointHookEntries, VSCODE_HOOK_FILE } from './hook-install.js';
 
 function hostRuntime(context: vscode.ExtensionContext): HostRuntime {
   return { execPath: process.execPath, extensionPath: context.extensionPath, platform: process.platform };
 }
 
-/** Parsed JSON of a file, undefined when absent; throws on a file that is not JSON (never clobber it). */
-function readJson(file: string): unknown {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-  try {
-    return text.trim() === '' ? undefined : JSON.parse(text);
-  } catch {
-    throw new Error(`${file} is not valid JSON; fix or remove it first (stategate does not overwrite it)`);
+/** Apply planned writes (client-configs.ts) under the workspace folder. */
+function applyWrites(root: string, writes: readonly FileWrite[]): void {
+  for (const w of writes) {
+    const abs = path.join(root, w.file);
+    if (w.text === undefined) fs.rmSync(abs, { force: true });
+    else {
+      fs.mkdirSync(path.dirname(abs), { recursive: true });
+      writeFileAtomic(abs, w.text);
+    }
   }
 }
 
-function writeJson(file: string, value: unknown): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`);
+function readIn(root: string): (file: string) => string | undefined {
+  return (file) => {
+    try {
+      return fs.readFileSync(path.join(root, file), 'utf8');
+    } catch {
+      return undefined;
+    }
+  };
 }
 
 /**
  * Warn when VS Code's hook settings keep the written hooks from doing their job:
  * hooks off, the Claude Code file alone while VS Code ignores it, or both files
- * read by VS Code (every call would be decided, and counted, twice).
+ * read by VS Code (every call would be decided twice; recent-calls.ts counts it once).
  */
 function warnAboutHookSettings(files: { vscode: boolean; claude: boolean }): void {
   const chat = vscode.workspace.getConfiguration('chat');
@@ -57,61 +50,59 @@ function warnAboutHookSettings(files: { vscode: boolean; claude: boolean }): voi
   if (chat.get<boolean>('useHooks') === false) notes.push('chat.useHooks is off, so VS Code\'s agents run no hooks');
   const claudeHooks = chat.get<boolean>('useClaudeHooks') === true;
   if (files.claude && !files.vscode && !claudeHooks) notes.push('chat.useClaudeHooks is off, so VS Code\'s agents ignore the Claude Code file (Claude Code itself reads it)');
-  if (files.claude && files.vscode && claudeHooks) notes.push('chat.useClaudeHooks is on, so VS Code runs both files\' hooks and counts every call twice: turn it off');
+  if (files.claude && files.vscode && claudeHooks) notes.push('chat.useClaudeHooks is on, so VS Code runs both files\' hooks for every call (counted once, but decided twice): turn it off');
   if (notes.length === 0) return;
   void vscode.window.showWarningMessage(`stategate: hooks are written, but ${notes.join('; ')}.`, 'Open Settings').then((choice) => {
     if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'chat.use');
   });
 }
 
+/** The choices of the Enable command: the first three as before, then the other clients. */
+const CHOICES: readonly { label: string; description: string; clients: readonly HookClientName[] }[] = [
+  { label: 'VS Code agents', description: VSCODE_HOOK_FILE, clients: ['vscode'] },
+  { label: 'VS Code agents and Claude Code', description: `${VSCODE_HOOK_FILE} + ${CLAUDE_SETTINGS_FILE}`, clients: ['vscode', 'claude'] },
+  { label: 'Claude Code', description: CLAUDE_SETTINGS_FILE, clients: ['claude'] },
+  { label: 'OpenAI Codex CLI', description: '.codex/hooks.json + .codex/config.toml', clients: ['codex'] },
+  { label: 'Gemini CLI', description: '.gemini/settings.json', clients: ['gemini'] },
+  { label: 'GitHub Copilot CLI', description: '.github/hooks/stategate-copilot.json + .github/mcp.json', clients: ['copilot'] },
+  { label: 'Cursor', description: '.cursor/hooks.json + .cursor/mcp.json', clients: ['cursor'] },
+  { label: 'OpenCode', description: '.opencode/plugin/stategate.js + opencode.json', clients: ['opencode'] },
+  { label: 'Every agent', description: 'all of the above', clients: HOOK_CLIENTS },
+];
+
 async function enable(context: vscode.ExtensionContext, folder: vscode.WorkspaceFolder): Promise<string[] | undefined> {
   if (!vscode.workspace.isTrusted) {
     void vscode.window.showWarningMessage('stategate: agent enforcement writes hook commands that VS Code runs; it is available in trusted workspaces only.');
     return undefined;
   }
-  const choice = await vscode.window.showQuickPick(
-    [
-      { label: 'VS Code agents', description: VSCODE_HOOK_FILE, vscode: true, claude: false },
-      { label: 'VS Code agents and Claude Code', description: `${VSCODE_HOOK_FILE} + ${CLAUDE_SETTINGS_FILE}`, vscode: true, claude: true },
-      { label: 'Claude Code', description: CLAUDE_SETTINGS_FILE, vscode: false, claude: true },
-    ],
-    { title: 'stategate: Enable Agent Enforcement', placeHolder: 'Which agents should ask stategate before every tool call?' },
-  );
+  const choice = await vscode.window.showQuickPick(CHOICES.map((c) => ({ ...c })), { title: 'stategate: Enable Agent Enforcement', placeHolder: 'Which agents should ask stategate before every tool call?' });
   if (!choice) return undefined;
   const rt = hostRuntime(context);
-  const files = [...(choice.vscode ? [{ file: VSCODE_HOOK_FILE, client: 'vscode' as const }] : []), ...(choice.claude ? [{ file: CLAUDE_SETTINGS_FILE, client: 'claude' as const }] : [])];
-  const ok = await vscode.window.showInformationMessage('stategate will write these files:', { modal: true, detail: describeWrites(files, rt) }, 'Write');
-  if (ok !== 'Write') return undefined;
   const root = folder.uri.fsPath;
-  if (choice.vscode) writeJson(path.join(root, VSCODE_HOOK_FILE), vscodeHookFile(rt));
-  if (choice.claude) {
-    const file = path.join(root, CLAUDE_SETTINGS_FILE);
-    writeJson(file, mergeClaudeSettings(readJson(file), rt));
-  }
-  warnAboutHookSettings(choice);
+  const read = readIn(root);
+  const launch = clientLaunch(rt, path.join(root, '.stategate'));
+  // Plan every client first: a file that cannot be edited stops the command before anything is written.
+  const writes = choice.clients.flatMap((client) => planEnable(client, read, launch, rt));
+  const notes = choice.clients.flatMap(enableNotes);
+  const legacy = choice.clients.filter((c): c is 'vscode' | 'claude' => c === 'vscode' || c === 'claude').map((client) => ({ file: client === 'vscode' ? VSCODE_HOOK_FILE : CLAUDE_SETTINGS_FILE, client }));
+  const others = writes.filter((w) => w.file !== VSCODE_HOOK_FILE && w.file !== CLAUDE_SETTINGS_FILE).map((w) => `${w.file}: ${w.what}`);
+  const detail = [describeWrites(legacy, rt), ...(others.length ? ['', ...others] : []), ...(notes.length ? ['', ...notes] : [])].join('\n');
+  const ok = await vscode.window.showInformationMessage('stategate will write these files:', { modal: true, detail }, 'Write');
+  if (ok !== 'Write') return undefined;
+  applyWrites(root, writes);
+  warnAboutHookSettings({ vscode: choice.clients.includes('vscode'), claude: choice.clients.includes('claude') });
   void vscode.window.setStatusBarMessage('stategate: agent enforcement is on', 4000);
-  return files.map((f) => f.file);
+  return writes.map((w) => w.file);
 }
 
 function disable(folder: vscode.WorkspaceFolder): string[] {
   const root = folder.uri.fsPath;
-  const changed: string[] = [];
-  const hookFile = path.join(root, VSCODE_HOOK_FILE);
-  if (fs.existsSync(hookFile)) {
-    if (isOurVscodeHookFile(readJson(hookFile))) {
-      fs.rmSync(hookFile);
-      changed.push(VSCODE_HOOK_FILE);
-    } else void vscode.window.showWarningMessage(`stategate: ${VSCODE_HOOK_FILE} was changed by hand; it is left as it is.`);
-  }
-  const claudeFile = path.join(root, CLAUDE_SETTINGS_FILE);
-  if (fs.existsSync(claudeFile)) {
-    const { settings, removed } = removeFromClaudeSettings(readJson(claudeFile));
-    if (removed > 0) {
-      if (settings) writeJson(claudeFile, settings);
-      else fs.rmSync(claudeFile);
-      changed.push(CLAUDE_SETTINGS_FILE);
-    }
-  }
+  const read = readIn(root);
+  const plans = HOOK_CLIENTS.map((client) => planDisable(client, read));
+  const writes = plans.flatMap((p) => p.writes);
+  for (const note of plans.flatMap((p) => p.notes)) void vscode.window.showWarningMessage(`stategate: ${note}.`);
+  applyWrites(root, writes);
+  const changed = writes.map((w) => w.file);
   void vscode.window.setStatusBarMessage(changed.length ? `stategate: removed hooks from ${changed.join(', ')}` : 'stategate: no stategate hooks to remove', 4000);
   return changed;
 }
@@ -126,7 +117,7 @@ export function repointHooks(context: vscode.ExtensionContext, folder: vscode.Wo
   if (!vscode.workspace.isTrusted) return;
   const rt = hostRuntime(context);
   const changed: string[] = [];
-  for (const rel of [VSCODE_HOOK_FILE, CLAUDE_SETTINGS_FILE]) {
+  for (const rel of [VSCODE_HOOK_FILE, CLAUDE_SETTINGS_FILE, '.codex/hooks.json', '.gemini/settings.json', '.cursor/hooks.json', '.github/hooks/stategate-copilot.json']) {
     const file = path.join(folder.uri.fsPath, rel);
     let text: string;
     try {

@@ -1,0 +1,2 @@
+/** `stategate enable`: clients-command.ts. */
+export { enableCommand as command } from './clients-command.js';
