@@ -114,8 +114,9 @@ export class Session {
   }
 
   /** `claude -p` in the workspace, with a clean environment pointed at the fake API. */
-  run(prompt: string, extraArgs: readonly string[] = []): Promise<ClaudeRun> {
+  run(prompt: string, extraArgs: readonly string[] = [], extraEnv: Readonly<Record<string, string>> = {}): Promise<ClaudeRun> {
     const env = {
+      ...extraEnv,
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: this.home,
       CLAUDE_CONFIG_DIR: path.join(this.home, '.claude'),

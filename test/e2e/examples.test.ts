@@ -91,6 +91,9 @@ async function waitForInView(vsc: VsCode, states: readonly string[], timeoutMs =
 
 test('examples/: both statecharts open clean, a run of each starts, the panel highlights its active states', { timeout: 300_000 }, async (t) => {
   await withVsCode(t, { workspace: 'examples', viewport: { width: 1500, height: 950 } }, async (vsc) => {
+    // The file the hotfix chart's root interrupt watches, written before the workbench searches files
+    // (written late, quick open did not list it within 15 s on a loaded machine).
+    fs.writeFileSync(path.join(vsc.workspaceDir, 'INCIDENT.md'), '# Incident\n');
     await vsc.hostReady();
     const startLens = vsc.page.locator('.editor-group-container.active .codelens-decoration a', { hasText: '▶ Start run' }).first();
     // The lens is drawn once stategate has analysed the open chart: only then does an empty Problems mean "clean".
@@ -124,7 +127,6 @@ test('examples/: both statecharts open clean, a run of each starts, the panel hi
     t.diagnostic(`screenshot: ${await keepScreenshot(vsc, 'example-hotfix-statechart')}`);
     // A save of INCIDENT.md in the editor fires the chart's root interrupt from two levels down;
     // RESUME from the panel goes back to the step through the deep history.
-    fs.writeFileSync(path.join(vsc.workspaceDir, 'INCIDENT.md'), '# Incident\n');
     await vsc.openFile('INCIDENT.md');
     await vsc.typeInEditor('Scope: checkout too.\n');
     await vsc.page.keyboard.press('Control+S');

@@ -111,7 +111,8 @@ test('Gemini CLI under stategate: denials reach the model, allowed calls count, 
   assert.match(said(2), /not an allowed command/, 'curl is outside allowed_commands');
   assert.match(said(3), /editing/, 'the transition answered with the new state');
   assert.equal(fs.readFileSync(path.join(root, '.env.local'), 'utf8'), 'TOKEN=1\n', 'the write in editing ran');
-  assert.match(said(4), /\[STATEWRIGHT INTERRUPT\] Writing \.env\.local fired interrupt "secrets"/, 'the interrupt reaches the model in the tool result');
+  // said() is the response as JSON, so the interrupt's quotes are escaped there.
+  assert.match(said(4), /\[STATEWRIGHT INTERRUPT\] Writing \.env\.local fired interrupt \\"secrets\\"/, 'the interrupt reaches the model in the tool result');
 
   const state = sg(['run', 'state']);
   assert.equal(state.state, 'secrets_review');

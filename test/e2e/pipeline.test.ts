@@ -75,7 +75,10 @@ test('@stategate /run: Plan -> Execute -> Review with a denied grant, an invalid
 
     // The chat shows each stage as a section, and the run's end.
     const answer = vsc.page.locator('.interactive-item-container').last();
-    for (const title of ['Stage plan', 'Stage execute', 'Stage review', 'Pipeline completed']) await answer.getByText(title).first().waitFor({ timeout: 15_000 });
+    // Read from the answer's text: the first sections scroll out of the Chat view's sight by the end.
+    for (const title of ['Stage plan', 'Stage execute', 'Stage review', 'Pipeline completed']) {
+      await waitUntil(`the chat to show "${title}"`, async () => ((await answer.textContent()) ?? '').includes(title), 15_000);
+    }
     await vsc.screenshot('pipeline-chat');
   });
 });

@@ -78,7 +78,13 @@ test('tools/list offers the active stage\'s completion tool with its schema', as
   const submit = tools.find((t) => t.name === 'submit_plan');
   assert.ok(submit, tools.map((t) => t.name).join(', '));
   assert.deepEqual(submit.inputSchema, PLAN_SCHEMA);
-  assert.equal(tools.some((t) => t.name === 'submit_review'), false, 'only the active stage\'s tool');
+  // The later stage's tool is listed too (clients that do not re-list on tools/list_changed must reach it),
+  // with its own schema, and refused until its stage is the current one.
+  assert.deepEqual(tools.find((t) => t.name === 'submit_review')?.inputSchema, REVIEW_SCHEMA);
+  const early = await client.callTool({ name: 'submit_review', arguments: { approved: true } });
+  assert.equal(early.isError, true);
+  assert.match(text(early), /submit_review completes the stage "review", which is not the current stage; the current stage: "plan" \(ends with submit_plan\)/);
+  assert.equal(cli(['run', 'state'], { cwd }).json.state, 'plan', 'the early call changed nothing');
 });
 
 test('Claude Code\'s call of the completion tool passes the stage\'s envelope; other tools outside it do not', () => {
@@ -108,7 +114,9 @@ test('a valid payload ends the stage; the list changes to the next stage\'s tool
   assert.ok(listChanged > before, 'tools/list_changed was sent');
   const { tools } = await client.listTools();
   assert.deepEqual(tools.find((t) => t.name === 'submit_review')?.inputSchema, REVIEW_SCHEMA);
-  assert.equal(tools.some((t) => t.name === 'submit_plan'), false);
+  const again = await client.callTool({ name: 'submit_plan', arguments: { steps: ['x'] } });
+  assert.equal(again.isError, true, 'the finished stage\'s tool is refused now');
+  assert.match(text(again), /not the current stage; the current stage: "review" \(ends with submit_review\)/);
 });
 
 test('a stage started by another process is briefed by the hook at its start, once', (t) => {

@@ -60,6 +60,30 @@ export function activeStages(run: RunSnapshot, load: (text: string) => Workflow 
     .map((l) => view(run, { live: l, node: stageNode(l)!, exec: run.pipeline?.execs[l.scope] }));
 }
 
+/** A stage of the workflow, live or not: its completion tool and that tool's schema. */
+export interface StageTool {
+  readonly state: string;
+  readonly completion_tool: string;
+  readonly completion_schema: JsonObject;
+}
+
+/**
+ * Every stage of the run's workflow, in definition order. Clients that list a
+ * tool once and do not re-list it on tools/list_changed (Claude Code 2.1.330,
+ * seen in test/e2e/claude-code-pipeline.test.ts) must still reach the next
+ * stage's completion tool; the engine refuses it until its stage is live.
+ */
+export function workflowStageTools(run: RunSnapshot, load: (text: string) => Workflow | undefined): StageTool[] {
+  if (run.status !== 'running' && run.status !== 'paused') return [];
+  const workflow = load(run.workflow.definitionText);
+  if (!workflow) return [];
+  const out: StageTool[] = [];
+  for (const node of workflow.states.values()) {
+    if (node.completionTool) out.push({ state: node.id, completion_tool: node.completionTool, completion_schema: node.completionSchema ?? { type: 'object' } });
+  }
+  return out;
+}
+
 /** The stage a caller acts on (see stageFor), or why there is none. */
 export function stageView(run: RunSnapshot, load: (text: string) => Workflow | undefined, branch?: string): StageView | string {
   const at = stageFor(run, load, branch);

@@ -141,6 +141,21 @@ export function stageToolSpecs(runner: Runner, session: AgentSession = {}): Offe
       stage: s.state,
     });
   }
+  // The workflow's other stages' tools too, refused until their stage is live: a client that lists tools
+  // once (or misses tools/list_changed) can still end the next stage (a session bound to a branch excepted).
+  if (session.branch === undefined && out.length) {
+    for (const t of runner.stageTools()) {
+      if (seen.has(t.completion_tool) || AGENT_TOOL_NAMES.has(t.completion_tool)) continue;
+      seen.add(t.completion_tool);
+      out.push({
+        name: t.completion_tool,
+        description: `Completes the workflow's stage "${t.state}" once it is the current stage (it is not now: calling it before then is refused and names the current stage's tool). The arguments must match this input schema.`,
+        inputSchema: t.completion_schema,
+        readOnly: false,
+        stage: t.state,
+      });
+    }
+  }
   return out;
 }
 
@@ -287,6 +302,12 @@ export function invokeAgentTool(runner: Runner, name: string, rawArgs: unknown, 
           const outcome = runner.completeStage(name, rawArgs === undefined ? {} : (rawArgs as JsonValue), session.branch ?? stage.branch);
           const next = outcome.accepted ? nextStageText(runner, session) : '';
           return { isError: !outcome.accepted, text: `${outcome.text}${next}`, data: outcome as unknown as JsonValue };
+        }
+        const later = runner.stageTools().find((t) => t.completion_tool === name);
+        if (later) {
+          const live = runner.stages().filter((x) => session.branch === undefined || x.branch === session.branch);
+          const now = live.length ? live.map((x) => `"${x.state}" (ends with ${x.completion_tool})`).join(', ') : 'none';
+          return { isError: true, text: `${name} completes the stage "${later.state}", which is not the current stage; the current stage: ${now}. Nothing changed.`, data: { error: { code: 'wrong_completion_tool', message: `not the current stage: ${later.state}` } } };
         }
         return { isError: true, text: `Unknown stategate tool "${name}".`, data: null };
       }

@@ -34,7 +34,7 @@ import { learningFrom, recordLearning, reportUsage, type LearningOutcome, type U
 import { locateForCall } from '../policy/effective-rules.js';
 import { nodePathEnv } from '../policy/paths/env.js';
 import { PathGuard, type PathEnv } from '../policy/paths/write-guard.js';
-import { activeStages, answerGrant, completionToolCalled, askGrant, beginTurn, completeStage, consumeGrant, findGrant, promptSent, stageFor, stageView, syncStages, type AnswerOutcome, type AskOutcome, type CompletionOutcome, type GrantAnswerer, type StageView, type TurnOutcome } from '../pipeline/index.js';
+import { activeStages, workflowStageTools, type StageTool, answerGrant, completionToolCalled, askGrant, beginTurn, completeStage, consumeGrant, findGrant, promptSent, stageFor, stageView, syncStages, type AnswerOutcome, type AskOutcome, type CompletionOutcome, type GrantAnswerer, type StageView, type TurnOutcome } from '../pipeline/index.js';
 
 /**
  * check.ts (the schema validator, ajv's compiled code, and the semantic rules)
@@ -516,6 +516,12 @@ export class Runner {
   stages(): StageView[] {
     const active = this.active();
     return active.kind === 'ok' ? activeStages(active.run, (t) => this.env.load(t)) : [];
+  }
+
+  /** Every stage of the active run's workflow, live or not (none without a running pipeline). */
+  stageTools(): StageTool[] {
+    const active = this.active();
+    return active.kind === 'ok' ? workflowStageTools(active.run, (t) => this.env.load(t)) : [];
   }
 
   /** The stage a client acts on, or why there is none. */
