@@ -74,9 +74,10 @@ test('@stategate /run: Plan -> Execute -> Review with a denied grant, an invalid
     assert.ok(tl.stages.every((s) => s.prompt), 'each stage\'s prompt was sent');
 
     // The chat shows each stage as a section, and the run's end.
-    const answer = vsc.page.locator('.interactive-item-container').last();
-    // Read from the answer's text: the first sections scroll out of the Chat view's sight by the end.
-    for (const title of ['Stage plan', 'Stage execute', 'Stage review', 'Pipeline completed']) {
+    const answer = vsc.page.locator('.interactive-session').first();
+    // Each stage's result and the run's end, read from the answer's text (VS Code 1.139 folds a finished
+    // stage's steps, its heading among them, under "Finished with N steps", out of the DOM).
+    for (const title of ['plan result', 'execute result', 'review result', 'Pipeline completed']) {
       await waitUntil(`the chat to show "${title}"`, async () => ((await answer.textContent()) ?? '').includes(title), 15_000);
     }
     await vsc.screenshot('pipeline-chat');
