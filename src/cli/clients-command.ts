@@ -12,7 +12,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ClientConfigError, clientLaunch, enableNotes, HOOK_CLIENTS, isHookClient, planDisable, planEnable, writeFileAtomic, type FileWrite, type HookClientName, type HostRuntime } from '../engine/index.js';
+import { ClientConfigError, clientLaunch, enableNotes, HOOK_CLIENTS, isHookClient, planDisable, planEnable, applyClientWrites, type HookClientName, type HostRuntime } from '../engine/index.js';
 import { parse, stringOption } from './args.js';
 import { CliError, printJson, type ExitCode, type Output } from './io.js';
 import type { Command } from './commands.js';
@@ -40,16 +40,6 @@ function readIn(root: string): (file: string) => string | undefined {
   };
 }
 
-function apply(root: string, writes: readonly FileWrite[]): void {
-  for (const w of writes) {
-    const abs = path.join(root, w.file);
-    if (w.text === undefined) fs.rmSync(abs, { force: true });
-    else {
-      fs.mkdirSync(path.dirname(abs), { recursive: true });
-      writeFileAtomic(abs, w.text);
-    }
-  }
-}
 
 function clientsOf(args: readonly string[], usage: string): { clients: HookClientName[]; root: string } {
   const parsed = parse(args, { client: { type: 'string', multiple: true }, root: { type: 'string' } }, usage);
@@ -79,7 +69,7 @@ function makeCommand(name: 'enable' | 'disable'): Command {
           return { client, ...planDisable(client, read) };
         });
         for (const p of plans) {
-          apply(root, p.writes);
+          applyClientWrites(root, p.writes);
           report.push({ client: p.client, files: p.writes.map((w) => ({ file: w.file, what: w.text === undefined ? 'deleted' : w.what })), notes: p.notes });
         }
       } catch (err) {

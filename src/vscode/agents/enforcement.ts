@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { clientLaunch, enableNotes, HOOK_CLIENTS, planDisable, planEnable, writeFileAtomic, type FileWrite, type HookClientName } from '../../engine/index.js';
+import { clientLaunch, enableNotes, HOOK_CLIENTS, planDisable, planEnable, applyClientWrites, writeFileAtomic, type HookClientName } from '../../engine/index.js';
 import type { RegisterCommand } from '../contributions.js';
 import type { HostRuntime } from './cli-launch.js';
 import { CLAUDE_SETTINGS_FILE, describeWrites, repointHookEntries, VSCODE_HOOK_FILE } from './hook-install.js';
@@ -17,17 +17,6 @@ function hostRuntime(context: vscode.ExtensionContext): HostRuntime {
   return { execPath: process.execPath, extensionPath: context.extensionPath, platform: process.platform };
 }
 
-/** Apply planned writes (client-configs.ts) under the workspace folder. */
-function applyWrites(root: string, writes: readonly FileWrite[]): void {
-  for (const w of writes) {
-    const abs = path.join(root, w.file);
-    if (w.text === undefined) fs.rmSync(abs, { force: true });
-    else {
-      fs.mkdirSync(path.dirname(abs), { recursive: true });
-      writeFileAtomic(abs, w.text);
-    }
-  }
-}
 
 function readIn(root: string): (file: string) => string | undefined {
   return (file) => {
@@ -89,7 +78,7 @@ async function enable(context: vscode.ExtensionContext, folder: vscode.Workspace
   const detail = [describeWrites(legacy, rt), ...(others.length ? ['', ...others] : []), ...(notes.length ? ['', ...notes] : [])].join('\n');
   const ok = await vscode.window.showInformationMessage('stategate will write these files:', { modal: true, detail }, 'Write');
   if (ok !== 'Write') return undefined;
-  applyWrites(root, writes);
+  applyClientWrites(root, writes);
   warnAboutHookSettings({ vscode: choice.clients.includes('vscode'), claude: choice.clients.includes('claude') });
   void vscode.window.setStatusBarMessage('stategate: agent enforcement is on', 4000);
   return writes.map((w) => w.file);
@@ -101,7 +90,7 @@ function disable(folder: vscode.WorkspaceFolder): string[] {
   const plans = HOOK_CLIENTS.map((client) => planDisable(client, read));
   const writes = plans.flatMap((p) => p.writes);
   for (const note of plans.flatMap((p) => p.notes)) void vscode.window.showWarningMessage(`stategate: ${note}.`);
-  applyWrites(root, writes);
+  applyClientWrites(root, writes);
   const changed = writes.map((w) => w.file);
   void vscode.window.setStatusBarMessage(changed.length ? `stategate: removed hooks from ${changed.join(', ')}` : 'stategate: no stategate hooks to remove', 4000);
   return changed;
