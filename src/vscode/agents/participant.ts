@@ -9,7 +9,8 @@ import * as vscode from 'vscode';
 import { AGENT_TOOLS, type AgentSession, type BriefedView, isOwnTool, specForView } from '../../engine/index.js';
 import { PARTICIPANT_ID } from '../contributions.js';
 import type { RunService } from '../runtime/run-service.js';
-import { currentView, modelCandidates, runLoop, type LoopEvent, type ModelTurn, type TranscriptEntry } from './participant-loop.js';
+import { currentView, modelCandidates, runLoop, type LoopEvent, type TranscriptEntry } from './participant-loop.js';
+import { askModel } from './ask-model.js';
 import { toolAliases } from './settings.js';
 import { GrantWaiters } from './grant-buttons.js';
 import { runPipelineRequest } from './pipeline-chat.js';
@@ -76,16 +77,6 @@ function toolDefinitions(names: readonly string[], view: BriefedView | undefined
   return out;
 }
 
-async function askModel(model: vscode.LanguageModelChat, messages: vscode.LanguageModelChatMessage[], tools: vscode.LanguageModelChatTool[], token: vscode.CancellationToken): Promise<ModelTurn> {
-  const response = await model.sendRequest(messages, { tools, justification: 'stategate runs the agent under the active workflow.' }, token);
-  let text = '';
-  const calls: { callId: string; name: string; input: unknown }[] = [];
-  for await (const part of response.stream) {
-    if (part instanceof vscode.LanguageModelTextPart) text += part.value;
-    else if (part instanceof vscode.LanguageModelToolCallPart) calls.push({ callId: part.callId, name: part.name, input: part.input });
-  }
-  return { text, calls };
-}
 
 function resultText(result: vscode.LanguageModelToolResult): string {
   return result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : typeof p === 'object' && p && 'value' in p ? JSON.stringify((p as { value: unknown }).value) : '')).join('');
@@ -169,7 +160,7 @@ export function participantHandler(service: RunService, waiters: GrantWaiters = 
       session,
       ...(aliases ? { aliases } : {}),
       toolIds: () => vscode.lm.tools.map((t) => t.name).filter((n) => !isOwnTool(n)),
-      ask: ({ system, transcript: t, tools }) => askModel(model, toMessages(system, t), toolDefinitions(tools, currentView(runner, session)), token),
+      ask: ({ system, transcript: t, tools }) => askModel(model, toMessages(system, t), toolDefinitions(tools, currentView(runner, session)), 'stategate runs the agent under the active workflow.', token),
       invoke: async (name, input) => {
         stream.progress(`Running ${name}`);
         const result = await vscode.lm.invokeTool(name, { input: (input ?? {}) as object, toolInvocationToken: request.toolInvocationToken }, token);

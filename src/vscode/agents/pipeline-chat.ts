@@ -8,7 +8,8 @@ import * as vscode from 'vscode';
 import { findWorkflow, findWorkflows, isOwnTool } from '../../engine/index.js';
 import type { RunService } from '../runtime/run-service.js';
 import { ANSWER_GRANT_COMMAND, type GrantWaiters } from './grant-buttons.js';
-import type { ModelTurn, TranscriptEntry } from './participant-loop.js';
+import type { TranscriptEntry } from './participant-loop.js';
+import { askModel } from './ask-model.js';
 import { parseRunPrompt, runPipeline, type OfferedTool, type PipelineEvent } from './pipeline-loop.js';
 import { toolAliases } from './settings.js';
 
@@ -56,16 +57,6 @@ function show(stream: vscode.ChatResponseStream, e: PipelineEvent): void {
   }
 }
 
-async function ask(model: vscode.LanguageModelChat, messages: vscode.LanguageModelChatMessage[], tools: vscode.LanguageModelChatTool[], token: vscode.CancellationToken): Promise<ModelTurn> {
-  const response = await model.sendRequest(messages, { tools, justification: 'stategate runs a stage of a workflow pipeline.' }, token);
-  let text = '';
-  const calls: { callId: string; name: string; input: unknown }[] = [];
-  for await (const part of response.stream) {
-    if (part instanceof vscode.LanguageModelTextPart) text += part.value;
-    else if (part instanceof vscode.LanguageModelToolCallPart) calls.push({ callId: part.callId, name: part.name, input: part.input });
-  }
-  return { text, calls };
-}
 
 export async function runPipelineRequest(
   request: vscode.ChatRequest,
@@ -89,7 +80,7 @@ export async function runPipelineRequest(
       runner,
       ...(aliases ? { aliases } : {}),
       toolIds: () => vscode.lm.tools.map((t) => t.name).filter((n) => !isOwnTool(n)),
-      ask: ({ system, transcript, tools }) => ask(request.model, toMessages(system, transcript), definitions(tools), token),
+      ask: ({ system, transcript, tools }) => askModel(request.model, toMessages(system, transcript), definitions(tools), 'stategate runs a stage of a workflow pipeline.', token),
       invoke: async (name, input) => {
         stream.progress(`Running ${name}`);
         const result = await vscode.lm.invokeTool(name, { input: (input ?? {}) as object, toolInvocationToken: request.toolInvocationToken }, token);
