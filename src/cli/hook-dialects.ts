@@ -32,7 +32,7 @@
  *   Claude-shaped events and reads `{decision, reason?, context?}`.
  */
 import { MCP_SERVER_NAME, OWN_TOOLS, type HookClientName } from '../engine/index.js';
-import { HOOK_EVENTS, HookInputError, parseHookInput, preToolOutput, contextOutput, stopOutput, type HookEventName, type HookInput, type PreToolAnswer } from './hook-protocol.js';
+import { HOOK_EVENTS, HookInputError, parseHookInput, parseHookObject, preToolOutput, contextOutput, stopOutput, type HookEventName, type HookInput, type PreToolAnswer } from './hook-protocol.js';
 
 /** What the hook process prints and how it exits. */
 export interface Reply {
@@ -241,15 +241,7 @@ export const DIALECTS: Readonly<Record<HookClientName, Dialect>> = { vscode: cla
 
 /** Parse stdin for a client: JSON object or HookInputError. */
 export function parseClientInput(client: HookClientName, text: string, event?: string): HookInput {
-  if (text.trim() === '') throw new HookInputError('empty hook input: expected a JSON object on stdin');
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (err) {
-    throw new HookInputError(`hook input is not JSON (${(err as Error).message})`);
-  }
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new HookInputError('hook input must be a JSON object');
-  return DIALECTS[client].parse(raw as Record<string, unknown>, event);
+  return DIALECTS[client].parse(parseHookObject(text), event);
 }
 
 export { HOOK_EVENTS };

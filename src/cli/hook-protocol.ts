@@ -42,8 +42,8 @@ function str(v: unknown): string | undefined {
   return typeof v === 'string' && v !== '' ? v : undefined;
 }
 
-/** Parse stdin. Throws HookInputError with a message that says what is wrong. */
-export function parseHookInput(text: string, clientHint?: HookClient): HookInput {
+/** Stdin as a JSON object, whatever the client. Throws HookInputError saying what is wrong. */
+export function parseHookObject(text: string): Record<string, unknown> {
   if (text.trim() === '') throw new HookInputError('empty hook input: expected a JSON object on stdin');
   let raw: unknown;
   try {
@@ -52,7 +52,12 @@ export function parseHookInput(text: string, clientHint?: HookClient): HookInput
     throw new HookInputError(`hook input is not JSON (${(err as Error).message})`);
   }
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new HookInputError('hook input must be a JSON object');
-  const o = raw as Record<string, unknown>;
+  return raw as Record<string, unknown>;
+}
+
+/** Parse stdin. Throws HookInputError with a message that says what is wrong. */
+export function parseHookInput(text: string, clientHint?: HookClient): HookInput {
+  const o = parseHookObject(text);
   const eventRaw = str(o.hookEventName) ?? str(o.hook_event_name);
   if (!eventRaw) throw new HookInputError('hook input has no hookEventName / hook_event_name');
   const event = HOOK_EVENTS.find((e) => e.toLowerCase() === eventRaw.toLowerCase());
