@@ -10,9 +10,8 @@
  * (`process.execPath`), behind the same check as the extension's entries:
  * when the CLI or the runtime is gone, the hook denies (exit 2).
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ClientConfigError, clientLaunch, enableNotes, HOOK_CLIENTS, isHookClient, planDisable, planEnable, applyClientWrites, type HookClientName, type HostRuntime } from '../engine/index.js';
+import { ClientConfigError, clientLaunch, enableNotes, HOOK_CLIENTS, isHookClient, planDisable, planEnable, applyClientWrites, clientFileReader, type HookClientName, type HostRuntime } from '../engine/index.js';
 import { parse, stringOption } from './args.js';
 import { CliError, printJson, type ExitCode, type Output } from './io.js';
 import type { Command } from './commands.js';
@@ -29,17 +28,6 @@ function runtime(): HostRuntime {
   // cliPath() is <extensionPath>/dist/cli.js.
   return { execPath: process.execPath, extensionPath: path.dirname(path.dirname(cliFile())), platform: process.platform };
 }
-
-function readIn(root: string): (file: string) => string | undefined {
-  return (file) => {
-    try {
-      return fs.readFileSync(path.join(root, file), 'utf8');
-    } catch {
-      return undefined;
-    }
-  };
-}
-
 
 function clientsOf(args: readonly string[], usage: string): { clients: HookClientName[]; root: string } {
   const parsed = parse(args, { client: { type: 'string', multiple: true }, root: { type: 'string' } }, usage);
@@ -60,7 +48,7 @@ function makeCommand(name: 'enable' | 'disable'): Command {
         return 0;
       }
       const { clients, root } = clientsOf(args, usage);
-      const read = readIn(root);
+      const read = clientFileReader(root);
       const report: { client: HookClientName; files: { file: string; what: string }[]; notes: string[] }[] = [];
       try {
         // Plan every client first: a file that cannot be edited stops the command before anything is written.

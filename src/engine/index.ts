@@ -54,4 +54,4 @@ export * from './flow/effects/index.js';
 export * from './clients/cli-launch.js';
 export * from './clients/hook-install.js';
 export * from './clients/client-configs.js';
-export * from './clients/apply-writes.js';
+export * from './clients/config-io.js';

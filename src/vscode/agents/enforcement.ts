@@ -8,24 +8,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { clientLaunch, enableNotes, HOOK_CLIENTS, planDisable, planEnable, applyClientWrites, writeFileAtomic, type HookClientName } from '../../engine/index.js';
+import { clientLaunch, enableNotes, HOOK_CLIENTS, planDisable, planEnable, applyClientWrites, clientFileReader, writeFileAtomic, type HookClientName } from '../../engine/index.js';
 import type { RegisterCommand } from '../contributions.js';
 import type { HostRuntime } from './cli-launch.js';
 import { CLAUDE_SETTINGS_FILE, describeWrites, repointHookEntries, VSCODE_HOOK_FILE } from './hook-install.js';
 
 function hostRuntime(context: vscode.ExtensionContext): HostRuntime {
   return { execPath: process.execPath, extensionPath: context.extensionPath, platform: process.platform };
-}
-
-
-function readIn(root: string): (file: string) => string | undefined {
-  return (file) => {
-    try {
-      return fs.readFileSync(path.join(root, file), 'utf8');
-    } catch {
-      return undefined;
-    }
-  };
 }
 
 /**
@@ -68,7 +57,7 @@ async function enable(context: vscode.ExtensionContext, folder: vscode.Workspace
   if (!choice) return undefined;
   const rt = hostRuntime(context);
   const root = folder.uri.fsPath;
-  const read = readIn(root);
+  const read = clientFileReader(root);
   const launch = clientLaunch(rt, path.join(root, '.stategate'));
   // Plan every client first: a file that cannot be edited stops the command before anything is written.
   const writes = choice.clients.flatMap((client) => planEnable(client, read, launch, rt));
@@ -86,7 +75,7 @@ async function enable(context: vscode.ExtensionContext, folder: vscode.Workspace
 
 function disable(folder: vscode.WorkspaceFolder): string[] {
   const root = folder.uri.fsPath;
-  const read = readIn(root);
+  const read = clientFileReader(root);
   const plans = HOOK_CLIENTS.map((client) => planDisable(client, read));
   const writes = plans.flatMap((p) => p.writes);
   for (const note of plans.flatMap((p) => p.notes)) void vscode.window.showWarningMessage(`stategate: ${note}.`);
