@@ -58,11 +58,11 @@ function failClosed(out: Output, dialect: Dialect, reason: string): ExitCode {
  * how to end it, once per stage execution (journaled as prompt_sent). Empty
  * when no stage is waiting for its brief.
  */
-function newStageBriefs(runner: Runner): string[] {
+async function newStageBriefs(runner: Runner): Promise<string[]> {
   const out: string[] = [];
-  for (const s of runner.stages()) {
+  for (const s of await runner.stages()) {
     if (s.prompted) continue;
-    const sent = runner.promptSent(s.branch);
+    const sent = await runner.promptSent(s.branch);
     if (!('error' in sent)) out.push(stageBrief(sent));
   }
   return out;
@@ -88,15 +88,15 @@ async function handle(input: HookInput, runner: Runner, dir: string, out: Output
     }
     case 'PostToolUse': {
       const text = resultText(input.toolResponse);
-      const recorded = runner.result({ tool: input.toolName!, input: input.toolInput ?? {} }, { bytes: resultBytes(input.toolResponse), ...(text !== undefined ? { output: text } : {}) }, callOptions(input));
+      const recorded = await runner.result({ tool: input.toolName!, input: input.toolInput ?? {} }, { bytes: resultBytes(input.toolResponse), ...(text !== undefined ? { output: text } : {}) }, callOptions(input));
       const lines = [...recorded.notices];
       // A completion tool call (through stategate's MCP server) may have started the next stage.
-      lines.push(...newStageBriefs(runner));
+      lines.push(...(await newStageBriefs(runner)));
       if (recorded.interrupted && recorded.interrupt) {
         const i = recorded.interrupt;
         const back = i.return_via === 'chart' ? `send one of the events listed below to go back (the events of "${i.to}")` : `send the event that returns ($return) to "${i.from}"`;
         lines.unshift(`${INTERRUPT_MARKER} Writing ${i.file} fired interrupt "${i.name}": the workflow moved from "${i.from}" to "${i.to}". Handle it, then ${back}.`);
-        lines.push(briefing(runner.state()));
+        lines.push(briefing(await runner.state()));
       }
       if (!lines.length) return 0;
       return emit(out, dialect.context(input, lines.join('\n'), recorded.interrupted));
@@ -104,14 +104,14 @@ async function handle(input: HookInput, runner: Runner, dir: string, out: Output
     case 'SessionStart':
     case 'UserPromptSubmit':
     case 'SubagentStart': {
-      const active = runner.active();
+      const active = await runner.active();
       if (active.kind === 'none') return 0;
       if (active.kind === 'unreadable') {
         const what = active.tampered ? 'found the active run tampered with' : 'cannot read the active run';
         return emit(out, dialect.context(input, `stategate ${what}, so every tool call is denied: ${active.reason}`));
       }
-      const text = briefing(runner.state());
-      const stages = newStageBriefs(runner);
+      const text = briefing(await runner.state());
+      const stages = await newStageBriefs(runner);
       if (input.sessionId && input.event === 'SessionStart') markBriefed(dir, input.sessionId, text);
       // The first prompt of a session would repeat what SessionStart just said (a new stage's brief is never a repeat).
       if (!stages.length && input.sessionId && input.event === 'UserPromptSubmit' && alreadyBriefed(dir, input.sessionId, text)) return 0;
@@ -119,9 +119,9 @@ async function handle(input: HookInput, runner: Runner, dir: string, out: Output
     }
     case 'Stop':
     case 'SubagentStop': {
-      const active = runner.active();
+      const active = await runner.active();
       if (active.kind !== 'ok' || active.run.status !== 'running' || input.stopHookActive) return 0;
-      const view = runner.state();
+      const view = await runner.state();
       if (view.is_final) return 0;
       const events = (view.events ? view.events.map((e) => `${e.event} → ${e.targets.join(', ') || '(stays)'}`) : view.transitions.map((t) => `${t.event} → ${t.target}`)).join(', ');
       const where = view.configuration ? `configuration ${view.configuration.join(' | ')}` : `state "${view.state}"`;

@@ -21,7 +21,7 @@ export function createMcpServer(runner: Runner, version: string): Server {
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     // statewright_transition names the events of the run as it stands (a statechart's configuration);
     // a pipeline's live stages add their completion tools under their own names.
-    tools: offeredToolSpecs(runner, session).map((t) => ({
+    tools: (await offeredToolSpecs(runner, session)).map((t) => ({
       name: t.name,
       description: t.description,
       inputSchema: t.inputSchema as { type: 'object'; properties?: Record<string, object> },
@@ -29,7 +29,7 @@ export function createMcpServer(runner: Runner, version: string): Server {
     })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const result = invokeAgentTool(runner, request.params.name, request.params.arguments ?? {}, session);
+    const result = await invokeAgentTool(runner, request.params.name, request.params.arguments ?? {}, session);
     // A call that may have moved the run changes statewright_transition's events: clients list the tools again.
     // A stage's completion tool is not one of AGENT_TOOLS: it moves the run too (the next stage has another tool).
     if (AGENT_TOOLS.find((t) => t.name === request.params.name)?.readOnly !== true) void server.sendToolListChanged().catch(() => undefined);
@@ -42,9 +42,9 @@ export function createMcpServer(runner: Runner, version: string): Server {
 const STAGE_POLL_MS = 1000;
 
 /** The live stages' completion tools, as a key: when it changes, the client's tool list is out of date. */
-function stageToolsKey(runner: Runner): string {
+async function stageToolsKey(runner: Runner): Promise<string> {
   try {
-    return runner.stages().map((s) => `${s.branch ?? ''}:${s.completion_tool}:${s.stage_exec_id ?? ''}`).join('|');
+    return (await runner.stages()).map((s) => `${s.branch ?? ''}:${s.completion_tool}:${s.stage_exec_id ?? ''}`).join('|');
   } catch {
     return '';
   }
@@ -55,13 +55,21 @@ export async function serveMcp(runner: Runner, version: string): Promise<void> {
   const transport = new StdioServerTransport();
   await server.connect(transport);
   // The run's files are the truth and other processes change them: a stage change made elsewhere is told as tools/list_changed too.
-  let key = stageToolsKey(runner);
+  let key = await stageToolsKey(runner);
+  let looking = false;
   const poll = setInterval(() => {
-    const now = stageToolsKey(runner);
-    if (now !== key) {
-      key = now;
-      void server.sendToolListChanged().catch(() => undefined);
-    }
+    if (looking) return; // a slow store: one look at a time
+    looking = true;
+    void stageToolsKey(runner)
+      .then((now) => {
+        if (now !== key) {
+          key = now;
+          void server.sendToolListChanged().catch(() => undefined);
+        }
+      })
+      .finally(() => {
+        looking = false;
+      });
   }, STAGE_POLL_MS);
   poll.unref();
   // Keep serving until the client closes stdin.

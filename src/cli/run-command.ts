@@ -43,11 +43,11 @@ export const RUN_SUBCOMMANDS: Record<string, Sub> = {
     help: 'Validate WORKFLOW_FILE and start it as the active run (a running active run is stopped first). --input: what a pipeline\'s prompts read as `input` (e.g. {"task": "..."}).',
     options: { context: { type: 'string' }, input: { type: 'string' } },
     positionals: 1,
-    exec(runner, parsed) {
+    async exec(runner, parsed) {
       const context = parseJsonObjectOption('context', stringOption(parsed, 'context')) as JsonObject | undefined;
       const input = parseJsonOption('input', stringOption(parsed, 'input')) as JsonValue | undefined;
       refuseFlow(parsed.positionals[0]!);
-      const { run, replaced } = runner.start(parsed.positionals[0]!, context, input);
+      const { run, replaced } = await runner.start(parsed.positionals[0]!, context, input);
       return { run_id: run.runId, workflow: run.workflow.id, file: run.workflow.file, state: run.state, status: run.status, ...(replaced ? { replaced } : {}) };
     },
   },
@@ -106,8 +106,8 @@ export const RUN_SUBCOMMANDS: Record<string, Sub> = {
     usage: 'resume WORKFLOW_FILE',
     help: 'Resume the newest paused run of that workflow (iterations reset); with none paused, start it fresh.',
     positionals: 1,
-    exec(runner, parsed) {
-      const { run, resumed } = runner.resume(parsed.positionals[0]!);
+    async exec(runner, parsed) {
+      const { run, resumed } = await runner.resume(parsed.positionals[0]!);
       return { run_id: run.runId, workflow: run.workflow.id, state: run.state, status: run.status, resumed };
     },
   },
@@ -131,7 +131,7 @@ export const RUN_SUBCOMMANDS: Record<string, Sub> = {
     help: 'Report model usage to the run: the cost counts against meta.max_cost (warnings at 75% and 90%; past it, every tool but stategate\'s own is denied).',
     options: { cost: { type: 'string' }, model: { type: 'string' }, 'input-tokens': { type: 'string' }, 'output-tokens': { type: 'string' } },
     positionals: 0,
-    exec(runner, parsed) {
+    async exec(runner, parsed) {
       const num = (name: string): number | undefined => {
         const raw = stringOption(parsed, name);
         if (raw === undefined) return undefined;
@@ -144,7 +144,7 @@ export const RUN_SUBCOMMANDS: Record<string, Sub> = {
       const model = stringOption(parsed, 'model');
       const inputTokens = num('input-tokens');
       const outputTokens = num('output-tokens');
-      return runner.reportUsage({ cost, ...(model ? { model } : {}), ...(inputTokens === undefined ? {} : { inputTokens }), ...(outputTokens === undefined ? {} : { outputTokens }) });
+      return await runner.reportUsage({ cost, ...(model ? { model } : {}), ...(inputTokens === undefined ? {} : { inputTokens }), ...(outputTokens === undefined ? {} : { outputTokens }) });
     },
   },
   stage: {
@@ -152,9 +152,9 @@ export const RUN_SUBCOMMANDS: Record<string, Sub> = {
     help: 'A pipeline\'s active stage: its completion tool and schema, tools, turns, attempt and rendered prompt.',
     options: branchOption,
     positionals: 0,
-    exec(runner, parsed) {
-      const stage = runner.stage(branch(parsed));
-      return typeof stage === 'string' ? { stages: runner.stages(), error: { code: 'not_a_stage', message: stage } } : stage;
+    async exec(runner, parsed) {
+      const stage = await runner.stage(branch(parsed));
+      return typeof stage === 'string' ? { stages: await runner.stages(), error: { code: 'not_a_stage', message: stage } } : stage;
     },
   },
   complete: {
@@ -169,9 +169,9 @@ export const RUN_SUBCOMMANDS: Record<string, Sub> = {
     help: 'The pipeline run\'s timeline from its journal: stages with attempts, turns, durations, grants and completions, and the next-stage decisions (--json: as one JSON object).',
     options: { json: { type: 'boolean' } },
     positionals: 0,
-    exec(runner) {
-      const run = runner.requireActive();
-      return { run_id: run.runId, workflow: run.workflow.id, status: run.status, ...auditTimeline(runner.store.readJournal(run.runId) as unknown as JournalEntry[]) };
+    async exec(runner) {
+      const run = await runner.requireActive();
+      return { run_id: run.runId, workflow: run.workflow.id, status: run.status, ...auditTimeline((await runner.store.readJournal(run.runId)) as unknown as JournalEntry[]) };
     },
   },
   reload: {

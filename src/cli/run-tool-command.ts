@@ -29,12 +29,12 @@ export const RUN_TOOL_SUBCOMMANDS = {
     help: 'Record a call after it ran: result bytes, the edited file, and the interrupt an edit fires: {"notices","interrupted","state"}.',
     options: { input: { type: 'string' as const }, bytes: { type: 'string' as const }, branch: { type: 'string' as const } },
     positionals: 1,
-    exec(runner: Runner, parsed: Parsed) {
+    async exec(runner: Runner, parsed: Parsed) {
       const raw = stringOption(parsed, 'bytes');
       const bytes = raw === undefined ? undefined : Number(raw);
       if (bytes !== undefined && (!Number.isInteger(bytes) || bytes < 0)) throw new CliError('usage', `--bytes must be a whole number ≥ 0, got ${raw}`);
       const branch = stringOption(parsed, 'branch');
-      return runner.result({ tool: parsed.positionals[0]!, input: input(parsed) }, bytes === undefined ? {} : { bytes }, branch ? { branch } : {});
+      return await runner.result({ tool: parsed.positionals[0]!, input: input(parsed) }, bytes === undefined ? {} : { bytes }, branch ? { branch } : {});
     },
   },
 };

@@ -18,6 +18,8 @@ export * from './machine/run.js';
 export * from './machine/describe.js';
 export * from './store/runner.js';
 export * from './store/run-store.js';
+export * from './store/run-storage.js';
+export * from './store/file-storage.js';
 export * from './store/replay.js';
 export * from './store/atomic-file.js';
 export * from './store/active-record.js';

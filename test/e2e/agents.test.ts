@@ -33,8 +33,8 @@ async function launchOptions(extra: Partial<LaunchOptions> = {}): Promise<Launch
   };
 }
 
-function runState(vsc: VsCode): string {
-  return new Runner({ dir: path.join(vsc.workspaceDir, '.stategate'), workspaceRoot: vsc.workspaceDir }).state().state;
+async function runState(vsc: VsCode): Promise<string> {
+  return (await new Runner({ dir: path.join(vsc.workspaceDir, '.stategate'), workspaceRoot: vsc.workspaceDir }).state()).state;
 }
 
 function keepScreenshot(file: string, name: string): void {
@@ -74,7 +74,7 @@ test('@stategate in the Chat view: denied with the reason, allowed after a trans
     assert.equal(fs.readFileSync(path.join(vsc.workspaceDir, 'NOTES.md'), 'utf8'), '# Notes\n\nThe plan.\n');
     // The edit of .env.local fires the interrupt; the model is told with the marker.
     assert.match(lastResult(r[4]) ?? '', /\[STATEWRIGHT INTERRUPT\] secrets: \.env\.local changed/);
-    assert.equal(runState(vsc), 'secrets_review');
+    assert.equal(await runState(vsc), 'secrets_review');
     await vsc.waitForStatusBar('stategate.run', (text) => text === 'build › secrets_review');
 
     // Custom agent sync followed the run: only what secrets_review allows, plus stategate's tools.
@@ -244,8 +244,8 @@ test('VS Code\'s own agent mode with the scripted model: the installed hook deni
     assert.equal(fs.readFileSync(ws('PLAN.md'), 'utf8'), '# Plan\n');
     // PostToolUse: the edit of .env.local fires the interrupt, and the hook answers with the marker (VS Code's hook log).
     // VS Code may ask the model again before that hook process has ended (a loaded machine: 1 s per hook), so wait for it.
-    await waitUntil('the interrupt of the .env.local write (secrets_review)', () => runState(vsc) === 'secrets_review', 15_000).catch(() => undefined);
-    assert.equal(runState(vsc), 'secrets_review');
+    await waitUntil('the interrupt of the .env.local write (secrets_review)', async () => (await runState(vsc)) === 'secrets_review', 15_000).catch(() => undefined);
+    assert.equal(await runState(vsc), 'secrets_review');
     // The interrupt goes out as a block reason (which VS Code passes to the model) and as additionalContext.
     const marker = /\[PostToolUse\] Output: \{"decision":"block","reason":"\[STATEWRIGHT INTERRUPT\] Writing \.env\.local fired interrupt/;
     const logEnd = Date.now() + 15_000;
@@ -302,11 +302,11 @@ test('@stategate: a transition that needs approval shows Approve / Reject, and A
     await approve.waitFor({ timeout: 15_000 });
     assert.ok(await vsc.page.locator('.interactive-item-container').last().getByRole('button', { name: 'Reject' }).isVisible());
     keepScreenshot(await vsc.screenshot('agents-participant-approval'), 'agents-participant-approval.png');
-    assert.equal(runState(vsc), 'implementing');
+    assert.equal(await runState(vsc), 'implementing');
     await approve.click();
     await vsc.waitForStatusBar('stategate.run', (text) => text.includes('done'), 15_000).catch(() => undefined);
     const end = Date.now() + 10_000;
-    while (runState(vsc) !== 'done' && Date.now() < end) await new Promise((res) => setTimeout(res, 200));
-    assert.equal(runState(vsc), 'done');
+    while ((await runState(vsc)) !== 'done' && Date.now() < end) await new Promise((res) => setTimeout(res, 200));
+    assert.equal(await runState(vsc), 'done');
   });
 });

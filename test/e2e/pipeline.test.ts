@@ -61,13 +61,13 @@ test('@stategate /run: Plan -> Execute -> Review with a denied grant, an invalid
     // Review: no tools but its completion tool.
     assert.deepEqual(r[5]!.tools.filter((x) => !x.startsWith('statewright_') && !x.startsWith('stategate_')), ['submit_review']);
 
-    await waitUntil('the run to end', () => {
-      const run = new Runner({ dir: path.join(vsc.workspaceDir, '.stategate'), workspaceRoot: vsc.workspaceDir }).requireActive();
+    await waitUntil('the run to end', async () => {
+      const run = await new Runner({ dir: path.join(vsc.workspaceDir, '.stategate'), workspaceRoot: vsc.workspaceDir }).requireActive();
       return run.status === 'completed' ? run : undefined;
     }, 20_000);
     assert.equal(fs.readFileSync(path.join(vsc.workspaceDir, 'a.ts'), 'utf8'), 'export const bar = 1;\n');
     const runner = new Runner({ dir: path.join(vsc.workspaceDir, '.stategate'), workspaceRoot: vsc.workspaceDir });
-    const tl = auditTimeline(runner.store.readJournal(runner.requireActive().runId) as unknown as JournalEntry[]);
+    const tl = auditTimeline(await runner.store.readJournal((await runner.requireActive()).runId) as unknown as JournalEntry[]);
     assert.deepEqual(tl.stages.map((s) => [s.state, s.outcome]), [['plan', 'completed'], ['execute', 'completed'], ['review', 'completed']]);
     assert.deepEqual(tl.stages[0]!.grants.map((g) => [g.tool, g.approved, g.by]), [['scripted_writeFile', false, 'person']]);
     assert.deepEqual(tl.stages[0]!.completions.map((c) => c.valid), [false, true]);

@@ -13,8 +13,8 @@ import { lastResult, openChat, received, typePrompt } from './chat';
 import { hostRunnerVsix, STATEGATE_VSIX, withVsCode, type VsCode } from './harness';
 import { scriptedModelVsix } from './scripted-model/build';
 
-function configuration(vsc: VsCode): string[] | undefined {
-  return new Runner({ dir: path.join(vsc.workspaceDir, '.stategate'), workspaceRoot: vsc.workspaceDir }).state().configuration;
+async function configuration(vsc: VsCode): Promise<string[] | undefined> {
+  return (await new Runner({ dir: path.join(vsc.workspaceDir, '.stategate'), workspaceRoot: vsc.workspaceDir }).state()).configuration;
 }
 
 test('@stategate on a statechart: a write denied in one region\'s state runs after the event that moves that region', { timeout: 300_000 }, async (t) => {
@@ -28,7 +28,7 @@ test('@stategate on a statechart: a write denied in one region\'s state runs aft
   await withVsCode(t, options, async (vsc) => {
     await vsc.hostReady();
     await vsc.executeCommand('stategate.startRun', path.join(vsc.workspaceDir, 'review.statechart.yaml'));
-    assert.deepEqual(configuration(vsc), ['review.code.reading', 'review.security.scanning']);
+    assert.deepEqual(await configuration(vsc), ['review.code.reading', 'review.security.scanning']);
     const notes = { filePath: 'NOTES.md', content: '# Notes\n\nAddressed.\n' };
     await vsc.executeCommand('scriptedModel.setScript', [
       { text: 'I will write the notes.', calls: [{ name: 'scripted_writeFile', input: notes }] },
@@ -53,7 +53,7 @@ test('@stategate on a statechart: a write denied in one region\'s state runs aft
     assert.ok(r[2]!.tools.includes('scripted_writeFile'), `offered after the event: ${r[2]!.tools.join(', ')}`);
     assert.match(lastResult(r[3]) ?? '', /^wrote \d+ characters to NOTES\.md/);
     assert.equal(fs.readFileSync(path.join(vsc.workspaceDir, 'NOTES.md'), 'utf8'), notes.content);
-    assert.deepEqual(configuration(vsc), ['review.code.addressing', 'review.security.scanning']);
+    assert.deepEqual(await configuration(vsc), ['review.code.addressing', 'review.security.scanning']);
 
     // The chat stream shows the denial and the configuration moving.
     const answer = vsc.page.locator('.interactive-item-container').last();

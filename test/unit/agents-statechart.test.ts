@@ -22,12 +22,12 @@ import { tempDir } from './helpers/temp-dir';
 const CHART = path.join(REPO_ROOT, 'test', 'fixtures', 'hooks', 'statechart', 'review.statechart.yaml');
 const CLIENT_TOOLS = ['read_file', 'grep_search', 'replace_string_in_file', 'fetch_webpage'];
 
-function setup(t: { after(fn: () => void): void }): { runner: Runner; root: string } {
+async function setup(t: { after(fn: () => void): void }): Promise<{ runner: Runner; root: string }> {
   const root = tempDir('sg-agents-chart-', t);
   fs.copyFileSync(CHART, path.join(root, 'review.statechart.yaml'));
   fs.writeFileSync(path.join(root, 'a.ts'), 'a\n');
   const runner = new Runner({ dir: path.join(root, '.stategate'), workspaceRoot: root });
-  runner.start(path.join(root, 'review.statechart.yaml'));
+  await runner.start(path.join(root, 'review.statechart.yaml'));
   return { runner, root };
 }
 
@@ -35,7 +35,7 @@ let n = 0;
 const call = (name: string, input: unknown = {}): ToolCallRequest => ({ callId: `c${++n}`, name, input });
 
 test('a call denied in one region\'s state runs after the event that moves that region; the agent task is offered and finished', async (t) => {
-  const { runner, root } = setup(t);
+  const { runner, root } = await setup(t);
   const edit = { filePath: path.join(root, 'a.ts'), oldString: 'a', newString: 'b' };
   const turns: ModelTurn[] = [
     { text: '', calls: [call('replace_string_in_file', edit)] },
@@ -74,7 +74,7 @@ test('a call denied in one region\'s state runs after the event that moves that 
   assert.equal(seen[3]!.last[0], 'ok from replace_string_in_file');
   assert.deepEqual(invoked, ['replace_string_in_file']);
   assert.match(seen[4]!.last[0] ?? '', /Invocation summary_task done/);
-  assert.deepEqual(currentView(runner, {})?.configuration, ['review.code.editing', 'review.notes.summarised']);
+  assert.deepEqual((await currentView(runner, {}))?.configuration, ['review.code.editing', 'review.notes.summarised']);
 
   // What the chat showed: the task first, the denial, the configuration moving.
   assert.deepEqual(events[0], { kind: 'task', id: 'summary_task', agent: 'stategate', input: { topic: 'release notes' } });
@@ -82,9 +82,9 @@ test('a call denied in one region\'s state runs after the event that moves that 
   assert.ok(events.some((e) => e.kind === 'state' && e.from === 'review.code.reading | review.notes.searching' && e.to === 'review.code.editing | review.notes.searching'));
 });
 
-test('the tool offer and the custom agent file take the union of the active states', (t) => {
-  const { runner } = setup(t);
-  const view = currentView(runner, {});
+test('the tool offer and the custom agent file take the union of the active states', async (t) => {
+  const { runner } = await setup(t);
+  const view = await currentView(runner, {});
   const rules = offerRules(view, false);
   assert.deepEqual(offeredTools(CLIENT_TOOLS, rules), ['read_file', 'grep_search']);
   const md = customAgentMarkdown(view, rules, CLIENT_TOOLS.map((id) => ({ id })));
@@ -92,14 +92,14 @@ test('the tool offer and the custom agent file take the union of the active stat
   assert.match(md, /In "review\.notes\.searching":/);
 });
 
-test('the language-model tool\'s confirmation names the configuration and the target', (t) => {
-  const { runner } = setup(t);
-  assert.equal(describeAgentCall(runner, 'statewright_transition', { event: 'CHANGES_REQUESTED' }), 'Transition CHANGES_REQUESTED from review.code.reading | review.notes.searching → review.code.editing');
+test('the language-model tool\'s confirmation names the configuration and the target', async (t) => {
+  const { runner } = await setup(t);
+  assert.equal(await describeAgentCall(runner, 'statewright_transition', { event: 'CHANGES_REQUESTED' }), 'Transition CHANGES_REQUESTED from review.code.reading | review.notes.searching → review.code.editing');
 });
 
-test('an agent: task for another agent gets a custom agent file of that name, with the task and the run\'s tools', (t) => {
-  const { runner } = setup(t);
-  const view = currentView(runner, {})!;
+test('an agent: task for another agent gets a custom agent file of that name, with the task and the run\'s tools', async (t) => {
+  const { runner } = await setup(t);
+  const view = (await currentView(runner, {}))!;
   assert.equal(taskAgentFile('security'), '.github/agents/security.agent.md');
   assert.equal(taskAgentFile('stategate'), undefined, '@stategate takes its own tasks');
   assert.equal(taskAgentFile('../x'), undefined);

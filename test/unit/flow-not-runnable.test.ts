@@ -7,11 +7,11 @@ import * as path from 'node:path';
 import { Runner, RunnerError } from '../../src/engine/index.js';
 import { bash, flowWorkspace } from './helpers/flow-workspace.js';
 
-test('Runner.start refuses a flow file with flow_not_runnable and writes no run', (t) => {
+test('Runner.start refuses a flow file with flow_not_runnable and writes no run', async (t) => {
   const ws = flowWorkspace(t, { 'x.flow.yaml': { 'start-at': 'a', states: { a: bash('true') } } });
   const runner = new Runner({ dir: path.join(ws, '.stategate'), workspaceRoot: ws });
-  assert.throws(
-    () => runner.start(path.join(ws, 'x.flow.yaml')),
+  await assert.rejects(
+    async () => await runner.start(path.join(ws, 'x.flow.yaml')),
     (err: unknown) => err instanceof RunnerError && err.code === 'flow_not_runnable' && /stategate flow run/.test(err.message),
   );
   assert.equal(fs.existsSync(path.join(ws, '.stategate', 'runs')), false);

@@ -25,10 +25,10 @@ function workspace(file = FEATURE): { runner: Runner; file: string } {
 }
 
 /** What RunService.read() builds, without VS Code. */
-function situation(runner: Runner): RunSituation {
-  const active = runner.active();
+async function situation(runner: Runner): Promise<RunSituation> {
+  const active = await runner.active();
   if (active.kind !== 'ok') return active.kind === 'none' ? { kind: 'none' } : { kind: 'unreadable', reason: active.reason };
-  const view = runner.state();
+  const view = await runner.state();
   return { kind: 'active', run: active.run, view, workflow: runner.env.load(active.run.workflow.definitionText), definitionChanged: view.definition_changed };
 }
 
@@ -80,15 +80,15 @@ test('diagram: each fork branch groups the states between its initial and termin
   assert.equal(new Set(members).size, members.length, 'a state sits in one group at most');
 });
 
-test('render model: none, unreadable, and an active run with view, meta, path and history', () => {
+test('render model: none, unreadable, and an active run with view, meta, path and history', async () => {
   const { runner, file } = workspace();
   assert.deepEqual(renderModel({ kind: 'none' }, []), { kind: 'none' });
   assert.deepEqual(renderModel({ kind: 'unreadable', reason: 'corrupt' }, []), { kind: 'unreadable', reason: 'corrupt' });
-  runner.start(file);
-  runner.send('READY');
-  const s = situation(runner);
+  await runner.start(file);
+  await runner.send('READY');
+  const s = await situation(runner);
   assert.equal(s.kind, 'active');
-  const m = renderModel(s, s.kind === 'active' ? runner.store.readJournal(s.run.runId) : []);
+  const m = renderModel(s, s.kind === 'active' ? await runner.store.readJournal(s.run.runId) : []);
   assert.equal(m.kind, 'active');
   if (m.kind !== 'active') return;
   assert.equal(m.current, 'implement');
@@ -103,16 +103,16 @@ test('render model: none, unreadable, and an active run with view, meta, path an
   assert.deepEqual(JSON.parse(JSON.stringify(m)), m);
   // The file changed since the run started: the panel says so.
   fs.appendFileSync(file, '\n');
-  const changed = renderModel(situation(runner), []);
+  const changed = renderModel(await situation(runner), []);
   assert.equal(changed.kind === 'active' && changed.definitionChanged, true);
 });
 
-test('history point: the run right after an entry, replayed from the journal prefix', () => {
+test('history point: the run right after an entry, replayed from the journal prefix', async () => {
   const { runner, file } = workspace();
-  const { run } = runner.start(file);
-  runner.send('READY', { note: 'go' });
-  runner.send('SUBMIT');
-  const journal = historyOf(runner.store.readJournal(run.runId));
+  const { run } = await runner.start(file);
+  await runner.send('READY', { note: 'go' });
+  await runner.send('SUBMIT');
+  const journal = historyOf(await runner.store.readJournal(run.runId));
   const [start, ready, submit] = journal;
   assert.deepEqual(historyPoint(journal, start!.seq), { seq: start!.seq, state: 'plan', context: { tests_pass: false, ticket: 'SG-42' }, status: 'running', transitions: 0 });
   const p = historyPoint(journal, ready!.seq)!;
@@ -122,7 +122,7 @@ test('history point: the run right after an entry, replayed from the journal pre
   assert.equal(historyPoint(journal, submit!.seq)!.state, 'review');
   assert.equal(historyPoint(journal, 9999), null);
   // Read-only: the live run is untouched.
-  assert.equal(runner.state().state, 'review');
+  assert.equal((await runner.state()).state, 'review');
 });
 
 test('the render model carries the run record\'s summary: phase, task, iterations, bounds as fractions for the bars', async (t) => {
@@ -130,11 +130,11 @@ test('the render model carries the run record\'s summary: phase, task, iteration
   const file = path.join(root, 'bounded.workflow.json');
   fs.writeFileSync(file, JSON.stringify({ id: 'bounded', initial: 'plan', meta: { max_cost: '$2' }, states: { plan: { allowed_tools: ['Read'], max_iterations: 4, on: { GO: 'build' } }, build: { on: { DONE: 'done' } }, done: { type: 'final' } } }));
   const runner = new Runner({ dir: path.join(root, '.stategate'), workspaceRoot: root });
-  runner.start(file, { task: 'Ship it' });
+  await runner.start(file, { task: 'Ship it' });
   await runner.tool({ tool: 'Read', input: { file_path: 'a' } });
-  runner.reportUsage({ cost: 1.6 });
-  const run = runner.requireActive();
-  const model = renderModel(situation(runner), runner.store.readJournal(run.runId), Date.now(), readRecord(runner.store.runDir(run.runId)));
+  await runner.reportUsage({ cost: 1.6 });
+  const run = await runner.requireActive();
+  const model = renderModel(await situation(runner), await runner.store.readJournal(run.runId), Date.now(), readRecord(runner.runDir(run.runId)));
   assert.equal(model.kind, 'active');
   if (model.kind !== 'active') return;
   assert.deepEqual(model.record && { ...model.record, time: undefined }, {
@@ -156,15 +156,15 @@ test('the render model carries the run record\'s summary: phase, task, iteration
   assert.equal(model.record?.time.fraction, null, 'no time bound: no bar');
 });
 
-test('render model: a pipeline run carries its timeline (stages, attempts, grants, payloads); other runs none', () => {
+test('render model: a pipeline run carries its timeline (stages, attempts, grants, payloads); other runs none', async () => {
   const { runner, file } = workspace(path.join(REPO, 'examples', 'code-review-pipeline.workflow.json'));
-  runner.start(file, undefined, { task: 't' });
-  runner.beginTurn();
-  const p = runner.askGrant('Edit', { file_path: 'a.ts' }).proposal!;
-  runner.answerGrant(p.id, false);
-  runner.completeStage('submit_plan', { steps: [] });
-  runner.completeStage('submit_plan', { steps: ['s'] });
-  const m = renderModel(situation(runner), runner.store.readJournal(runner.requireActive().runId));
+  await runner.start(file, undefined, { task: 't' });
+  await runner.beginTurn();
+  const p = (await runner.askGrant('Edit', { file_path: 'a.ts' })).proposal!;
+  await runner.answerGrant(p.id, false);
+  await runner.completeStage('submit_plan', { steps: [] });
+  await runner.completeStage('submit_plan', { steps: ['s'] });
+  const m = renderModel(await situation(runner), await runner.store.readJournal((await runner.requireActive()).runId));
   assert.equal(m.kind, 'active');
   const tl = m.kind === 'active' ? m.pipeline : undefined;
   assert.ok(tl);
@@ -172,7 +172,7 @@ test('render model: a pipeline run carries its timeline (stages, attempts, grant
   assert.deepEqual(tl.stages[0]!.grants.map((g) => [g.tool, g.approved]), [['Edit', false]]);
   assert.deepEqual(tl.stages[0]!.completions.map((c) => c.payload), [{ steps: [] }, { steps: ['s'] }]);
   const plain = workspace(CHECKS);
-  plain.runner.start(plain.file);
-  const other = renderModel(situation(plain.runner), plain.runner.store.readJournal(plain.runner.requireActive().runId));
+  await plain.runner.start(plain.file);
+  const other = renderModel(await situation(plain.runner), await plain.runner.store.readJournal((await plain.runner.requireActive()).runId));
   assert.equal(other.kind === 'active' ? other.pipeline : 'none', undefined);
 });

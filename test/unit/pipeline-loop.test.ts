@@ -60,7 +60,7 @@ function harness(t: { after(fn: () => void): unknown }, turns: ModelTurn[], gran
     },
     ...extra,
   };
-  const journal = (): JournalEntry[] => runner.store.readJournal(runner.requireActive().runId) as unknown as JournalEntry[];
+  const journal = async (): Promise<JournalEntry[]> => await runner.store.readJournal((await runner.requireActive()).runId) as unknown as JournalEntry[];
   return { root, runner, deps, seen, events, questions, invoked, journal };
 }
 
@@ -92,7 +92,7 @@ test('Plan -> Execute -> Review: a denied grant, an invalid plan, a valid one; a
   assert.match(lastResult(h.seen[2]), /`steps` must NOT have fewer than 1 items/);
   assert.deepEqual(h.invoked.map((i) => i.name), ['Edit'], 'only the in-envelope Edit of Execute ran');
   assert.equal(fs.readFileSync(path.join(h.root, 'a.ts'), 'utf8'), 'bar');
-  const tl = auditTimeline(h.journal());
+  const tl = auditTimeline((await h.journal()));
   assert.deepEqual(tl.stages.map((s) => [s.state, s.outcome, s.turns]), [['plan', 'completed', 3], ['execute', 'completed', 2], ['review', 'completed', 1]]);
   assert.deepEqual(tl.stages[0]!.grants.map((g) => [g.tool, g.approved]), [['Edit', false]]);
   assert.deepEqual(h.events.filter((e) => e.kind === 'stage').map((e) => (e as { state: string }).state), ['plan', 'execute', 'review']);
@@ -113,7 +113,7 @@ test('an approved grant covers that call once; the same tool with other argument
   assert.deepEqual(h.invoked.map((i) => i.input), [a]);
   const headless = JSON.parse(lastResult(h.seen[2]));
   assert.equal(headless.reason, 'headless');
-  const kinds = h.journal().map((e) => e.kind).filter((k) => k.startsWith('grant_'));
+  const kinds = (await h.journal()).map((e) => e.kind).filter((k) => k.startsWith('grant_'));
   assert.deepEqual(kinds, ['grant_asked', 'grant_answered', 'grant_consumed', 'grant_asked', 'grant_answered', 'grant_asked', 'grant_answered']);
 });
 
@@ -180,7 +180,7 @@ test('fan-out: a branch that fails its turn cap fails the run, and the other bra
   const end = await runPipeline(file, 'go', h.deps);
   assert.equal(end.status, 'failed');
   assert.ok(testTurns <= 2);
-  const exits = h.journal().filter((e) => e.kind === 'stage_exit').map((e) => (e as { outcome: string }).outcome);
+  const exits = (await h.journal()).filter((e) => e.kind === 'stage_exit').map((e) => (e as { outcome: string }).outcome);
   assert.ok(exits.includes('failed'));
 });
 

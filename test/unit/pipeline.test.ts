@@ -55,8 +55,8 @@ function setup(t: { after(fn: () => void): unknown }, wf: object = PIPELINE) {
   fs.writeFileSync(path.join(root, 'p.workflow.json'), JSON.stringify(wf));
   const clock = { ms: Date.parse('2026-11-28T10:00:00.000Z') };
   const runner = new Runner({ dir: path.join(root, '.stategate'), workspaceRoot: root, now: () => new Date((clock.ms += 1000)).toISOString() });
-  const journal = (): JournalEntry[] => runner.store.readJournal(runner.requireActive().runId) as unknown as JournalEntry[];
-  const kinds = (): string[] => journal().map((e) => e.kind);
+  const journal = async (): Promise<JournalEntry[]> => await runner.store.readJournal((await runner.requireActive()).runId) as unknown as JournalEntry[];
+  const kinds = async (): Promise<string[]> => (await journal()).map((e) => e.kind);
   return { root, runner, journal, kinds, file: path.join(root, 'p.workflow.json') };
 }
 
@@ -82,52 +82,52 @@ test('payload check: each failing property is named, as the model wrote it', () 
   assert.match(!broken.valid ? broken.errors[0]! : '', /does not compile/);
 });
 
-test('a started pipeline sets up its first stage; its prompt renders input.task', (t) => {
+test('a started pipeline sets up its first stage; its prompt renders input.task', async (t) => {
   const { runner, kinds, journal, file } = setup(t);
-  runner.start(file, undefined, { task: 'refactor auth' });
-  assert.deepEqual(kinds(), ['start', 'stage_setup']);
-  const setupEntry = journal()[1] as Extract<JournalEntry, { kind: 'stage_setup' }>;
+  await runner.start(file, undefined, { task: 'refactor auth' });
+  assert.deepEqual(await kinds(), ['start', 'stage_setup']);
+  const setupEntry = (await journal())[1] as Extract<JournalEntry, { kind: 'stage_setup' }>;
   assert.deepEqual([setupEntry.state, setupEntry.attempt, setupEntry.completion_tool, setupEntry.allowed_tools, setupEntry.turn_cap], ['plan', 1, 'submit_plan', ['Read', 'Grep'], 3]);
-  const stage = runner.stage();
+  const stage = await runner.stage();
   assert.ok(typeof stage !== 'string');
   assert.equal(stage.prompt, 'Plan: refactor auth');
   assert.equal(stage.prompted, false);
-  const sent = runner.promptSent();
+  const sent = await runner.promptSent();
   assert.ok(!('error' in sent));
   assert.equal(sent.prompted, true);
-  assert.equal(journal().at(-1)?.kind, 'prompt_sent');
-  assert.equal((journal().at(-1) as { stage_exec_id: string }).stage_exec_id, setupEntry.stage_exec_id);
+  assert.equal((await journal()).at(-1)?.kind, 'prompt_sent');
+  assert.equal(((await journal()).at(-1) as { stage_exec_id: string }).stage_exec_id, setupEntry.stage_exec_id);
 });
 
-test('completion: invalid payloads keep the stage; a valid one ends it, and the next stage reads upstream', (t) => {
+test('completion: invalid payloads keep the stage; a valid one ends it, and the next stage reads upstream', async (t) => {
   const { runner, kinds, journal, file } = setup(t);
-  runner.start(file, undefined, { task: 'x' });
-  const bad = runner.completeStage('submit_plan', { steps: [] });
+  await runner.start(file, undefined, { task: 'x' });
+  const bad = await runner.completeStage('submit_plan', { steps: [] });
   assert.equal(bad.accepted, false);
   assert.equal(bad.error?.code, 'invalid_payload');
   assert.match(bad.text, /`steps` must NOT have fewer than 1 items/);
-  assert.equal(runner.requireActive().state, 'plan');
-  const wrong = runner.completeStage('submit_diff', { summary: 's' });
+  assert.equal((await runner.requireActive()).state, 'plan');
+  const wrong = await runner.completeStage('submit_diff', { summary: 's' });
   assert.equal(wrong.error?.code, 'wrong_completion_tool');
-  const good = runner.completeStage('submit_plan', { steps: ['edit a.ts'] });
+  const good = await runner.completeStage('submit_plan', { steps: ['edit a.ts'] });
   assert.equal(good.accepted, true, good.text);
-  assert.equal(runner.requireActive().state, 'execute');
-  assert.deepEqual(kinds(), ['start', 'stage_setup', 'completion_checked', 'completion_checked', 'transition', 'stage_exit', 'next_stage', 'stage_setup']);
-  const entries = journal();
+  assert.equal((await runner.requireActive()).state, 'execute');
+  assert.deepEqual(await kinds(), ['start', 'stage_setup', 'completion_checked', 'completion_checked', 'transition', 'stage_exit', 'next_stage', 'stage_setup']);
+  const entries = await journal();
   const exit = entries[5] as Extract<JournalEntry, { kind: 'stage_exit' }>;
   assert.deepEqual([exit.state, exit.outcome, exit.stage_exec_id], ['plan', 'completed', (entries[1] as { stage_exec_id: string }).stage_exec_id]);
   const next = entries[6] as Extract<JournalEntry, { kind: 'next_stage' }>;
   assert.deepEqual([next.from, next.to], [['plan'], ['execute']]);
-  const stage = runner.stage();
+  const stage = await runner.stage();
   assert.ok(typeof stage !== 'string');
   assert.equal(stage.completion_tool, 'submit_diff');
   assert.match(stage.prompt, /edit a\.ts/);
   assert.notEqual(stage.stage_exec_id, exit.stage_exec_id);
 });
 
-test('guards on the completion transition read payload.<field>; re-entering a stage is its next attempt', (t) => {
+test('guards on the completion transition read payload.<field>; re-entering a stage is its next attempt', async (t) => {
   const { runner, journal, file } = setup(t);
-  runner.start(file);
+  await runner.start(file);
   const table: [string, JsonObject, string][] = [
     ['submit_plan', { steps: ['a'] }, 'execute'],
     ['submit_diff', { summary: 'first' }, 'review'],
@@ -136,60 +136,60 @@ test('guards on the completion transition read payload.<field>; re-entering a st
     ['submit_review', { approved: true }, 'done'],
   ];
   for (const [tool, payload, to] of table) {
-    const o = runner.completeStage(tool, payload);
+    const o = await runner.completeStage(tool, payload);
     assert.equal(o.accepted, true, o.text);
-    assert.equal(runner.requireActive().state, to, `${tool} ${JSON.stringify(payload)}`);
+    assert.equal((await runner.requireActive()).state, to, `${tool} ${JSON.stringify(payload)}`);
   }
-  assert.equal(runner.requireActive().status, 'completed');
-  assert.equal(runner.requireActive().context.payload, undefined, 'the payload is not merged into the context');
-  const setups = journal().filter((e) => e.kind === 'stage_setup') as Extract<JournalEntry, { kind: 'stage_setup' }>[];
+  assert.equal((await runner.requireActive()).status, 'completed');
+  assert.equal((await runner.requireActive()).context.payload, undefined, 'the payload is not merged into the context');
+  const setups = (await journal()).filter((e) => e.kind === 'stage_setup') as Extract<JournalEntry, { kind: 'stage_setup' }>[];
   assert.deepEqual(setups.map((e) => `${e.state}#${e.attempt}`), ['plan#1', 'execute#1', 'review#1', 'execute#2', 'review#2']);
   assert.equal(new Set(setups.map((e) => e.stage_exec_id)).size, 5);
-  const last = journal().at(-1) as Extract<JournalEntry, { kind: 'next_stage' }>;
+  const last = (await journal()).at(-1) as Extract<JournalEntry, { kind: 'next_stage' }>;
   assert.deepEqual([last.kind, last.to, last.status], ['next_stage', [], 'completed']);
 });
 
-test('turn cap: the cap-th turn is allowed, one more fails the stage (no on_fail: the run fails)', (t) => {
+test('turn cap: the cap-th turn is allowed, one more fails the stage (no on_fail: the run fails)', async (t) => {
   const { runner, journal, file } = setup(t);
-  runner.start(file);
+  await runner.start(file);
   for (let i = 1; i <= 3; i++) {
-    const o = runner.beginTurn();
+    const o = await runner.beginTurn();
     assert.deepEqual([o.allowed, o.turn, o.turn_cap], [true, i, 3]);
   }
-  const over = runner.beginTurn();
+  const over = await runner.beginTurn();
   assert.equal(over.allowed, false);
   assert.match(over.failed?.reason ?? '', /turn_cap reached/);
-  assert.equal(runner.requireActive().status, 'failed');
-  const exit = journal().find((e) => e.kind === 'stage_exit') as Extract<JournalEntry, { kind: 'stage_exit' }>;
+  assert.equal((await runner.requireActive()).status, 'failed');
+  const exit = (await journal()).find((e) => e.kind === 'stage_exit') as Extract<JournalEntry, { kind: 'stage_exit' }>;
   assert.deepEqual([exit.outcome, exit.turns], ['failed', 3]);
-  assert.equal(runner.completeStage('submit_plan', { steps: ['a'] }).error?.code, 'not_running');
+  assert.equal((await runner.completeStage('submit_plan', { steps: ['a'] })).error?.code, 'not_running');
 });
 
-test('turn cap with an on_fail transition: the stage fails there and the run goes on', (t) => {
+test('turn cap with an on_fail transition: the stage fails there and the run goes on', async (t) => {
   const wf = structuredClone(PIPELINE) as typeof PIPELINE & { states: Record<string, unknown> };
   (wf.states.plan as { on: Record<string, string> }).on = { submit_plan: 'execute', on_fail: 'replan' };
   wf.states.replan = { on: { RETRY: 'plan' } };
   const { runner, file } = setup(t, wf);
-  runner.start(file);
-  for (let i = 0; i < 3; i++) runner.beginTurn();
-  const over = runner.beginTurn();
+  await runner.start(file);
+  for (let i = 0; i < 3; i++) await runner.beginTurn();
+  const over = await runner.beginTurn();
   assert.deepEqual([over.allowed, over.failed?.to], [false, 'replan']);
-  assert.equal(runner.requireActive().status, 'running');
-  runner.send('RETRY');
-  const again = runner.stage();
+  assert.equal((await runner.requireActive()).status, 'running');
+  await runner.send('RETRY');
+  const again = await runner.stage();
   assert.ok(typeof again !== 'string');
   assert.deepEqual([again.attempt, again.turns], [2, 0], 'a new attempt starts with fresh turns');
 });
 
 test('one-shot grants: approved once for that tool and arguments; other arguments ask again', async (t) => {
   const { runner, journal, file } = setup(t);
-  runner.start(file);
+  await runner.start(file);
   const call = { tool: 'Edit', input: { file_path: 'a.ts', old_string: 'a', new_string: 'b' } };
   assert.equal((await runner.tool(call)).decision, 'deny', 'Edit is outside plan');
-  const asked = runner.askGrant(call.tool, call.input);
+  const asked = await runner.askGrant(call.tool, call.input);
   assert.ok(asked.proposal);
   assert.equal(asked.proposal.argsDigest, argsDigest({ new_string: 'b', old_string: 'a', file_path: 'a.ts' }), 'the digest ignores key order');
-  const answered = runner.answerGrant(asked.proposal.id, true);
+  const answered = await runner.answerGrant(asked.proposal.id, true);
   assert.equal(answered.approved, true);
   const other = await runner.tool({ tool: 'Edit', input: { ...call.input, new_string: 'c' } });
   assert.equal(other.decision, 'deny', 'other arguments are not covered');
@@ -197,12 +197,12 @@ test('one-shot grants: approved once for that tool and arguments; other argument
   assert.equal(first.decision, 'allow', first.reason);
   const second = await runner.tool(call);
   assert.equal(second.decision, 'deny', 'the grant was used up');
-  const kinds = journal().map((e) => e.kind).filter((k) => k.startsWith('grant_'));
+  const kinds = (await journal()).map((e) => e.kind).filter((k) => k.startsWith('grant_'));
   assert.deepEqual(kinds, ['grant_asked', 'grant_answered', 'grant_consumed']);
   // Deny and headless: typed denials, nothing granted.
   for (const by of ['person', 'headless'] as const) {
-    const p = runner.askGrant('Bash', { command: 'ls' }).proposal!;
-    const no = runner.answerGrant(p.id, by === 'headless', by);
+    const p = (await runner.askGrant('Bash', { command: 'ls' })).proposal!;
+    const no = await runner.answerGrant(p.id, by === 'headless', by);
     assert.equal(no.approved, false);
     assert.deepEqual([no.denial?.type, no.denial?.reason, no.denial?.tool], ['denied_tool_call', by === 'headless' ? 'headless' : 'denied', 'Bash']);
     assert.equal((await runner.tool({ tool: 'Bash', input: { command: 'ls' } })).decision, 'deny');
@@ -211,12 +211,12 @@ test('one-shot grants: approved once for that tool and arguments; other argument
 
 test('grants end with their stage execution', async (t) => {
   const { runner, file } = setup(t);
-  runner.start(file);
+  await runner.start(file);
   const call = { tool: 'Write', input: { file_path: 'n.ts', content: '' } };
-  const p = runner.askGrant(call.tool, call.input).proposal!;
-  runner.answerGrant(p.id, true);
-  runner.completeStage('submit_plan', { steps: ['a'] });
-  assert.equal(runner.requireActive().pipeline?.grants.length, 0);
+  const p = (await runner.askGrant(call.tool, call.input)).proposal!;
+  await runner.answerGrant(p.id, true);
+  await runner.completeStage('submit_plan', { steps: ['a'] });
+  assert.equal((await runner.requireActive()).pipeline?.grants.length, 0);
   assert.equal((await runner.tool(call)).decision, 'deny', 'Write is outside execute, and the plan stage\'s grant is gone');
 });
 
@@ -236,47 +236,47 @@ const FAN_OUT = {
   guards: { ok: { field: 'payload.ok', op: 'eq', value: true } },
 };
 
-test('fan-out: both branch stages run at once, and the join stage reads both results in upstream', (t) => {
+test('fan-out: both branch stages run at once, and the join stage reads both results in upstream', async (t) => {
   const { runner, journal, file } = setup(t, FAN_OUT);
-  runner.start(file);
-  runner.completeStage('submit_plan', {});
-  const live = runner.stages();
+  await runner.start(file);
+  await runner.completeStage('submit_plan', {});
+  const live = await runner.stages();
   assert.deepEqual(live.map((s) => [s.branch, s.state]), [['lint', 'lint'], ['test', 'tests']]);
-  assert.match(String(runner.stage()), /name the branch/);
-  assert.equal(runner.completeStage('submit_tests', { passed: 'x' }, 'test').error?.code, 'invalid_payload');
-  assert.equal(runner.completeStage('submit_tests', { passed: 12 }, 'test').accepted, true);
-  assert.deepEqual(runner.stages().map((s) => s.state), ['lint']);
-  assert.equal(runner.completeStage('submit_lint', { ok: true }, 'lint').accepted, true);
-  const review = runner.stage();
+  assert.match(String(await runner.stage()), /name the branch/);
+  assert.equal((await runner.completeStage('submit_tests', { passed: 'x' }, 'test')).error?.code, 'invalid_payload');
+  assert.equal((await runner.completeStage('submit_tests', { passed: 12 }, 'test')).accepted, true);
+  assert.deepEqual((await runner.stages()).map((s) => s.state), ['lint']);
+  assert.equal((await runner.completeStage('submit_lint', { ok: true }, 'lint')).accepted, true);
+  const review = await runner.stage();
   assert.ok(typeof review !== 'string', String(review));
   assert.equal(review.state, 'review');
   assert.equal(review.prompt, 'lint: true, tests: 12');
-  const scopes = journal().filter((e) => e.kind === 'stage_setup').map((e) => e.scope ?? '');
+  const scopes = (await journal()).filter((e) => e.kind === 'stage_setup').map((e) => e.scope ?? '');
   assert.deepEqual(scopes, ['', 'branch:lint', 'branch:test', '']);
 });
 
-test('fan-out: a failing branch cancels the other and fails the fork', (t) => {
+test('fan-out: a failing branch cancels the other and fails the fork', async (t) => {
   const { runner, journal, file } = setup(t, FAN_OUT);
-  runner.start(file);
-  runner.completeStage('submit_plan', {});
-  assert.equal(runner.completeStage('submit_lint', { ok: false }, 'lint').accepted, true);
-  assert.equal(runner.requireActive().state, 'failed');
-  assert.deepEqual(runner.stages(), []);
-  const exits = journal().filter((e) => e.kind === 'stage_exit') as Extract<JournalEntry, { kind: 'stage_exit' }>[];
+  await runner.start(file);
+  await runner.completeStage('submit_plan', {});
+  assert.equal((await runner.completeStage('submit_lint', { ok: false }, 'lint')).accepted, true);
+  assert.equal((await runner.requireActive()).state, 'failed');
+  assert.deepEqual(await runner.stages(), []);
+  const exits = (await journal()).filter((e) => e.kind === 'stage_exit') as Extract<JournalEntry, { kind: 'stage_exit' }>[];
   assert.deepEqual(exits.map((e) => [e.state, e.outcome]), [['plan', 'completed'], ['lint', 'completed'], ['tests', 'cancelled']]);
 });
 
-test('audit timeline: stages, attempts, turns, grants, completions, decisions', (t) => {
+test('audit timeline: stages, attempts, turns, grants, completions, decisions', async (t) => {
   const { runner, journal, file } = setup(t);
-  runner.start(file, undefined, { task: 't' });
-  runner.promptSent();
-  runner.beginTurn();
-  const p = runner.askGrant('Edit', { file_path: 'a' }).proposal!;
-  runner.answerGrant(p.id, false);
-  runner.completeStage('submit_plan', { steps: 3 });
-  runner.beginTurn();
-  runner.completeStage('submit_plan', { steps: ['a'] });
-  const tl = auditTimeline(journal());
+  await runner.start(file, undefined, { task: 't' });
+  await runner.promptSent();
+  await runner.beginTurn();
+  const p = (await runner.askGrant('Edit', { file_path: 'a' })).proposal!;
+  await runner.answerGrant(p.id, false);
+  await runner.completeStage('submit_plan', { steps: 3 });
+  await runner.beginTurn();
+  await runner.completeStage('submit_plan', { steps: ['a'] });
+  const tl = auditTimeline(await journal());
   assert.equal(tl.stages.length, 2);
   const plan = tl.stages[0]!;
   assert.deepEqual([plan.state, plan.attempt, plan.turns, plan.outcome, plan.prompt], ['plan', 1, 2, 'completed', 'Plan: t']);
@@ -287,20 +287,20 @@ test('audit timeline: stages, attempts, turns, grants, completions, decisions', 
   assert.match(auditText(tl), /^plan #1 \(se-1\): completed, 2\/3 turns/);
 });
 
-test('a run without stage fields gets no pipeline state and no stage events', (t) => {
+test('a run without stage fields gets no pipeline state and no stage events', async (t) => {
   const { runner, kinds, file } = setup(t, { id: 'plain', initial: 'a', states: { a: { on: { GO: 'b' } }, b: { type: 'final' } } });
-  runner.start(file);
-  runner.send('GO');
-  assert.deepEqual(kinds(), ['start', 'transition']);
-  assert.equal(runner.requireActive().pipeline, undefined);
-  assert.equal(runner.completeStage('submit_plan', {}).error?.code, 'not_running');
+  await runner.start(file);
+  await runner.send('GO');
+  assert.deepEqual(await kinds(), ['start', 'transition']);
+  assert.equal((await runner.requireActive()).pipeline, undefined);
+  assert.equal((await runner.completeStage('submit_plan', {})).error?.code, 'not_running');
 });
 
-test('examples/code-review-pipeline.workflow.json runs Plan -> Execute -> Review, a rejected review going back to Execute', (t) => {
+test('examples/code-review-pipeline.workflow.json runs Plan -> Execute -> Review, a rejected review going back to Execute', async (t) => {
   const root = tempDir('sg-pipeline-example-', t);
   const runner = new Runner({ dir: path.join(root, '.stategate'), workspaceRoot: root });
-  runner.start(path.join(__dirname, '..', '..', 'examples', 'code-review-pipeline.workflow.json'), undefined, { task: 'rename foo' });
-  const plan = runner.stage();
+  await runner.start(path.join(__dirname, '..', '..', 'examples', 'code-review-pipeline.workflow.json'), undefined, { task: 'rename foo' });
+  const plan = await runner.stage();
   assert.ok(typeof plan !== 'string');
   assert.match(plan.prompt, /^Plan how to do this task: rename foo/);
   const steps: [string, JsonObject, string][] = [
@@ -311,15 +311,15 @@ test('examples/code-review-pipeline.workflow.json runs Plan -> Execute -> Review
     ['submit_review', { approved: true }, 'done'],
   ];
   for (const [tool, payload, to] of steps) {
-    assert.equal(runner.completeStage(tool, payload).accepted, true, tool);
-    assert.equal(runner.requireActive().state, to);
+    assert.equal((await runner.completeStage(tool, payload)).accepted, true, tool);
+    assert.equal((await runner.requireActive()).state, to);
   }
-  assert.equal(runner.completeStage('submit_plan', { steps: [''] }).error?.code, 'not_running');
+  assert.equal((await runner.completeStage('submit_plan', { steps: [''] })).error?.code, 'not_running');
 });
 
 test('the active stage\'s completion tool passes the envelope in every client spelling; other servers\' tools of that name do not', async (t) => {
   const { runner, file } = setup(t);
-  runner.start(file);
+  await runner.start(file);
   const table: [string, 'allow' | 'deny'][] = [
     ['submit_plan', 'allow'],
     ['mcp__stategate__submit_plan', 'allow'],

@@ -55,7 +55,7 @@ function readRecordFile(file: string): AgentStateRecord {
   return JSON.parse(fs.readFileSync(file, 'utf8')) as AgentStateRecord;
 }
 
-test('a writer stopped after run.json (before the record) leaves the record one change behind, readable; the next commit catches it up', (t) => {
+test('a writer stopped after run.json (before the record) leaves the record one change behind, readable; the next commit catches it up', async (t) => {
   const cwd = workspace(t);
   let stopAt: CommitStep | undefined;
   const runner = new Runner({
@@ -65,25 +65,25 @@ test('a writer stopped after run.json (before the record) leaves the record one 
       if (step === stopAt) throw new Error(`killed after ${step}`);
     },
   });
-  runner.start(path.join(cwd, 'loop.workflow.json'));
-  const runId = runner.requireActive().runId;
-  const file = path.join(runner.store.runDir(runId), RECORD_FILE);
+  await runner.start(path.join(cwd, 'loop.workflow.json'));
+  const runId = (await runner.requireActive()).runId;
+  const file = path.join(runner.runDir(runId), RECORD_FILE);
   const before = readRecordFile(file);
 
   // Killed after the journal, before the record: a learning is committed, the record does not have it.
   stopAt = 'journal-appended';
-  assert.throws(() => runner.recordLearning({ lesson: 'Missed by a killed writer' }), /killed after journal-appended/);
+  await assert.rejects(async () => await runner.recordLearning({ lesson: 'Missed by a killed writer' }), /killed after journal-appended/);
   assert.deepEqual(readRecordFile(file), before, 'the record is the previous one, whole');
   stopAt = undefined;
 
-  runner.send('STEP');
+  await runner.send('STEP');
   const after = readRecordFile(file);
   assert.ok(validateRecord(after), JSON.stringify(validateRecord.errors));
-  const journal = runner.store.readJournal(runId);
+  const journal = await runner.store.readJournal(runId);
   assert.equal(after.stategate.journal_seq, journal.at(-1)!.seq);
   assert.deepEqual(after.learnings.map((l) => l.lesson), ['Missed by a killed writer']);
   assert.deepEqual(after.completed_tasks.map((c) => c.task), ['work']);
-  const lines = fs.readFileSync(path.join(runner.store.runDir(runId), LEARNINGS_FILE), 'utf8').trim().split('\n');
+  const lines = fs.readFileSync(path.join(runner.runDir(runId), LEARNINGS_FILE), 'utf8').trim().split('\n');
   assert.equal(lines.length, 1, 'the learning is in learnings.jsonl once');
 });
 

@@ -54,7 +54,8 @@ function scripted(t: { after(fn: () => void): unknown }): Scripted {
   fs.writeFileSync(path.join(root, 'recorded.workflow.json'), JSON.stringify(WORKFLOW));
   const clock = { ms: Date.parse('2026-11-25T12:00:00.000Z') };
   const runner = new Runner({ dir: path.join(root, '.stategate'), workspaceRoot: root, now: () => new Date(clock.ms).toISOString() });
-  const runDir = () => runner.store.runDir(runner.requireActive().runId);
+  // The active run's id as the file store keeps it (the record is a file of this machine).
+  const runDir = () => runner.runDir(fs.readFileSync(path.join(root, '.stategate', 'active'), 'utf8').trim());
   const file = () => path.join(runDir(), RECORD_FILE);
   return {
     root,
@@ -67,24 +68,24 @@ function scripted(t: { after(fn: () => void): unknown }): Scripted {
 }
 
 /** The record is valid against its schema, says the journal entry it reflects, and jq reads its status. */
-function checkStep(s: Scripted, step: string, status: string): AgentStateRecord {
+async function checkStep(s: Scripted, step: string, status: string): Promise<AgentStateRecord> {
   const rec = s.record();
   const valid = validateRecord(rec);
   assert.ok(valid, `${step}: ${JSON.stringify(validateRecord.errors)}`);
-  const journal = s.runner.store.readJournal(rec.stategate.run_id);
+  const journal = await s.runner.store.readJournal(rec.stategate.run_id);
   assert.equal(rec.stategate.journal_seq, journal[journal.length - 1]?.seq, `${step}: the record reflects the last journal entry`);
   assert.equal(s.jqStatus(), status, `${step}: .orchestrator.status`);
   return rec;
 }
 
-test('a scripted run keeps agent-state.json valid and in step after every operation', (t) => {
+test('a scripted run keeps agent-state.json valid and in step after every operation', async (t) => {
   const s = scripted(t);
   git(s.root, 'init', '-q');
   git(s.root, 'commit', '-q', '--allow-empty', '-m', 'first');
   const firstSha = git(s.root, 'rev-parse', 'HEAD');
 
-  s.runner.start(path.join(s.root, 'recorded.workflow.json'), { task: 'Add a login page' });
-  let rec = checkStep(s, 'start', 'planning');
+  await s.runner.start(path.join(s.root, 'recorded.workflow.json'), { task: 'Add a login page' });
+  let rec = await checkStep(s, 'start', 'planning');
   assert.equal(rec.orchestrator.current_phase, 0);
   assert.equal(rec.orchestrator.total_phases, 5);
   assert.equal(rec.orchestrator.current_task, '1/1');
@@ -100,11 +101,11 @@ test('a scripted run keeps agent-state.json valid and in step after every operat
   return (async () => {
     assert.equal((await s.runner.tool({ tool: 'Read', input: { file_path: 'a.ts' } })).decision, 'allow');
     assert.equal((await s.runner.tool({ tool: 'Read', input: { file_path: 'b.ts' } })).decision, 'allow');
-    rec = checkStep(s, 'two reads', 'planning');
+    rec = await checkStep(s, 'two reads', 'planning');
     assert.equal(rec.orchestrator.ralph_iteration, 2);
     assert.equal(rec.supervisor.checks_performed, 2);
     assert.equal((await s.runner.tool({ tool: 'Edit', input: { file_path: 'a.ts', old_string: 'a', new_string: 'b' } })).decision, 'deny');
-    rec = checkStep(s, 'a denial', 'planning');
+    rec = await checkStep(s, 'a denial', 'planning');
     assert.equal(rec.orchestrator.ralph_iteration, 2, 'a denied call does not count');
     assert.equal(rec.supervisor.interventions.length, 1);
     assert.equal(rec.supervisor.interventions[0]!.action, 'deny');
@@ -112,16 +113,16 @@ test('a scripted run keeps agent-state.json valid and in step after every operat
     assert.equal(rec.supervisor.checks_performed, 3);
 
     // A learning: in the record and appended to learnings.jsonl.
-    const learned = s.runner.recordLearning({ type: 'pattern', lesson: 'The auth module already validates tokens', pattern: 'Look for an existing module first', context: 'login' });
+    const learned = await s.runner.recordLearning({ type: 'pattern', lesson: 'The auth module already validates tokens', pattern: 'Look for an existing module first', context: 'login' });
     assert.equal(learned.recorded, true);
-    rec = checkStep(s, 'a learning', 'planning');
+    rec = await checkStep(s, 'a learning', 'planning');
     assert.equal(rec.learnings.length, 1);
     assert.equal(rec.learnings[0]!.task, 'planning');
     assert.equal(rec.learnings[0]!.iteration, 2);
     const lines = fs.readFileSync(path.join(s.runDir(), LEARNINGS_FILE), 'utf8').trim().split('\n');
     assert.equal(lines.length, 1);
     assert.equal(JSON.parse(lines[0]!).lesson, 'The auth module already validates tokens');
-    assert.equal(s.runner.recordLearning({ lesson: '' }).error?.code, 'invalid_learning');
+    assert.equal((await s.runner.recordLearning({ lesson: '' })).error?.code, 'invalid_learning');
 
     // A transition: planning completes, a checkpoint at the new HEAD.
     fs.writeFileSync(path.join(s.root, 'plan.md'), 'plan');
@@ -129,8 +130,8 @@ test('a scripted run keeps agent-state.json valid and in step after every operat
     git(s.root, 'commit', '-q', '-m', 'plan');
     const planSha = git(s.root, 'rev-parse', 'HEAD');
     s.clock.ms += 5 * 60_000 + 3000;
-    assert.equal(s.runner.send('PLANNED', { success_criteria_met: { plan_written: true } }).transitioned, true);
-    rec = checkStep(s, 'PLANNED', 'executing');
+    assert.equal((await s.runner.send('PLANNED', { success_criteria_met: { plan_written: true } })).transitioned, true);
+    rec = await checkStep(s, 'PLANNED', 'executing');
     assert.equal(rec.orchestrator.current_phase, 1);
     assert.equal(rec.orchestrator.ralph_iteration, 0);
     assert.deepEqual(
@@ -144,59 +145,59 @@ test('a scripted run keeps agent-state.json valid and in step after every operat
     assert.equal(rec.safety_bounds.elapsed_time, '0h 5m 3s');
 
     // A refused transition is an intervention too.
-    assert.ok(s.runner.send('NOPE').error);
-    rec = checkStep(s, 'refused', 'executing');
+    assert.ok((await s.runner.send('NOPE')).error);
+    rec = await checkStep(s, 'refused', 'executing');
     assert.equal(rec.supervisor.interventions.at(-1)!.action, 'refuse');
 
     // An edit of an .env file fires the interrupt; $return goes back.
     assert.equal((await s.runner.tool({ tool: 'Write', input: { file_path: path.join(s.root, 'src/app.ts'), content: 'x' } })).decision, 'allow');
-    s.runner.result({ tool: 'Write', input: { file_path: path.join(s.root, 'src/app.ts'), content: 'x' } }, {});
-    rec = checkStep(s, 'a write', 'executing');
+    await s.runner.result({ tool: 'Write', input: { file_path: path.join(s.root, 'src/app.ts'), content: 'x' } }, {});
+    rec = await checkStep(s, 'a write', 'executing');
     assert.deepEqual(rec.stategate.files_edited, ['src/app.ts']);
-    const out = s.runner.result({ tool: 'Write', input: { file_path: path.join(s.root, '.env'), content: 'K=1' } }, {});
+    const out = await s.runner.result({ tool: 'Write', input: { file_path: path.join(s.root, '.env'), content: 'K=1' } }, {});
     assert.equal(out.interrupted, true);
-    rec = checkStep(s, 'interrupt', 'reviewing');
+    rec = await checkStep(s, 'interrupt', 'reviewing');
     assert.equal(rec.supervisor.interventions.at(-1)!.action, 'interrupt');
     assert.equal(rec.supervisor.re_plans_triggered, 1);
     assert.equal(rec.completed_tasks.at(-1)!.task, 'executing');
-    assert.equal(s.runner.send('RESUME').transitioned, true);
-    rec = checkStep(s, 'RESUME', 'executing');
+    assert.equal((await s.runner.send('RESUME')).transitioned, true);
+    rec = await checkStep(s, 'RESUME', 'executing');
 
     // An approval: asked, then granted by a person.
-    const asked = s.runner.send('DONE');
+    const asked = await s.runner.send('DONE');
     assert.ok(asked.pending_approval);
-    rec = checkStep(s, 'approval asked', 'executing');
+    rec = await checkStep(s, 'approval asked', 'executing');
     assert.equal(rec.supervisor.interventions.at(-1)!.action, 'approval_requested');
-    assert.equal(s.runner.approve().transitioned, true);
-    rec = checkStep(s, 'approved', 'reviewing');
+    assert.equal((await s.runner.approve()).transitioned, true);
+    rec = await checkStep(s, 'approved', 'reviewing');
     assert.equal(rec.supervisor.interventions.at(-1)!.action, 'approved');
 
     // Cost reported by the participant: 75% and 90% warnings, then the bound.
-    let usage = s.runner.reportUsage({ cost: 0.8, model: 'scripted' });
+    let usage = await s.runner.reportUsage({ cost: 0.8, model: 'scripted' });
     assert.deepEqual(usage.notices, ['Cost at 75% of limit ($0.80 of $1)']);
-    rec = checkStep(s, 'cost 75%', 'reviewing');
+    rec = await checkStep(s, 'cost 75%', 'reviewing');
     assert.equal(rec.safety_bounds.cost_so_far, '$0.80');
     assert.deepEqual(rec.safety_bounds.warnings, ['Cost at 75% of limit ($0.80 of $1)']);
     const read = await s.runner.tool({ tool: 'Read', input: { file_path: 'a.ts' } });
     assert.equal(read.decision, 'allow');
-    usage = s.runner.reportUsage({ cost: 0.15 });
+    usage = await s.runner.reportUsage({ cost: 0.15 });
     assert.deepEqual(usage.notices, ['Cost at 90% of limit ($0.95 of $1)']);
-    usage = s.runner.reportUsage({ cost: 0.05 });
+    usage = await s.runner.reportUsage({ cost: 0.05 });
     assert.ok(usage.exceeded);
     const denied = await s.runner.tool({ tool: 'Read', input: { file_path: 'a.ts' } });
     assert.equal(denied.decision, 'deny');
     assert.match(denied.reason ?? '', /cost bound: \$1\.00 of \$1 \(meta\.max_cost\)/);
     const own = await s.runner.tool({ tool: 'statewright_get_state', input: {} });
     assert.equal(own.decision, 'allow', 'stategate\'s own tools pass past a bound');
-    rec = checkStep(s, 'bound exceeded', 'reviewing');
+    rec = await checkStep(s, 'bound exceeded', 'reviewing');
     assert.equal(rec.supervisor.interventions.at(-1)!.conflict_type, 'bound');
     assert.equal(rec.safety_bounds.warnings.length, 2);
 
     // The end: completed, with an end time; the last checkpoint at the final state.
     s.clock.ms += 60_000;
-    assert.equal(s.runner.send('SHIP').transitioned, true);
+    assert.equal((await s.runner.send('SHIP')).transitioned, true);
     const runId = rec.stategate.run_id;
-    const final = JSON.parse(fs.readFileSync(path.join(s.runner.store.runDir(runId), RECORD_FILE), 'utf8')) as AgentStateRecord;
+    const final = JSON.parse(fs.readFileSync(path.join(s.runner.runDir(runId), RECORD_FILE), 'utf8')) as AgentStateRecord;
     assert.ok(validateRecord(final), JSON.stringify(validateRecord.errors));
     assert.equal(final.orchestrator.status, 'completed');
     assert.equal(final.orchestrator.end_time, new Date(s.clock.ms).toISOString());
@@ -208,7 +209,7 @@ test('a scripted run keeps agent-state.json valid and in step after every operat
 
 test('time counts on the run\'s clock: warnings at 75% and 90%, every tool but stategate\'s own denied past max_time', async (t) => {
   const s = scripted(t);
-  s.runner.start(path.join(s.root, 'recorded.workflow.json'));
+  await s.runner.start(path.join(s.root, 'recorded.workflow.json'));
   s.clock.ms += 91 * 60_000; // 1h 31m of 2h: past 75%
   const first = await s.runner.tool({ tool: 'Read', input: { file_path: 'a' } });
   assert.equal(first.decision, 'allow');
@@ -220,20 +221,20 @@ test('time counts on the run\'s clock: warnings at 75% and 90%, every tool but s
   assert.equal(past.decision, 'deny');
   assert.match(past.reason ?? '', /time bound: 2h 0m 0s of 2h/);
   assert.equal(past.notices.length, 1, 'the 90% warning comes with it');
-  const rec = checkStep(s, 'time bound', 'planning');
+  const rec = await checkStep(s, 'time bound', 'planning');
   assert.equal(rec.safety_bounds.elapsed_time, '2h 0m 0s');
   assert.equal(rec.safety_bounds.warnings.length, 2);
 });
 
-test('outside a git repository a checkpoint has git_sha null; the mirror setting copies the record to .claude/', (t) => {
+test('outside a git repository a checkpoint has git_sha null; the mirror setting copies the record to .claude/', async (t) => {
   const s = scripted(t);
   writeMirrorSetting(path.join(s.root, '.stategate'), true);
-  s.runner.start(path.join(s.root, 'recorded.workflow.json'));
-  const rec = checkStep(s, 'start', 'planning');
+  await s.runner.start(path.join(s.root, 'recorded.workflow.json'));
+  const rec = await checkStep(s, 'start', 'planning');
   assert.equal(rec.checkpoints[0]!.git_sha, null);
   assert.deepEqual(JSON.parse(fs.readFileSync(path.join(s.root, MIRROR_PATH), 'utf8')), rec);
   writeMirrorSetting(path.join(s.root, '.stategate'), false);
-  s.runner.send('PLANNED');
+  await s.runner.send('PLANNED');
   assert.equal(JSON.parse(fs.readFileSync(path.join(s.root, MIRROR_PATH), 'utf8')).stategate.state, 'planning', 'no longer mirrored');
 });
 

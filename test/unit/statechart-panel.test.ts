@@ -35,12 +35,12 @@ function workspace(file = PIPELINE) {
 }
 
 /** What RunService.read() builds, without VS Code. */
-function situation(runner: Runner): Extract<RunSituation, { kind: 'active' }> {
-  const active = runner.active();
+async function situation(runner: Runner): Promise<Extract<RunSituation, { kind: 'active' }>> {
+  const active = await runner.active();
   assert.equal(active.kind, 'ok');
   if (active.kind !== 'ok') throw new Error('no run');
-  const view = runner.state();
-  const run = runner.active();
+  const view = await runner.state();
+  const run = await runner.active();
   if (run.kind !== 'ok') throw new Error('no run');
   return { kind: 'active', run: run.run, view, workflow: runner.env.load(run.run.workflow.definitionText), definitionChanged: false };
 }
@@ -105,10 +105,10 @@ test('chart diagram layout: children inside their containers, the two regions si
   assert.equal(l.edges.length, d.edges.length);
 });
 
-test('render model on a statechart run: every active state, the events with their guard results, the timers', () => {
+test('render model on a statechart run: every active state, the events with their guard results, the timers', async () => {
   const { runner, file, clock } = workspace();
-  runner.start(file);
-  const m = renderModel(situation(runner), [], clock.ms);
+  await runner.start(file);
+  const m = renderModel(await situation(runner), [], clock.ms);
   assert.equal(m.kind, 'active');
   if (m.kind !== 'active') return;
   const c = m.chart!;
@@ -129,42 +129,42 @@ test('render model on a statechart run: every active state, the events with thei
   assert.match(linted.reason!, /guard context\.approved is false/);
   assert.deepEqual(c.timers, []);
 
-  runner.send('COMPILED');
+  await runner.send('COMPILED');
   clock.ms += 500;
-  const m2 = renderModel(situation(runner), [], clock.ms);
+  const m2 = renderModel(await situation(runner), [], clock.ms);
   if (m2.kind !== 'active') return assert.fail('active');
   assert.deepEqual(m2.chart!.timers, [{ state: 'work.build.compile.testing', label: 'after 2s → tested', dueMs: T0 + 2000 }]);
   assert.equal(m2.chart!.summary, 'pipeline › compile.testing | lint.linting');
 });
 
-test('render model of a flat workflow has no chart part (the panel draws it as before)', () => {
+test('render model of a flat workflow has no chart part (the panel draws it as before)', async () => {
   const { runner, file } = workspace(FEATURE);
-  runner.start(file);
-  const m = renderModel(situation(runner), []);
+  await runner.start(file);
+  const m = renderModel(await situation(runner), []);
   assert.equal(m.kind === 'active' && m.chart, undefined);
   assert.ok(m.kind === 'active' && m.diagram.nodes.every((n) => n.container === undefined && n.parent === undefined));
 });
 
-test('timer arming: the earliest pending after of a running statechart run, nothing otherwise', () => {
+test('timer arming: the earliest pending after of a running statechart run, nothing otherwise', async () => {
   const { runner, file, clock } = workspace();
-  runner.start(file);
-  const run = () => situation(runner).run;
+  await runner.start(file);
+  const run = async () => (await situation(runner)).run;
   assert.equal(timerPlan(undefined, clock.ms), undefined, 'no run');
-  assert.equal(timerPlan(run(), clock.ms), undefined, 'no timer pending');
-  runner.send('COMPILED');
+  assert.equal(timerPlan(await run(), clock.ms), undefined, 'no timer pending');
+  await runner.send('COMPILED');
   clock.ms += 500;
-  assert.deepEqual(timerPlan(run(), clock.ms), { due: T0 + 2000, delayMs: 1500 });
+  assert.deepEqual(timerPlan(await run(), clock.ms), { due: T0 + 2000, delayMs: 1500 });
   // Already overdue (VS Code was asleep): fire at once.
-  assert.deepEqual(timerPlan(run(), T0 + 9000), { due: T0 + 2000, delayMs: 0 });
+  assert.deepEqual(timerPlan(await run(), T0 + 9000), { due: T0 + 2000, delayMs: 0 });
   // The same due time tried before without effect: wait RETRY_MS, never spin.
-  assert.deepEqual(timerPlan(run(), T0 + 9000, T0 + 2000), { due: T0 + 2000, delayMs: RETRY_MS });
+  assert.deepEqual(timerPlan(await run(), T0 + 9000, T0 + 2000), { due: T0 + 2000, delayMs: RETRY_MS });
   // Further away than setTimeout can wait: armed for the longest wait, re-armed then.
-  assert.equal(timerPlan(run(), T0 - 30 * 86_400_000)!.delayMs, MAX_DELAY_MS);
-  runner.pause();
-  assert.equal(timerPlan(run(), clock.ms), undefined, 'a paused run does not move');
+  assert.equal(timerPlan(await run(), T0 - 30 * 86_400_000)!.delayMs, MAX_DELAY_MS);
+  await runner.pause();
+  assert.equal(timerPlan(await run(), clock.ms), undefined, 'a paused run does not move');
   const flat = workspace(FEATURE);
-  flat.runner.start(flat.file);
-  assert.equal(timerPlan(situation(flat.runner).run, flat.clock.ms), undefined, 'a flat run has no timers');
+  await flat.runner.start(flat.file);
+  assert.equal(timerPlan((await situation(flat.runner)).run, flat.clock.ms), undefined, 'a flat run has no timers');
 });
 
 test('timer countdown in the panel: tenths under 10 s, m:ss, h:mm:ss, then "due"', () => {

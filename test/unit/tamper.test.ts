@@ -212,19 +212,19 @@ const STEPS: readonly CommitStep[] = ['record-written', 'run-renamed', 'journal-
 interface Operation {
   readonly name: string;
   /** Prepares the run (no crash). */
-  readonly setup: (r: Runner, file: string) => void;
+  readonly setup: (r: Runner, file: string) => Promise<unknown>;
   /** The change that is cut short. */
   readonly act: (r: Runner, file: string) => unknown;
 }
 
 const OPERATIONS: readonly Operation[] = [
-  { name: 'the first start in a workspace', setup: () => undefined, act: (r, f) => r.start(f) },
+  { name: 'the first start in a workspace', setup: async () => undefined, act: (r, f) => r.start(f) },
   { name: 'a transition', setup: (r, f) => r.start(f), act: (r) => r.send('LOCK') },
   // Runner.tool turns the throw into a denial; the files are left as the crash left them all the same.
   { name: 'a counted tool call', setup: (r, f) => r.start(f), act: (r) => r.tool({ tool: 'Read', input: { file_path: 'a.txt' } }) },
   { name: 'a pause (the record goes)', setup: (r, f) => r.start(f), act: (r) => r.pause() },
-  { name: 'a start replacing a stopped run', setup: (r, f) => (r.start(f), r.stop()), act: (r, f) => r.start(f) },
-  { name: 'a resume', setup: (r, f) => (r.start(f), r.pause()), act: (r, f) => r.resume(f) },
+  { name: 'a start replacing a stopped run', setup: async (r, f) => (await r.start(f), await r.stop()), act: (r, f) => r.start(f) },
+  { name: 'a resume', setup: async (r, f) => (await r.start(f), await r.pause()), act: (r, f) => r.resume(f) },
 ];
 
 for (const op of OPERATIONS) {
@@ -234,7 +234,7 @@ for (const op of OPERATIONS) {
       const stateDir = tempDir('sg-tamper-state-');
       const file = path.join(cwd, 'tamper.workflow.json');
       fs.writeFileSync(file, JSON.stringify(WORKFLOW));
-      op.setup(runnerIn(cwd, stateDir), file);
+      await op.setup(runnerIn(cwd, stateDir), file);
       try {
         await op.act(runnerIn(cwd, stateDir, step), file);
       } catch (err) {
@@ -242,14 +242,14 @@ for (const op of OPERATIONS) {
       }
       // What a fresh process finds: no tampering, whichever step the writer died after.
       const fresh = runnerIn(cwd, stateDir);
-      const active = fresh.active();
+      const active = await fresh.active();
       assert.ok(!(active.kind === 'unreadable' && active.tampered), `${op.name}, killed after ${step}: ${active.kind === 'unreadable' ? active.reason : ''}`);
       const answer = await fresh.tool({ tool: 'Read', input: { file_path: path.join(cwd, 'a.txt') } });
       assert.doesNotMatch(answer.reason ?? '', /tampered/, `${op.name}, killed after ${step}`);
       // And the run goes on: the next commit sees no tampering either.
       if (active.kind === 'ok' && active.run.status === 'running') {
-        assert.doesNotThrow(() => fresh.send(active.run.state === 'open' ? 'LOCK' : 'OPEN'), `${op.name}, killed after ${step}: the next change`);
-        const after = runnerIn(cwd, stateDir).active();
+        await assert.doesNotReject(() => fresh.send(active.run.state === 'open' ? 'LOCK' : 'OPEN'), `${op.name}, killed after ${step}: the next change`);
+        const after = await runnerIn(cwd, stateDir).active();
         assert.equal(after.kind, 'ok', `${op.name}, killed after ${step}: after the next change`);
       }
     }

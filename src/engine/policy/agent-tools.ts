@@ -126,10 +126,10 @@ export type OfferedToolSpec = Omit<AgentToolSpec, 'name'> & { readonly name: str
  * branch; a session bound to a branch sees its branch's): under their own
  * names, the `completion_schema` as the input schema (DESIGN.md).
  */
-export function stageToolSpecs(runner: Runner, session: AgentSession = {}): OfferedToolSpec[] {
+export async function stageToolSpecs(runner: Runner, session: AgentSession = {}): Promise<OfferedToolSpec[]> {
   const seen = new Set<string>();
   const out: OfferedToolSpec[] = [];
-  for (const s of runner.stages()) {
+  for (const s of await runner.stages()) {
     if (session.branch !== undefined && s.branch !== session.branch) continue;
     if (seen.has(s.completion_tool) || AGENT_TOOL_NAMES.has(s.completion_tool)) continue;
     seen.add(s.completion_tool);
@@ -144,7 +144,7 @@ export function stageToolSpecs(runner: Runner, session: AgentSession = {}): Offe
   // The workflow's other stages' tools too, refused until their stage is live: a client that lists tools
   // once (or misses tools/list_changed) can still end the next stage (a session bound to a branch excepted).
   if (session.branch === undefined && out.length) {
-    for (const t of runner.stageTools()) {
+    for (const t of await runner.stageTools()) {
       if (seen.has(t.completion_tool) || AGENT_TOOL_NAMES.has(t.completion_tool)) continue;
       seen.add(t.completion_tool);
       out.push({
@@ -160,22 +160,22 @@ export function stageToolSpecs(runner: Runner, session: AgentSession = {}): Offe
 }
 
 /** Everything to offer for the active run: stategate's own tools, then the live stages' completion tools. */
-export function offeredToolSpecs(runner: Runner, session: AgentSession = {}): OfferedToolSpec[] {
+export async function offeredToolSpecs(runner: Runner, session: AgentSession = {}): Promise<OfferedToolSpec[]> {
   let stages: OfferedToolSpec[] = [];
   try {
-    stages = stageToolSpecs(runner, session);
+    stages = await stageToolSpecs(runner, session);
   } catch {
     stages = [];
   }
-  return [...agentToolSpecs(runner, session), ...stages];
+  return [...(await agentToolSpecs(runner, session)), ...stages];
 }
 
 /** The tools to offer for the active run, specs as specForView gives them (force_state only in debug workflows). */
-export function agentToolSpecs(runner: Runner, session: AgentSession = {}): AgentToolSpec[] {
-  const debug = activeIsDebug(runner);
+export async function agentToolSpecs(runner: Runner, session: AgentSession = {}): Promise<AgentToolSpec[]> {
+  const debug = await activeIsDebug(runner);
   let view: BriefedView | undefined;
   try {
-    view = runner.active().kind === 'ok' ? runner.state(session.branch) : undefined;
+    view = (await runner.active()).kind === 'ok' ? await runner.state(session.branch) : undefined;
   } catch {
     view = undefined;
   }
@@ -214,32 +214,32 @@ function optionalObject(args: Record<string, unknown>, key: string): JsonObject 
   return v as JsonObject;
 }
 
-function stateText(runner: Runner, session: AgentSession): AgentToolResult {
-  const view = runner.state(session.branch);
+async function stateText(runner: Runner, session: AgentSession): Promise<AgentToolResult> {
+  const view = await runner.state(session.branch);
   return { isError: false, text: briefing(view), data: view as unknown as JsonValue };
 }
 
 /** Whether the active run's workflow is a debug workflow (force_state is offered). */
-export function activeIsDebug(runner: Runner): boolean {
-  const active = runner.active();
+export async function activeIsDebug(runner: Runner): Promise<boolean> {
+  const active = await runner.active();
   if (active.kind !== 'ok') return false;
   return runner.env.load(active.run.workflow.definitionText)?.meta.debug === true;
 }
 
 /** Run one of stategate's agent tools. Never throws: failures come back as `isError` results the agent can read. */
-export function invokeAgentTool(runner: Runner, name: string, rawArgs: unknown, session: AgentSession = {}): AgentToolResult {
+export async function invokeAgentTool(runner: Runner, name: string, rawArgs: unknown, session: AgentSession = {}): Promise<AgentToolResult> {
   const args = asObject(rawArgs);
   try {
     switch (name as AgentToolName) {
       case 'statewright_get_state': {
-        const active = runner.active();
+        const active = await runner.active();
         if (active.kind === 'none') return { isError: false, text: 'stategate: no workflow is active, so nothing is enforced. Use statewright_list_workflows and statewright_load_workflow to start one.', data: { active: false } };
-        return stateText(runner, session);
+        return await stateText(runner, session);
       }
       case 'statewright_transition': {
         const event = requireString(args, 'event');
-        const outcome = runner.send(event, optionalObject(args, 'data'), session.branch);
-        const after = briefing(runner.state(session.branch));
+        const outcome = await runner.send(event, optionalObject(args, 'data'), session.branch);
+        const after = briefing(await runner.state(session.branch));
         if (outcome.error) return { isError: true, text: `Transition ${event} refused: ${outcome.error.message}\n\n${after}`, data: outcome as unknown as JsonValue };
         if (outcome.pending_approval) {
           return { isError: false, text: `Transition ${event} → ${outcome.pending_approval.target} is waiting for a person's approval${outcome.pending_approval.message ? `: ${outcome.pending_approval.message}` : ''}. Wait for it; other transitions are refused meanwhile.\n\n${after}`, data: outcome as unknown as JsonValue };
@@ -257,19 +257,19 @@ export function invokeAgentTool(runner: Runner, name: string, rawArgs: unknown, 
         const branch = args.branch;
         if (typeof branch === 'string' && branch !== '') {
           session.branch = branch;
-          return stateText(runner, session);
+          return await stateText(runner, session);
         }
         const found = findWorkflow(runner.workspaceRoot, wanted);
         if (!found) {
           const known = findWorkflows(runner.workspaceRoot).map((w) => w.id);
           return { isError: true, text: `No workflow named "${wanted}" in this workspace. Known: ${known.join(', ') || '(none)'}.`, data: { known } };
         }
-        if (args.resume === true) runner.resume(found.file);
-        else runner.start(found.file);
-        return stateText(runner, session);
+        if (args.resume === true) await runner.resume(found.file);
+        else await runner.start(found.file);
+        return await stateText(runner, session);
       }
       case 'statewright_pause': {
-        const outcome = runner.pause();
+        const outcome = await runner.pause();
         return { isError: outcome.error !== undefined, text: outcome.error ? `Pause refused: ${outcome.error.message}` : `Paused in state "${outcome.state}": enforcement is off until the run is resumed.`, data: outcome as unknown as JsonValue };
       }
       case 'statewright_list_workflows': {
@@ -280,32 +280,32 @@ export function invokeAgentTool(runner: Runner, name: string, rawArgs: unknown, 
       case 'stategate_invocation_fail': {
         const ok = name === 'stategate_invocation_done';
         const id = requireString(args, 'id');
-        const outcome = runner.complete(id, ok, optionalObject(args, 'data'));
-        const after = briefing(runner.state(session.branch));
+        const outcome = await runner.complete(id, ok, optionalObject(args, 'data'));
+        const after = briefing(await runner.state(session.branch));
         if (outcome.error) return { isError: true, text: `Invocation ${id} could not be marked ${ok ? 'done' : 'failed'}: ${outcome.error.message}\n\n${after}`, data: outcome as unknown as JsonValue };
         return { isError: false, text: `Invocation ${id} ${ok ? 'done' : 'failed'}: ${outcome.from} → ${outcome.to}.\n\n${after}`, data: outcome as unknown as JsonValue };
       }
       case 'statewright_record_learning': {
-        const outcome = runner.recordLearning(args);
+        const outcome = await runner.recordLearning(args);
         if (outcome.error) return { isError: true, text: `Learning not recorded: ${outcome.error.message}`, data: outcome as unknown as JsonValue };
         return { isError: false, text: `Learning recorded in state "${outcome.state}" (iteration ${outcome.learning?.iteration ?? 0}).`, data: outcome as unknown as JsonValue };
       }
       case 'statewright_force_state': {
-        const outcome = runner.force(requireString(args, 'state'), optionalObject(args, 'context'));
+        const outcome = await runner.force(requireString(args, 'state'), optionalObject(args, 'context'));
         if (outcome.error) return { isError: true, text: `force_state refused: ${outcome.error.message}`, data: outcome as unknown as JsonValue };
-        return { isError: false, text: `Forced ${outcome.from} → ${outcome.to}.\n\n${briefing(runner.state(session.branch))}`, data: outcome as unknown as JsonValue };
+        return { isError: false, text: `Forced ${outcome.from} → ${outcome.to}.\n\n${briefing(await runner.state(session.branch))}`, data: outcome as unknown as JsonValue };
       }
       default: {
         // A live stage's completion tool: the payload is checked and, when valid, the stage ends.
-        const stage = runner.stages().find((x) => x.completion_tool === name && (session.branch === undefined || x.branch === session.branch));
+        const stage = (await runner.stages()).find((x) => x.completion_tool === name && (session.branch === undefined || x.branch === session.branch));
         if (stage) {
-          const outcome = runner.completeStage(name, rawArgs === undefined ? {} : (rawArgs as JsonValue), session.branch ?? stage.branch);
-          const next = outcome.accepted ? nextStageText(runner, session) : '';
+          const outcome = await runner.completeStage(name, rawArgs === undefined ? {} : (rawArgs as JsonValue), session.branch ?? stage.branch);
+          const next = outcome.accepted ? await nextStageText(runner, session) : '';
           return { isError: !outcome.accepted, text: `${outcome.text}${next}`, data: outcome as unknown as JsonValue };
         }
-        const later = runner.stageTools().find((t) => t.completion_tool === name);
+        const later = (await runner.stageTools()).find((t) => t.completion_tool === name);
         if (later) {
-          const live = runner.stages().filter((x) => session.branch === undefined || x.branch === session.branch);
+          const live = (await runner.stages()).filter((x) => session.branch === undefined || x.branch === session.branch);
           const now = live.length ? live.map((x) => `"${x.state}" (ends with ${x.completion_tool})`).join(', ') : 'none';
           return { isError: true, text: `${name} completes the stage "${later.state}", which is not the current stage; the current stage: ${now}. Nothing changed.`, data: { error: { code: 'wrong_completion_tool', message: `not the current stage: ${later.state}` } } };
         }
@@ -319,14 +319,15 @@ export function invokeAgentTool(runner: Runner, name: string, rawArgs: unknown, 
 }
 
 /** After a completion: the next stage's brief, or the run's state when no stage follows. */
-function nextStageText(runner: Runner, session: AgentSession): string {
-  const stages = runner.stages().filter((s) => session.branch === undefined || s.branch === session.branch);
-  if (!stages.length) return `\n\n${briefing(runner.state(session.branch))}`;
+async function nextStageText(runner: Runner, session: AgentSession): Promise<string> {
+  const stages = (await runner.stages()).filter((s) => session.branch === undefined || s.branch === session.branch);
+  if (!stages.length) return `\n\n${briefing(await runner.state(session.branch))}`;
   // This result delivers the new stage's brief: journaled as its prompt_sent, so the hook does not brief it again.
-  const briefs = stages.map((s) => {
-    const sent = s.prompted ? s : runner.promptSent(s.branch);
-    return stageBrief('error' in sent ? s : sent);
-  });
+  const briefs: string[] = [];
+  for (const s of stages) {
+    const sent = s.prompted ? s : await runner.promptSent(s.branch);
+    briefs.push(stageBrief('error' in sent ? s : sent));
+  }
   return `\n\n${briefs.join('\n\n')}`;
 }
 
@@ -340,11 +341,11 @@ export function stageBrief(s: StageView): string {
 }
 
 /** What a tool call will do, for confirmation messages ("Transition READY: planning → implementing"). */
-export function describeAgentCall(runner: Runner, name: string, rawArgs: unknown, session: AgentSession = {}): string {
+export async function describeAgentCall(runner: Runner, name: string, rawArgs: unknown, session: AgentSession = {}): Promise<string> {
   const args = asObject(rawArgs);
   if (name === 'statewright_transition' && typeof args.event === 'string') {
     try {
-      const view = runner.state(session.branch);
+      const view = await runner.state(session.branch);
       if (view.events) {
         const targets = view.events.filter((e) => e.event === args.event).flatMap((e) => e.targets);
         return `Transition ${args.event} from ${(view.configuration ?? []).join(' | ')}${targets.length ? ` → ${[...new Set(targets)].join(' or ')}` : ''}`;

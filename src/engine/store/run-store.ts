@@ -56,7 +56,23 @@ interface Envelope<R> {
   readonly journalSeq: number;
   readonly tail: readonly StoredEntry[];
   readonly run: R;
+  /**
+   * The answers of the last changes that carried an idempotency key (run-storage.ts),
+   * newest last: a change asked again with one of these keys returns its first answer
+   * and commits nothing. Kept in the envelope so the answer and the change it belongs to
+   * are committed by the same rename. Absent in files written before keys existed.
+   */
+  readonly answers?: readonly KeptAnswer[];
 }
+
+interface KeptAnswer {
+  readonly key: string;
+  readonly seq: number;
+  readonly result: unknown;
+}
+
+/** How many keyed answers a run file keeps: a retry comes within seconds, not after hundreds of calls. */
+const KEEP_ANSWERS = 64;
 
 export type ActiveRun<R> =
   | { readonly kind: 'none'; readonly why: string }
@@ -103,6 +119,11 @@ export interface Change<R, T> {
   readonly run: R;
   readonly journal: readonly object[];
   readonly result: T;
+}
+
+export interface KeyOption {
+  /** Idempotency key (run-storage.ts): a key this run already committed returns the first answer, committing nothing. */
+  readonly key?: string;
 }
 
 const RECOVERY = 'stop it with `stategate run stop` (or delete the `.stategate/active` file), or restore the file from the journal';
@@ -259,25 +280,25 @@ export class RunStore<R extends { readonly runId: string }> {
    * snapshot and its journal entries, commit both. Throws StoreError
    * (`no_active_run`, `run_unreadable`, `run_tampered`, `busy`).
    */
-  updateActive<T>(fn: (run: R) => Change<R, T>): T {
+  updateActive<T>(fn: (run: R) => Change<R, T>, options: KeyOption = {}): T {
     return this.locked(() => {
       const runId = this.activeRunId();
       if (!runId) {
         this.verified(); // "no active run" while the record names one is tampering
         throw new StoreError('no_active_run', 'no active run: start one with `stategate run start WORKFLOW_FILE`');
       }
-      return this.updateLocked(runId, fn, false);
+      return this.updateLocked(runId, fn, false, options.key);
     });
   }
 
   /** Change a run by id under the lock. */
-  update<T>(runId: string, fn: (run: R) => Change<R, T>): T {
-    return this.locked(() => this.updateLocked(runId, fn, false));
+  update<T>(runId: string, fn: (run: R) => Change<R, T>, options: KeyOption = {}): T {
+    return this.locked(() => this.updateLocked(runId, fn, false, options.key));
   }
 
   /** Change a run by id and make it the active run, in one step under the lock (resume). */
-  activate<T>(runId: string, fn: (run: R) => Change<R, T>): T {
-    return this.locked(() => this.updateLocked(runId, fn, true));
+  activate<T>(runId: string, fn: (run: R) => Change<R, T>, options: KeyOption = {}): T {
+    return this.locked(() => this.updateLocked(runId, fn, true, options.key));
   }
 
   /**
@@ -309,16 +330,23 @@ export class RunStore<R extends { readonly runId: string }> {
     }
   }
 
-  private updateLocked<T>(runId: string, fn: (run: R) => Change<R, T>, activate: boolean): T {
+  private updateLocked<T>(runId: string, fn: (run: R) => Change<R, T>, activate: boolean, key: string | undefined): T {
     const seen = this.verified();
     const isActive = seen.runId === runId;
     const read = isActive && seen.text !== null ? this.parseEnvelope(runId, seen.text) : isActive && seen.textError ? seen.textError : this.readEnvelope(runId);
     if ('reason' in read) throw new StoreError(read.missing ? 'no_active_run' : 'run_unreadable', `${read.reason}; ${RECOVERY}`);
     this.repairJournal(runId, read.envelope);
+    const kept = read.envelope.answers ?? [];
+    const first = key === undefined ? undefined : kept.find((a) => a.key === key);
+    if (first) return first.result as T;
     const change = fn(read.envelope.run);
     if (change.run.runId !== runId) throw new StoreError('io', 'a run cannot change its id');
+    const journalSeq = read.envelope.journalSeq + change.journal.length;
+    // JSON round trip: the answer a retry gets is the one stored, not an object shared in memory.
+    // A change that journals nothing is no event (e.g. "the state moved, call again"): asked again, it is decided again.
+    const answers = key === undefined || change.journal.length === 0 ? read.envelope.answers : [...kept, { key, seq: journalSeq, result: toJson(change.result) }].slice(-KEEP_ANSWERS);
     // The record follows the active run (and the run being made active), never another one.
-    this.commit(runId, change.run, change.journal, read.envelope.journalSeq, isActive || activate ? { previous: seen.previous, activate } : undefined);
+    this.commit(runId, change.run, change.journal, read.envelope.journalSeq, isActive || activate ? { previous: seen.previous, activate } : undefined, answers);
     return change.result;
   }
 
@@ -343,7 +371,7 @@ export class RunStore<R extends { readonly runId: string }> {
    * point), the journal, and for an activation `active`, after which the
    * record is written once more without the step it replaced.
    */
-  private commit(runId: string, run: R, journal: readonly object[], lastSeq: number, record?: { previous: Seen; activate: boolean }): void {
+  private commit(runId: string, run: R, journal: readonly object[], lastSeq: number, record?: { previous: Seen; activate: boolean }, answers?: readonly KeptAnswer[]): void {
     const tail: StoredEntry[] = journal.map((entry, i) => ({ seq: lastSeq + i + 1, ...entry }));
     const envelope: Envelope<R> = {
       format: RUN_FORMAT,
@@ -351,6 +379,7 @@ export class RunStore<R extends { readonly runId: string }> {
       journalSeq: lastSeq + tail.length,
       tail,
       run,
+      ...(answers && answers.length ? { answers } : {}),
     };
     const text = `${JSON.stringify(envelope, null, 2)}\n`;
     const outside = record && this.record && this.options.outsideRecord ? this.record : undefined;
@@ -491,6 +520,10 @@ export class RunStore<R extends { readonly runId: string }> {
     const read = this.readRunText(runId);
     return 'text' in read ? this.parseEnvelope(runId, read.text) : read;
   }
+}
+
+function toJson(value: unknown): unknown {
+  return value === undefined ? null : JSON.parse(JSON.stringify(value));
 }
 
 /** The fingerprint of observed files that the record is compared with. */

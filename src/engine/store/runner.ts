@@ -24,6 +24,8 @@ import { detectFormat } from '../formats/index.js';
 import { ChartRegistry } from '../formats/chart-registry.js';
 import { hashText, RUN_SNAPSHOT_VERSION, type RunSnapshot } from '../machine/run.js';
 import { RunStore, StoreError, type ActiveRun, type CommitStep } from './run-store.js';
+import { FileRunStorage } from './file-storage.js';
+import type { ChangeOptions, RunStorage } from './run-storage.js';
 import { decide, record, shellRulesFor, type Decision, type PolicyOptions, type RecordOutcome, type ShellRules, type ShellVerdict, type ToolCall, type ToolResult } from '../policy/decide.js';
 import { readToolAliases } from '../policy/tool-aliases-file.js';
 import { extractCall, isOwnTool, type ExtraAliases } from '../policy/tools.js';
@@ -93,6 +95,11 @@ export interface RunnerOptions {
   readonly paths?: PathEnv;
   /** Tests: the workspace's git HEAD for the run record's checkpoints (default: read from `.git`). */
   readonly gitHead?: (folder: string) => string | null;
+  /**
+   * Where runs are kept instead of the files under `dir` (a shared store, docs/team.md).
+   * `dir` still holds what is per machine: recent-calls.json, tool-aliases.json, run records.
+   */
+  readonly storage?: (check: (value: unknown) => string | undefined) => RunStorage<RunSnapshot>;
 }
 
 export class RunnerError extends Error {
@@ -119,7 +126,9 @@ export function checkRunSnapshot(value: unknown): string | undefined {
 }
 
 export class Runner {
-  readonly store: RunStore<RunSnapshot>;
+  readonly store: RunStorage<RunSnapshot>;
+  /** The `.stategate` directory of this workspace (per machine, whichever store keeps the runs). */
+  readonly dir: string;
   readonly env: MachineEnv;
   readonly workspaceRoot: string;
   private readonly registry = new WorkflowRegistry();
@@ -130,7 +139,8 @@ export class Runner {
   readonly paths: PathEnv;
 
   constructor(options: RunnerOptions) {
-    this.store = new RunStore<RunSnapshot>(options.dir, {
+    this.dir = options.dir;
+    this.store = options.storage ? options.storage(checkRunSnapshot) : new FileRunStorage<RunSnapshot>(options.dir, {
       checkRun: checkRunSnapshot,
       ...(options.lockTimeoutMs === undefined ? {} : { lockTimeoutMs: options.lockTimeoutMs }),
       // Only a running run enforces anything: pausing, stopping or finishing removes the record.
@@ -160,9 +170,14 @@ export class Runner {
     });
   }
 
+  /** The folder of a run's files kept on this machine (its run record, record/record-file.ts). */
+  runDir(runId: string): string {
+    return path.join(this.dir, 'runs', runId);
+  }
+
   /** The active run, or why there is none or why it cannot be read. Never throws. */
-  active(): ActiveRun<RunSnapshot> {
-    const read = this.store.readActive();
+  async active(): Promise<ActiveRun<RunSnapshot>> {
+    const read = await this.store.readActive();
     if (read.kind !== 'ok') return read;
     // A run.json that parses but cannot be interpreted (its stored definition no
     // longer loads, or its state is not in it) is as unreadable as a corrupt one:
@@ -177,22 +192,22 @@ export class Runner {
   }
 
   /** The active run; throws RunnerError when there is none, it is unreadable (`run_unreadable`) or tampered with (`run_tampered`). */
-  requireActive(): RunSnapshot {
-    const active = this.active();
+  async requireActive(): Promise<RunSnapshot> {
+    const active = await this.active();
     if (active.kind === 'ok') return active.run;
     if (active.kind === 'none') throw new RunnerError('no_active_run', `no active run (${active.why}): start one with \`stategate run start WORKFLOW_FILE\``);
     throw unusable(active);
   }
 
   /** A new run never replaces one whose files were tampered with: a person recovers first (`stategate run stop`). */
-  private refuseIfTampered(): void {
-    const active = this.active();
+  private async refuseIfTampered(): Promise<void> {
+    const active = await this.active();
     if (active.kind === 'unreadable' && active.tampered) throw unusable(active);
   }
 
   /** Validate and start a workflow file as the active run (a running active run is stopped first). */
-  start(file: string, context?: JsonObject, input?: JsonValue): { run: RunSnapshot; replaced?: string } {
-    this.refuseIfTampered();
+  async start(file: string, context?: JsonObject, input?: JsonValue): Promise<{ run: RunSnapshot; replaced?: string }> {
+    await this.refuseIfTampered();
     const { text, abs } = this.readWorkflowFile(file);
     // A flow is a pipeline of tool calls, not a workflow an agent is held to: as a run it would have no transitions.
     if (detectFormat(text, abs) === 'flow') throw new RunnerError('flow_not_runnable', flowNotRunnable(file));
@@ -209,28 +224,27 @@ export class Runner {
     const withInput = input === undefined ? started.run : { ...started.run, pipeline: { upstream: {}, execs: {}, attempts: {}, seq: 0, proposals: [], grants: [], input } };
     const synced = syncStages(withInput, withInput.updatedAt, (t) => this.env.load(t));
     const run = synced.run;
-    const replaced = this.stopActiveIfRunning();
-    this.storeOp(() => this.store.create(run, [...started.journal, ...synced.journal]));
+    const replaced = await this.stopActiveIfRunning();
+    await this.storeOp(() => this.store.create(run, [...started.journal, ...synced.journal]));
     return replaced ? { run, replaced } : { run };
   }
 
   /** Resume the newest paused run of the workflow in `file`; with none paused, start it fresh. */
-  resume(file: string): { run: RunSnapshot; resumed: boolean } {
-    this.refuseIfTampered();
+  async resume(file: string): Promise<{ run: RunSnapshot; resumed: boolean }> {
+    await this.refuseIfTampered();
     const { text, abs } = this.readWorkflowFile(file);
     const id = checkWorkflowFile(text, abs, { resolveInvoke: false }).workflow?.id;
-    const paused = this.store
-      .listRuns()
+    const paused = (await this.storeOp(() => this.store.listRuns()))
       .filter((r) => r.status === 'paused' && (r.workflow.id === id || r.workflow.file === abs))
       .sort((a, b) => a.updatedAt.localeCompare(b.updatedAt));
     const newest = paused[paused.length - 1];
-    if (!newest) return { run: this.start(file).run, resumed: false };
-    this.stopActiveIfRunning(newest.runId);
-    this.storeOp(() => this.store.activate(newest.runId, (r) => this.change(this.withStages(machine.resume(r, this.env)))));
-    return { run: this.store.readRun(newest.runId), resumed: true };
+    if (!newest) return { run: (await this.start(file)).run, resumed: false };
+    await this.stopActiveIfRunning(newest.runId);
+    await this.storeOp(() => this.store.activate(newest.runId, (r) => this.change(this.withStages(machine.resume(r, this.env)))));
+    return { run: await this.storeOp(() => this.store.readRun(newest.runId)), resumed: true };
   }
 
-  send(event: string, data?: JsonValue, branch?: string): machine.SendOutcome {
+  send(event: string, data?: JsonValue, branch?: string): Promise<machine.SendOutcome> {
     return this.apply((r) => machine.sendEvent(r, event, data, this.env, branchOpt(branch)));
   }
   approve(branch?: string) {
@@ -250,10 +264,10 @@ export class Runner {
    * again) and leaves the run's files where they are, to inspect or rebuild
    * from the journal (docs/reliability.md).
    */
-  stop(): machine.StatusOutcome & { deactivated?: string; reason?: string } {
-    const active = this.active();
+  async stop(): Promise<machine.StatusOutcome & { deactivated?: string; reason?: string }> {
+    const active = await this.active();
     if (active.kind === 'unreadable') {
-      this.storeOp(() => this.store.deactivate());
+      await this.storeOp(() => this.store.deactivate());
       const what = active.tampered ? 'the active run was tampered with' : 'the active run could not be read';
       return { status: 'stopped', state: '', ...(active.runId ? { deactivated: active.runId } : {}), reason: `${what}, so it is no longer active (its files are kept): ${active.reason}` };
     }
@@ -264,18 +278,18 @@ export class Runner {
   }
 
   /** A file was saved or written: fire the first matching interrupt. Paths outside the workspace never match. */
-  fileChanged(file: string, branch?: string): machine.FileChangedOutcome {
+  async fileChanged(file: string, branch?: string): Promise<machine.FileChangedOutcome> {
     const rel = this.relativePath(file);
     if (rel === undefined) {
-      const run = this.requireActive();
+      const run = await this.requireActive();
       return { interrupted: false, file, state: run.state, status: run.status, reason: 'no_match' };
     }
     return this.apply((r) => machine.fileChanged(r, rel, this.env, branchOpt(branch)));
   }
 
   /** Re-read the workflow file the run started from and apply it (validated; the state must still exist). */
-  reload(): machine.ReloadOutcome {
-    const run = this.requireActive();
+  async reload(): Promise<machine.ReloadOutcome> {
+    const run = await this.requireActive();
     const file = run.workflow.file;
     if (!file) throw new RunnerError('no_file', 'the run was not started from a file');
     const { text } = this.readWorkflowFile(file);
@@ -283,19 +297,19 @@ export class Runner {
   }
 
   /** A lesson an agent recorded (statewright_record_learning): into the run record and learnings.jsonl. */
-  recordLearning(args: Record<string, unknown>): LearningOutcome {
+  async recordLearning(args: Record<string, unknown>): Promise<LearningOutcome> {
     const input = learningFrom(args);
-    if (typeof input === 'string') return { recorded: false, state: this.requireActive().state, error: { code: 'invalid_learning', message: input } };
+    if (typeof input === 'string') return { recorded: false, state: (await this.requireActive()).state, error: { code: 'invalid_learning', message: input } };
     return this.apply((r) => recordLearning(r, input, this.env));
   }
 
   /** Model usage the caller saw (the participant, per model response): its cost counts against meta.max_cost. */
-  reportUsage(report: UsageReport): UsageOutcome {
+  reportUsage(report: UsageReport): Promise<UsageOutcome> {
     return this.apply((r) => reportUsage(r, report, this.env));
   }
 
   /** `stategate run done|fail <invoke-id>`: completes an `agent:` invocation of a statechart run. */
-  complete(id: string, ok: boolean, data?: JsonValue): ChartOutcome {
+  complete(id: string, ok: boolean, data?: JsonValue): Promise<ChartOutcome> {
     return this.apply((r) => {
       const wf = chartWorkflow(r, this.env);
       if (!wf) throw new RunnerError('not_a_statechart', 'run done|fail completes invocations of a statechart run; the active run is not one');
@@ -303,11 +317,11 @@ export class Runner {
     });
   }
 
-  state(branch?: string): StateView & { run_id: string; definition_changed: boolean } & Partial<ChartView> & Partial<ChartAgentView> {
-    const active = this.requireActive();
+  async state(branch?: string): Promise<StateView & { run_id: string; definition_changed: boolean } & Partial<ChartView> & Partial<ChartAgentView>> {
+    const active = await this.requireActive();
     if (chartWorkflow(active, this.env)) {
       // Loading a statechart run fires its due timers: that is a change to store.
-      const run = this.apply((r) => ({ run: r, journal: [], outcome: r }));
+      const run = await this.apply((r) => ({ run: r, journal: [], outcome: r }));
       const wf = chartWorkflow(run, this.env);
       // What agents are told: every active state's rules, the events, the tasks handed to agents.
       const described = machine.describe(run, this.env, branchOpt(branch));
@@ -337,7 +351,7 @@ export class Runner {
     const off = (reason: string): ToolAnswer => ({ decision: 'allow', reason, notices: [], counted: false, enforcement: 'off' });
     const denied = (reason: string, state?: string): ToolAnswer => ({ decision: 'deny', reason, notices: [], counted: false, enforcement: 'on', ...(state ? { state } : {}) });
     try {
-      const active = this.active();
+      const active = await this.active();
       if (active.kind === 'none') return off(`nothing to enforce: ${active.why}`);
       if (active.kind === 'unreadable') return denied(active.tampered ? `stategate found the active run tampered with: ${active.reason}` : `stategate cannot read the active run, so it denies every tool call: ${active.reason}`);
       const run = active.run;
@@ -354,7 +368,7 @@ export class Runner {
       if ('code' in here) return denied(`stategate cannot tell which state applies: ${here.message}`, run.state);
       if (here.node.kind === 'final') return { ...off(`the run is in final state '${here.node.id}': enforcement is off`), state: here.node.id };
       const policy: PolicyOptions = { ...branchOpt(opts.branch), ...this.pathOptions(opts), ...(aliases ? { aliases } : {}), ...(await this.shellInputs(here.node, call, aliases, here.commandLevels)) };
-      return this.apply((r) => {
+      return await this.apply((r) => {
         // The run may have moved while the command was analysed: decide only on the state analysed.
         if (r.status !== 'running') return { run: r, journal: [], outcome: { ...off(`the run is ${r.status}: enforcement is off`), state: r.state } };
         const now = locateForCall(r, this.env, call.tool, { ...branchOpt(opts.branch), ...(aliases ? { aliases } : {}) });
@@ -371,7 +385,7 @@ export class Runner {
           }
           return { ...d, outcome: { ...d.outcome, enforcement: 'on' as const } };
         }, (o) => ({ decision: o.decision, ...(o.reason ? { reason: o.reason } : {}), ...(o.state ? { state: o.state } : {}) }));
-      });
+      }, callKey('decide', opts));
     } catch (err) {
       const message = err instanceof RunnerError ? err.message : `internal error: ${(err as Error)?.message ?? String(err)}`;
       return denied(`stategate could not decide, so it denies: ${message}`);
@@ -379,15 +393,16 @@ export class Runner {
   }
 
   /** Record what a call did after it ran: result bytes, the edited file, the interrupt it fires. */
-  result(call: ToolCall, result: ToolResult, opts: ToolOptions = {}): RecordOutcome & { enforcement: 'on' | 'off' } {
-    const active = this.active();
+  async result(call: ToolCall, result: ToolResult, opts: ToolOptions = {}): Promise<RecordOutcome & { enforcement: 'on' | 'off' }> {
+    const active = await this.active();
     if (active.kind === 'unreadable') throw unusable(active);
     if (active.kind === 'none' || active.run.status !== 'running') {
       return { notices: [], interrupted: false, state: active.kind === 'ok' ? active.run.state : '', enforcement: 'off' };
     }
     const aliases = this.aliasesFor(opts);
-    const out = this.apply((r) =>
-      this.once('result', r, call, opts, aliases, (same) => ({ notices: [], interrupted: false, state: same.state ?? r.state }), () => record(r, call, result, this.env, { ...branchOpt(opts.branch), ...this.pathOptions(opts), ...(aliases ? { aliases } : {}) }), (o) => ({ state: o.state })),
+    const out = await this.apply(
+      (r) => this.once('result', r, call, opts, aliases, (same) => ({ notices: [], interrupted: false, state: same.state ?? r.state }), () => record(r, call, result, this.env, { ...branchOpt(opts.branch), ...this.pathOptions(opts), ...(aliases ? { aliases } : {}) }), (o) => ({ state: o.state })),
+      callKey('result', opts),
     );
     return { ...out, enforcement: 'on' };
   }
@@ -416,13 +431,13 @@ export class Runner {
   ): MachineResult<O> {
     const at = Date.parse(this.env.now());
     const ask = { kind, digest: callDigest(extractCall(call.tool, call.input, aliases).canonical, call.input), at, ...(opts.callId ? { callId: opts.callId } : {}), ...(opts.client ? { client: opts.client } : {}) };
-    const same = findSameCall(readRecentCalls(this.store.dir), ask);
+    const same = findSameCall(readRecentCalls(this.dir), ask);
     if (same) {
-      noteCall(this.store.dir, { ...ask, tool: call.tool, answers: 1 }, same);
+      noteCall(this.dir, { ...ask, tool: call.tool, answers: 1 }, same);
       return { run, journal: [], outcome: again(same) };
     }
     const d = fresh();
-    noteCall(this.store.dir, { ...ask, tool: call.tool, answers: 1, ...summary(d.outcome) });
+    noteCall(this.dir, { ...ask, tool: call.tool, answers: 1, ...summary(d.outcome) });
     const journal = opts.client ? d.journal.map((e) => ('tool' in e ? { ...e, client: opts.client } : e)) : d.journal;
     return { ...d, journal };
   }
@@ -430,7 +445,7 @@ export class Runner {
   /** The caller's aliases, else the store's tool-aliases.json (the setting, for processes outside VS Code). */
   private aliasesFor(opts: ToolOptions): ExtraAliases | undefined {
     if (opts.aliases) return opts.aliases;
-    const read = readToolAliases(this.store.dir);
+    const read = readToolAliases(this.dir);
     if (!read.ok) throw new RunnerError('aliases_unreadable', read.reason);
     return read.aliases;
   }
@@ -475,8 +490,8 @@ export class Runner {
   }
 
   /** Apply a machine operation to the active run under the lock (a pipeline's stage executions follow: stage-sync.ts). */
-  apply<O>(op: (run: RunSnapshot) => MachineResult<O>): O {
-    return this.storeOp(() => this.store.updateActive((run) => this.change(this.withStages(withDueTimers(run, this.env, op)))));
+  apply<O>(op: (run: RunSnapshot) => MachineResult<O>, options?: ChangeOptions): Promise<O> {
+    return this.storeOp(() => this.store.updateActive((run) => this.change(this.withStages(withDueTimers(run, this.env, op))), options));
   }
 
   private withStages<O>(result: MachineResult<O>): MachineResult<O> {
@@ -488,53 +503,53 @@ export class Runner {
   // Stage pipelines (pipeline/): every client advances a pipeline through these.
 
   /** A call of the active stage's completion tool: the payload checked, the stage ended when it is valid. */
-  completeStage(tool: string, payload: JsonValue | undefined, branch?: string): CompletionOutcome {
+  completeStage(tool: string, payload: JsonValue | undefined, branch?: string): Promise<CompletionOutcome> {
     return this.apply((r) => completeStage(r, tool, payload, this.env, branch));
   }
 
   /** Before a model turn of the stage: counts it, or fails the stage past its turn_cap. */
-  beginTurn(branch?: string): TurnOutcome {
+  beginTurn(branch?: string): Promise<TurnOutcome> {
     return this.apply((r) => beginTurn(r, this.env, branch));
   }
 
   /** A client delivered the stage's prompt: journaled (prompt_sent), with the text it rendered. */
-  promptSent(branch?: string): StageView | { error: { code: string; message: string } } {
+  promptSent(branch?: string): Promise<StageView | { error: { code: string; message: string } }> {
     return this.apply((r) => promptSent(r, this.env, branch));
   }
 
   /** An out-of-envelope call is put to a person (grant_asked). */
-  askGrant(tool: string, input: unknown, branch?: string): AskOutcome {
+  askGrant(tool: string, input: unknown, branch?: string): Promise<AskOutcome> {
     return this.apply((r) => askGrant(r, tool, input, this.env, branch));
   }
 
   /** The person's answer (or headless: denied). An approval covers that tool and argument digest once. */
-  answerGrant(proposalId: string, approved: boolean, by: GrantAnswerer = 'person'): AnswerOutcome {
+  answerGrant(proposalId: string, approved: boolean, by: GrantAnswerer = 'person'): Promise<AnswerOutcome> {
     return this.apply((r) => answerGrant(r, proposalId, approved, by, this.env));
   }
 
   /** The live stages of the active run (none when it is not a running pipeline). */
-  stages(): StageView[] {
-    const active = this.active();
+  async stages(): Promise<StageView[]> {
+    const active = await this.active();
     return active.kind === 'ok' ? activeStages(active.run, (t) => this.env.load(t)) : [];
   }
 
   /** Every stage of the active run's workflow, live or not (none without a running pipeline). */
-  stageTools(): StageTool[] {
-    const active = this.active();
+  async stageTools(): Promise<StageTool[]> {
+    const active = await this.active();
     return active.kind === 'ok' ? workflowStageTools(active.run, (t) => this.env.load(t)) : [];
   }
 
   /** The stage a client acts on, or why there is none. */
-  stage(branch?: string): StageView | string {
-    const active = this.active();
+  async stage(branch?: string): Promise<StageView | string> {
+    const active = await this.active();
     if (active.kind !== 'ok') return active.kind === 'none' ? 'no run is active' : active.reason;
     return stageView(active.run, (t) => this.env.load(t), branch);
   }
 
   /** A store operation, its StoreErrors as RunnerErrors (same code). */
-  private storeOp<T>(fn: () => T): T {
+  private async storeOp<T>(fn: () => Promise<T>): Promise<T> {
     try {
-      return fn();
+      return await fn();
     } catch (err) {
       if (err instanceof StoreError) throw new RunnerError(err.code, err.message);
       throw err;
@@ -545,10 +560,10 @@ export class Runner {
     return { run: result.run, journal: result.journal, result: result.outcome };
   }
 
-  private stopActiveIfRunning(except?: string): string | undefined {
-    const active = this.active();
+  private async stopActiveIfRunning(except?: string): Promise<string | undefined> {
+    const active = await this.active();
     if (active.kind !== 'ok' || active.runId === except || active.run.status !== 'running') return undefined;
-    this.storeOp(() => this.store.update(active.runId, (r) => this.change(this.withStages(machine.stop(r, this.env)))));
+    await this.storeOp(() => this.store.update(active.runId, (r) => this.change(this.withStages(machine.stop(r, this.env)))));
     return active.runId;
   }
 
@@ -574,6 +589,11 @@ function stategateNow(): { now: () => string } | undefined {
   const ms = Number(raw);
   if (!Number.isFinite(ms)) throw new RunnerError('bad_clock', `STATEGATE_NOW must be milliseconds since the epoch, not ${JSON.stringify(raw)}`);
   return { now: () => isoTime(ms) };
+}
+
+/** The idempotency key of a call's decision or result: the client's id of the call, when it sends one. */
+function callKey(kind: 'decide' | 'result', opts: ToolOptions): ChangeOptions | undefined {
+  return opts.callId ? { key: `${kind}:${opts.callId}` } : undefined;
 }
 
 function branchOpt(branch: string | undefined): machine.BranchOption {

@@ -64,9 +64,10 @@ function removeStaleTaskAgents(root: string, keep: ReadonlySet<string>): void {
 function sync(service: RunService): void {
   if (!syncCustomAgentEnabled() || !vscode.workspace.isTrusted) return;
   const situation = service.current;
-  // The service's view is runner.state(): on a statechart run it carries the chart's part too.
+  // The service's view is await runner.state(): on a statechart run it carries the chart's part too.
   const view: BriefedView | undefined = situation.kind === 'active' ? situation.view : undefined;
-  const rules = offerRules(view, activeIsDebug(service.runner));
+  // activeIsDebug without another read: the situation holds the active run's definition.
+  const rules = offerRules(view, situation.kind === 'active' && situation.workflow?.meta.debug === true);
   const tools = candidates();
   const root = service.folder.uri.fsPath;
   writeIfChanged(root, CUSTOM_AGENT_FILE, customAgentMarkdown(view, rules, tools, toolAliases()));

@@ -25,17 +25,17 @@ export type AgentTool = vscode.LanguageModelTool<Record<string, unknown>>;
 export function lmTools(service: RunService): Map<string, AgentTool> {
   return new Map(
     AGENT_TOOLS.map((spec): [string, AgentTool] => [spec.name, {
-      prepareInvocation(options) {
+      async prepareInvocation(options) {
         // No confirmation: these tools are always allowed, and approval of a transition is the workflow's job.
-        return { invocationMessage: describeAgentCall(service.runner, spec.name, options.input, windowSession) };
+        return { invocationMessage: await describeAgentCall(service.runner, spec.name, options.input, windowSession) };
       },
-      invoke(options) {
+      async invoke(options) {
         // Restricted Mode starts and changes no runs (package.json capabilities); reading them is fine.
         if (!spec.readOnly && !vscode.workspace.isTrusted) return textResult(`${spec.name} is not available in Restricted Mode: trust the workspace to let agents change the run.`);
-        if (spec.debugOnly && !activeIsDebug(service.runner)) {
+        if (spec.debugOnly && !(await activeIsDebug(service.runner))) {
           return textResult(`${spec.name} is only available while the active workflow's meta.debug is true.`);
         }
-        const out = service.act((runner) => invokeAgentTool(runner, spec.name, options.input, windowSession));
+        const out = await service.act((runner) => invokeAgentTool(runner, spec.name, options.input, windowSession));
         return textResult(out.text);
       },
     }]),

@@ -67,10 +67,10 @@ export type LoopEnd = 'done' | 'limit' | 'rounds' | 'cancelled';
 export const DEFAULT_MAX_ROUNDS = 25;
 
 /** The run as this session sees it, or undefined when there is none (nothing enforced). */
-export function currentView(runner: Runner, session: AgentSession): BriefedView | undefined {
-  if (runner.active().kind !== 'ok') return undefined;
+export async function currentView(runner: Runner, session: AgentSession): Promise<BriefedView | undefined> {
+  if ((await runner.active()).kind !== 'ok') return undefined;
   try {
-    return runner.state(session.branch);
+    return await runner.state(session.branch);
   } catch {
     return undefined;
   }
@@ -109,8 +109,8 @@ async function runCall(call: ToolCallRequest, deps: LoopDeps): Promise<string> {
     // (a parallel fork with no branch named), and statewright_load_workflow(branch) is how a session names it.
     const own = OWN_TOOLS.find((t) => call.name === t || call.name.endsWith(`__${t}`) || call.name.endsWith(`/${t}`)) ?? call.name;
     // Hidden from the offer unless debug; refused here too, whatever the model tries.
-    if (own === 'statewright_force_state' && !activeIsDebug(runner)) return 'statewright_force_state is only available while the workflow\'s meta.debug is true.';
-    return invokeAgentTool(runner, own, call.input, session).text;
+    if (own === 'statewright_force_state' && !(await activeIsDebug(runner))) return 'statewright_force_state is only available while the workflow\'s meta.debug is true.';
+    return (await invokeAgentTool(runner, own, call.input, session)).text;
   }
   const answer = await runner.tool({ tool: call.name, input: call.input }, options);
   if (answer.decision === 'deny') {
@@ -127,7 +127,7 @@ async function runCall(call: ToolCallRequest, deps: LoopDeps): Promise<string> {
   }
   let recorded: RecordOutcome;
   try {
-    recorded = runner.result({ tool: call.name, input: call.input }, { bytes: Buffer.byteLength(text, 'utf8'), output: text }, options);
+    recorded = await runner.result({ tool: call.name, input: call.input }, { bytes: Buffer.byteLength(text, 'utf8'), output: text }, options);
   } catch (err) {
     // The tool has run; say that stategate could not record it rather than lose the result.
     recorded = { notices: [`stategate could not record this call: ${(err as Error)?.message ?? String(err)}`], interrupted: false, state: '' };
@@ -147,13 +147,13 @@ async function runCall(call: ToolCallRequest, deps: LoopDeps): Promise<string> {
  */
 export async function runLoop(transcript: TranscriptEntry[], deps: LoopDeps): Promise<LoopEnd> {
   const maxRounds = deps.maxRounds ?? DEFAULT_MAX_ROUNDS;
-  let view = currentView(deps.runner, deps.session);
+  let view = await currentView(deps.runner, deps.session);
   let approvalShown: string | undefined;
   // Tasks a statechart handed to agents are this participant's to take on (the briefing says how to finish them).
   for (const task of view?.agent_invocations ?? []) deps.report({ kind: 'task', id: task.id, agent: task.agent, input: task.input });
   for (let round = 0; round < maxRounds; round++) {
     if (deps.cancelled?.()) return 'cancelled';
-    const rules = offerRules(view, activeIsDebug(deps.runner));
+    const rules = offerRules(view, await activeIsDebug(deps.runner));
     const tools = offeredTools([...OWN_TOOLS, ...deps.toolIds()], rules, deps.aliases);
     const turn = await deps.ask({ system: systemText(view), transcript, tools });
     if (turn.text) deps.report({ kind: 'text', text: turn.text });
@@ -171,7 +171,7 @@ export async function runLoop(transcript: TranscriptEntry[], deps: LoopDeps): Pr
       const text = await runCall(call, deps);
       results.push({ callId: call.callId, name: call.name, text });
       deps.changed?.();
-      const after = currentView(deps.runner, deps.session);
+      const after = await currentView(deps.runner, deps.session);
       if (stateKey(after) !== stateKey(view) && view && after) deps.report({ kind: 'state', from: whereText(view), to: whereText(after) });
       const pending = after?.pending_approval;
       const key = pending ? `${pending.event}>${pending.target}` : undefined;

@@ -84,7 +84,7 @@ function resultText(result: vscode.LanguageModelToolResult): string {
 
 /** The state's model, else the first rung of its ladder VS Code offers, else the one the person picked. */
 async function chooseModel(request: vscode.ChatRequest, service: RunService, session: AgentSession, stream: vscode.ChatResponseStream): Promise<vscode.LanguageModelChat> {
-  const view = currentView(service.runner, session);
+  const view = await currentView(service.runner, session);
   const situation = service.current;
   const node = view && situation.kind === 'active' ? situation.workflow?.states.get(view.state) : undefined;
   for (const wanted of modelCandidates(view, node?.rules.modelLadder)) {
@@ -160,7 +160,7 @@ export function participantHandler(service: RunService, waiters: GrantWaiters = 
       session,
       ...(aliases ? { aliases } : {}),
       toolIds: () => vscode.lm.tools.map((t) => t.name).filter((n) => !isOwnTool(n)),
-      ask: ({ system, transcript: t, tools }) => askModel(model, toMessages(system, t), toolDefinitions(tools, currentView(runner, session)), 'stategate runs the agent under the active workflow.', token),
+      ask: async ({ system, transcript: t, tools }) => askModel(model, toMessages(system, t), toolDefinitions(tools, await currentView(runner, session)), 'stategate runs the agent under the active workflow.', token),
       invoke: async (name, input) => {
         stream.progress(`Running ${name}`);
         const result = await vscode.lm.invokeTool(name, { input: (input ?? {}) as object, toolInvocationToken: request.toolInvocationToken }, token);
@@ -170,7 +170,7 @@ export function participantHandler(service: RunService, waiters: GrantWaiters = 
       changed: () => service.refresh(true),
       cancelled: () => token.isCancellationRequested,
     });
-    askForApproval(stream, currentView(runner, session));
+    askForApproval(stream, await currentView(runner, session));
     const metadata: TurnMetadata = session.branch ? { branch: session.branch } : {};
     return { metadata };
   };

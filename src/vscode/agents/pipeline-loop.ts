@@ -70,12 +70,12 @@ export type PipelineEnd = { readonly status: string; readonly state: string; rea
 /** Starts `file` with `task` as its input and runs its stages until the run ends or stalls. */
 export async function runPipeline(file: string, task: string, deps: PipelineDeps): Promise<PipelineEnd> {
   const { runner } = deps;
-  runner.start(file, undefined, { task });
+  await runner.start(file, undefined, { task });
   deps.changed?.();
   const seen = new Set<string>();
   for (;;) {
     if (deps.cancelled?.()) return end(deps, 'cancelled');
-    const stages = runner.stages();
+    const stages = await runner.stages();
     if (!stages.length) return end(deps);
     // A stage execution that comes back unchanged made no progress (its turns ran out without a cap): stop rather than loop.
     const fresh = stages.filter((s) => s.stage_exec_id && !seen.has(s.stage_exec_id));
@@ -85,8 +85,8 @@ export async function runPipeline(file: string, task: string, deps: PipelineDeps
   }
 }
 
-function end(deps: PipelineDeps, why?: string): PipelineEnd {
-  const run = deps.runner.requireActive();
+async function end(deps: PipelineDeps, why?: string): Promise<PipelineEnd> {
+  const run = await deps.runner.requireActive();
   deps.report({ kind: 'end', status: run.status, state: run.state });
   return { status: run.status, state: run.state, ...(why ? { why } : {}) };
 }
@@ -114,16 +114,16 @@ function stageRules(stage: StageView): OfferRules {
 async function runStage(start: StageView, task: string, deps: PipelineDeps): Promise<'completed' | 'failed' | 'cancelled'> {
   const { runner } = deps;
   const branch = start.branch;
-  const sent = runner.promptSent(branch);
+  const sent = await runner.promptSent(branch);
   const stage = 'error' in sent ? start : sent;
   deps.report({ kind: 'stage', state: stage.state, ...(branch ? { branch } : {}), attempt: stage.attempt ?? 1, prompt: stage.prompt });
   const system = `You are @stategate, running one stage of a workflow pipeline. ${stageBrief(stage)}\nOnly the tools offered now run; a call to another is put to the person, who may deny it.`;
-  const transcript: TranscriptEntry[] = [{ kind: 'user', text: firstMessage(stage, task, runner.requireActive().pipeline?.upstream) }];
+  const transcript: TranscriptEntry[] = [{ kind: 'user', text: firstMessage(stage, task, (await runner.requireActive()).pipeline?.upstream) }];
   const completion: OfferedTool = { name: stage.completion_tool, completion: { description: `Ends stage "${stage.state}": the arguments are the stage's result and must match this schema.`, inputSchema: stage.completion_schema } };
   const cap = stage.turn_cap ?? deps.defaultTurns ?? DEFAULT_STAGE_TURNS;
   for (let i = 0; i < cap + 1; i++) {
     if (deps.cancelled?.()) return 'cancelled';
-    const turn = runner.beginTurn(branch);
+    const turn = await runner.beginTurn(branch);
     if (!turn.allowed) {
       const reason = turn.failed?.reason ?? turn.error?.message ?? 'the stage cannot go on';
       deps.report({ kind: 'stage_failed', state: stage.state, ...(branch ? { branch } : {}), reason });
@@ -146,7 +146,7 @@ async function runStage(start: StageView, task: string, deps: PipelineDeps): Pro
         continue;
       }
       if (call.name === stage.completion_tool) {
-        const outcome = runner.completeStage(call.name, (call.input ?? {}) as JsonValue, branch);
+        const outcome = await runner.completeStage(call.name, (call.input ?? {}) as JsonValue, branch);
         deps.report({ kind: 'completion', state: stage.state, ...(branch ? { branch } : {}), accepted: outcome.accepted, text: outcome.text, payload: call.input });
         results.push({ callId: call.callId, name: call.name, text: outcome.text });
         done = outcome.accepted;
@@ -165,17 +165,17 @@ async function stageCall(name: string, input: unknown, stage: StageView, deps: P
   const branch = stage.branch;
   if (isOwnTool(name)) {
     const own = OWN_TOOLS.find((t) => name === t || name.endsWith(`__${t}`) || name.endsWith(`/${t}`)) ?? name;
-    return invokeAgentTool(runner, own, input, branch ? { branch } : {}).text;
+    return (await invokeAgentTool(runner, own, input, branch ? { branch } : {})).text;
   }
   const options = { ...(branch ? { branch } : {}), ...(deps.aliases ? { aliases: deps.aliases } : {}) };
   let answer = await runner.tool({ tool: name, input }, options);
   if (answer.decision === 'deny' && !isOffered(name, stageRules(stage), deps.aliases)) {
     // Outside the stage's tools: the person decides, for exactly this call.
-    const asked = runner.askGrant(name, input, branch);
+    const asked = await runner.askGrant(name, input, branch);
     if (!asked.proposal) return `stategate denied ${name}: ${asked.error?.message ?? answer.reason}`;
     const said = deps.askGrant ? await deps.askGrant({ proposalId: asked.proposal.id, state: stage.state, tool: name, summary: asked.proposal.argsSummary }) : undefined;
     const by = said === undefined ? 'headless' : 'person';
-    const answered = runner.answerGrant(asked.proposal.id, said === true, by);
+    const answered = await runner.answerGrant(asked.proposal.id, said === true, by);
     deps.report({ kind: 'grant', state: stage.state, tool: name, approved: answered.approved, by });
     if (!answered.approved) return JSON.stringify(answered.denial);
     answer = await runner.tool({ tool: name, input }, options);
@@ -192,7 +192,7 @@ async function stageCall(name: string, input: unknown, stage: StageView, deps: P
     text = `The tool ${name} failed: ${(err as Error)?.message ?? String(err)}`;
   }
   try {
-    const recorded = runner.result({ tool: name, input }, { bytes: Buffer.byteLength(text, 'utf8'), output: text }, options);
+    const recorded = await runner.result({ tool: name, input }, { bytes: Buffer.byteLength(text, 'utf8'), output: text }, options);
     if (recorded.notices.length) text += `\n\n${recorded.notices.join('\n')}`;
   } catch (err) {
     text += `\n\nstategate could not record this call: ${(err as Error)?.message ?? String(err)}`;

@@ -21,13 +21,13 @@ export async function openState(service: RunService, state: string): Promise<voi
 }
 
 /** Debug workflows only: one top-level context key replaced, as a forced patch on the current state. */
-function editContext(service: RunService, key: string, value: JsonObject[string]): void {
-  const s = service.refresh();
+async function editContext(service: RunService, key: string, value: JsonObject[string]): Promise<void> {
+  const s = await service.refresh();
   if (s.kind !== 'active' || !s.workflow?.meta.debug) {
     void vscode.window.showWarningMessage('stategate: the context is editable only in workflows with meta.debug: true');
     return;
   }
-  const outcome = service.act((r) => r.force(s.run.state, { [key]: value }));
+  const outcome = await service.act((r) => r.force(s.run.state, { [key]: value }));
   if (outcome.error) void vscode.window.showWarningMessage(`stategate: ${outcome.error.message}`);
 }
 
@@ -62,7 +62,7 @@ export async function handleAction(service: RunService, msg: WebviewMessage): Pr
       await openState(service, msg.state);
       return;
     case 'editContext':
-      editContext(service, msg.key, msg.value);
+      await editContext(service, msg.key, msg.value);
       return;
     case 'exportSvg':
       await run('stategate.exportSvg');

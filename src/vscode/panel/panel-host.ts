@@ -76,7 +76,7 @@ export class PanelHost implements vscode.Disposable {
     switch (msg.type) {
       case 'ready':
         this.ready = true;
-        this.service?.refresh();
+        void this.service?.refresh();
         this.render();
         return;
       case 'svg':

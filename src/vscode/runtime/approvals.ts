@@ -20,7 +20,7 @@ export function notifyApprovals(service: RunService): vscode.Disposable {
       'Reject',
     );
     // The request may have been decided elsewhere (panel, CLI) meanwhile: act only on the same one.
-    const now = service.refresh(true);
+    const now = await service.refresh(true);
     const still = now.kind === 'active' ? now.view.pending_approval : undefined;
     if (!choice || !still || still.requestedAt !== p.requestedAt) return;
     await vscode.commands.executeCommand(choice === 'Approve' ? 'stategate.approve' : 'stategate.reject');

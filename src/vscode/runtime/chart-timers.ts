@@ -35,12 +35,10 @@ export class ChartTimers implements vscode.Disposable {
     this.handle = undefined;
     this.armedFor = undefined;
     this.tried = due;
-    try {
-      // Loading a statechart run fires its due timers (Runner.state), under the lock; act() refreshes, which re-arms.
-      this.service.act((r) => r.state());
-    } catch {
+    // Loading a statechart run fires its due timers (Runner.state), under the lock; act() refreshes, which re-arms.
+    void this.service.act((r) => r.state()).catch(() => {
       // No active run any more, or it cannot be read: the refresh that follows shows why.
-    }
+    });
   }
 
   private disarm(): void {

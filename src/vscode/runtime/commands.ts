@@ -79,12 +79,12 @@ export function registerRunCommands(service: RunService, register: RegisterComma
     act('stategate.startRun', 'Starting a workflow run', async (arg) => {
       const file = uriArg(arg)?.fsPath ?? (await pickWorkflowFile(service, 'stategate: Start Workflow Run'));
       if (!file) return undefined;
-      const { run } = service.act((r) => r.start(file));
+      const { run } = await service.act((r) => r.start(file));
       void vscode.window.setStatusBarMessage(`stategate: started ${run.workflow.id} in ${run.state}`, 4000);
       return run.runId;
     }),
     act('stategate.sendEvent', 'Sending an event', async (arg, data) => {
-      const situation = service.refresh();
+      const situation = await service.refresh();
       if (situation.kind !== 'active') throw new RunnerError('no_active_run', situation.kind === 'none' ? 'no active run: start one first' : situation.reason);
       let event = typeof arg === 'string' ? arg : undefined;
       if (!event) {
@@ -102,29 +102,29 @@ export function registerRunCommands(service: RunService, register: RegisterComma
         event = (await vscode.window.showQuickPick(items, { title: `stategate: Send Event (${situation.view.state})`, placeHolder: 'Event to send' }))?.label;
       }
       if (!event) return undefined;
-      const outcome = service.act((r) => r.send(event!, data as never));
+      const outcome = await service.act((r) => r.send(event!, data as never));
       report(outcome, outcome.transitioned ? `${outcome.from} → ${outcome.to}` : undefined);
       return outcome;
     }),
-    act('stategate.approve', 'Approving', () => report(service.act((r) => r.approve()), 'approved')),
-    cmd('stategate.reject', () => report(service.act((r) => r.reject()), 'rejected')),
-    cmd('stategate.pauseRun', () => report(service.act((r) => r.pause()), 'paused')),
-    cmd('stategate.stopRun', () => report(service.act((r) => r.stop()), 'stopped')),
-    act('stategate.reloadDefinition', 'Reloading a definition', () => report(service.act((r) => r.reload()), 'definition reloaded')),
+    act('stategate.approve', 'Approving', async () => report(await service.act((r) => r.approve()), 'approved')),
+    cmd('stategate.reject', async () => report(await service.act((r) => r.reject()), 'rejected')),
+    cmd('stategate.pauseRun', async () => report(await service.act((r) => r.pause()), 'paused')),
+    cmd('stategate.stopRun', async () => report(await service.act((r) => r.stop()), 'stopped')),
+    act('stategate.reloadDefinition', 'Reloading a definition', async () => report(await service.act((r) => r.reload()), 'definition reloaded')),
     act('stategate.resumeRun', 'Resuming a workflow run', async (arg) => {
       const file = uriArg(arg)?.fsPath ?? (await pickWorkflowFile(service, 'stategate: Resume Workflow Run'));
       if (!file) return undefined;
-      return service.act((r) => r.resume(file)).resumed;
+      return (await service.act((r) => r.resume(file))).resumed;
     }),
     act('stategate.forceState', 'Forcing a state', async (arg) => {
-      const situation = service.refresh();
+      const situation = await service.refresh();
       if (situation.kind !== 'active' || !situation.workflow) throw new RunnerError('no_active_run', 'no active run');
       const state = typeof arg === 'string' ? arg : (await vscode.window.showQuickPick([...situation.workflow.states.keys()], { title: 'stategate: Force State (debug workflows only)' }));
       if (!state) return undefined;
-      return report(service.act((r) => r.force(state)), `forced to ${state}`);
+      return report(await service.act((r) => r.force(state)), `forced to ${state}`);
     }),
     cmd('stategate.exportDiagram', async (arg) => {
-      const situation = service.refresh();
+      const situation = await service.refresh();
       if (situation.kind !== 'active' || !situation.workflow) throw new RunnerError('no_active_run', 'no active run to export');
       const format = (typeof arg === 'string' ? arg : await vscode.window.showQuickPick([...TEXT_EXPORT_FORMATS], { title: 'stategate: Export Diagram' })) as TextExportFormat | undefined;
       if (!format || !(TEXT_EXPORT_FORMATS as readonly string[]).includes(format)) return undefined;

@@ -13,7 +13,7 @@
 import * as path from 'node:path';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { readRecord, Runner, RunnerError, type AgentStateRecord, type StateView, type RunSnapshot, type StoredEntry, type Workflow } from '../../engine/index.js';
+import { FileRunStorage, readRecord, Runner, RunnerError, type AgentStateRecord, type StateView, type RunSnapshot, type StoredEntry, type Workflow } from '../../engine/index.js';
 import { analyseShellLazily, rewriteShellLazily } from './lazy-shell.js';
 import { statStamp } from './stat-stamp.js';
 
@@ -40,6 +40,10 @@ export class RunService implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [this.changed];
   private situation: RunSituation = { kind: 'none' };
   private stamp = '';
+  /** The active run's journal as of the last refresh (the panel's history). */
+  private entries: StoredEntry[] = [];
+  /** The refresh in flight: refreshes run one after another, so an older read never overwrites a newer one. */
+  private refreshing: Promise<RunSituation> = Promise.resolve(this.situation);
   /** The tampering last warned about, so a finding is announced once, not on every poll. */
   private warned: string | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
@@ -49,43 +53,53 @@ export class RunService implements vscode.Disposable {
     // The shell parser loads only when a shell call is decided (the participant's tool loop).
     this.runner = new Runner({ dir, workspaceRoot: folder.uri.fsPath, analyseShell: analyseShellLazily, rewriteShell: rewriteShellLazily });
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '.stategate/**'));
-    const poke = () => this.refresh();
+    const poke = () => void this.refresh();
     this.disposables.push(watcher, watcher.onDidChange(poke), watcher.onDidCreate(poke), watcher.onDidDelete(poke));
     this.timer = setInterval(poke, POLL_MS);
-    this.refresh();
+    void this.refresh();
   }
 
   get current(): RunSituation {
     return this.situation;
   }
 
-  /** Re-read `.stategate/` and fire onDidChange if anything changed. Cheap when nothing did. */
-  refresh(force = false): RunSituation {
+  /** Re-read the run and fire onDidChange if anything changed. Cheap when nothing did. */
+  refresh(force = false): Promise<RunSituation> {
+    this.refreshing = this.refreshing.then(
+      () => this.refreshNow(force),
+      () => this.refreshNow(force),
+    );
+    return this.refreshing;
+  }
+
+  private async refreshNow(force: boolean): Promise<RunSituation> {
     const stamp = this.readStamp();
     if (!force && stamp === this.stamp) return this.situation;
     this.stamp = stamp;
-    this.situation = this.read();
+    const situation = await this.read();
+    this.entries = situation.kind === 'active' ? await this.runner.store.readJournal(situation.run.runId).catch(() => []) : [];
+    this.situation = situation;
     this.warnOfTampering(this.situation);
     this.changed.fire(this.situation);
     return this.situation;
   }
 
-  /** The journal of the active run (for the panel's history). */
+  /** The journal of the active run (for the panel's history), as of the last refresh. */
   journal(): StoredEntry[] {
-    return this.situation.kind === 'active' ? this.runner.store.readJournal(this.situation.run.runId) : [];
+    return this.situation.kind === 'active' ? this.entries : [];
   }
 
   /** The active run's record (agent-state.json), when it has one. */
   record(): AgentStateRecord | undefined {
-    return this.situation.kind === 'active' ? readRecord(this.runner.store.runDir(this.situation.run.runId)) : undefined;
+    return this.situation.kind === 'active' ? readRecord(this.runner.runDir(this.situation.run.runId)) : undefined;
   }
 
   /** Run an engine operation, then refresh so every view follows at once. */
-  act<T>(fn: (runner: Runner) => T): T {
+  async act<T>(fn: (runner: Runner) => T | Promise<T>): Promise<T> {
     try {
-      return fn(this.runner);
+      return await fn(this.runner);
     } finally {
-      this.refresh(true);
+      await this.refresh(true);
     }
   }
 
@@ -100,12 +114,12 @@ export class RunService implements vscode.Disposable {
     this.warned = finding;
   }
 
-  private read(): RunSituation {
-    const active = this.runner.active();
+  private async read(): Promise<RunSituation> {
+    const active = await this.runner.active();
     if (active.kind === 'none') return { kind: 'none' };
     if (active.kind === 'unreadable') return { kind: 'unreadable', reason: active.reason, ...(active.tampered ? { tampered: true } : {}) };
     try {
-      const view = this.runner.state();
+      const view = await this.runner.state();
       return {
         kind: 'active',
         run: active.run,
@@ -120,7 +134,8 @@ export class RunService implements vscode.Disposable {
 
   /** What identifies the current on-disk state: the active id, run.json's size and mtime, and the record outside the workspace. */
   private readStamp(): string {
-    const store = this.runner.store;
+    if (!(this.runner.store instanceof FileRunStorage)) return `${Date.now()}`; // another store: always re-read
+    const store = this.runner.store.files;
     const record = store.record ? statStamp(store.record.file) : '';
     let id = '';
     try {

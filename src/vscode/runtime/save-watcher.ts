@@ -9,13 +9,13 @@ import * as vscode from 'vscode';
 import type { RunService } from './run-service.js';
 
 export function watchSaves(service: RunService): vscode.Disposable {
-  return vscode.workspace.onDidSaveTextDocument((doc) => {
+  return vscode.workspace.onDidSaveTextDocument(async (doc) => {
     if (doc.uri.scheme !== 'file') return;
     const situation = service.current;
     if (situation.kind !== 'active' || situation.view.status !== 'running') return;
     if (service.runner.relativePath(doc.uri.fsPath) === undefined) return;
     try {
-      const outcome = service.act((r) => r.fileChanged(doc.uri.fsPath));
+      const outcome = await service.act((r) => r.fileChanged(doc.uri.fsPath));
       if (outcome.interrupted && outcome.interrupt) {
         void vscode.window.showInformationMessage(
           `stategate: saving ${vscode.workspace.asRelativePath(doc.uri)} fired interrupt "${outcome.interrupt.name}": ${outcome.interrupt.from} → ${outcome.interrupt.to}`,
