@@ -27,6 +27,8 @@ export * from './store/recent-calls.js';
 export * as storeSchema from './store/postgres/schema.js';
 export { StoreSchemaError, isStoreSchemaError, type SchemaStatus, type SchemaProblem, type MigrateResult } from './store/postgres/schema.js';
 export { LATEST_SCHEMA_VERSION, RUN_NOTIFY_CHANNEL, MIGRATIONS, type Migration } from './store/postgres/migrations.js';
+export * from './store/postgres/connect-options.js';
+export * from './store/postgres/classify-error.js';
 export * from './policy/decide.js';
 export * from './policy/tools.js';
 export * from './policy/tool-aliases-file.js';
