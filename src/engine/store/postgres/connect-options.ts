@@ -139,7 +139,8 @@ export function storeConnectOptions(url: string, input: ConnectOptionsInput = {}
     ...(u.searchParams.has('statement_timeout') ? { statementTimeoutMs: positiveInt(u, 'statement_timeout', 0) } : {}),
     ...(u.searchParams.has('idle_in_transaction_session_timeout') ? { idleInTransactionMs: positiveInt(u, 'idle_in_transaction_session_timeout', 0) } : {}),
   };
-  const password = u.password ? decodeURIComponent(u.password) : (u.searchParams.get('password') ?? env.PGPASSWORD ?? undefined);
+  // An empty PGPASSWORD counts as unset, as in libpq.
+  const password = u.password ? decodeURIComponent(u.password) : (u.searchParams.get('password') ?? (env.PGPASSWORD || undefined));
   const user = u.username ? decodeURIComponent(u.username) : (env.PGUSER ?? os.userInfo().username);
   const database = decodeURIComponent(u.pathname.replace(/^\//, '')) || user;
   const host = u.hostname.replace(/^\[(.*)\]$/, '$1');
