@@ -109,6 +109,14 @@ test('a role without CREATE gets a clear error on an empty database, and works o
   // Granted, the role without CREATE uses the schema as it is.
   await admin.unsafe(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${role}`);
   assert.equal((await init(agent)).state, 'current');
+  // Those grants are all a client needs (docs/team.md): write a run and its journal (the trigger notifies as the client).
+  await agent.begin(async (tx) => {
+    await tx`INSERT INTO stategate_runs (run_id, project_key, snapshot, status, last_seq) VALUES ('r', 'p', ${tx.json({})}, 'active', 1)`;
+    await tx`INSERT INTO stategate_journal (run_id, seq, entry) VALUES ('r', 1, ${tx.json({})})`;
+    await tx`INSERT INTO stategate_active_runs (project_key, run_id) VALUES ('p', 'r') ON CONFLICT (project_key) DO UPDATE SET run_id = EXCLUDED.run_id`;
+  });
+  // ... and it may not change the schema.
+  await assert.rejects(agent.unsafe('DROP TABLE stategate_journal'), (err: { code?: string }) => err.code === '42501');
 });
 
 test('a journal entry is announced on the run channel as run:seq when it commits', async (t) => {
