@@ -13,6 +13,7 @@ export const COMMAND_SUMMARIES = {
   mcp: 'serve the statewright_* agent tools over MCP (stdio)',
   export: 'print a workflow diagram as Mermaid, DOT or PlantUML',
   flow: 'run FlowState flows: run, resume, stop, pause, status, list',
+  store: 'the shared PostgreSQL store (STATEGATE_STORE_URL): init, status, migrate',
 } as const;
 
 export type CommandName = keyof typeof COMMAND_SUMMARIES;

@@ -25,6 +25,12 @@ export * from './store/atomic-file.js';
 export * from './store/active-record.js';
 export * from './store/user-state-dir.js';
 export * from './store/recent-calls.js';
+// The shared PostgreSQL store's schema (versioned migrations; docs/team.md).
+export * as storeSchema from './store/postgres/schema.js';
+export { StoreSchemaError, isStoreSchemaError, type SchemaStatus, type SchemaProblem, type MigrateResult } from './store/postgres/schema.js';
+export { LATEST_SCHEMA_VERSION, RUN_NOTIFY_CHANNEL, MIGRATIONS, type Migration } from './store/postgres/migrations.js';
+export * from './store/postgres/connect-options.js';
+export * from './store/postgres/classify-error.js';
 export * from './policy/decide.js';
 export * from './policy/tools.js';
 export * from './policy/tool-aliases-file.js';
