@@ -17,7 +17,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { findStoreDir, briefing, INTERRUPT_MARKER, type Runner, stageBrief, userStateDir } from '../engine/index.js';
+import { chosenStoreUrl, findStoreDir, briefing, INTERRUPT_MARKER, type Runner, stageBrief, userStateDir } from '../engine/index.js';
 import { parse, stringOption } from './args.js';
 import { isCliError, type ExitCode, type Output } from './io.js';
 import type { Command } from './commands.js';
@@ -169,11 +169,13 @@ export const command: Command = {
     }
     // `.stategate` from the hook's cwd upwards (hooks may run in a subfolder of the workspace), or a
     // workspace recorded outside as having an active run whose `.stategate` is gone (tampering).
-    const dir = stringOption(parsed, 'dir') ?? process.env.STATEGATE_DIR ?? findStoreDir(input.cwd ?? process.cwd(), userStateDir());
-    if (!dir) return 0; // no .stategate anywhere above, no record of one: nothing to enforce
+    // With a shared store, a clone without `.stategate/` is still held to the team's run: the store decides.
+    const shared = chosenStoreUrl({}) !== undefined;
+    const dir = stringOption(parsed, 'dir') ?? process.env.STATEGATE_DIR ?? findStoreDir(input.cwd ?? process.cwd(), userStateDir()) ?? (shared ? path.join(input.cwd ?? process.cwd(), '.stategate') : undefined);
+    if (!dir) return 0; // no .stategate anywhere above, no record of one, no shared store: nothing to enforce
     const root = input.cwd && !stringOption(parsed, 'dir') ? path.dirname(path.resolve(dir)) : undefined;
     try {
-      return await handle(input, createRunner(path.resolve(dir), root), path.resolve(dir), out, dialect);
+      return await handle(input, createRunner(path.resolve(dir), root, `hook ${input.client}`), path.resolve(dir), out, dialect);
     } catch (err) {
       const message = (err as Error)?.message ?? String(err);
       if (input.event === 'PreToolUse') return failClosed(out, dialect, `stategate could not decide, so it denies: ${message}`);

@@ -240,7 +240,7 @@ export const command: Command = {
       answer = await spec.exec(runner, parsed);
     } catch (err) {
       // Exit 3: enforcement cannot use its state (DESIGN.md "The CLI").
-      if (err instanceof RunnerError) throw new CliError(err.code, err.message, err.code === 'run_unreadable' || err.code === 'run_tampered' ? 3 : 1);
+      if (err instanceof RunnerError) throw new CliError(err.code, err.message, err.code === 'run_unreadable' || err.code === 'run_tampered' || err.code === 'store_unavailable' ? 3 : 1);
       throw err;
     }
     if (sub === 'audit' && parsed.values.json !== true) {

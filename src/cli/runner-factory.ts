@@ -4,7 +4,8 @@
  * when a shell call is decided, so other commands and non-shell hook calls
  * never pay for them (not even for loading their code).
  */
-import { Runner, type ShellAnalyser, type ShellRewriter } from '../engine/index.js';
+import * as path from 'node:path';
+import { chooseStorage, Runner, type ShellAnalyser, type ShellRewriter } from '../engine/index.js';
 
 type ShellGate = typeof import('../engine/shell/gate.js');
 
@@ -20,8 +21,13 @@ function shellGate(): ShellGate {
   return gate;
 }
 
-export function createRunner(dir: string, workspaceRoot?: string): Runner {
+/**
+ * `client` names this process in a shared store (`hook`, `cli`, `mcp`); the store is the
+ * shared one when STATEGATE_STORE_URL is set (store-choice.ts), else `.stategate/` in `dir`.
+ */
+export function createRunner(dir: string, workspaceRoot?: string, client = 'cli', project?: string): Runner {
   const analyseShell: ShellAnalyser = (command, rules) => shellGate().analyseForPolicy(command, rules);
   const rewriteShell: ShellRewriter = (command, blockedEnv, overrides) => shellGate().rewriteForPolicy(command, blockedEnv, overrides);
-  return new Runner({ dir, ...(workspaceRoot ? { workspaceRoot } : {}), analyseShell, rewriteShell, lockTimeoutMs: 3000 });
+  const storage = chooseStorage({ workspaceRoot: workspaceRoot ?? path.dirname(path.resolve(dir)), client, ...(project ? { project } : {}) });
+  return new Runner({ dir, ...(workspaceRoot ? { workspaceRoot } : {}), analyseShell, rewriteShell, lockTimeoutMs: 3000, ...(storage ? { storage } : {}) });
 }

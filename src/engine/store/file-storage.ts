@@ -69,7 +69,7 @@ export class FileRunStorage<R extends { readonly runId: string }> implements Run
       const runId = now.split('|')[0];
       listener(runId ? { runId } : {});
     }, WATCH_INTERVAL_MS);
-    timer.unref?.();
+    // Not unref'd: a watcher is disposed by whoever asked for it.
     return { dispose: () => clearInterval(timer) };
   }
 

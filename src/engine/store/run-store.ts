@@ -34,7 +34,7 @@ import { hashText } from '../machine/run.js';
 export const RUN_FORMAT = 'stategate-run';
 export const RUN_FORMAT_VERSION = 1;
 
-export type StoreErrorCode = 'no_active_run' | 'run_unreadable' | 'run_tampered' | 'busy' | 'unknown_run' | 'io';
+export type StoreErrorCode = 'no_active_run' | 'run_unreadable' | 'run_tampered' | 'busy' | 'unknown_run' | 'io' | 'store_unavailable';
 
 export class StoreError extends Error {
   constructor(

@@ -1,0 +1,118 @@
+/**
+ * One store's connection to PostgreSQL: the `postgres` driver loaded only
+ * here, on first use (a hook on the file store never loads it), the session
+ * settings of connect-options.ts, the schema checked once per process
+ * (schema.ts `init`: created or migrated when the role may, refused when too
+ * new), and a bound on every operation: whatever the server or the network
+ * does, an operation settles within `timeoutMs` (STATEGATE_STORE_TIMEOUT_MS),
+ * so a hook can deny in time. Every failure becomes a StoreError whose
+ * message says what happened and how to recover, without the password.
+ */
+import type { Sql } from 'postgres';
+import { StoreError } from '../run-store.js';
+import { classifyStoreError, describeStoreFailure } from './classify-error.js';
+import { redactUrl, storeConnectOptions, type StoreConnectOptions } from './connect-options.js';
+import { init } from './schema.js';
+
+export const STORE_TIMEOUT_ENV = 'STATEGATE_STORE_TIMEOUT_MS';
+/** A hook answers within a few seconds whatever the server does. */
+export const DEFAULT_STORE_TIMEOUT_MS = 4000;
+
+/** The bound from STATEGATE_STORE_TIMEOUT_MS (milliseconds), else the default. */
+export function storeTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env[STORE_TIMEOUT_ENV];
+  const n = raw === undefined || raw.trim() === '' ? NaN : Number(raw);
+  return Number.isFinite(n) && n > 0 ? n : DEFAULT_STORE_TIMEOUT_MS;
+}
+
+export interface SessionOptions {
+  readonly url: string;
+  /** Who connects (pg_stat_activity's application_name and the version table). */
+  readonly client?: string;
+  readonly timeoutMs?: number;
+  readonly env?: NodeJS.ProcessEnv;
+  /** Connections in the pool: a hook needs one; the extension two (one of them listens). */
+  readonly max?: number;
+}
+
+export class PgSession {
+  readonly redacted: string;
+  readonly timeoutMs: number;
+  private connect: StoreConnectOptions | undefined;
+  private sqlPromise: Promise<Sql> | undefined;
+  private sql: Sql | undefined;
+  private readonly secrets: (string | undefined)[] = [];
+
+  constructor(private readonly options: SessionOptions) {
+    this.redacted = redactUrl(options.url);
+    this.timeoutMs = options.timeoutMs ?? storeTimeoutMs(options.env);
+  }
+
+  /** Run `fn` with the session's client, within the bound; failures as StoreError (`store_unavailable`, `busy`). */
+  async run<T>(what: string, fn: (sql: Sql) => Promise<T>): Promise<T> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(Object.assign(new Error(`no answer within ${this.timeoutMs} ms`), { code: 'STORE_DEADLINE' })), this.timeoutMs);
+      timer.unref?.();
+    });
+    try {
+      return await Promise.race([this.client().then(fn), deadline]);
+    } catch (err) {
+      throw this.storeError(what, err);
+    } finally {
+      if (timer) clearTimeout(timer);
+    }
+  }
+
+  /** The client, connected and with the schema checked; one per session. */
+  client(): Promise<Sql> {
+    this.sqlPromise ??= this.open().catch((err: unknown) => {
+      this.sqlPromise = undefined; // the next operation tries again
+      throw err;
+    });
+    return this.sqlPromise;
+  }
+
+  async close(): Promise<void> {
+    const sql = this.sql;
+    this.sql = undefined;
+    this.sqlPromise = undefined;
+    if (sql) await sql.end({ timeout: 1 }).catch(() => undefined);
+  }
+
+  /** The error of a failed operation, for a person: what, why, how to recover; never the password. */
+  storeError(what: string, err: unknown): StoreError {
+    if (err instanceof StoreError) return err;
+    if ((err as { code?: unknown })?.code === 'STORE_DEADLINE') {
+      return new StoreError(
+        'store_unavailable',
+        `the shared store at ${this.redacted} did not answer ${what} within ${this.timeoutMs} ms: check that the server is up and reachable from this machine (or raise ${STORE_TIMEOUT_ENV}); stategate does not fall back to the local files`,
+      );
+    }
+    const failure = classifyStoreError(err, { target: this.redacted, secrets: this.secrets });
+    const code = failure.reason === 'lock_timeout' ? 'busy' : 'store_unavailable';
+    return new StoreError(code, `${describeStoreFailure(failure)} (while ${what}; stategate does not fall back to the local files)`);
+  }
+
+  private async open(): Promise<Sql> {
+    this.connect ??= storeConnectOptions(this.options.url, {
+      ...(this.options.env ? { env: this.options.env } : {}),
+      ...(this.options.client ? { applicationName: `stategate ${this.options.client}` } : {}),
+      max: this.options.max ?? 1,
+      timeouts: { connectTimeoutSeconds: Math.max(1, Math.ceil(this.timeoutMs / 1000)) },
+    });
+    const password = (this.connect.options as { password?: unknown }).password;
+    if (typeof password === 'string') this.secrets.push(password);
+    // Loaded here, not at the top: the file store's hook never pays for the driver.
+    const postgres = require('postgres') as typeof import('postgres');
+    const sql = postgres(this.connect.options);
+    try {
+      await init(sql, this.options.client ?? 'stategate');
+    } catch (err) {
+      await sql.end({ timeout: 0 }).catch(() => undefined);
+      throw err;
+    }
+    this.sql = sql;
+    return sql;
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * Which store keeps a workspace's runs. The files under `.stategate/` unless a
+ * shared store is named: by STATEGATE_STORE_URL (the CLI, the hook, the MCP
+ * server: agents in sandboxes and CI) or by a URL the extension passes (the
+ * `stategate.store` setting, its password from SecretStorage). Never by a file
+ * in the workspace: an agent can write those, and must not be able to move
+ * enforcement to a store of its choosing or back to files it controls.
+ */
+import type { RunSnapshot } from '../machine/run.js';
+import type { RunStorage } from './run-storage.js';
+import type { PostgresStoreOptions } from './postgres/pg-storage.js';
+import { projectKeyFor } from './project-key.js';
+import { STORE_URL_ENV } from './postgres/connect-options.js';
+
+export interface StoreChoice {
+  /** The shared store's URL; undefined: read STATEGATE_STORE_URL. An empty string: the file store, whatever the environment says. */
+  readonly url?: string;
+  /** The workspace (its git remote names the project). */
+  readonly workspaceRoot: string;
+  /** `--project` */
+  readonly project?: string;
+  /** Which client this process is (kept with each change). */
+  readonly client?: string;
+  readonly env?: NodeJS.ProcessEnv;
+  readonly max?: number;
+}
+
+/** The shared store's URL in force, or undefined for the file store. */
+export function chosenStoreUrl(choice: Pick<StoreChoice, 'url' | 'env'>): string | undefined {
+  const url = choice.url ?? (choice.env ?? process.env)[STORE_URL_ENV];
+  return url && url.trim() !== '' ? url.trim() : undefined;
+}
+
+/**
+ * The `storage` option of a Runner: a PostgreSQL store when a URL is in force,
+ * else undefined (the Runner's file store). The PostgreSQL store's code loads
+ * only then.
+ */
+export function chooseStorage(choice: StoreChoice): ((check: (value: unknown) => string | undefined) => RunStorage<RunSnapshot>) | undefined {
+  const url = chosenStoreUrl(choice);
+  if (!url) return undefined;
+  let project: string | Error;
+  try {
+    project = projectKeyFor(choice.workspaceRoot, choice.project, choice.env);
+  } catch (err) {
+    project = err as Error;
+  }
+  return (checkRun) => {
+    const { PostgresRunStorage } = require('./postgres/pg-storage.js') as typeof import('./postgres/pg-storage.js');
+    const options: PostgresStoreOptions<RunSnapshot> = {
+      url,
+      project,
+      checkRun,
+      ...(choice.client ? { client: choice.client } : {}),
+      ...(choice.env ? { env: choice.env } : {}),
+      ...(choice.max ? { max: choice.max } : {}),
+    };
+    return new PostgresRunStorage<RunSnapshot>(options);
+  };
+}

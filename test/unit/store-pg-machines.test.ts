@@ -1,0 +1,314 @@
+/**
+ * The shared store through the built CLI, as a team uses it: two clones of one
+ * repository (two `.stategate/` folders, two "machines") pointed at one real
+ * PostgreSQL database by STATEGATE_STORE_URL, their project found from the git
+ * remote. Also: a hook killed (SIGKILL) right after its commit, retried with the
+ * same tool-use id, gets the first answer and counts once; and every way the
+ * store can fail makes `stategate hook` deny, for Claude Code's and VS Code's
+ * inputs, within the bound (the process is given the bound plus a margin and
+ * killed past it, which fails the test), saying why and how to recover, never
+ * with the password.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import postgres from 'postgres';
+import { CLI, requireBuiltCli } from './helpers/cli';
+import { tempDir } from './helpers/temp-dir';
+import { replay } from '../../src/engine/store/replay';
+import type { JournalEntry } from '../../src/engine/machine/run';
+import { createTestDatabase, type TestDatabase } from '../support/postgres-server';
+
+type Owner = { after(fn: () => unknown): unknown };
+
+const WORKFLOW = {
+  id: 'team',
+  initial: 'a',
+  states: {
+    a: { allowed_tools: ['Read'], max_iterations: 10, on: { TOGGLE: 'b', FINISH: 'done' } },
+    b: { allowed_tools: ['Read'], max_iterations: 10, on: { TOGGLE: 'a', FINISH: 'done' } },
+    done: { type: 'final' },
+  },
+};
+
+/** The bound a hook is held to here (STATEGATE_STORE_TIMEOUT_MS), and the margin for process start on a loaded machine. */
+const BOUND_MS = 3000;
+const MARGIN_MS = 12_000;
+
+interface Clone {
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+/** A clone of github.com/team/repo with its own `.stategate/`, using the store at `url`. */
+function clone(t: Owner, url: string, remote: string): Clone {
+  const cwd = tempDir('sg-machine-', t);
+  spawnSync('git', ['init', '-q'], { cwd });
+  spawnSync('git', ['remote', 'add', 'origin', remote], { cwd });
+  fs.writeFileSync(path.join(cwd, 'team.workflow.json'), JSON.stringify(WORKFLOW));
+  fs.writeFileSync(path.join(cwd, 'a.txt'), 'a\n');
+  return { cwd, env: { ...process.env, STATEGATE_STORE_URL: url, STATEGATE_STORE_TIMEOUT_MS: String(BOUND_MS), STATEGATE_PROJECT: '' } };
+}
+
+interface Result {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly json: any;
+  readonly signal: NodeJS.Signals | null;
+}
+
+function run(c: Clone, args: readonly string[], input = '', extraEnv: NodeJS.ProcessEnv = {}, timeoutMs = 60_000): Promise<Result> {
+  requireBuiltCli();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: c.cwd, env: { ...c.env, ...extraEnv } });
+    let stdout = '';
+    let stderr = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      let json: unknown;
+      try {
+        json = JSON.parse(stdout);
+      } catch {
+        json = undefined;
+      }
+      resolve({ code, stdout, stderr, json, signal });
+    });
+    child.stdin.end(input);
+  });
+}
+
+type Client = 'claude' | 'vscode';
+
+function preToolUse(client: Client, cwd: string, callId: string): string {
+  const file = path.join(cwd, 'a.txt');
+  return client === 'vscode'
+    ? JSON.stringify({ hookEventName: 'PreToolUse', sessionId: 'vs', timestamp: '2026-11-28T20:00:00.000Z', cwd, transcript_path: '/tmp/t.json', tool_use_id: callId, tool_name: 'read_file', tool_input: { filePath: file, startLine: 1, endLine: 2 } })
+    : JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 'cc', cwd, transcript_path: '/tmp/t.jsonl', tool_use_id: callId, tool_name: 'Read', tool_input: { file_path: file } });
+}
+
+/** The decision of a hook's answer (exit 2 or a JSON deny: deny). */
+function decisionOf(r: Result): { decision: string; reason: string } {
+  if (r.code === 2) return { decision: 'deny', reason: r.stderr };
+  const out = (r.stdout.trim() === '' ? {} : JSON.parse(r.stdout)) as { hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string } };
+  return { decision: out.hookSpecificOutput?.permissionDecision ?? 'allow', reason: out.hookSpecificOutput?.permissionDecisionReason ?? '' };
+}
+
+async function journalOf(db: TestDatabase): Promise<{ run: any; journal: JournalEntry[] }> {
+  const sql = postgres(db.url, { max: 1, onnotice: () => {} });
+  try {
+    const [active] = await sql`SELECT r.snapshot, r.last_seq FROM stategate_active_runs a JOIN stategate_runs r USING (run_id)`;
+    const rows = await sql`SELECT entry FROM stategate_journal WHERE run_id = ${active!.snapshot.runId} ORDER BY seq`;
+    const journal = rows.map((r) => r.entry as JournalEntry & { seq: number });
+    assert.deepEqual(journal.map((e) => e.seq), Array.from({ length: journal.length }, (_, i) => i + 1), 'journal seq without gaps');
+    assert.equal(Number(active!.last_seq), journal.length, 'last_seq is the last journal row');
+    const locks = await sql`SELECT count(*)::int AS n FROM pg_locks l JOIN pg_stat_activity a USING (pid) WHERE a.datname = current_database() AND a.pid <> pg_backend_pid() AND l.locktype = 'tuple'`;
+    assert.equal(locks[0]!.n, 0, 'no row lock left held');
+    return { run: active!.snapshot, journal };
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}
+
+test('two clones, one store: a run started on one machine holds the other (found by the git remote, no .stategate there)', { timeout: 120_000 }, async (t) => {
+  const db = await createTestDatabase(t);
+  const a = clone(t, db.url, 'https://github.com/team/repo.git');
+  const b = clone(t, db.url, 'git@github.com:team/repo.git');
+  const started = await run(a, ['run', 'start', 'team.workflow.json']);
+  assert.equal(started.code, 0, started.stderr);
+  const state = await run(b, ['run', 'state']);
+  assert.equal(state.code, 0, state.stderr);
+  assert.equal(state.json.run_id, started.json.run_id, 'machine B sees machine A\'s run');
+  assert.equal(fs.existsSync(path.join(b.cwd, '.stategate', 'runs')), false, 'B keeps no run files of its own');
+  const edit = await run(b, ['hook', '--client', 'claude'], JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 'cc', cwd: b.cwd, transcript_path: '/tmp/t', tool_use_id: 'e1', tool_name: 'Edit', tool_input: { file_path: path.join(b.cwd, 'a.txt'), old_string: 'a', new_string: 'b' } }));
+  const d = decisionOf(edit);
+  assert.equal(d.decision, 'deny', `an Edit in state a is denied on B: ${edit.stdout} ${edit.stderr}`);
+  assert.match(d.reason, /Edit/);
+  // A clone of another repository is another project: no run there.
+  const other = clone(t, db.url, 'git@github.com:team/other.git');
+  const none = await run(other, ['run', 'state']);
+  assert.notEqual(none.code, 0);
+  assert.equal(none.json?.error?.code, 'no_active_run', none.stdout);
+});
+
+test('two machines race: sends from both are each counted once, max_iterations holds across both, the journal replays to the snapshot', { timeout: 300_000 }, async (t) => {
+  const db = await createTestDatabase(t);
+  const machines = [clone(t, db.url, 'https://github.com/team/repo'), clone(t, db.url, 'ssh://git@github.com/team/repo.git')];
+  const started = await run(machines[0]!, ['run', 'start', 'team.workflow.json']);
+  assert.equal(started.code, 0, started.stderr);
+
+  // 16 hooks at once, 8 per machine, each its own call: exactly max_iterations (10) are allowed.
+  const hooks = await Promise.all(
+    Array.from({ length: 16 }, (_, i) => {
+      const m = machines[i % 2]!;
+      const client: Client = i % 4 < 2 ? 'claude' : 'vscode';
+      return run(m, ['hook', '--client', client], preToolUse(client, m.cwd, `race-${i}`), { STATEGATE_STORE_TIMEOUT_MS: '30000' });
+    }),
+  );
+  const decisions = hooks.map(decisionOf);
+  assert.equal(decisions.filter((d) => d.decision === 'allow').length, 10, `allowed: ${JSON.stringify(decisions)}`);
+  assert.equal(decisions.filter((d) => d.decision === 'deny').length, 6);
+  for (const d of decisions.filter((x) => x.decision === 'deny')) assert.match(d.reason, /max_iterations|10/);
+
+  // Then 2 machines × 3 senders × 5 TOGGLEs at once: all 30 transitions, none lost or doubled.
+  const senders = Array.from({ length: 6 }, async (_, w) => {
+    let acknowledged = 0;
+    for (let i = 0; i < 5; i++) {
+      const r = await run(machines[w % 2]!, ['run', 'send', 'TOGGLE', '--data', JSON.stringify({ [`w${w}`]: i })], '', { STATEGATE_STORE_TIMEOUT_MS: '30000' });
+      assert.equal(r.code, 0, `sender ${w} event ${i}: ${r.stdout} ${r.stderr}`);
+      if (r.json?.transitioned === true) acknowledged++;
+    }
+    return acknowledged;
+  });
+  const acknowledged = (await Promise.all(senders)).reduce((x, y) => x + y, 0);
+  assert.equal(acknowledged, 30);
+  const { run: snapshot, journal } = await journalOf(db);
+  assert.equal(snapshot.counters.transitions, 30);
+  assert.equal(journal.filter((e) => e.kind === 'transition').length, 30);
+  assert.equal(snapshot.state, 'a', 'an even number of toggles');
+  const rebuilt = replay(journal);
+  assert.equal(rebuilt.state, snapshot.state);
+  assert.deepEqual(rebuilt.context, snapshot.context);
+  assert.equal(rebuilt.transitions, snapshot.counters.transitions);
+});
+
+test('a hook killed (SIGKILL) right after its commit, retried with the same tool-use id, gets the first answer and counts once', { timeout: 120_000 }, async (t) => {
+  const db = await createTestDatabase(t);
+  const m = clone(t, db.url, 'https://github.com/team/repo');
+  assert.equal((await run(m, ['run', 'start', 'team.workflow.json'])).code, 0);
+  const input = preToolUse('claude', m.cwd, 'toolu_killed');
+  const killed = await run(m, ['hook', '--client', 'claude'], input, { STATEGATE_TEST_KILL_AFTER_COMMIT: '1' });
+  assert.equal(killed.signal, 'SIGKILL', `the hook was killed after its commit: ${killed.code} ${killed.stdout} ${killed.stderr}`);
+  assert.equal(killed.stdout, '', 'it never answered');
+  const before = await journalOf(db);
+  assert.equal(before.run.counters.iterations, 1, 'the call was committed and counted');
+  // Outside the window in which recent-calls.json would answer: only the store's key can.
+  fs.rmSync(path.join(m.cwd, '.stategate', 'recent-calls.json'), { force: true });
+  const retried = await run(m, ['hook', '--client', 'claude'], input);
+  assert.equal(decisionOf(retried).decision, 'allow', retried.stdout + retried.stderr);
+  const after = await journalOf(db);
+  assert.equal(after.run.counters.iterations, 1, 'counted once');
+  assert.equal(after.journal.length, before.journal.length, 'no journal row added by the retry');
+});
+
+// ---------------------------------------------------------------------------
+// Fail closed: every hook denies within the bound, says why and how to recover
+// ---------------------------------------------------------------------------
+
+interface Failure {
+  readonly name: string;
+  /** The store URL to use (the test's database made unusable as the case says). */
+  readonly url: (db: TestDatabase, t: Owner) => Promise<string>;
+  readonly reason: RegExp;
+  readonly secret?: string;
+}
+
+async function closedPort(): Promise<number> {
+  const s = net.createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const { port } = s.address() as net.AddressInfo;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
+const WRONG = 'hunter2-wrong-password';
+
+const FAILURES: readonly Failure[] = [
+  {
+    name: 'the server is down (nothing listens on its port)',
+    url: async () => `postgres://stategate@127.0.0.1:${await closedPort()}/team`,
+    reason: /refused the connection.*start the PostgreSQL server/,
+  },
+  {
+    name: 'the server is unreachable (accepts TCP, never answers)',
+    url: async (_db, t) => {
+      const sockets: net.Socket[] = [];
+      const silent = net.createServer((s) => sockets.push(s));
+      await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+      t.after(() => {
+        for (const s of sockets) s.destroy();
+        silent.close();
+      });
+      return `postgres://stategate@127.0.0.1:${(silent.address() as net.AddressInfo).port}/team?connect_timeout=60`;
+    },
+    reason: /did not answer|in time/,
+  },
+  {
+    name: 'a wrong password',
+    url: async (db) => {
+      const u = new URL(db.url);
+      u.password = WRONG;
+      return u.toString();
+    },
+    reason: /rejected the password.*PGPASSWORD/,
+    secret: WRONG,
+  },
+  {
+    name: 'TLS refused (sslmode=require, the server has no TLS)',
+    url: async (db) => {
+      const u = new URL(db.url);
+      u.search = '?sslmode=require';
+      return u.toString();
+    },
+    reason: /TLS|SSL|sslmode/i,
+  },
+  {
+    name: 'the schema is newer than this client',
+    url: async (db) => {
+      const sql = postgres(db.url, { max: 1, onnotice: () => {} });
+      try {
+        await sql`INSERT INTO stategate_schema (version, name, applied_by) VALUES (999, 'from the future', 'test')`;
+      } finally {
+        await sql.end({ timeout: 5 });
+      }
+      return db.url;
+    },
+    reason: /newer than this stategate knows.*update stategate/,
+  },
+  {
+    name: 'the run is held by another decision past lock_timeout',
+    url: async (db, t) => {
+      const m = clone(t, db.url, 'https://github.com/team/repo');
+      assert.equal((await run(m, ['run', 'start', 'team.workflow.json'])).code, 0);
+      // A session that holds the run's row and never commits (a client stuck mid-decision).
+      const holder = postgres(db.url, { max: 1, onnotice: () => {} });
+      const reserved = await holder.reserve();
+      await reserved`BEGIN`;
+      await reserved`SELECT 1 FROM stategate_runs FOR UPDATE`;
+      t.after(async () => {
+        reserved.release();
+        await holder.end({ timeout: 1 });
+      });
+      const u = new URL(db.url);
+      u.search = '?lock_timeout=500';
+      return u.toString();
+    },
+    reason: /held by another decision|busy/,
+  },
+];
+
+for (const f of FAILURES) {
+  for (const client of ['claude', 'vscode'] as const) {
+    test(`fail closed (${client}): ${f.name} → the hook denies within the bound, with the reason and the recovery`, { timeout: 120_000 }, async (t) => {
+      const db = await createTestDatabase(t);
+      const url = await f.url(db, t);
+      const m = clone(t, url, 'https://github.com/team/repo');
+      // A local run that would allow everything must not be used instead.
+      const r = await run(m, ['hook', '--client', client], preToolUse(client, m.cwd, `fc-${client}`), {}, BOUND_MS + MARGIN_MS);
+      assert.equal(r.signal, null, `the hook did not end within ${BOUND_MS + MARGIN_MS} ms`);
+      const d = decisionOf(r);
+      assert.equal(d.decision, 'deny', `${f.name}: ${r.code} ${r.stdout} ${r.stderr}`);
+      assert.match(d.reason, f.reason);
+      assert.match(d.reason, /denied|denies/);
+      if (f.secret) assert.ok(!`${r.stdout}${r.stderr}`.includes(f.secret), 'the password is not in the answer');
+      assert.equal(fs.existsSync(path.join(m.cwd, '.stategate', 'runs')), false, 'nothing fell back to local files');
+    });
+  }
+}
