@@ -109,12 +109,18 @@ for (const kind of KINDS) {
     assert.equal(active.kind === 'ok' && active.run.n, 2);
   });
 
-  test(name('a change that journals nothing keeps no key: asked again, it is decided again'), async (t) => {
+  test(name('a change that journals nothing and changes nothing keeps no key; one that only changes the run keeps it'), async (t) => {
     const { store } = await kind.make(t);
     await store.create(snap('r1'), []);
     const look = (answer: string) => store.updateActive((run) => ({ run, journal: [], result: answer }), { key: 'k' });
     assert.equal(await look('first'), 'first');
     assert.equal(await look('second'), 'second');
+    // A change that journals nothing but changes the run (an allowed call's counter) keeps its key.
+    const count = () => store.updateActive((run) => ({ run: { ...run, n: run.n + 1 }, journal: [], result: run.n + 1 }), { key: 'counted' });
+    assert.equal(await count(), 1);
+    assert.equal(await count(), 1, 'the first answer');
+    const active = await store.readActive();
+    assert.equal(active.kind === 'ok' && active.run.n, 1, 'counted once');
   });
 
   test(name('decisions from several handles at once: each counted once, seq without gaps, replays to the snapshot'), async (t) => {

@@ -31,7 +31,7 @@ test('an empty database reads as missing; init creates every table and records t
   const after = await init(sql, 'test-client');
   assert.equal(after.state, 'current');
   assert.equal(after.version, LATEST_SCHEMA_VERSION);
-  assert.deepEqual(await tablesOf(sql), ['stategate_active_runs', 'stategate_journal', 'stategate_runs', 'stategate_schema']);
+  assert.deepEqual(await tablesOf(sql), ['stategate_active_runs', 'stategate_answers', 'stategate_journal', 'stategate_runs', 'stategate_schema']);
   const rows = await sql`SELECT version, applied_by FROM stategate_schema ORDER BY version`;
   assert.equal(rows.length, LATEST_SCHEMA_VERSION);
   assert.equal(rows[0]!.applied_by, 'test-client');

@@ -19,8 +19,9 @@
  *   run: asking again with a key already committed returns the FIRST answer
  *   (the `result` as JSON, stored with the change) and commits nothing, so a
  *   hook killed after the commit but before it saw the answer can retry.
- *   `fn` is not called for a repeat. A change with no journal entries is no
- *   event and keeps no key (asked again, it is decided again).
+ *   `fn` is not called for a repeat. A change with no journal entries that
+ *   leaves the run as it was is no event and keeps no key (asked again, it is
+ *   decided again); an allowed tool call (counters only) keeps its key.
  * - reads never throw for a run that cannot be used: `readActive` answers
  *   `unreadable` with the reason, so enforcement denies (fail closed).
  */

@@ -343,8 +343,10 @@ export class RunStore<R extends { readonly runId: string }> {
     if (change.run.runId !== runId) throw new StoreError('io', 'a run cannot change its id');
     const journalSeq = read.envelope.journalSeq + change.journal.length;
     // JSON round trip: the answer a retry gets is the one stored, not an object shared in memory.
-    // A change that journals nothing is no event (e.g. "the state moved, call again"): asked again, it is decided again.
-    const answers = key === undefined || change.journal.length === 0 ? read.envelope.answers : [...kept, { key, seq: journalSeq, result: toJson(change.result) }].slice(-KEEP_ANSWERS);
+    // A change that journals nothing and leaves the run as it was is no event (e.g. "the state moved, call again"):
+    // asked again, it is decided again. (An allowed call journals nothing but counts: that is kept.)
+    const noEvent = change.journal.length === 0 && JSON.stringify(change.run) === JSON.stringify(read.envelope.run);
+    const answers = key === undefined || noEvent ? read.envelope.answers : [...kept, { key, seq: journalSeq, result: toJson(change.result) }].slice(-KEEP_ANSWERS);
     // The record follows the active run (and the run being made active), never another one.
     this.commit(runId, change.run, change.journal, read.envelope.journalSeq, isActive || activate ? { previous: seen.previous, activate } : undefined, answers);
     return change.result;

@@ -77,6 +77,25 @@ CREATE TRIGGER stategate_journal_notify AFTER INSERT ON stategate_journal
   FOR EACH ROW EXECUTE FUNCTION stategate_notify_journal();
 `,
   },
+  {
+    version: 2,
+    name: 'answers of keyed changes, also of those that journal nothing',
+    // An allowed tool call changes the run (its counters) without a journal entry, so its
+    // idempotency key and first answer cannot live on a journal row: they get a row here,
+    // written in the change's transaction (pg-storage.ts). The journal row's key stays for
+    // changes that do journal, so the journal shows which call a row came from.
+    sql: `
+CREATE TABLE stategate_answers (
+  run_id           text NOT NULL REFERENCES stategate_runs (run_id) ON DELETE CASCADE,
+  idempotency_key  text NOT NULL,
+  result           jsonb,
+  -- The run's last_seq after the change (the journal position it answered at).
+  seq              bigint NOT NULL,
+  created_at       timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (run_id, idempotency_key)
+);
+`,
+  },
 ];
 
 /** The newest schema version this client knows. */

@@ -9,9 +9,11 @@
  *   activations lock it exclusively, always in that order: no deadlock.
  * - The snapshot row and its journal rows are written in that one transaction;
  *   `last_seq` on the run row numbers the journal per run without gaps.
- * - A keyed change (the client's tool-use id) puts its key and its answer on
- *   its first journal row, inserted ON CONFLICT DO NOTHING on (run, key): asked
- *   again, the first answer is read back and nothing is committed.
+ * - A keyed change (the client's tool-use id) keeps its key and its answer in
+ *   stategate_answers (migration 2: an allowed call changes the run's counters
+ *   without a journal row) and on its first journal row when it has one, each
+ *   inserted ON CONFLICT DO NOTHING on (run, key): asked again, the first answer
+ *   is read back and nothing is committed.
  * - Runs belong to a project (project-key.ts); the project's active run is a
  *   row of its own.
  *
@@ -238,14 +240,16 @@ export class PostgresRunStorage<R extends { readonly runId: string }> implements
     const [row] = await tx<{ snapshot: unknown; last_seq: string }[]>`SELECT snapshot, last_seq FROM stategate_runs WHERE run_id = ${runId} FOR UPDATE`;
     if (!row) throw new StoreError('unknown_run', `no run ${runId} in the shared store`);
     if (key !== undefined) {
-      const [first] = await tx<{ result: unknown }[]>`SELECT result FROM stategate_journal WHERE run_id = ${runId} AND idempotency_key = ${key}`;
+      const [first] = await tx<{ result: unknown }[]>`SELECT result FROM stategate_answers WHERE run_id = ${runId} AND idempotency_key = ${key}`;
       if (first) return first.result as T;
     }
     const bad = this.options.checkRun(row.snapshot);
     if (bad) throw new StoreError('run_unreadable', `run ${runId} in the shared store is not usable: ${bad}; stop it with \`stategate run stop\``);
     const change = fn(row.snapshot as R);
     if (change.run.runId !== runId) throw new StoreError('io', 'a run cannot change its id');
-    await this.appendLocked(tx, runId, change.run, change.journal, Number(row.last_seq), key, change.result);
+    // A change that journals nothing and leaves the run as it was is no event (e.g. "the state moved, call again"): it keeps no key.
+    const keep = key !== undefined && (change.journal.length > 0 || !sameJson(change.run, row.snapshot)) ? key : undefined;
+    await this.appendLocked(tx, runId, change.run, change.journal, Number(row.last_seq), keep, change.result);
     return change.result;
   }
 
@@ -263,7 +267,17 @@ export class PostgresRunStorage<R extends { readonly runId: string }> implements
         RETURNING seq`;
       if (inserted.length === 0) {
         // Another transaction committed this key first (it cannot, under the row lock, but the answer is the same): its answer.
-        const [first] = await tx<{ result: unknown }[]>`SELECT result FROM stategate_journal WHERE run_id = ${runId} AND idempotency_key = ${key!}`;
+        const [first] = await tx<{ result: unknown }[]>`SELECT result FROM stategate_answers WHERE run_id = ${runId} AND idempotency_key = ${key!}`;
+        throw new AlreadyAnswered(first?.result);
+      }
+    }
+    if (key !== undefined) {
+      const kept = await tx`
+        INSERT INTO stategate_answers (run_id, idempotency_key, result, seq) VALUES (${runId}, ${key}, ${tx.json(toJson(result) as never)}, ${lastSeq + journal.length})
+        ON CONFLICT (run_id, idempotency_key) DO NOTHING
+        RETURNING seq`;
+      if (kept.length === 0) {
+        const [first] = await tx<{ result: unknown }[]>`SELECT result FROM stategate_answers WHERE run_id = ${runId} AND idempotency_key = ${key}`;
         throw new AlreadyAnswered(first?.result);
       }
     }
@@ -275,6 +289,17 @@ export class PostgresRunStorage<R extends { readonly runId: string }> implements
 function statusOf(run: unknown): string {
   const s = (run as { status?: unknown }).status;
   return typeof s === 'string' ? s : 'unknown';
+}
+
+/** Equal as JSON, key order aside (jsonb does not keep it). */
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(stable(a)) === JSON.stringify(stable(b));
+}
+
+function stable(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(stable);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.keys(value).sort().map((k) => [k, stable((value as Record<string, unknown>)[k])]));
+  return value;
 }
 
 function toJson(value: unknown): unknown {
