@@ -174,6 +174,26 @@ export const RUN_SUBCOMMANDS: Record<string, Sub> = {
       return { run_id: run.runId, workflow: run.workflow.id, status: run.status, ...auditTimeline((await runner.store.readJournal(run.runId)) as unknown as JournalEntry[]) };
     },
   },
+  list: {
+    usage: 'list',
+    help: 'Every run of this workspace (with STATEGATE_STORE_URL: of the project in the shared store), oldest first, the active one marked.',
+    positionals: 0,
+    async exec(runner) {
+      const active = await runner.active();
+      const activeId = active.kind === 'ok' ? active.runId : undefined;
+      const runs = await runner.list();
+      return { runs: runs.map((r) => ({ run_id: r.runId, workflow: r.workflow.id, state: r.state, status: r.status, updated_at: r.updatedAt, active: r.runId === activeId })) };
+    },
+  },
+  join: {
+    usage: 'join RUN_ID',
+    help: 'Make RUN_ID the active run as it stands (another machine\'s run in the shared store); a running active run is stopped first.',
+    positionals: 1,
+    async exec(runner, parsed) {
+      const run = await runner.join(parsed.positionals[0]!);
+      return { run_id: run.runId, workflow: run.workflow.id, state: run.state, status: run.status };
+    },
+  },
   reload: {
     usage: 'reload',
     help: 'Apply the current text of the workflow file to the run (validated; the current state must still exist).',

@@ -138,6 +138,28 @@ test('two clones, one store: a run started on one machine holds the other (found
   assert.equal(none.json?.error?.code, 'no_active_run', none.stdout);
 });
 
+test('run list shows the project\'s runs on every machine; run join makes another run the active one everywhere', { timeout: 120_000 }, async (t) => {
+  const db = await createTestDatabase(t);
+  const a = clone(t, db.url, 'https://github.com/team/repo.git');
+  const b = clone(t, db.url, 'git@github.com:team/repo.git');
+  const first = (await run(a, ['run', 'start', 'team.workflow.json'])).json.run_id as string;
+  const second = (await run(a, ['run', 'start', 'team.workflow.json'])).json.run_id as string;
+  const listed = await run(b, ['run', 'list']);
+  assert.equal(listed.code, 0, listed.stderr);
+  assert.deepEqual(
+    listed.json.runs.map((r: { run_id: string; status: string; active: boolean }) => [r.run_id, r.status, r.active]),
+    [
+      [first, 'stopped', false],
+      [second, 'running', true],
+    ],
+  );
+  const joined = await run(b, ['run', 'join', first]);
+  assert.equal(joined.code, 0, joined.stderr);
+  assert.equal((await run(a, ['run', 'state'])).json.run_id, first, 'A follows the run B joined');
+  const unknown = await run(b, ['run', 'join', 'no-such-run']);
+  assert.equal(unknown.json?.error?.code, 'unknown_run', unknown.stdout);
+});
+
 test('two machines race: sends from both are each counted once, max_iterations holds across both, the journal replays to the snapshot', { timeout: 300_000 }, async (t) => {
   const db = await createTestDatabase(t);
   const machines = [clone(t, db.url, 'https://github.com/team/repo'), clone(t, db.url, 'ssh://git@github.com/team/repo.git')];

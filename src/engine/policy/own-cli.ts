@@ -33,6 +33,7 @@ const WHY: Readonly<Record<string, string>> = {
   'run start': 'it replaces the run; the agent loads workflows with its statewright_load_workflow tool',
   'run force': 'it jumps to any state; the agent has statewright_force_state in debug workflows',
   'run reload': `it applies the edited workflow file to the live run: ${PERSON}`,
+  'run join': `it makes another run the active one (a stopped run enforces nothing): ${PERSON}`,
   'run tool': "it reports tool calls to the gate, which only the client's hook does",
   'run result': "it reports tool calls to the gate, which only the client's hook does",
   'run file-changed': 'it reports file changes (which fire interrupts), which only the editor and the hooks do',

@@ -229,6 +229,23 @@ export class Runner {
     return replaced ? { run, replaced } : { run };
   }
 
+  /** Every run of this workspace's store (with a shared store: the project's), oldest first. */
+  async list(): Promise<RunSnapshot[]> {
+    return this.storeOp(() => this.store.listRuns());
+  }
+
+  /**
+   * Make run `runId` the active run as it is (with a shared store: the run another
+   * machine of the team is in). Nothing about the run changes; a running active run
+   * that is another one is stopped first, as `start` does.
+   */
+  async join(runId: string): Promise<RunSnapshot> {
+    await this.refuseIfTampered();
+    await this.storeOp(() => this.store.readRun(runId));
+    await this.stopActiveIfRunning(runId);
+    return this.storeOp(() => this.store.activate(runId, (r) => ({ run: r, journal: [], result: r })));
+  }
+
   /** Resume the newest paused run of the workflow in `file`; with none paused, start it fresh. */
   async resume(file: string): Promise<{ run: RunSnapshot; resumed: boolean }> {
     await this.refuseIfTampered();
