@@ -46,7 +46,8 @@ export interface RecentCall {
   readonly answers: number;
 }
 
-function stable(value: unknown): unknown {
+/** `value` with every object's keys in sorted order (for digests and comparisons that ignore key order). */
+export function stable(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(stable);
   if (value && typeof value === 'object') return Object.fromEntries(Object.keys(value).sort().map((k) => [k, stable((value as Record<string, unknown>)[k])]));
   return value;

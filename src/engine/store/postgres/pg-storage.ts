@@ -25,6 +25,7 @@
 import * as os from 'node:os';
 import type { Sql, TransactionSql } from 'postgres';
 import { StoreError } from '../run-store.js';
+import { stable } from '../recent-calls.js';
 import type { ActiveRun, Change, ChangeOptions, Disposable, RunStorage, StoredEntry, StoreEvent } from '../run-storage.js';
 import { RUN_NOTIFY_CHANNEL } from './migrations.js';
 import { PgSession } from './pg-session.js';
@@ -294,12 +295,6 @@ function statusOf(run: unknown): string {
 /** Equal as JSON, key order aside (jsonb does not keep it). */
 function sameJson(a: unknown, b: unknown): boolean {
   return JSON.stringify(stable(a)) === JSON.stringify(stable(b));
-}
-
-function stable(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(stable);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.keys(value).sort().map((k) => [k, stable((value as Record<string, unknown>)[k])]));
-  return value;
 }
 
 function toJson(value: unknown): unknown {
