@@ -13,7 +13,7 @@
 import * as path from 'node:path';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { FileRunStorage, readRecord, Runner, RunnerError, type AgentStateRecord, type StateView, type RunSnapshot, type StoredEntry, type Workflow } from '../../engine/index.js';
+import { chooseStorage, FileRunStorage, readRecord, Runner, RunnerError, type AgentStateRecord, type StateView, type RunSnapshot, type StoredEntry, type Workflow } from '../../engine/index.js';
 import { analyseShellLazily, rewriteShellLazily } from './lazy-shell.js';
 import { statStamp } from './stat-stamp.js';
 
@@ -51,7 +51,15 @@ export class RunService implements vscode.Disposable {
   constructor(readonly folder: vscode.WorkspaceFolder) {
     const dir = path.join(folder.uri.fsPath, '.stategate');
     // The shell parser loads only when a shell call is decided (the participant's tool loop).
-    this.runner = new Runner({ dir, workspaceRoot: folder.uri.fsPath, analyseShell: analyseShellLazily, rewriteShell: rewriteShellLazily });
+    // The shared store from the user's settings only (never the workspace's: an agent can write those), else STATEGATE_STORE_URL.
+    const configured = vscode.workspace.getConfiguration('stategate').inspect<string>('store')?.globalValue?.trim();
+    const storage = chooseStorage({ ...(configured ? { url: configured } : {}), workspaceRoot: folder.uri.fsPath, client: 'vscode', max: 2 });
+    this.runner = new Runner({ dir, workspaceRoot: folder.uri.fsPath, analyseShell: analyseShellLazily, rewriteShell: rewriteShellLazily, ...(storage ? { storage } : {}) });
+    if (this.runner.store.kind !== 'file') {
+      // Another machine moved the run: LISTEN tells, and the view re-reads (also after a reconnect).
+      const sub = this.runner.store.watch(() => void this.refresh(true));
+      this.disposables.push({ dispose: () => (sub.dispose(), void this.runner.store.close()) });
+    }
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '.stategate/**'));
     const poke = () => void this.refresh();
     this.disposables.push(watcher, watcher.onDidChange(poke), watcher.onDidCreate(poke), watcher.onDidDelete(poke));
@@ -134,7 +142,8 @@ export class RunService implements vscode.Disposable {
 
   /** What identifies the current on-disk state: the active id, run.json's size and mtime, and the record outside the workspace. */
   private readStamp(): string {
-    if (!(this.runner.store instanceof FileRunStorage)) return `${Date.now()}`; // another store: always re-read
+    // A shared store tells of its changes (watch, in the constructor); the poll does not query the server.
+    if (!(this.runner.store instanceof FileRunStorage)) return 'shared';
     const store = this.runner.store.files;
     const record = store.record ? statStamp(store.record.file) : '';
     let id = '';
