@@ -43,13 +43,19 @@ function baseTemp() {
   return os.tmpdir();
 }
 
+/** Alive and not a zombie: a server whose launcher was killed is re-parented, and a container's init may never reap it. */
 function isAlive(pid) {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return err.code === 'EPERM';
+  }
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return true; // no /proc (macOS): kill(pid, 0) answered
   }
 }
 

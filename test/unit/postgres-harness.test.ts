@@ -11,6 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
+import { alive, eventually } from './helpers/processes';
 
 const LAUNCHER = path.resolve(__dirname, '..', '..', 'scripts', 'with-postgres.mjs');
 
@@ -18,21 +19,9 @@ function serverFolders(): string[] {
   return fs.readdirSync(os.tmpdir()).filter((n) => /^stategate-pg-(?!bin-)/.test(n));
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function until(what: string, check: () => boolean, ms = 60_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+/** Poll until `check` holds (a bound, not a timing assertion). */
+async function until(what: string, check: () => boolean): Promise<void> {
+  if (!(await eventually(check, 3000))) throw new Error(`gave up waiting for ${what}`);
 }
 
 test('a server given in STATEGATE_TEST_PG_URL is passed on as it is and nothing is started', () => {
