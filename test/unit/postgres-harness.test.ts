@@ -73,3 +73,21 @@ test('a server started for a command is stopped and removed when the command end
   const own = during.filter((f) => !after.includes(f));
   assert.ok(own.length >= 1, 'the command’s server folder is gone afterwards');
 });
+
+test('a stage of binaries whose checkout is gone (its links dangle) is removed; a live one is kept', async () => {
+  const gone = path.join(os.tmpdir(), `stategate-pg-bin-0.0.0-test-${process.pid}-gone`);
+  const live = path.join(os.tmpdir(), `stategate-pg-bin-0.0.0-test-${process.pid}-live`);
+  for (const [dir, target] of [[gone, path.join(os.tmpdir(), `no-such-checkout-${process.pid}`)], [live, __dirname]] as const) {
+    fs.mkdirSync(path.join(dir, 'node_modules'), { recursive: true });
+    fs.symlinkSync(target, path.join(dir, 'node_modules', 'pg'));
+  }
+  try {
+    const { reapStaleServers } = (await import(pathToFileURL(LAUNCHER).href)) as { reapStaleServers(): Promise<void> };
+    await reapStaleServers();
+    assert.ok(!fs.existsSync(gone), 'the dangling stage was removed');
+    assert.ok(fs.existsSync(live), 'a stage whose checkout exists is kept');
+  } finally {
+    fs.rmSync(gone, { recursive: true, force: true });
+    fs.rmSync(live, { recursive: true, force: true });
+  }
+});
