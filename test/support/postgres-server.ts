@@ -138,3 +138,42 @@ export async function createTestDatabase(owner?: { after(fn: () => unknown): unk
   owner?.after(() => db.drop());
   return db;
 }
+
+export interface TestRole {
+  readonly role: string;
+  readonly password: string;
+  /** `url` (a database's URL) as this role, with its password. */
+  urlFor(url: string): string;
+}
+
+/**
+ * A login role with a password of its own (`password` when given), created by
+ * `adminUrl`'s superuser and dropped after `owner` ends, with whatever it owns
+ * in `adminUrl`'s database. `grant(role)` is SQL run after CREATE ROLE (grants, ownership).
+ */
+export async function createTestRole(owner: { after(fn: () => unknown): unknown }, adminUrl: string, opts: { prefix?: string; password?: string; grant?: (role: string) => string } = {}): Promise<TestRole> {
+  const role = `${opts.prefix ?? 'sg_role'}_${randomBytes(4).toString('hex')}`;
+  const password = opts.password ?? randomBytes(12).toString('hex');
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  try {
+    await admin.unsafe(`CREATE ROLE ${role} LOGIN PASSWORD '${password.replace(/'/g, "''")}'${opts.grant ? `; ${opts.grant(role)}` : ''}`);
+  } finally {
+    await admin.end({ timeout: 5 });
+  }
+  owner.after(async () => {
+    const db = postgres(adminUrl, { max: 1, onnotice: () => {}, connect_timeout: 5 });
+    await db.unsafe(`DROP OWNED BY ${role}`).catch(() => undefined);
+    await db.end({ timeout: 5 });
+    await withAdmin((sql) => sql.unsafe(`DROP ROLE IF EXISTS ${role}`)).catch(() => undefined);
+  });
+  return {
+    role,
+    password,
+    urlFor(url: string): string {
+      const u = new URL(url);
+      u.username = role;
+      u.password = encodeURIComponent(password);
+      return u.toString();
+    },
+  };
+}

@@ -13,32 +13,24 @@ import { test } from 'node:test';
 import postgres from 'postgres';
 import { cli, type CliResult } from './helpers/cli';
 import { tempDir } from './helpers/temp-dir';
-import { createTestDatabase } from '../support/postgres-server';
+import { createTestDatabase, createTestRole } from '../support/postgres-server';
 import { LATEST_SCHEMA_VERSION } from '../../src/engine/store/postgres/migrations';
 
 type Owner = { after(fn: () => unknown): unknown };
 
-/** A role with its own password that owns a fresh empty database, as a team's store role would. */
+/** A role with its own password that owns a fresh database, as a team's store owner would. */
 async function teamDatabase(t: Owner, opts: { empty?: boolean } = {}): Promise<{ adminUrl: string; role: string; password: string; urlWithoutPassword: string; urlWithPassword: string }> {
   const db = await createTestDatabase(t, { empty: opts.empty ?? true });
-  const role = `sg_team_${randomBytes(4).toString('hex')}`;
   // Characters a URL must encode, to catch an encoded form leaking too.
-  const password = `Pw-${randomBytes(9).toString('hex')}@/:%`;
-  const admin = postgres(db.url, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`CREATE ROLE ${role} LOGIN PASSWORD '${password.replace(/'/g, "''")}'; ALTER DATABASE "${db.name}" OWNER TO ${role}; ALTER SCHEMA public OWNER TO ${role}`);
-  await admin.end();
-  t.after(async () => {
-    await db.drop();
-    const c = postgres(new URL('/postgres', db.url).toString(), { max: 1, onnotice: () => {} });
-    await c.unsafe(`DROP ROLE IF EXISTS ${role}`).catch(() => undefined);
-    await c.end({ timeout: 1 });
+  const owner = await createTestRole(t, db.url, {
+    prefix: 'sg_team',
+    password: `Pw-${randomBytes(9).toString('hex')}@/:%`,
+    grant: (role) => `ALTER DATABASE "${db.name}" OWNER TO ${role}; ALTER SCHEMA public OWNER TO ${role}`,
   });
-  const u = new URL(db.url);
-  u.username = role;
+  const urlWithPassword = owner.urlFor(db.url);
+  const u = new URL(urlWithPassword);
   u.password = '';
-  const urlWithoutPassword = u.toString();
-  u.password = encodeURIComponent(password);
-  return { adminUrl: db.url, role, password, urlWithoutPassword, urlWithPassword: u.toString() };
+  return { adminUrl: db.url, role: owner.role, password: owner.password, urlWithoutPassword: u.toString(), urlWithPassword };
 }
 
 function store(args: string[], cwd: string, env: Record<string, string>): CliResult {
@@ -103,21 +95,8 @@ test('a schema newer than this stategate: status exits 1, init and migrate refus
 
 test('a role that may not create the tables: init exits 1 with the grant to ask for', async (t) => {
   const db = await createTestDatabase(t, { empty: true });
-  const role = `sg_agent_${randomBytes(4).toString('hex')}`;
-  const password = randomBytes(10).toString('hex');
-  const admin = postgres(db.url, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`CREATE ROLE ${role} LOGIN PASSWORD '${password}'; REVOKE CREATE ON SCHEMA public FROM PUBLIC`);
-  await admin.end();
-  t.after(async () => {
-    await db.drop();
-    const c = postgres(new URL('/postgres', db.url).toString(), { max: 1, onnotice: () => {} });
-    await c.unsafe(`DROP ROLE IF EXISTS ${role}`).catch(() => undefined);
-    await c.end({ timeout: 1 });
-  });
-  const u = new URL(db.url);
-  u.username = role;
-  u.password = password;
-  const r = store(['init'], tempDir('sg-store-cli-', t), { STATEGATE_STORE_URL: u.toString() });
+  const { role, password, urlFor } = await createTestRole(t, db.url, { prefix: 'sg_agent', grant: () => 'REVOKE CREATE ON SCHEMA public FROM PUBLIC' });
+  const r = store(['init'], tempDir('sg-store-cli-', t), { STATEGATE_STORE_URL: urlFor(db.url) });
   assert.equal(r.code, 1, r.stderr);
   assert.match(r.stderr, new RegExp(`role "${role}" may not create the shared store's tables in schema "public".*GRANT CREATE ON SCHEMA public TO "${role}"`));
   assert.ok(!r.stderr.includes(password));

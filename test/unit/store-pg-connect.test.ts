@@ -14,7 +14,7 @@ import { DEFAULT_STORE_TIMEOUTS, redactUrl, storeConnectOptions, storeUrlFromEnv
 import { classifyStoreError, describeStoreFailure, type StoreFailure } from '../../src/engine/store/postgres/classify-error';
 import { init, StoreSchemaError } from '../../src/engine/store/postgres/schema';
 import { LATEST_SCHEMA_VERSION } from '../../src/engine/store/postgres/migrations';
-import { createTestDatabase, testServerUrl } from '../support/postgres-server';
+import { createTestDatabase, createTestRole, testServerUrl } from '../support/postgres-server';
 
 type Owner = { after(fn: () => unknown): unknown };
 
@@ -43,15 +43,6 @@ function freePort(): Promise<number> {
       s.close(() => resolve(port));
     });
   });
-}
-
-/** A URL of `db` as `user` with `password`, optional query. */
-function asUser(url: string, user: string, password: string, query = ''): string {
-  const u = new URL(url);
-  u.username = user;
-  u.password = password;
-  u.search = query;
-  return u.toString();
 }
 
 function assertNoSecret(f: StoreFailure, secret: string): void {
@@ -229,24 +220,15 @@ test('a statement past statement_timeout is "timeout" (57014)', async (t) => {
 
 test('a role without grants on the tables is "permission_denied" (42501) with the grants to ask for', async (t) => {
   const db = await createTestDatabase(t);
-  const admin = postgres(db.url, { max: 1, onnotice: () => {} });
-  t.after(() => admin.end({ timeout: 1 }));
-  const role = `sg_nogrant_${randomBytes(4).toString('hex')}`;
-  const password = randomBytes(12).toString('hex');
-  await admin.unsafe(`CREATE ROLE ${role} LOGIN PASSWORD '${password}'`);
-  t.after(async () => {
-    const c = postgres(db.url, { max: 1, onnotice: () => {} });
-    await c.unsafe(`DROP OWNED BY ${role}; DROP ROLE IF EXISTS ${role}`).catch(() => undefined);
-    await c.end({ timeout: 1 });
-  });
-  const f = await failureOf(asUser(db.url, role, password), t, {}, (sql) => sql`SELECT * FROM stategate_runs`);
+  const { role, password, urlFor } = await createTestRole(t, db.url, { prefix: 'sg_nogrant' });
+  const f = await failureOf(urlFor(db.url), t, {}, (sql) => sql`SELECT * FROM stategate_runs`);
   assert.equal(f.reason, 'permission_denied');
   assert.equal(f.code, '42501');
   assert.match(f.message, /permission denied for table stategate_runs/);
   assert.match(f.recovery, /grants docs\/team\.md "Setting up a shared run" lists/);
   assertNoSecret(f, password);
   // The schema check says the same, through init.
-  const g = await failureOf(asUser(db.url, role, password), t, {}, (sql) => init(sql));
+  const g = await failureOf(urlFor(db.url), t, {}, (sql) => init(sql));
   assert.equal(g.reason, 'permission_denied');
   assert.match(g.recovery, new RegExp(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO "${role}"`));
 });

@@ -5,12 +5,11 @@
  * idempotency key and its change notification.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import postgres from 'postgres';
 import { init, isStoreSchemaError, migrate, status } from '../../src/engine/store/postgres/schema';
 import { LATEST_SCHEMA_VERSION, RUN_NOTIFY_CHANNEL } from '../../src/engine/store/postgres/migrations';
-import { createTestDatabase } from '../support/postgres-server';
+import { createTestDatabase, createTestRole } from '../support/postgres-server';
 
 function connect(url: string, t: { after(fn: () => unknown): unknown }, opts: postgres.Options<{}> = {}): postgres.Sql {
   const sql = postgres(url, { max: 4, onnotice: () => {}, ...opts });
@@ -72,20 +71,10 @@ test('a schema newer than the client is refused by status, init and migrate, wit
 test('a role without CREATE gets a clear error on an empty database, and works once granted or once the schema exists', async (t) => {
   const db = await createTestDatabase(t, { empty: true });
   const admin = connect(db.url, t);
-  const role = `sg_agent_${randomBytes(4).toString('hex')}`;
-  const password = randomBytes(12).toString('hex');
-  await admin.unsafe(`CREATE ROLE ${role} LOGIN PASSWORD '${password}'`);
-  t.after(async () => {
-    const cleanup = postgres(db.url, { max: 1, onnotice: () => {} });
-    await cleanup.unsafe(`DROP OWNED BY ${role}; DROP ROLE IF EXISTS ${role}`).catch(() => undefined);
-    await cleanup.end({ timeout: 5 });
-  });
+  const { role, urlFor } = await createTestRole(t, db.url, { prefix: 'sg_agent' });
   // PostgreSQL 15+: only the database owner may create in schema public; say so explicitly for older servers.
   await admin.unsafe(`REVOKE CREATE ON SCHEMA public FROM PUBLIC`);
-  const u = new URL(db.url);
-  u.username = role;
-  u.password = password;
-  const agent = connect(u.toString(), t);
+  const agent = connect(urlFor(db.url), t);
   const s = await status(agent);
   assert.equal(s.state, 'missing');
   assert.equal(s.canCreate, false);
