@@ -14,7 +14,8 @@ import * as path from 'node:path';
 import { tempDir } from './helpers/temp-dir';
 import { Runner } from '../../src/engine/store/runner';
 import validateRecord from '../../src/engine/schema/agent-state-validator.generated.js';
-import { RECORD_FILE, LEARNINGS_FILE, MIRROR_PATH, writeMirrorSetting } from '../../src/engine/record/record-file';
+import { RECORD_FILE, LEARNINGS_FILE, MIRROR_PATH, forgetWrittenRecord, writeMirrorSetting } from '../../src/engine/record/record-file';
+import { writeFileAtomic } from '../../src/engine/store/atomic-file';
 import { gitHead } from '../../src/engine/record/git-head';
 import { formatElapsed, parseCost, parseDuration } from '../../src/engine/record/bounds';
 import type { AgentStateRecord } from '../../src/engine/record/types';
@@ -278,4 +279,57 @@ test('a bound the run could not read is a validation error, not a bound silently
   assert.deepEqual(check({ max_cost: 5, max_time: 5400 }), []);
   assert.equal(check({ max_time: '2 hours' }).length, 1);
   assert.equal(check({ max_cost: 'five dollars' }).length, 1);
+});
+
+/** Every file of the run's record (the record, its checkpoints, learnings) by name, with the run id made neutral. */
+function recordFiles(runDir: string, runId: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const f of [RECORD_FILE, LEARNINGS_FILE, ...fs.readdirSync(path.join(runDir, 'checkpoints')).map((c) => `checkpoints/${c}`)]) {
+    if (fs.existsSync(path.join(runDir, f))) out[f] = fs.readFileSync(path.join(runDir, f), 'utf8').split(runId).join('RUN');
+  }
+  return out;
+}
+
+test('a writer that keeps the record it wrote writes the same files as one that reads agent-state.json before every commit', async (t) => {
+  const script = async (s: Scripted, before: () => void): Promise<Record<string, string>> => {
+    before();
+    s.runner.start(path.join(s.root, 'recorded.workflow.json'), { task: 'same' });
+    const steps: Array<() => unknown> = [
+      () => s.runner.tool({ tool: 'Read', input: { file_path: 'a.ts' } }),
+      () => s.runner.tool({ tool: 'Edit', input: { file_path: 'a.ts', old_string: 'a', new_string: 'b' } }),
+      () => s.runner.recordLearning({ type: 'pattern', lesson: 'one', pattern: 'two', context: 'three' }),
+      () => s.runner.send('PLANNED'),
+      () => s.runner.fileChanged(path.join(s.root, 'x.env')),
+      () => s.runner.send('RESUME'),
+      () => s.runner.tool({ tool: 'Write', input: { file_path: 'b.ts', content: 'x' } }),
+    ];
+    for (const step of steps) {
+      s.clock.ms += 61_000;
+      before();
+      await step();
+    }
+    return recordFiles(s.runDir(), s.runner.requireActive().runId);
+  };
+  const kept = await script(scripted(t), () => {});
+  const read = await script(scripted(t), forgetWrittenRecord);
+  assert.ok(Object.keys(kept).length >= 5, `the record, learnings and checkpoints: ${Object.keys(kept).join(', ')}`);
+  assert.deepEqual(kept, read);
+});
+
+test('a record replaced by another writer is read again, not taken from the copy this process kept', async (t) => {
+  const s = scripted(t);
+  s.runner.start(path.join(s.root, 'recorded.workflow.json'));
+  assert.equal((await s.runner.tool({ tool: 'Read', input: { file_path: 'a.ts' } })).decision, 'allow');
+  const file = path.join(s.runDir(), RECORD_FILE);
+  const rec = s.record();
+  assert.equal(rec.supervisor.checks_performed, 1);
+  // Another process's commit: the same journal seq, a different count (as if it had derived more), by a rename as writers do.
+  writeFileAtomic(file, `${JSON.stringify({ ...rec, supervisor: { ...rec.supervisor, checks_performed: 40 } }, null, 2)}\n`, { durable: false });
+  assert.equal((await s.runner.tool({ tool: 'Read', input: { file_path: 'b.ts' } })).decision, 'allow');
+  assert.equal(s.record().supervisor.checks_performed, 41, 'the next commit started from the file on disk');
+  // And the same when the other writer's file has the very same size.
+  const now = s.record();
+  writeFileAtomic(file, `${JSON.stringify({ ...now, supervisor: { ...now.supervisor, checks_performed: 50 } }, null, 2)}\n`, { durable: false });
+  assert.equal((await s.runner.tool({ tool: 'Read', input: { file_path: 'c.ts' } })).decision, 'allow');
+  assert.equal(s.record().supervisor.checks_performed, 51);
 });

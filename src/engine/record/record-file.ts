@@ -119,10 +119,46 @@ function lastLearningSeq(file: string): number {
   return 0;
 }
 
+/**
+ * The record this process last wrote, with the identity of the file it wrote
+ * (inode, size, change and modification times in nanoseconds). A long-lived
+ * writer (the MCP server, the extension host) commits many times in a row; while
+ * agent-state.json is still the file it wrote, the next commit starts from this
+ * copy instead of reading and parsing the file again (a tenth of a commit with a
+ * full record). Any other writer replaces the file by a rename, which gives it a
+ * new inode and times, so the copy is not used and the file is read as before.
+ */
+let lastWritten: { readonly file: string; readonly identity: string; readonly record: AgentStateRecord } | undefined;
+
+function fileIdentity(file: string): string | undefined {
+  try {
+    const st = fs.statSync(file, { bigint: true });
+    return `${st.ino}:${st.size}:${st.ctimeNs}:${st.mtimeNs}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The record in the run folder: this process's last one while the file is still that one, else read. */
+function previousRecord(runDir: string): AgentStateRecord | undefined {
+  const file = path.join(runDir, RECORD_FILE);
+  if (lastWritten && lastWritten.file === file) {
+    const identity = fileIdentity(file);
+    if (identity !== undefined && identity === lastWritten.identity) return lastWritten.record;
+  }
+  lastWritten = undefined;
+  return readRecord(runDir);
+}
+
+/** Tests: forget the record kept by writeRunRecord, so the next commit reads the file. */
+export function forgetWrittenRecord(): void {
+  lastWritten = undefined;
+}
+
 /** Bring the run's record up to this change: the store calls it after each commit. */
 export function writeRunRecord(change: RecordChange, ctx: RecordContext): void {
   const { runDir, run, tail, journalSeq } = change;
-  let prev = readRecord(runDir);
+  let prev = previousRecord(runDir);
   if (prev && (prev.stategate.run_id !== run.runId || prev.stategate.journal_seq > journalSeq)) prev = undefined;
   const since = prev?.stategate.journal_seq ?? 0;
   // This change's entries; after a killed writer (or with no record yet on an older run), every entry since the record.
@@ -149,7 +185,11 @@ export function writeRunRecord(change: RecordChange, ctx: RecordContext): void {
     );
   }
   const text = `${JSON.stringify(derived.record, null, 2)}\n`;
-  writeFileAtomic(path.join(runDir, RECORD_FILE), text, DERIVED);
+  const recordFile = path.join(runDir, RECORD_FILE);
+  lastWritten = undefined; // until the new file is in place
+  writeFileAtomic(recordFile, text, DERIVED);
+  const identity = fileIdentity(recordFile);
+  if (identity !== undefined) lastWritten = { file: recordFile, identity, record: derived.record };
   for (const file of derived.dropped) fs.rmSync(path.join(runDir, file), { force: true });
   if (mirrorEnabled(ctx.storeDir)) {
     const mirror = path.join(ctx.workspaceRoot, MIRROR_PATH);
