@@ -293,7 +293,7 @@ function recordFiles(runDir: string, runId: string): Record<string, string> {
 test('a writer that keeps the record it wrote writes the same files as one that reads agent-state.json before every commit', async (t) => {
   const script = async (s: Scripted, before: () => void): Promise<Record<string, string>> => {
     before();
-    s.runner.start(path.join(s.root, 'recorded.workflow.json'), { task: 'same' });
+    await s.runner.start(path.join(s.root, 'recorded.workflow.json'), { task: 'same' });
     const steps: Array<() => unknown> = [
       () => s.runner.tool({ tool: 'Read', input: { file_path: 'a.ts' } }),
       () => s.runner.tool({ tool: 'Edit', input: { file_path: 'a.ts', old_string: 'a', new_string: 'b' } }),
@@ -308,7 +308,7 @@ test('a writer that keeps the record it wrote writes the same files as one that 
       before();
       await step();
     }
-    return recordFiles(s.runDir(), s.runner.requireActive().runId);
+    return recordFiles(s.runDir(), (await s.runner.requireActive()).runId);
   };
   const kept = await script(scripted(t), () => {});
   const read = await script(scripted(t), forgetWrittenRecord);
@@ -318,7 +318,7 @@ test('a writer that keeps the record it wrote writes the same files as one that 
 
 test('a record replaced by another writer is read again, not taken from the copy this process kept', async (t) => {
   const s = scripted(t);
-  s.runner.start(path.join(s.root, 'recorded.workflow.json'));
+  await s.runner.start(path.join(s.root, 'recorded.workflow.json'));
   assert.equal((await s.runner.tool({ tool: 'Read', input: { file_path: 'a.ts' } })).decision, 'allow');
   const file = path.join(s.runDir(), RECORD_FILE);
   const rec = s.record();
