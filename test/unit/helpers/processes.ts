@@ -42,8 +42,12 @@ function groupOf(pid: number): number | undefined {
   }
 }
 
-/** Poll until `check` holds, at most `tries` times 20 ms (a bound, not a timing assertion). */
-export async function eventually(check: () => boolean, tries = 500): Promise<boolean> {
+/**
+ * Poll until `check` holds, at most `tries` times 20 ms (a bound, not a timing assertion).
+ * The default waits up to a minute: a loaded 2-core CI machine took more than 10 s to start a
+ * flow's shell in `cli-flow-run`, and a wait that ends early only ever turns a slow pass into a failure.
+ */
+export async function eventually(check: () => boolean, tries = 3000): Promise<boolean> {
   for (let i = 0; i < tries; i++) {
     if (check()) return true;
     await new Promise((r) => setTimeout(r, 20));
