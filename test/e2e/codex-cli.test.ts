@@ -93,11 +93,9 @@ test('Codex CLI under stategate: a denied patch and command never run, an allowe
   const { code, output } = await runAgent(installed.path, ['exec', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', '--dangerously-bypass-hook-trust', 'Do the task.'], { cwd: root, env: { ...env, CODEX_HOME: path.join(home, '.codex') } });
   assert.equal(code, 0, `codex exited ${code}:\n${output.slice(-4000)}`);
 
-  const first = fake.main[0] as ResponsesRequest | undefined;
-  assert.ok(first, `Codex never asked the stand-in with its tools:\n${output.slice(-4000)}`);
-  // Stategate's MCP server was started from .codex/config.toml and its tools offered in their namespace.
-  const namespace = (first.tools ?? []).find((tool) => tool.type === 'namespace' && tool.name === 'mcp__stategate') as { tools?: { name: string }[] } | undefined;
-  assert.ok(namespace?.tools?.some((tool) => tool.name === 'statewright_transition'), `tools: ${JSON.stringify(first.tools?.map((tool) => tool.name))}`);
+  assert.ok(fake.main.length > 0, `Codex never asked the stand-in with its tools:\n${output.slice(-4000)}`);
+  // Stategate's MCP server was started from .codex/config.toml: for this model Codex does not list an MCP
+  // server's tools up front (they sit behind its tool_search), but a call in their namespace reaches them.
   const last = fake.main.at(-1) as ResponsesRequest;
   const said = toolOutputs(last).map((o) => o.output);
   assert.equal(said.length, 5, JSON.stringify(said));

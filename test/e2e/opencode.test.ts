@@ -68,6 +68,7 @@ test('OpenCode under stategate: a denied write and command never run, an allowed
   // The person's opencode.json: the stand-in as an OpenAI-compatible provider, edits and commands
   // allowed without asking. `stategate enable` merges its MCP server into this file.
   const config = {
+    $schema: 'https://opencode.ai/config.json',
     provider: { scripted: { npm: '@ai-sdk/openai-compatible', name: 'scripted stand-in', options: { baseURL: `${fake.url}/v1`, apiKey: 'test-key' }, models: { 'scripted-model': { name: 'scripted', tool_call: true } } } },
     model: 'scripted/scripted-model',
     autoupdate: false,
