@@ -121,6 +121,7 @@ test('Codex CLI under stategate: a denied patch and command never run, an allowe
   assert.match(denied[1]!, /"tool":"Bash"/);
   assert.ok(journal.some((l) => /"tool_result".*"tool":"Bash".*"client":"codex"/.test(l)), 'the allowed cat was recorded after it ran, with its client');
   assert.ok(journal.some((l) => /"tool_result".*"tool":"apply_patch".*"client":"codex"/.test(l)), 'the allowed patch was recorded');
+  assert.ok(journal.some((l) => /"tool_result".*"tool":"mcp__stategate__statewright_transition".*"client":"codex"/.test(l)), "the client's hook saw the MCP call too, under the one spelling of stategate's tool");
 
   // Disable takes the entries back out; both files were stategate's alone, so they go.
   sg(['disable', '--client', 'codex']);

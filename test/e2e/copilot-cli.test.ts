@@ -104,6 +104,7 @@ test('Copilot CLI under stategate: a denied create and command never run, an all
   assert.equal(denied.length, 2, journal.join('\n'));
   for (const l of denied) assert.match(l, /"client":"copilot"/);
   assert.ok(journal.some((l) => /"tool_result".*"tool":"view".*"client":"copilot"/.test(l)), 'the allowed view was recorded after it ran, with its client');
+  assert.ok(journal.some((l) => /"tool_result".*"tool":"mcp__stategate__statewright_transition".*"client":"copilot"/.test(l)), "the client's hook saw the MCP call too, under the one spelling of stategate's tool");
 
   // Disable takes both files back out: they were stategate's alone.
   sg(['disable', '--client', 'copilot']);

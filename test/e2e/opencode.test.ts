@@ -106,6 +106,7 @@ test('OpenCode under stategate: a denied write and command never run, an allowed
   assert.equal(denied.length, 2, journal.join('\n'));
   for (const l of denied) assert.match(l, /"client":"opencode"/);
   assert.ok(journal.some((l) => /"tool_result".*"tool":"read".*"client":"opencode"/.test(l)), 'the allowed read was recorded after it ran, with its client');
+  assert.ok(journal.some((l) => /"tool_result".*"tool":"mcp__stategate__statewright_transition".*"client":"opencode"/.test(l)), "the client's hook saw the MCP call too, under the one spelling of stategate's tool");
 
   // Disable takes stategate's plugin and MCP entry back out and keeps the person's configuration.
   sg(['disable', '--client', 'opencode']);
