@@ -11,6 +11,7 @@
  *   `tool_input`, `tool_use_id`); a deny is `hookSpecificOutput.
  *   permissionDecision: "deny"`; **allow prints nothing** (an "allow" without
  *   `updatedInput` counts as a failed hook there); no `updatedInput` for us.
+ *   Seen live (test/e2e/codex-cli.test.ts): exactly these inputs.
  * - Gemini CLI 0.61 (bundle: HookEventHandler.createBaseInput,
  *   DefaultHookOutput): events BeforeTool / AfterTool / BeforeAgent /
  *   AfterAgent / SessionStart; `{decision: "deny", reason}` blocks; stdout is
@@ -20,7 +21,9 @@
  * - Copilot CLI 1.0 (GitHub's "Copilot CLI hooks reference"): input
  *   `{timestamp, cwd, toolName, toolArgs}` with `toolArgs` a JSON string and no
  *   event name, so each entry names its event (`--event preToolUse`); answer
- *   `{permissionDecision: "deny", permissionDecisionReason}`.
+ *   `{permissionDecision: "deny", permissionDecisionReason}`. Seen live in
+ *   1.0.102 (test/e2e/copilot-cli.test.ts): `toolArgs` came as an object, and
+ *   the input has `sessionId`; objectInput takes both forms.
  * - Cursor (its hooks documentation): `hook_event_name` in camelCase,
  *   `conversation_id`, `workspace_roots`; preToolUse `tool_name`/`tool_input`;
  *   the specific events beforeShellExecution `{command, cwd}`, beforeReadFile

@@ -4,9 +4,9 @@
 // (`write_file` among them): its n-th model turn gets `script(n, request)`.
 // Everything else Gemini CLI asks on the side (routing, summaries) gets a short
 // JSON text. Streamed requests (`:streamGenerateContent?alt=sse`) are answered
-// as one server-sent event, the others as one JSON body.
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
+// as one server-sent event, the others as one JSON body. The server itself is
+// loopback-model.ts.
+import { startLoopbackModel, writeJson, writeSse } from './loopback-model';
 
 export type Part = { text: string } | { functionCall: { name: string; args: Record<string, unknown> } };
 export interface GenerateRequest {
@@ -34,33 +34,21 @@ export function functionResponses(r: GenerateRequest): { name: string; response:
 
 export async function startFakeGemini(script: (turn: number, request: GenerateRequest) => Part): Promise<FakeGemini> {
   const main: GenerateRequest[] = [];
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (d: Buffer) => (body += d.toString('utf8')));
-    req.on('end', () => {
-      let request: GenerateRequest = {};
-      try {
-        request = JSON.parse(body || '{}') as GenerateRequest;
-      } catch {
-        /* not JSON: answered as a side request */
-      }
-      const isMain = declared(request).includes('write_file');
-      let part: Part = { text: '{}' };
-      if (isMain) {
-        main.push(request);
-        part = script((request.contents ?? []).filter((c) => c.role === 'model').length, request);
-      }
-      const chunk = { candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }], usageMetadata: { promptTokenCount: 1, candidatesTokenCount: 1, totalTokenCount: 2 } };
-      if ((req.url ?? '').includes('alt=sse')) {
-        res.writeHead(200, { 'content-type': 'text/event-stream' });
-        res.end(`data: ${JSON.stringify(chunk)}\n\n`);
-      } else {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(chunk));
-      }
-    });
+  const server = await startLoopbackModel((req, res) => {
+    const request = (req.body && typeof req.body === 'object' ? req.body : {}) as GenerateRequest;
+    const isMain = declared(request).includes('write_file');
+    let part: Part = { text: '{}' };
+    if (isMain) {
+      main.push(request);
+      part = script((request.contents ?? []).filter((c) => c.role === 'model').length, request);
+    }
+    const chunk = { candidates: [{ content: { role: 'model', parts: [part] }, finishReason: 'STOP', index: 0 }], usageMetadata: { promptTokenCount: 1, candidatesTokenCount: 1, totalTokenCount: 2 } };
+    if (req.query.includes('alt=sse')) {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      writeSse(res, chunk);
+      res.end();
+    } else writeJson(res, 200, chunk);
+    return true;
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, main, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return { url: server.url, main, close: server.close };
 }

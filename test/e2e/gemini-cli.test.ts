@@ -16,15 +16,11 @@
 // The test skips only when setup-gemini.sh says the npm registry is out of
 // reach (exit 3); any other failure to install fails it.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { declared, functionResponses, startFakeGemini, type GenerateRequest, type Part } from './fake-gemini';
-import { removeTempDir, tempDir } from '../unit/helpers/temp-dir';
-
-const REPO_ROOT = path.resolve(__dirname, '..', '..');
-const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
+import { installAgentCli, runAgent, sandbox, STATEGATE_CLI } from './agent-cli';
 
 const WORKFLOW = {
   id: 'gemini-gate',
@@ -38,35 +34,13 @@ const WORKFLOW = {
   },
 };
 
-function installGemini(): { entry: string } | { skip: string } {
-  const r = spawnSync('bash', [path.join(__dirname, 'setup-gemini.sh')], { encoding: 'utf8', timeout: 600_000 });
-  if (r.status === 3) return { skip: `Gemini CLI could not be installed: the npm registry is out of reach (${r.stderr.trim().split('\n').at(-1)})` };
-  assert.equal(r.status, 0, `setup-gemini.sh failed (exit ${r.status}):\n${r.stderr}`);
-  const line = r.stdout.trim().split('\n').at(-1) ?? '';
-  assert.match(line, /^STATEGATE_GEMINI \//);
-  return { entry: line.slice('STATEGATE_GEMINI '.length) };
-}
-
 test('Gemini CLI under stategate: denials reach the model, allowed calls count, MCP moves the run, an edit fires the interrupt', { timeout: 600_000 }, async (t) => {
-  const installed = installGemini();
+  const installed = installAgentCli('setup-gemini.sh', 'STATEGATE_GEMINI');
   if ('skip' in installed) return t.skip(installed.skip);
-  assert.ok(fs.existsSync(CLI), 'dist/cli.js is built (npm run build)');
+  assert.ok(fs.existsSync(STATEGATE_CLI), 'dist/cli.js is built (npm run build)');
 
-  const home = tempDir('sg-gemini-home-');
-  const root = tempDir('sg-gemini-ws-');
-  t.after(() => {
-    removeTempDir(home);
-    removeTempDir(root);
-  });
-  // One HOME for Gemini, its hooks, its MCP server and this test's own stategate calls: the record of
-  // the active run lives in the state folder, which must be the same for all of them.
-  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, STATEGATE_STATE_DIR: path.join(home, '.local', 'state', 'stategate'), GEMINI_API_KEY: 'test-key', NO_COLOR: '1' };
-  delete env['XDG_STATE_HOME'];
-  const sg = (args: string[]) => {
-    const r = spawnSync(process.execPath, [CLI, ...args], { cwd: root, env, encoding: 'utf8' });
-    assert.equal(r.status, 0, `stategate ${args.join(' ')}: ${r.stdout}${r.stderr}`);
-    return JSON.parse(r.stdout) as Record<string, any>;
-  };
+  // One HOME for Gemini, its hooks, its MCP server and this test's own stategate calls.
+  const { home, root, env, sg, journal: journalOf } = sandbox(t, 'gemini', { GEMINI_API_KEY: 'test-key' });
   fs.mkdirSync(path.join(home, '.gemini'), { recursive: true });
   // Gemini CLI's user settings: the API-key sign-in, no telemetry or update checks; the workspace trusted
   // (Gemini reads a project's .gemini/settings.json, hooks included, only in trusted folders).
@@ -93,11 +67,7 @@ test('Gemini CLI under stategate: denials reach the model, allowed calls count, 
   t.after(() => fake.close());
 
   const before = sg(['run', 'state']).iteration as number;
-  const gemini = spawn(process.execPath, [installed.entry, '-p', 'Do the task.', '--yolo'], { cwd: root, env: { ...env, GOOGLE_GEMINI_BASE_URL: fake.url }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  gemini.stdout.on('data', (d: Buffer) => (output += d.toString()));
-  gemini.stderr.on('data', (d: Buffer) => (output += d.toString()));
-  const code = await new Promise<number | null>((resolve) => gemini.on('close', resolve));
+  const { code, output } = await runAgent(process.execPath, [installed.path, '-p', 'Do the task.', '--yolo'], { cwd: root, env: { ...env, GOOGLE_GEMINI_BASE_URL: fake.url } });
   assert.equal(code, 0, `gemini exited ${code}:\n${output.slice(-4000)}`);
 
   // Stategate's MCP tool was offered to the model under Gemini's name for it.
@@ -118,7 +88,7 @@ test('Gemini CLI under stategate: denials reach the model, allowed calls count, 
   assert.equal(state.state, 'secrets_review');
   // Counted: the read in reading (before the transition reset the state's count) is in the journal of
   // allowed work; the denials are journaled with the client that asked.
-  const journal = fs.readFileSync(path.join(root, '.stategate', 'runs', state.run_id, 'journal.jsonl'), 'utf8');
+  const journal = journalOf(state.run_id).join('\n');
   const denied = journal.split('\n').filter((l) => l.includes('"tool_denied"'));
   assert.equal(denied.length, 2, journal);
   for (const l of denied) assert.match(l, /"client":"gemini"/);
