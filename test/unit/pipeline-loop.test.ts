@@ -207,3 +207,33 @@ test('grant buttons: a click answers the waiting question once; cancellation is 
   for (const fn of listeners) fn();
   assert.equal(await cancelled, undefined);
 });
+
+test('security mode yolo from the setting: journaled and shown; an out-of-envelope call still asks, headless still denies', async (t) => {
+  const editInput = { file_path: 'a.ts', old_string: 'foo', new_string: 'bar' };
+  const h = harness(t, [
+    call('Edit', editInput), // outside Plan's tools: asked even in yolo; nobody answers
+    call('submit_plan', { steps: ['s'] }),
+    call('Edit', editInput), // inside Execute's tools: runs
+    call('submit_diff', { summary: 's' }),
+    call('submit_review', { approved: true }),
+  ], [undefined], { securityMode: 'yolo' });
+  const end = await runPipeline(EXAMPLE, 'task', h.deps);
+  assert.equal(end.status, 'completed');
+  assert.deepEqual(h.questions.map((q) => q.tool), ['Edit'], 'yolo never grants an out-of-envelope call on its own');
+  assert.equal(JSON.parse(lastResult(h.seen[1])).reason, 'headless');
+  assert.deepEqual(h.invoked.map((i) => i.name), ['Edit']);
+  const modes = h.journal().filter((e) => e.kind === 'security_mode') as Array<JournalEntry & { mode: string; source: string }>;
+  assert.deepEqual(modes.map((e) => [e.mode, e.source]), [['yolo', 'setting']]);
+  assert.deepEqual(h.events.filter((e) => e.kind === 'stage').map((e) => (e as { securityMode: string }).securityMode), ['yolo', 'yolo', 'yolo']);
+});
+
+test('the workflow\'s meta.security_mode wins over the person\'s setting', async (t) => {
+  const h = harness(t, [call('submit_plan', { steps: ['s'] })], [], { securityMode: 'yolo' });
+  const file = path.join(h.root, 'ask.workflow.json');
+  const wf = JSON.parse(fs.readFileSync(EXAMPLE, 'utf8'));
+  fs.writeFileSync(file, JSON.stringify({ ...wf, meta: { ...(wf.meta ?? {}), security_mode: 'ask' } }));
+  await runPipeline(file, 'task', h.deps);
+  const modes = h.journal().filter((e) => e.kind === 'security_mode') as Array<JournalEntry & { mode: string; source: string; requested: string }>;
+  assert.deepEqual(modes.map((e) => [e.mode, e.source, e.requested]), [['ask', 'workflow', 'yolo']]);
+  assert.equal((h.events.find((e) => e.kind === 'stage') as { securityMode: string }).securityMode, 'ask');
+});

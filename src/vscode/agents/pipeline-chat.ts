@@ -11,7 +11,7 @@ import { ANSWER_GRANT_COMMAND, type GrantWaiters } from './grant-buttons.js';
 import type { TranscriptEntry } from './participant-loop.js';
 import { askModel } from './ask-model.js';
 import { parseRunPrompt, runPipeline, type OfferedTool, type PipelineEvent } from './pipeline-loop.js';
-import { toolAliases } from './settings.js';
+import { securityMode, toolAliases } from './settings.js';
 
 type ToMessages = (system: string, transcript: readonly TranscriptEntry[]) => vscode.LanguageModelChatMessage[];
 
@@ -34,7 +34,7 @@ function where(e: { state: string; branch?: string }): string {
 function show(stream: vscode.ChatResponseStream, e: PipelineEvent): void {
   switch (e.kind) {
     case 'stage':
-      stream.markdown(`\n\n### Stage ${where(e)}${e.attempt > 1 ? `, attempt ${e.attempt}` : ''}\n\n`);
+      stream.markdown(`\n\n### Stage ${where(e)}${e.attempt > 1 ? `, attempt ${e.attempt}` : ''}${e.securityMode === 'yolo' ? ' (security mode yolo)' : ''}\n\n`);
       return;
     case 'text':
       stream.markdown(e.text);
@@ -75,10 +75,12 @@ export async function runPipelineRequest(
     return {};
   }
   const aliases = toolAliases();
+  const mode = securityMode();
   try {
     await runPipeline(found.file, parsed.task, {
       runner,
       ...(aliases ? { aliases } : {}),
+      ...(mode ? { securityMode: mode } : {}),
       toolIds: () => vscode.lm.tools.map((t) => t.name).filter((n) => !isOwnTool(n)),
       ask: ({ system, transcript, tools }) => askModel(request.model, toMessages(system, transcript), definitions(tools), 'stategate runs a stage of a workflow pipeline.', token),
       invoke: async (name, input) => {
