@@ -196,3 +196,15 @@ test('model candidates: the state model, then the ladder, without repeats', () =
   assert.deepEqual(modelCandidates(runner.state(), [{ model: 'big' }, { model: 'planner-model' }, { model: 'small' }]), ['planner-model', 'big', 'small']);
   assert.deepEqual(modelCandidates(undefined, undefined), []);
 });
+
+test('the participant reports each model turn\'s usage to the run: the record\'s cost so far and the bound\'s warnings', async () => {
+  const { runner } = setup({ ...WORKFLOW, meta: { max_cost: '$2' } });
+  const usage = { cost: 1.6, inputTokens: 500, outputTokens: 50, model: 'v/m' };
+  const { ask } = scripted([{ text: '', calls: [call('read_file', { filePath: 'x' })], usage }, { text: 'done', calls: [], usage: { ...usage, cost: 0.1 } }]);
+  const events: LoopEvent[] = [];
+  await runLoop([{ kind: 'user', text: 'go' }], deps(runner, ask, [], events));
+  const run = runner.requireActive();
+  const record = JSON.parse(fs.readFileSync(path.join(runner.store.dir, 'runs', run.runId, 'agent-state.json'), 'utf8'));
+  assert.equal(record.safety_bounds.cost_so_far, '$1.70');
+  assert.deepEqual(events.filter((e) => e.kind === 'notice').map((e) => (e as { text: string }).text.match(/\d+%/)?.[0]), ['75%']);
+});

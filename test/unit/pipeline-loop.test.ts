@@ -237,3 +237,33 @@ test('the workflow\'s meta.security_mode wins over the person\'s setting', async
   assert.deepEqual(modes.map((e) => [e.mode, e.source, e.requested]), [['ask', 'workflow', 'yolo']]);
   assert.equal((h.events.find((e) => e.kind === 'stage') as { securityMode: string }).securityMode, 'ask');
 });
+
+test('model usage of each stage lands in the run record: cost so far, each stage\'s cost, the bound\'s warnings, then the bound denies', async (t) => {
+  const usage = (cost: number) => ({ cost, inputTokens: 1000, outputTokens: 100, model: 'test/m' });
+  const withUsage = (turn: ModelTurn, cost: number): ModelTurn => ({ ...turn, usage: usage(cost) });
+  const h = harness(t, [
+    withUsage(call('submit_plan', { steps: ['s'] }), 0.8), // plan: $0.80 (80% of $1: the 75% warning)
+    withUsage(call('Edit', { file_path: 'a.ts', old_string: 'a', new_string: 'b' }), 0.15), // execute: 95%: the 90% warning
+    withUsage(call('Edit', { file_path: 'a.ts', old_string: 'b', new_string: 'c' }), 0.1), // $1.05: past the bound, the Edit is denied
+    withUsage(call('submit_diff', { summary: 's' }), 0),
+  ]);
+  const file = path.join(h.root, 'bounded.workflow.json');
+  const wf = JSON.parse(fs.readFileSync(EXAMPLE, 'utf8'));
+  fs.writeFileSync(file, JSON.stringify({ ...wf, meta: { ...(wf.meta ?? {}), max_cost: '$1' } }));
+  await runPipeline(file, 'task', h.deps);
+  const run = h.runner.requireActive();
+  const record = JSON.parse(fs.readFileSync(path.join(h.runner.store.dir, 'runs', run.runId, 'agent-state.json'), 'utf8'));
+  assert.equal(record.safety_bounds.max_cost, '$1');
+  assert.equal(record.safety_bounds.cost_so_far, '$1.05');
+  assert.equal(record.safety_bounds.warnings.length, 2, JSON.stringify(record.safety_bounds.warnings));
+  const plan = record.completed_tasks.find((x: { task: string }) => x.task === 'plan');
+  assert.equal(plan.cost, '$0.80');
+  assert.deepEqual(h.invoked.map((i) => (i.input as { new_string: string }).new_string), ['b'], 'the Edit past the bound never ran');
+  const notices = h.events.filter((e) => e.kind === 'notice').map((e) => (e as { text: string }).text);
+  assert.equal(notices.length, 4, notices.join('\n'));
+  assert.match(notices[0]!, /75%/);
+  assert.match(notices[1]!, /90%/);
+  assert.match(notices[2]!, /reached its cost bound: \$1\.05 of \$1/);
+  const usageEntries = h.journal().filter((e) => e.kind === 'usage') as Array<JournalEntry & { inputTokens: number; model: string }>;
+  assert.deepEqual(usageEntries.map((e) => [e.inputTokens, e.model]), Array(4).fill([1000, 'test/m']));
+});

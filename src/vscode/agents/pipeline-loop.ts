@@ -13,6 +13,7 @@
 import { invokeAgentTool, isOwnTool, OWN_TOOLS, stageBrief, type ExtraAliases, type JsonValue, type Runner, type SecurityMode, type StageView } from '../../engine/index.js';
 import type { ModelTurn, ToolCallResult, TranscriptEntry } from './participant-loop.js';
 import { isOffered, offeredTools, type OfferRules } from './tool-offer.js';
+import { reportTurnUsage } from './turn-usage.js';
 
 /** A tool the model is offered: a client tool by id, or the stage's completion tool with its schema. */
 export interface OfferedTool {
@@ -28,6 +29,8 @@ export type PipelineEvent =
   | { readonly kind: 'completion'; readonly state: string; readonly branch?: string; readonly accepted: boolean; readonly text: string; readonly payload: unknown }
   | { readonly kind: 'grant'; readonly state: string; readonly tool: string; readonly approved: boolean; readonly by: 'person' | 'headless' }
   | { readonly kind: 'stage_failed'; readonly state: string; readonly branch?: string; readonly reason: string }
+  /** A bound warning the model's usage crossed (meta.max_cost). */
+  | { readonly kind: 'notice'; readonly state: string; readonly text: string }
   | { readonly kind: 'end'; readonly status: string; readonly state: string };
 
 export interface GrantQuestion {
@@ -139,6 +142,7 @@ async function runStage(start: StageView, task: string, deps: PipelineDeps): Pro
     }
     const tools: OfferedTool[] = [...offeredTools(deps.toolIds(), stageRules(stage), deps.aliases).map((name) => ({ name })), completion];
     const reply = await deps.ask({ stage, system, transcript, tools });
+    for (const text of reportTurnUsage(runner, reply)) deps.report({ kind: 'notice', state: stage.state, text });
     if (reply.text) deps.report({ kind: 'text', state: stage.state, ...(branch ? { branch } : {}), text: reply.text });
     transcript.push({ kind: 'assistant', text: reply.text, calls: reply.calls });
     if (!reply.calls.length) {

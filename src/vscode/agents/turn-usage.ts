@@ -1,0 +1,22 @@
+/**
+ * A model turn's usage into the run (the run record's cost, meta.max_cost):
+ * shared by the participant's tool loop and the pipeline runner. The notices
+ * are the bound warnings the report crossed (75%, 90%) and, while the run is
+ * past its cost bound, that bound (after every report), for the chat.
+ * A run that cannot take the report (none active, ended) changes nothing.
+ */
+import type { Runner } from '../../engine/index.js';
+import type { ModelTurn } from './participant-loop.js';
+
+export function reportTurnUsage(runner: Runner, turn: ModelTurn): string[] {
+  if (!turn.usage) return [];
+  try {
+    const active = runner.active();
+    if (active.kind !== 'ok' || active.run.status !== 'running') return [];
+    const outcome = runner.reportUsage(turn.usage);
+    if (outcome.error) return [];
+    return outcome.exceeded ? [...outcome.notices, outcome.exceeded] : [...outcome.notices];
+  } catch {
+    return [];
+  }
+}
