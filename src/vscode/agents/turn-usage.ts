@@ -5,10 +5,9 @@
  * past its cost bound, that bound (after every report), for the chat.
  * A run that cannot take the report (none active, ended) changes nothing.
  */
-import type { Runner } from '../../engine/index.js';
-import type { ModelTurn } from './participant-loop.js';
+import type { Runner, UsageReport } from '../../engine/index.js';
 
-export function reportTurnUsage(runner: Runner, turn: ModelTurn): string[] {
+export function reportTurnUsage(runner: Runner, turn: { readonly usage?: UsageReport }): string[] {
   if (!turn.usage) return [];
   try {
     const active = runner.active();
