@@ -116,7 +116,13 @@ test('@stategate /run: a grant approved once, then asked again for other argumen
     // The approved call ran; the second call (other content) is a new question.
     await waitUntil('the approved write', () => (fs.existsSync(path.join(vsc.workspaceDir, 'notes.txt')) ? true : undefined), 20_000);
     const deny = answer.getByRole('button', { name: 'Deny' });
-    await waitUntil('a second question', async () => ((await approve.count()) >= 2 ? true : undefined), 30_000);
+    // Wait on the run's journal rather than the buttons (whether the chat keeps an answered question's buttons is VS Code's choice).
+    const asked = (): number => {
+      const rn = new Runner({ dir: path.join(vsc.workspaceDir, '.stategate'), workspaceRoot: vsc.workspaceDir });
+      return (rn.store.readJournal(rn.requireActive().runId) as unknown as JournalEntry[]).filter((e) => e.kind === 'grant_asked').length;
+    };
+    await waitUntil('a second question', () => (asked() >= 2 ? true : undefined), 30_000);
+    await deny.last().waitFor({ timeout: 10_000 });
     await deny.last().click();
 
     const r = await received(vsc, 6, 60_000);
