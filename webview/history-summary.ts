@@ -35,6 +35,7 @@ export function summary(e: HistoryEntry): string {
     case 'learning': return `learning (${e.type}) in ${e.state}: ${e.lesson}`;
     case 'usage': return `model usage +$${e.cost.toFixed(2)} (total $${e.total.toFixed(2)})${e.model ? ` by ${e.model}` : ''}`;
     case 'bound_warning': return e.message;
+    case 'security_mode': return `security mode ${e.mode}${e.source === 'default' ? '' : ` (from the ${e.source === 'run' ? 'run start' : e.source})`}`;
     case 'stage_setup': return `stage ${e.state} #${e.attempt} set up (${e.completion_tool}${e.turn_cap ? `, ${e.turn_cap} turns` : ''})`;
     case 'prompt_sent': return `stage ${e.state} #${e.attempt}: prompt sent`;
     case 'turn': return `stage ${e.state} #${e.attempt}: turn ${e.turn}${e.turn_cap ? `/${e.turn_cap}` : ''}`;

@@ -17,11 +17,12 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { chosenStoreUrl, findStoreDir, briefing, INTERRUPT_MARKER, type Runner, stageBrief, userStateDir } from '../engine/index.js';
+import { chosenStoreUrl, findStoreDir, briefing, completionToolCalled, INTERRUPT_MARKER, isOwnTool, type Runner, stageBrief, userStateDir } from '../engine/index.js';
 import { parse, stringOption } from './args.js';
 import { isCliError, type ExitCode, type Output } from './io.js';
 import type { Command } from './commands.js';
 import { alreadyBriefed, markBriefed } from './hook-briefed.js';
+import { claimTurn } from './hook-turns.js';
 import { HookInputError, parseHookInput, resultBytes, type HookInput } from './hook-protocol.js';
 import { DIALECTS, parseClientInput, type Dialect, type Reply } from './hook-dialects.js';
 import { createRunner } from './runner-factory.js';
@@ -68,6 +69,33 @@ async function newStageBriefs(runner: Runner): Promise<string[]> {
   return out;
 }
 
+/**
+ * Turn caps under a hook: each tool call an agent makes in a stage is one of
+ * the stage's turns (the hook sees calls, not model requests), except
+ * stategate's own tools and the stage's completion tool, which the MCP server
+ * counts when it checks the payload (so no call counts twice). The call past
+ * `turn_cap` fails the stage (its on_fail, else the run) and is denied: the
+ * reason, or nothing when the call may go on. A parallel fork's stages are
+ * not counted here: the hook cannot tell which branch a call belongs to.
+ */
+async function stageTurn(runner: Runner, tool: string, claim: () => boolean | Promise<boolean>): Promise<string | undefined> {
+  if (isOwnTool(tool)) return undefined;
+  const stages = await runner.stages();
+  if (stages.length !== 1) return undefined;
+  if (completionToolCalled(tool, (await runner.stageTools()).map((t) => t.completion_tool))) return undefined;
+  if (!(await claim())) return undefined;
+  const turn = await runner.beginTurn(stages[0]!.branch);
+  if (turn.allowed || !turn.failed) return undefined;
+  const where = turn.status === 'running' ? `the run moved to "${turn.failed.to || turn.state}" (on_fail)` : `the run is ${turn.status}`;
+  return `${turn.failed.reason}; ${where}.`;
+}
+
+/** Security mode yolo: a call the stage allows goes ahead without the client's own confirmation. */
+async function yoloApproval(runner: Runner): Promise<{ approved?: string }> {
+  const stage = (await runner.stages())[0];
+  return stage?.security_mode === 'yolo' ? { approved: `stategate (security mode yolo): inside stage "${stage.state}"'s tools` } : {};
+}
+
 /** Where the agent works, which client asks and its id of the call: one call is counted once, whatever number of hooks ask. */
 function callOptions(input: HookInput): { cwd?: string; client: string; callId?: string } {
   return { client: input.client, ...(input.cwd ? { cwd: input.cwd } : {}), ...(input.callId ? { callId: input.callId } : {}) };
@@ -76,6 +104,9 @@ function callOptions(input: HookInput): { cwd?: string; client: string; callId?:
 async function handle(input: HookInput, runner: Runner, dir: string, out: Output, dialect: Dialect): Promise<ExitCode> {
   switch (input.event) {
     case 'PreToolUse': {
+      // A pipeline stage's turn: a stage past its turn_cap fails here, and the call with it.
+      const turn = await stageTurn(runner, input.toolName!, () => claimTurn(dir, input.callId));
+      if (turn) return emit(out, dialect.pre({ decision: 'deny', reason: turn }));
       // The agent's folder: where its relative paths (and its shell's `> file`) start.
       const answer = await runner.tool({ tool: input.toolName!, input: input.toolInput ?? {} }, callOptions(input));
       if (answer.decision === 'deny') return emit(out, dialect.pre({ decision: 'deny', reason: answer.reason ?? 'denied by the workflow' }));
@@ -84,7 +115,7 @@ async function handle(input: HookInput, runner: Runner, dir: string, out: Output
         // A rewritten command goes back to the person to confirm rather than running unseen.
         return emit(out, dialect.pre({ decision: 'ask', reason: 'stategate runs this command with the state\'s environment rules applied (blocked variables unset, overrides set).', updatedInput: answer.rewrite }, notices));
       }
-      return emit(out, dialect.pre({ decision: 'allow' }, notices));
+      return emit(out, dialect.pre({ decision: 'allow', ...(await yoloApproval(runner)) }, notices));
     }
     case 'PostToolUse': {
       const text = resultText(input.toolResponse);

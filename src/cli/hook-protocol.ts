@@ -83,12 +83,20 @@ export function parseHookInput(text: string, clientHint?: HookClient): HookInput
 }
 
 export type PreToolAnswer =
-  | { readonly decision: 'allow' }
+  /** `approved`: the client may skip its own confirmation (a pipeline in security mode yolo); the reason says why. */
+  | { readonly decision: 'allow'; readonly approved?: string }
   | { readonly decision: 'deny'; readonly reason: string }
   | { readonly decision: 'ask'; readonly reason: string; readonly updatedInput?: unknown };
 
-/** The PreToolUse answer. An allow says nothing, so the client's own permission rules still apply. */
+/**
+ * The PreToolUse answer. An allow says nothing, so the client's own permission
+ * rules still apply; an approved allow (security mode yolo) says "allow",
+ * which Claude Code and VS Code take as the confirmation given.
+ */
 export function preToolOutput(answer: PreToolAnswer, context?: string): object | undefined {
+  if (answer.decision === 'allow' && answer.approved !== undefined) {
+    return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', permissionDecisionReason: answer.approved, ...(context ? { additionalContext: context } : {}) } };
+  }
   if (answer.decision === 'allow') {
     return context ? { hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: context } } : undefined;
   }

@@ -5,7 +5,7 @@
  * member, a one-line message on stderr and exit 1.
  */
 import * as path from 'node:path';
-import { auditText, auditTimeline, detectFormat, flowNotRunnable, RunnerError, type AuditTimeline, type JournalEntry, type Runner, type JsonObject, type JsonValue } from '../engine/index.js';
+import { auditText, auditTimeline, detectFormat, flowNotRunnable, isSecurityMode, RunnerError, type AuditTimeline, type JournalEntry, type Runner, type JsonObject, type JsonValue } from '../engine/index.js';
 import { createRunner } from './runner-factory.js';
 import { parse, stringOption, type Parsed } from './args.js';
 import { CliError, parseJsonObjectOption, parseJsonOption, printJson, type ExitCode, type Output } from './io.js';
@@ -39,16 +39,19 @@ function branch(parsed: Parsed): string | undefined {
 
 export const RUN_SUBCOMMANDS: Record<string, Sub> = {
   start: {
-    usage: 'start WORKFLOW_FILE [--context JSON] [--input JSON]',
-    help: 'Validate WORKFLOW_FILE and start it as the active run (a running active run is stopped first). --input: what a pipeline\'s prompts read as `input` (e.g. {"task": "..."}).',
-    options: { context: { type: 'string' }, input: { type: 'string' } },
+    usage: 'start WORKFLOW_FILE [--context JSON] [--input JSON] [--security-mode ask|yolo]',
+    help: 'Validate WORKFLOW_FILE and start it as the active run (a running active run is stopped first). --input: what a pipeline\'s prompts read as `input` (e.g. {"task": "..."}). --security-mode: what happens to calls inside a stage\'s tools (docs/pipelines.md), over the workflow\'s meta.security_mode.',
+    options: { context: { type: 'string' }, input: { type: 'string' }, 'security-mode': { type: 'string' } },
     positionals: 1,
     async exec(runner, parsed) {
       const context = parseJsonObjectOption('context', stringOption(parsed, 'context')) as JsonObject | undefined;
       const input = parseJsonOption('input', stringOption(parsed, 'input')) as JsonValue | undefined;
+      const mode = stringOption(parsed, 'security-mode');
+      if (mode !== undefined && !isSecurityMode(mode)) throw new CliError('usage', `--security-mode must be ask or yolo, got '${mode}'`);
       refuseFlow(parsed.positionals[0]!);
       const { run, replaced } = await runner.start(parsed.positionals[0]!, context, input);
-      return { run_id: run.runId, workflow: run.workflow.id, file: run.workflow.file, state: run.state, status: run.status, ...(replaced ? { replaced } : {}) };
+      const chosen = mode === undefined ? undefined : await runner.setSecurityMode(mode, 'run');
+      return { run_id: run.runId, workflow: run.workflow.id, file: run.workflow.file, state: run.state, status: run.status, ...(chosen ? { security_mode: chosen.mode } : {}), ...(replaced ? { replaced } : {}) };
     },
   },
   send: {

@@ -156,11 +156,17 @@ export class Session {
     });
   }
 
+  /**
+   * The active run's journal. Not the first folder under runs/: a test that starts its own run after
+   * start()'s leaves two run folders, and readdir's order is the file system's (on ext4 a hash order),
+   * so the stopped first run's journal was read now and then.
+   */
   journal(): JournalEntry[] {
-    const runs = path.join(this.ws, '.stategate', 'runs');
-    const [id] = fs.readdirSync(runs);
+    const store = path.join(this.ws, '.stategate');
+    const id = fs.readFileSync(path.join(store, 'active'), 'utf8').trim();
+    assert.ok(id, `${store}/active names no run`);
     return fs
-      .readFileSync(path.join(runs, id!, 'journal.jsonl'), 'utf8')
+      .readFileSync(path.join(store, 'runs', id, 'journal.jsonl'), 'utf8')
       .split('\n')
       .filter(Boolean)
       .map((l) => JSON.parse(l) as JournalEntry);

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { panel, waitForCurrent } from './chart-panel';
-import { REPO_ROOT, type VsCode, waitUntil, withVsCode } from './harness';
+import { keepScreenshot, REPO_ROOT, type VsCode, waitUntil, withVsCode } from './harness';
 
 test('examples/: activates on its own, no problems, a run starts', { timeout: 300_000 }, async (t) => {
   await withVsCode(t, { workspace: 'examples' }, async (vsc) => {
@@ -63,14 +63,6 @@ test('examples/: activates on its own, no problems, a run starts', { timeout: 30
     t.diagnostic(`screenshot: ${await vsc.screenshot('examples')}`);
   });
 });
-
-/** Keeps the screen as test-artifacts/<name>.png and copies it to docs/images/ for the README. */
-async function keepScreenshot(vsc: VsCode, name: string): Promise<string> {
-  const shot = await vsc.screenshot(name);
-  fs.mkdirSync(path.join(REPO_ROOT, 'docs', 'images'), { recursive: true });
-  fs.copyFileSync(shot, path.join(REPO_ROOT, 'docs', 'images', `${name}.png`));
-  return `${shot} (copied to docs/images/${name}.png)`;
-}
 
 /** Waits until each of `states` is drawn wholly inside the diagram's box (the whole chart is in the picture). */
 async function waitForInView(vsc: VsCode, states: readonly string[], timeoutMs = 10_000): Promise<void> {

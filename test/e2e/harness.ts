@@ -713,3 +713,11 @@ export async function withVsCode<T>(t: TestLike, opts: LaunchOptions, body: (vsc
     await vsc.close();
   }
 }
+
+/** Keeps the screen as test-artifacts/<name>.png and copies it to docs/images/<name>.png for the README. */
+export async function keepScreenshot(vsc: VsCode, name: string): Promise<string> {
+  const shot = await vsc.screenshot(name);
+  fs.mkdirSync(path.join(REPO_ROOT, 'docs', 'images'), { recursive: true });
+  fs.copyFileSync(shot, path.join(REPO_ROOT, 'docs', 'images', `${name}.png`));
+  return `${shot} (copied to docs/images/${name}.png)`;
+}

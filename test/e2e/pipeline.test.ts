@@ -13,7 +13,7 @@ import { test } from 'node:test';
 import { Runner } from '../../src/engine/store/runner';
 import { auditTimeline } from '../../src/engine/pipeline/index';
 import type { JournalEntry } from '../../src/engine/machine/run';
-import { hostRunnerVsix, STATEGATE_VSIX, waitUntil, withVsCode } from './harness';
+import { hostRunnerVsix, keepScreenshot, STATEGATE_VSIX, waitUntil, withVsCode } from './harness';
 import { scriptedModelVsix } from './scripted-model/build';
 import { lastResult, openChat, received, typePrompt } from './chat';
 
@@ -80,6 +80,73 @@ test('@stategate /run: Plan -> Execute -> Review with a denied grant, an invalid
     for (const title of ['plan result', 'execute result', 'review result', 'Pipeline completed']) {
       await waitUntil(`the chat to show "${title}"`, async () => ((await answer.textContent()) ?? '').includes(title), 15_000);
     }
-    await vsc.screenshot('pipeline-chat');
+    t.diagnostic(`screenshot: ${await keepScreenshot(vsc, 'pipeline-chat')}`);
+  });
+});
+
+// A fan-out joined by a review, and a grant used once: in Plan the model writes a file, outside the
+// stage's tools; Approve is clicked and that call runs; the same tool with other arguments asks again
+// and Deny is clicked. Then lint and tests run at once (the scripted model answers each branch by the
+// completion tool it is offered), and the review's first message carries both results from upstream.
+test('@stategate /run: a grant approved once, then asked again for other arguments; a fan-out joined with both results', { timeout: 300_000 }, async (t) => {
+  const opts = {
+    workspace: 'test/e2e/fixtures/pipeline/workspace',
+    extensions: [STATEGATE_VSIX, await hostRunnerVsix(), await scriptedModelVsix()],
+    settings: { 'stategate.toolAliases': { scripted_writeFile: 'Write', scripted_readFile: 'Read' }, 'chat.tools.global.autoApprove': true },
+    viewport: { width: 1500, height: 950 },
+  };
+  await withVsCode(t, opts, async (vsc) => {
+    await vsc.hostReady();
+    const write = (content: string) => ({ name: 'scripted_writeFile', input: { filePath: 'notes.txt', content } });
+    await vsc.executeCommand('scriptedModel.setScript', [
+      { when: 'submit_plan', calls: [write('one\n')] },
+      { when: 'submit_plan', calls: [write('two\n')] },
+      { when: 'submit_plan', calls: [{ name: 'submit_plan', input: { checks: ['lint', 'tests'] } }] },
+      { when: 'submit_lint', calls: [{ name: 'submit_lint', input: { warnings: 2 } }] },
+      { when: 'submit_tests', calls: [{ name: 'submit_tests', input: { passed: 7 } }] },
+      { when: 'submit_review', calls: [{ name: 'submit_review', input: { approved: true } }] },
+    ]);
+    await openChat(vsc);
+    await typePrompt(vsc, '@stategate /run fan-out check the code');
+
+    const answer = vsc.page.locator('.interactive-item-container').last();
+    const approve = answer.getByRole('button', { name: 'Approve scripted_writeFile' });
+    await approve.first().waitFor({ timeout: 30_000 });
+    await approve.first().click();
+    // The approved call ran; the second call (other content) is a new question.
+    await waitUntil('the approved write', () => (fs.existsSync(path.join(vsc.workspaceDir, 'notes.txt')) ? true : undefined), 20_000);
+    const deny = answer.getByRole('button', { name: 'Deny' });
+    // Wait on the run's journal rather than the buttons (whether the chat keeps an answered question's buttons is VS Code's choice).
+    const asked = async (): Promise<number> => {
+      const rn = new Runner({ dir: path.join(vsc.workspaceDir, '.stategate'), workspaceRoot: vsc.workspaceDir });
+      return ((await rn.store.readJournal((await rn.requireActive()).runId)) as unknown as JournalEntry[]).filter((e) => e.kind === 'grant_asked').length;
+    };
+    await waitUntil('a second question', async () => ((await asked()) >= 2 ? true : undefined), 30_000);
+    await deny.last().waitFor({ timeout: 10_000 });
+    await deny.last().click();
+
+    const r = await received(vsc, 6, 60_000);
+    assert.equal(r.length, 6, `the model was asked 6 times, got ${r.length}`);
+    assert.match(lastResult(r[1]) ?? '', /^wrote 4 characters to notes\.txt/, 'the approved write ran once');
+    const denial = JSON.parse(lastResult(r[2]) ?? '{}');
+    assert.deepEqual([denial.type, denial.reason, denial.tool], ['denied_tool_call', 'denied', 'scripted_writeFile']);
+    assert.equal(fs.readFileSync(path.join(vsc.workspaceDir, 'notes.txt'), 'utf8'), 'one\n', 'the denied write (other arguments) never ran');
+    const review = r.find((x) => x.tools.includes('submit_review'))!;
+    assert.match(JSON.stringify(review.messages), /Lint warnings: 2\. Tests passed: 7\./);
+    // Both branches' payloads in upstream (the first message's JSON, escaped once more here).
+    assert.match(JSON.stringify(review.messages), /\\"warnings\\": 2/);
+    assert.match(JSON.stringify(review.messages), /\\"passed\\": 7/);
+
+    await waitUntil('the run to end', async () => {
+      const run = await new Runner({ dir: path.join(vsc.workspaceDir, '.stategate'), workspaceRoot: vsc.workspaceDir }).requireActive();
+      return run.status === 'completed' ? run : undefined;
+    }, 20_000);
+    const runner = new Runner({ dir: path.join(vsc.workspaceDir, '.stategate'), workspaceRoot: vsc.workspaceDir });
+    const tl = auditTimeline((await runner.store.readJournal((await runner.requireActive()).runId)) as unknown as JournalEntry[]);
+    assert.deepEqual(tl.stages.map((s) => [s.state, s.outcome]).sort(), [['lint', 'completed'], ['plan', 'completed'], ['review', 'completed'], ['tests', 'completed']]);
+    assert.deepEqual(tl.stages.find((s) => s.state === 'plan')!.grants.map((g) => [g.approved, g.by, g.consumed_at !== undefined]), [[true, 'person', true], [false, 'person', false]]);
+    const kinds = ((await runner.store.readJournal((await runner.requireActive()).runId)) as unknown as JournalEntry[]).map((e) => e.kind).filter((k) => k.startsWith('grant_'));
+    assert.deepEqual(kinds, ['grant_asked', 'grant_answered', 'grant_consumed', 'grant_asked', 'grant_answered']);
+    assert.deepEqual(tl.stages.filter((s) => s.scope).map((s) => s.scope).sort(), ['branch:lint', 'branch:tests']);
   });
 });

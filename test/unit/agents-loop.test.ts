@@ -162,7 +162,7 @@ test('a session bound to a fork branch keeps its binding', async () => {
   assert.equal((await currentView(runner, { branch: 'lint' }))?.state, 'lint_run', 'the other branch did not move');
 });
 
-test('tool offer: no run offers everything but force_state; disallowed wins; debug offers force_state', () => {
+test('tool offer: no run offers everything but force_state; disallowed wins; debug offers force_state', async () => {
   assert.deepEqual(offeredTools(['read_file', 'statewright_force_state', 'statewright_get_state'], NO_RULES), ['read_file', 'statewright_get_state']);
   const rules = { allowed: ['Read', 'Edit'], disallowed: ['Edit'], atLimit: false, debug: true };
   assert.deepEqual(offeredTools(['read_file', 'replace_string_in_file', 'create_file', 'statewright_force_state', 'mcp__sg__statewright_transition'], rules), ['read_file', 'statewright_force_state', 'mcp__sg__statewright_transition']);
@@ -195,4 +195,16 @@ test('model candidates: the state model, then the ladder, without repeats', asyn
   const { runner } = await setup();
   assert.deepEqual(modelCandidates(await runner.state(), [{ model: 'big' }, { model: 'planner-model' }, { model: 'small' }]), ['planner-model', 'big', 'small']);
   assert.deepEqual(modelCandidates(undefined, undefined), []);
+});
+
+test('the participant reports each model turn\'s usage to the run: the record\'s cost so far and the bound\'s warnings', async () => {
+  const { runner } = await setup({ ...WORKFLOW, meta: { max_cost: '$2' } });
+  const usage = { cost: 1.6, inputTokens: 500, outputTokens: 50, model: 'v/m' };
+  const { ask } = scripted([{ text: '', calls: [call('read_file', { filePath: 'x' })], usage }, { text: 'done', calls: [], usage: { ...usage, cost: 0.1 } }]);
+  const events: LoopEvent[] = [];
+  await runLoop([{ kind: 'user', text: 'go' }], deps(runner, ask, [], events));
+  const run = await runner.requireActive();
+  const record = JSON.parse(fs.readFileSync(path.join(runner.runDir(run.runId), 'agent-state.json'), 'utf8'));
+  assert.equal(record.safety_bounds.cost_so_far, '$1.70');
+  assert.deepEqual(events.filter((e) => e.kind === 'notice').map((e) => (e as { text: string }).text.match(/\d+%/)?.[0]), ['75%']);
 });

@@ -152,7 +152,9 @@ test('the second stage completes through MCP and the run ends; run audit prints 
   assert.deepEqual(audit.json.stages.map((s: { state: string; outcome: string }) => [s.state, s.outcome]), [['plan', 'completed'], ['review', 'completed']]);
   assert.deepEqual(audit.json.stages[0].completions.map((c: { valid: boolean }) => c.valid), [false, true]);
   const kinds = audit.json.events.map((e: { kind: string }) => e.kind);
-  assert.deepEqual(kinds, ['stage_setup', 'prompt_sent', 'completion_checked', 'completion_checked', 'stage_exit', 'next_stage', 'stage_setup', 'prompt_sent', 'completion_checked', 'stage_exit', 'next_stage']);
+  // Turns: in plan the hook's two calls outside stategate (mcp__other__submit_plan, Edit; its pass of
+  // mcp__stategate__submit_plan is not one) and each MCP completion call; in review the one completion call.
+  assert.deepEqual(kinds, ['stage_setup', 'prompt_sent', 'turn', 'turn', 'turn', 'completion_checked', 'turn', 'completion_checked', 'stage_exit', 'next_stage', 'stage_setup', 'prompt_sent', 'turn', 'completion_checked', 'stage_exit', 'next_stage']);
   const textForm = cli(['run', 'audit'], { cwd });
   assert.match(textForm.stdout, /^plan #1 \(se-1\): completed/m);
   assert.match(textForm.stdout, /^next: review -> \(none: run completed\)$/m);

@@ -184,7 +184,7 @@ test('fan-out: a branch that fails its turn cap fails the run, and the other bra
   assert.ok(exits.includes('failed'));
 });
 
-test('/run <workflow> <task>: the first word names the workflow, the rest is the task', () => {
+test('/run <workflow> <task>: the first word names the workflow, the rest is the task', async () => {
   const table: [string, { workflow: string; task: string } | undefined][] = [
     ['code-review-pipeline rename foo to bar', { workflow: 'code-review-pipeline', task: 'rename foo to bar' }],
     ['  fan   multi\nline task ', { workflow: 'fan', task: 'multi\nline task' }],
@@ -206,4 +206,64 @@ test('grant buttons: a click answers the waiting question once; cancellation is 
   const cancelled = waiters.wait('gp-3', token);
   for (const fn of listeners) fn();
   assert.equal(await cancelled, undefined);
+});
+
+test('security mode yolo from the setting: journaled and shown; an out-of-envelope call still asks, headless still denies', async (t) => {
+  const editInput = { file_path: 'a.ts', old_string: 'foo', new_string: 'bar' };
+  const h = harness(t, [
+    call('Edit', editInput), // outside Plan's tools: asked even in yolo; nobody answers
+    call('submit_plan', { steps: ['s'] }),
+    call('Edit', editInput), // inside Execute's tools: runs
+    call('submit_diff', { summary: 's' }),
+    call('submit_review', { approved: true }),
+  ], [undefined], { securityMode: 'yolo' });
+  const end = await runPipeline(EXAMPLE, 'task', h.deps);
+  assert.equal(end.status, 'completed');
+  assert.deepEqual(h.questions.map((q) => q.tool), ['Edit'], 'yolo never grants an out-of-envelope call on its own');
+  assert.equal(JSON.parse(lastResult(h.seen[1])).reason, 'headless');
+  assert.deepEqual(h.invoked.map((i) => i.name), ['Edit']);
+  const modes = (await h.journal()).filter((e) => e.kind === 'security_mode') as Array<JournalEntry & { mode: string; source: string }>;
+  assert.deepEqual(modes.map((e) => [e.mode, e.source]), [['yolo', 'setting']]);
+  assert.deepEqual(h.events.filter((e) => e.kind === 'stage').map((e) => (e as { securityMode: string }).securityMode), ['yolo', 'yolo', 'yolo']);
+});
+
+test('the workflow\'s meta.security_mode wins over the person\'s setting', async (t) => {
+  const h = harness(t, [call('submit_plan', { steps: ['s'] })], [], { securityMode: 'yolo' });
+  const file = path.join(h.root, 'ask.workflow.json');
+  const wf = JSON.parse(fs.readFileSync(EXAMPLE, 'utf8'));
+  fs.writeFileSync(file, JSON.stringify({ ...wf, meta: { ...(wf.meta ?? {}), security_mode: 'ask' } }));
+  await runPipeline(file, 'task', h.deps);
+  const modes = (await h.journal()).filter((e) => e.kind === 'security_mode') as Array<JournalEntry & { mode: string; source: string; requested: string }>;
+  assert.deepEqual(modes.map((e) => [e.mode, e.source, e.requested]), [['ask', 'workflow', 'yolo']]);
+  assert.equal((h.events.find((e) => e.kind === 'stage') as { securityMode: string }).securityMode, 'ask');
+});
+
+test('model usage of each stage lands in the run record: cost so far, each stage\'s cost, the bound\'s warnings, then the bound denies', async (t) => {
+  const usage = (cost: number) => ({ cost, inputTokens: 1000, outputTokens: 100, model: 'test/m' });
+  const withUsage = (turn: ModelTurn, cost: number): ModelTurn => ({ ...turn, usage: usage(cost) });
+  const h = harness(t, [
+    withUsage(call('submit_plan', { steps: ['s'] }), 0.8), // plan: $0.80 (80% of $1: the 75% warning)
+    withUsage(call('Edit', { file_path: 'a.ts', old_string: 'a', new_string: 'b' }), 0.15), // execute: 95%: the 90% warning
+    withUsage(call('Edit', { file_path: 'a.ts', old_string: 'b', new_string: 'c' }), 0.1), // $1.05: past the bound, the Edit is denied
+    withUsage(call('submit_diff', { summary: 's' }), 0),
+  ]);
+  const file = path.join(h.root, 'bounded.workflow.json');
+  const wf = JSON.parse(fs.readFileSync(EXAMPLE, 'utf8'));
+  fs.writeFileSync(file, JSON.stringify({ ...wf, meta: { ...(wf.meta ?? {}), max_cost: '$1' } }));
+  await runPipeline(file, 'task', h.deps);
+  const run = await h.runner.requireActive();
+  const record = JSON.parse(fs.readFileSync(path.join(h.runner.runDir(run.runId), 'agent-state.json'), 'utf8'));
+  assert.equal(record.safety_bounds.max_cost, '$1');
+  assert.equal(record.safety_bounds.cost_so_far, '$1.05');
+  assert.equal(record.safety_bounds.warnings.length, 2, JSON.stringify(record.safety_bounds.warnings));
+  const plan = record.completed_tasks.find((x: { task: string }) => x.task === 'plan');
+  assert.equal(plan.cost, '$0.80');
+  assert.deepEqual(h.invoked.map((i) => (i.input as { new_string: string }).new_string), ['b'], 'the Edit past the bound never ran');
+  const notices = h.events.filter((e) => e.kind === 'notice').map((e) => (e as { text: string }).text);
+  assert.equal(notices.length, 4, notices.join('\n'));
+  assert.match(notices[0]!, /75%/);
+  assert.match(notices[1]!, /90%/);
+  assert.match(notices[2]!, /reached its cost bound: \$1\.05 of \$1/);
+  const usageEntries = (await h.journal()).filter((e) => e.kind === 'usage') as Array<JournalEntry & { inputTokens: number; model: string }>;
+  assert.deepEqual(usageEntries.map((e) => [e.inputTokens, e.model]), Array(4).fill([1000, 'test/m']));
 });

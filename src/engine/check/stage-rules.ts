@@ -8,6 +8,7 @@
  *   invalid-completion-schema (stage-schema.ts)
  *   unknown-prompt-binding, invalid-prompt-template (stage-prompt.ts)
  *   invalid-turn-cap         turn_cap that is not a whole number of at least 1
+ *   stage-not-atomic         a statechart node with children that has a completion_tool
  * Workflows without stage fields skip all of them at once.
  */
 import type { ChartTransition, Diagnostic, SourceLoc, StateNode, Workflow } from '../model/index.js';
@@ -18,6 +19,7 @@ import { promptRule } from './stage-prompt.js';
 export const STAGE_NO_EXIT = 'stage-no-exit';
 export const UNKNOWN_COMPLETION_TOOL = 'unknown-completion-tool';
 export const INVALID_TURN_CAP = 'invalid-turn-cap';
+export const STAGE_NOT_ATOMIC = 'stage-not-atomic';
 
 export function stageRules(wf: Workflow, out: Diagnostic[]): void {
   const stages: StateNode[] = [];
@@ -49,6 +51,16 @@ function fieldLoc(s: StateNode, field: string): SourceLoc {
  */
 function noExitRule(wf: Workflow, s: StateNode, out: Diagnostic[]): void {
   const tool = s.completionTool as string;
+  if (s.children.length) {
+    // The agent works in the active atomic node (pipeline/positions.ts): a compound or parallel node's stage would never start.
+    out.push({
+      severity: 'error',
+      code: STAGE_NOT_ATOMIC,
+      message: `State \`${s.id}\` has child states: a stage runs in an atomic state (one without children), where the agent works, so its completion tool \`${tool}\` would never be offered. Move the stage fields to the child state the work happens in.`,
+      loc: fieldLoc(s, 'completion_tool'),
+    });
+    return;
+  }
   if (s.kind === 'final') {
     out.push({
       severity: 'error',

@@ -267,6 +267,8 @@ export type JournalEntry =
   | (EntryBase & { kind: 'learning'; state: string; iteration: number } & LearningInput)
   | (EntryBase & { kind: 'usage'; cost: number; total: number; inputTokens?: number; outputTokens?: number; model?: string })
   | (EntryBase & { kind: 'bound_warning'; key: string; message: string })
+  /** A pipeline's security mode chosen (pipeline/security-mode.ts): `mode` is the one then in force, `requested` what was asked. */
+  | (EntryBase & { kind: 'security_mode'; mode: 'ask' | 'yolo'; source: 'run' | 'workflow' | 'setting' | 'default'; requested: 'ask' | 'yolo'; requested_by: 'run' | 'setting' })
   | (EntryBase & StageEvent)
   | (EntryBase & { kind: 'tool_result'; tool: string; state: string; bytes?: number; file?: string; editLines?: number; output?: string; /** The agent client whose hook reported it. */ client?: string });
 

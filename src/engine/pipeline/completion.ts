@@ -41,8 +41,8 @@ export function completeStage(run: RunSnapshot, tool: string, payload: JsonValue
   if (run.status !== 'running') return refusal(run, tool, 'not_running', `the run is ${run.status}`);
   const load = (text: string): Workflow | undefined => env.load(text);
   const top = load(run.workflow.definitionText);
-  if (top && isChartWorkflow(top)) return refusal(run, tool, 'not_supported', 'stage pipelines run on Statewright workflows; a statechart\'s stage fields are validated but its stages are not run yet');
-  const at = stageFor(run, load, branch);
+  const chart = top !== undefined && isChartWorkflow(top);
+  const at = stageFor(run, load, branch, tool);
   if (typeof at === 'string') return refusal(run, tool, 'not_a_stage', at);
   const { node, live, exec } = at;
   if (node.completionTool !== tool) return refusal(run, tool, 'wrong_completion_tool', `the active stage "${node.id}" completes with ${node.completionTool}, not ${tool}`);
@@ -55,10 +55,14 @@ export function completeStage(run: RunSnapshot, tool: string, payload: JsonValue
     return { run, journal: [checked(false, check.errors)], outcome: { accepted: false, tool, state: node.id, status: run.status, errors: [...check.errors], text, ...idsOut(ids), error: { code: 'invalid_payload', message: text } } };
   }
   const body: JsonObject = isJsonObject(payload) ? payload : {};
-  const sent = sendEvent(run, tool, undefined, env, { ...(live.branch === undefined ? {} : { branch: live.branch }), payload: body });
+  // In a statechart the payload is the event's data (guards and assigns read `event.data.<field>`); in a
+  // Statewright workflow, guards read it as `payload.<field>` and it is not merged into the context.
+  const sent = chart ? sendEvent(run, tool, body, env) : sendEvent(run, tool, undefined, env, { ...(live.branch === undefined ? {} : { branch: live.branch }), payload: body });
   const journal = [checked(true), ...sent.journal];
-  if (sent.outcome.error) {
-    const message = transitionRefusal(sent.outcome.error, tool);
+  // A statechart answers an event nothing takes (every guard false) with no transition rather than an error.
+  const untaken: MachineError | undefined = chart && !sent.outcome.error && !sent.outcome.transitioned ? { code: 'guard_failed', message: `no transition on ${tool} was taken from "${node.id}" (its guards are false)` } : undefined;
+  if (sent.outcome.error || untaken) {
+    const message = transitionRefusal((sent.outcome.error ?? untaken)!, tool);
     return { run: sent.run, journal, outcome: { accepted: false, tool, state: node.id, status: sent.run.status, text: `${tool}: the payload is valid, but ${message}`, ...idsOut(ids), transition: sent.outcome, error: { code: 'transition_refused', message } } };
   }
   // The stage's result: what later stages read as upstream.<stage>, and the outcome its exit records.
@@ -66,7 +70,8 @@ export function completeStage(run: RunSnapshot, tool: string, payload: JsonValue
   const execs = { ...pipeline.execs };
   const mine = execs[live.scope];
   if (mine) execs[live.scope] = { ...mine, ended: { outcome: 'completed' } };
-  let next: RunSnapshot = { ...sent.run, pipeline: { ...pipeline, execs, upstream: { ...pipeline.upstream, [node.id]: body } } };
+  // upstream.<stage> is the state's own key (a statechart node's path is not what prompts write).
+  let next: RunSnapshot = { ...sent.run, pipeline: { ...pipeline, execs, upstream: { ...pipeline.upstream, [node.key]: body } } };
   // A branch stage that reached its branch's terminal state ends the branch: the join waits for no agent to say so.
   const done = live.branch === undefined ? undefined : branchAtTerminal(next, live.branch);
   if (done) {

@@ -32,8 +32,7 @@ export function livePositions(run: RunSnapshot, load: (text: string) => Workflow
     depth++;
   }
   const workflow = load(frame.workflow.definitionText);
-  // Statechart stages are validated but not run (docs/pipelines.md): a chart run has no stage positions.
-  if (workflow && isChartWorkflow(workflow)) return [];
+  if (workflow && isChartWorkflow(workflow)) return chartPositions(frame, depth, workflow);
   if (!frame.fork) return [{ scope: scopeFor(depth), frame: depth, position: frame, workflow }];
   const out: LivePosition[] = [];
   for (const b of frame.fork.branches) {
@@ -59,7 +58,7 @@ export interface StageAt {
  * position's. A string says why there is none (not a stage, or a parallel
  * fork whose branch must be named).
  */
-export function stageFor(run: RunSnapshot, load: (text: string) => Workflow | undefined, branch?: string): StageAt | string {
+export function stageFor(run: RunSnapshot, load: (text: string) => Workflow | undefined, branch?: string, tool?: string): StageAt | string {
   const live = livePositions(run, load);
   let at: LivePosition | undefined;
   if (branch !== undefined) {
@@ -68,11 +67,38 @@ export function stageFor(run: RunSnapshot, load: (text: string) => Workflow | un
   } else if (live.length === 1) at = live[0];
   else {
     const stages = live.filter((l) => stageNode(l));
-    if (stages.length !== 1) return `a parallel fork is active: name the branch (running: ${live.map((l) => l.branch).join(', ') || 'none'})`;
-    at = stages[0];
+    // Statechart regions have no branch names: a completion call names its stage by its tool.
+    const byTool = tool === undefined ? [] : stages.filter((l) => stageNode(l)!.completionTool === tool);
+    if (byTool.length === 1) at = byTool[0];
+    else if (stages.length !== 1) {
+      const running = live.map((l) => l.branch ?? l.position.state).join(', ') || 'none';
+      return live.some((l) => l.branch !== undefined) ? `a parallel fork is active: name the branch (running: ${running})` : `several stages are active in parallel regions (${running}): only their completion tools can tell them apart`;
+    } else at = stages[0];
   }
   if (!at) return 'no position of the run is active';
   const node = stageNode(at);
   if (!node) return `state "${at.position.state}" is not a stage (it has no completion_tool)`;
   return { live: at, node, exec: run.pipeline?.execs[at.scope] };
+}
+
+/**
+ * A statechart's stage positions: each active atomic node with a completion
+ * tool. Its scope is its parent's (`in:<parent>`; the frame's own scope for a
+ * child of the root): two atomic nodes active at once always have different
+ * parents (parallel regions), and a move between siblings keeps the scope, so
+ * stage-sync sees the old stage exit and the new one start. A re-entry is told
+ * by the microstep that entered the node (the snapshot's `entered`).
+ */
+function chartPositions(frame: Frame, depth: number, workflow: Workflow): LivePosition[] {
+  const snap = frame.chart;
+  if (!snap || snap.status !== 'running') return [];
+  const out: LivePosition[] = [];
+  snap.configuration.forEach((id, i) => {
+    const node = workflow.states.get(id);
+    if (!node?.completionTool || node.children.length) return;
+    const base = scopeFor(depth);
+    const scope = node.parent === undefined ? base : [base, `in:${node.parent}`].filter(Boolean).join('/');
+    out.push({ scope, frame: depth, position: { ...frame, state: id, counters: { ...frame.counters, transitions: snap.entered[i] ?? 0 } }, workflow });
+  });
+  return out;
 }

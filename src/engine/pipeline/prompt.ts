@@ -12,6 +12,7 @@ import { parsePromptTemplate, renderPromptTemplate } from '../stage/prompt-templ
 import { livePositions, stageFor, stageNode, type StageAt } from './positions.js';
 import { scoped } from './stage-sync.js';
 import { emptyPipeline } from './types.js';
+import { securityModeOf, type SecurityMode } from './security-mode.js';
 
 export interface StageView {
   state: string;
@@ -31,9 +32,11 @@ export interface StageView {
   missing: string[];
   /** Whether a client already delivered this execution's prompt. */
   prompted: boolean;
+  /** The run's security mode (security-mode.ts): what happens to calls inside the stage's tools. */
+  security_mode: SecurityMode;
 }
 
-function view(run: RunSnapshot, at: StageAt): StageView {
+function view(run: RunSnapshot, at: StageAt, load: (text: string) => Workflow | undefined): StageView {
   const { node, live, exec } = at;
   const pipeline = run.pipeline ?? emptyPipeline();
   const rendered = node.prompt ? renderPromptTemplate(parsePromptTemplate(node.prompt.text), { context: live.position.context, input: pipeline.input ?? {}, upstream: pipeline.upstream }) : { text: '', missing: [] };
@@ -49,6 +52,7 @@ function view(run: RunSnapshot, at: StageAt): StageView {
     prompt: rendered.text,
     missing: [...rendered.missing],
     prompted: exec?.prompted === true,
+    security_mode: securityModeOf(run, load(run.workflow.definitionText)).mode,
   };
 }
 
@@ -57,7 +61,7 @@ export function activeStages(run: RunSnapshot, load: (text: string) => Workflow 
   if (run.status !== 'running') return [];
   return livePositions(run, load)
     .filter((l) => stageNode(l))
-    .map((l) => view(run, { live: l, node: stageNode(l)!, exec: run.pipeline?.execs[l.scope] }));
+    .map((l) => view(run, { live: l, node: stageNode(l)!, exec: run.pipeline?.execs[l.scope] }, load));
 }
 
 /** A stage of the workflow, live or not: its completion tool and that tool's schema. */
@@ -87,14 +91,14 @@ export function workflowStageTools(run: RunSnapshot, load: (text: string) => Wor
 /** The stage a caller acts on (see stageFor), or why there is none. */
 export function stageView(run: RunSnapshot, load: (text: string) => Workflow | undefined, branch?: string): StageView | string {
   const at = stageFor(run, load, branch);
-  return typeof at === 'string' ? at : view(run, at);
+  return typeof at === 'string' ? at : view(run, at, load);
 }
 
 /** Journals the prompt a client delivered for the stage, and marks the execution prompted. */
 export function promptSent(run: RunSnapshot, env: MachineEnv, branch?: string): MachineResult<StageView | { error: { code: string; message: string } }> {
   const at = stageFor(run, (t: string): Workflow | undefined => env.load(t), branch);
   if (typeof at === 'string' || !at.exec) return { run, journal: [], outcome: { error: { code: 'not_a_stage', message: typeof at === 'string' ? at : 'the stage has no execution recorded' } } };
-  const v = view(run, at);
+  const v = view(run, at, (t: string): Workflow | undefined => env.load(t));
   const exec = at.exec;
   const pipeline = run.pipeline ?? emptyPipeline();
   const entry: JournalEntry = { kind: 'prompt_sent', stage_exec_id: exec.id, attempt: exec.attempt, state: at.node.id, prompt: v.prompt, ...(v.missing.length ? { missing: v.missing } : {}), at: env.now(), ...scoped(at.live.scope) };

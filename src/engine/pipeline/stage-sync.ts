@@ -22,7 +22,9 @@ export function syncStages(run: RunSnapshot, at: string, load: (text: string) =>
   if (!mayBePipeline(run) || run.status === 'paused') return { run, journal: [] };
   const before = run.pipeline ?? emptyPipeline();
   const live = run.status === 'running' ? livePositions(run, load) : [];
-  const stays = (e: StageExec, l: LivePosition | undefined): boolean => l !== undefined && l.position.state === e.state && l.position.counters.transitions === e.enteredAt;
+  // An ended execution (completed, failed) never stays: a statechart's transition to the node it leaves
+  // need not re-enter it (XState's reenter: false), yet the stage is done and its next attempt starts.
+  const stays = (e: StageExec, l: LivePosition | undefined): boolean => !e.ended && l !== undefined && l.position.state === e.state && l.position.counters.transitions === e.enteredAt;
   const byScope = new Map(live.map((l) => [l.scope, l]));
   const journal: JournalEntry[] = [];
   const execs: Record<string, StageExec> = {};

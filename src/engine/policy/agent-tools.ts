@@ -299,6 +299,13 @@ export async function invokeAgentTool(runner: Runner, name: string, rawArgs: unk
         // A live stage's completion tool: the payload is checked and, when valid, the stage ends.
         const stage = (await runner.stages()).find((x) => x.completion_tool === name && (session.branch === undefined || x.branch === session.branch));
         if (stage) {
+          // A completion call through MCP is one of the stage's turns (the hook counts the agent's other calls):
+          // past turn_cap the stage fails instead of being checked.
+          const turn = await runner.beginTurn(session.branch ?? stage.branch);
+          if (!turn.allowed && turn.failed) {
+            const where = turn.status === 'running' ? `the run moved to "${turn.failed.to || turn.state}" (on_fail)` : `the run is ${turn.status}`;
+            return { isError: true, text: `Stage "${stage.state}" failed: ${turn.failed.reason}; ${where}. The payload was not checked.\n\n${briefing(await runner.state(session.branch))}`, data: turn as unknown as JsonValue };
+          }
           const outcome = await runner.completeStage(name, rawArgs === undefined ? {} : (rawArgs as JsonValue), session.branch ?? stage.branch);
           const next = outcome.accepted ? await nextStageText(runner, session) : '';
           return { isError: !outcome.accepted, text: `${outcome.text}${next}`, data: outcome as unknown as JsonValue };

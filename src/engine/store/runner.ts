@@ -36,7 +36,7 @@ import { learningFrom, recordLearning, reportUsage, type LearningOutcome, type U
 import { locateForCall } from '../policy/effective-rules.js';
 import { nodePathEnv } from '../policy/paths/env.js';
 import { PathGuard, type PathEnv } from '../policy/paths/write-guard.js';
-import { activeStages, workflowStageTools, type StageTool, answerGrant, completionToolCalled, askGrant, beginTurn, completeStage, consumeGrant, findGrant, promptSent, stageFor, stageView, syncStages, type AnswerOutcome, type AskOutcome, type CompletionOutcome, type GrantAnswerer, type StageView, type TurnOutcome } from '../pipeline/index.js';
+import { activeStages, workflowStageTools, type StageTool, answerGrant, completionToolCalled, askGrant, beginTurn, completeStage, consumeGrant, findGrant, promptSent, stageFor, stageView, syncStages, type AnswerOutcome, type AskOutcome, type CompletionOutcome, type GrantAnswerer, type StageView, type TurnOutcome, setSecurityMode, type SecurityModeOutcome } from '../pipeline/index.js';
 
 /**
  * check.ts (the schema validator, ajv's compiled code, and the semantic rules)
@@ -537,6 +537,11 @@ export class Runner {
   /** An out-of-envelope call is put to a person (grant_asked). */
   askGrant(tool: string, input: unknown, branch?: string): Promise<AskOutcome> {
     return this.apply((r) => askGrant(r, tool, input, this.env, branch));
+  }
+
+  /** A security mode chosen for the pipeline run (`run start --security-mode`, the participant's setting): journaled. */
+  setSecurityMode(mode: unknown, source: 'run' | 'setting'): Promise<SecurityModeOutcome> {
+    return this.apply((r) => setSecurityMode(r, mode, source, this.env));
   }
 
   /** The person's answer (or headless: denied). An approval covers that tool and argument digest once. */

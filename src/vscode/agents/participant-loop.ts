@@ -7,7 +7,8 @@
  * and every allowed call is recorded with `runner.result` (bytes, edited
  * file, interrupts). vscode-free, unit-tested with a fake model.
  */
-import { activeIsDebug, invokeAgentTool, type AgentSession, briefing, type BriefedView, INTERRUPT_MARKER, type RecordOutcome, type Runner, isOwnTool, OWN_TOOLS, type ExtraAliases } from '../../engine/index.js';
+import { activeIsDebug, invokeAgentTool, type AgentSession, briefing, type BriefedView, INTERRUPT_MARKER, type RecordOutcome, type Runner, isOwnTool, OWN_TOOLS, type ExtraAliases, type UsageReport } from '../../engine/index.js';
+import { reportTurnUsage } from './turn-usage.js';
 import { offerRules, offeredTools } from './tool-offer.js';
 
 export interface ToolCallRequest {
@@ -31,6 +32,8 @@ export type TranscriptEntry =
 export interface ModelTurn {
   readonly text: string;
   readonly calls: readonly ToolCallRequest[];
+  /** What the request used (tokens, and cost when the model has a price): reported to the run. */
+  readonly usage?: UsageReport;
 }
 
 /** What the chat stream shows. */
@@ -41,6 +44,8 @@ export type LoopEvent =
   | { readonly kind: 'interrupt'; readonly text: string }
   | { readonly kind: 'approval'; readonly event: string; readonly target: string }
   | { readonly kind: 'limit'; readonly state: string; readonly max: number }
+  /** A bound warning the model's usage crossed (meta.max_cost). */
+  | { readonly kind: 'notice'; readonly text: string }
   /** A statechart handed a task to an agent (`agent:` invocation): the participant takes it on. */
   | { readonly kind: 'task'; readonly id: string; readonly agent: string; readonly input: unknown };
 
@@ -156,6 +161,7 @@ export async function runLoop(transcript: TranscriptEntry[], deps: LoopDeps): Pr
     const rules = offerRules(view, await activeIsDebug(deps.runner));
     const tools = offeredTools([...OWN_TOOLS, ...deps.toolIds()], rules, deps.aliases);
     const turn = await deps.ask({ system: systemText(view), transcript, tools });
+    for (const text of await reportTurnUsage(deps.runner, turn)) deps.report({ kind: 'notice', text });
     if (turn.text) deps.report({ kind: 'text', text: turn.text });
     transcript.push({ kind: 'assistant', text: turn.text, calls: turn.calls });
     if (turn.calls.length === 0) {

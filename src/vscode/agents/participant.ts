@@ -11,7 +11,7 @@ import { PARTICIPANT_ID } from '../contributions.js';
 import type { RunService } from '../runtime/run-service.js';
 import { currentView, modelCandidates, runLoop, type LoopEvent, type TranscriptEntry } from './participant-loop.js';
 import { askModel } from './ask-model.js';
-import { toolAliases } from './settings.js';
+import { modelPrices, toolAliases } from './settings.js';
 import { GrantWaiters } from './grant-buttons.js';
 import { runPipelineRequest } from './pipeline-chat.js';
 
@@ -119,6 +119,9 @@ function show(stream: vscode.ChatResponseStream, service: RunService, event: Loo
     case 'task':
       stream.markdown(`\n\n**Task \`${event.id}\`** for agent "${event.agent}": \`${JSON.stringify(event.input)}\`\n\n`);
       return;
+    case 'notice':
+      stream.markdown(`\n\n> ${event.text}\n\n`);
+      return;
     case 'limit': {
       stream.markdown(`\n\n**max_iterations reached** in "${event.state}" (${event.max} tool calls): the workflow needs a transition before any other tool runs.\n\n`);
       const situation = service.current;
@@ -160,7 +163,7 @@ export function participantHandler(service: RunService, waiters: GrantWaiters = 
       session,
       ...(aliases ? { aliases } : {}),
       toolIds: () => vscode.lm.tools.map((t) => t.name).filter((n) => !isOwnTool(n)),
-      ask: async ({ system, transcript: t, tools }) => askModel(model, toMessages(system, t), toolDefinitions(tools, await currentView(runner, session)), 'stategate runs the agent under the active workflow.', token),
+      ask: async ({ system, transcript: t, tools }) => askModel(model, toMessages(system, t), toolDefinitions(tools, await currentView(runner, session)), 'stategate runs the agent under the active workflow.', token, modelPrices()),
       invoke: async (name, input) => {
         stream.progress(`Running ${name}`);
         const result = await vscode.lm.invokeTool(name, { input: (input ?? {}) as object, toolInvocationToken: request.toolInvocationToken }, token);

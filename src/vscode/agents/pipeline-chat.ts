@@ -11,7 +11,7 @@ import { ANSWER_GRANT_COMMAND, type GrantWaiters } from './grant-buttons.js';
 import type { TranscriptEntry } from './participant-loop.js';
 import { askModel } from './ask-model.js';
 import { parseRunPrompt, runPipeline, type OfferedTool, type PipelineEvent } from './pipeline-loop.js';
-import { toolAliases } from './settings.js';
+import { modelPrices, securityMode, toolAliases } from './settings.js';
 
 type ToMessages = (system: string, transcript: readonly TranscriptEntry[]) => vscode.LanguageModelChatMessage[];
 
@@ -34,7 +34,7 @@ function where(e: { state: string; branch?: string }): string {
 function show(stream: vscode.ChatResponseStream, e: PipelineEvent): void {
   switch (e.kind) {
     case 'stage':
-      stream.markdown(`\n\n### Stage ${where(e)}${e.attempt > 1 ? `, attempt ${e.attempt}` : ''}\n\n`);
+      stream.markdown(`\n\n### Stage ${where(e)}${e.attempt > 1 ? `, attempt ${e.attempt}` : ''}${e.securityMode === 'yolo' ? ' (security mode yolo)' : ''}\n\n`);
       return;
     case 'text':
       stream.markdown(e.text);
@@ -47,6 +47,9 @@ function show(stream: vscode.ChatResponseStream, e: PipelineEvent): void {
       return;
     case 'grant':
       stream.markdown(`\n\n> Grant for \`${e.tool}\` in ${e.state}: ${e.approved ? 'approved (this call, once)' : e.by === 'headless' ? 'no answer: denied' : 'denied'}\n\n`);
+      return;
+    case 'notice':
+      stream.markdown(`\n\n> ${e.text}\n\n`);
       return;
     case 'stage_failed':
       stream.markdown(`\n\n> **Stage ${where(e)} failed:** ${e.reason}\n\n`);
@@ -75,12 +78,15 @@ export async function runPipelineRequest(
     return {};
   }
   const aliases = toolAliases();
+  const mode = securityMode();
+  const prices = modelPrices();
   try {
     await runPipeline(found.file, parsed.task, {
       runner,
       ...(aliases ? { aliases } : {}),
+      ...(mode ? { securityMode: mode } : {}),
       toolIds: () => vscode.lm.tools.map((t) => t.name).filter((n) => !isOwnTool(n)),
-      ask: ({ system, transcript, tools }) => askModel(request.model, toMessages(system, transcript), definitions(tools), 'stategate runs a stage of a workflow pipeline.', token),
+      ask: ({ system, transcript, tools }) => askModel(request.model, toMessages(system, transcript), definitions(tools), 'stategate runs a stage of a workflow pipeline.', token, prices),
       invoke: async (name, input) => {
         stream.progress(`Running ${name}`);
         const result = await vscode.lm.invokeTool(name, { input: (input ?? {}) as object, toolInvocationToken: request.toolInvocationToken }, token);

@@ -10,9 +10,10 @@
  * stages run at once, up to a cap; when a branch fails the run, the others
  * stop at their next turn. vscode-free, unit-tested with a scripted model.
  */
-import { invokeAgentTool, isOwnTool, OWN_TOOLS, stageBrief, type ExtraAliases, type JsonValue, type Runner, type StageView } from '../../engine/index.js';
+import { invokeAgentTool, isOwnTool, OWN_TOOLS, stageBrief, type ExtraAliases, type JsonValue, type Runner, type SecurityMode, type StageView } from '../../engine/index.js';
 import type { ModelTurn, ToolCallResult, TranscriptEntry } from './participant-loop.js';
 import { isOffered, offeredTools, type OfferRules } from './tool-offer.js';
+import { reportTurnUsage } from './turn-usage.js';
 
 /** A tool the model is offered: a client tool by id, or the stage's completion tool with its schema. */
 export interface OfferedTool {
@@ -22,12 +23,14 @@ export interface OfferedTool {
 }
 
 export type PipelineEvent =
-  | { readonly kind: 'stage'; readonly state: string; readonly branch?: string; readonly attempt: number; readonly prompt: string }
+  | { readonly kind: 'stage'; readonly state: string; readonly branch?: string; readonly attempt: number; readonly prompt: string; readonly securityMode: SecurityMode }
   | { readonly kind: 'text'; readonly state: string; readonly branch?: string; readonly text: string }
   | { readonly kind: 'denied'; readonly state: string; readonly tool: string; readonly reason: string }
   | { readonly kind: 'completion'; readonly state: string; readonly branch?: string; readonly accepted: boolean; readonly text: string; readonly payload: unknown }
   | { readonly kind: 'grant'; readonly state: string; readonly tool: string; readonly approved: boolean; readonly by: 'person' | 'headless' }
   | { readonly kind: 'stage_failed'; readonly state: string; readonly branch?: string; readonly reason: string }
+  /** A bound warning the model's usage crossed (meta.max_cost). */
+  | { readonly kind: 'notice'; readonly state: string; readonly text: string }
   | { readonly kind: 'end'; readonly status: string; readonly state: string };
 
 export interface GrantQuestion {
@@ -54,6 +57,12 @@ export interface PipelineDeps {
   readonly concurrency?: number;
   /** Turns per stage when the stage sets no turn_cap. */
   readonly defaultTurns?: number;
+  /**
+   * The person's security mode (`stategate.securityMode`), below the workflow's
+   * meta.security_mode. Out-of-envelope calls ask in both modes; in-envelope
+   * calls run through `invoke`, whose confirmations are the client's.
+   */
+  readonly securityMode?: SecurityMode;
 }
 
 /** `<workflow> <task...>`: the first word names the workflow (its id or registered name). */
@@ -71,6 +80,7 @@ export type PipelineEnd = { readonly status: string; readonly state: string; rea
 export async function runPipeline(file: string, task: string, deps: PipelineDeps): Promise<PipelineEnd> {
   const { runner } = deps;
   await runner.start(file, undefined, { task });
+  if (deps.securityMode) await runner.setSecurityMode(deps.securityMode, 'setting');
   deps.changed?.();
   const seen = new Set<string>();
   for (;;) {
@@ -116,7 +126,7 @@ async function runStage(start: StageView, task: string, deps: PipelineDeps): Pro
   const branch = start.branch;
   const sent = await runner.promptSent(branch);
   const stage = 'error' in sent ? start : sent;
-  deps.report({ kind: 'stage', state: stage.state, ...(branch ? { branch } : {}), attempt: stage.attempt ?? 1, prompt: stage.prompt });
+  deps.report({ kind: 'stage', state: stage.state, ...(branch ? { branch } : {}), attempt: stage.attempt ?? 1, prompt: stage.prompt, securityMode: stage.security_mode });
   const system = `You are @stategate, running one stage of a workflow pipeline. ${stageBrief(stage)}\nOnly the tools offered now run; a call to another is put to the person, who may deny it.`;
   const transcript: TranscriptEntry[] = [{ kind: 'user', text: firstMessage(stage, task, (await runner.requireActive()).pipeline?.upstream) }];
   const completion: OfferedTool = { name: stage.completion_tool, completion: { description: `Ends stage "${stage.state}": the arguments are the stage's result and must match this schema.`, inputSchema: stage.completion_schema } };
@@ -132,6 +142,7 @@ async function runStage(start: StageView, task: string, deps: PipelineDeps): Pro
     }
     const tools: OfferedTool[] = [...offeredTools(deps.toolIds(), stageRules(stage), deps.aliases).map((name) => ({ name })), completion];
     const reply = await deps.ask({ stage, system, transcript, tools });
+    for (const text of await reportTurnUsage(runner, reply)) deps.report({ kind: 'notice', state: stage.state, text });
     if (reply.text) deps.report({ kind: 'text', state: stage.state, ...(branch ? { branch } : {}), text: reply.text });
     transcript.push({ kind: 'assistant', text: reply.text, calls: reply.calls });
     if (!reply.calls.length) {

@@ -21,6 +21,8 @@ interface ScriptCall {
 interface ScriptTurn {
   readonly text?: string;
   readonly calls?: readonly ScriptCall[];
+  /** Answer only a request that offers this tool (requests running at once, like a fan-out's branches, each take their own turn). */
+  readonly when?: string;
 }
 type Part = { kind: 'text'; value: string } | { kind: 'call'; name: string; input: unknown } | { kind: 'result'; callId: string; text: string };
 interface Received {
@@ -91,7 +93,8 @@ export function activate(context: vscode.ExtensionContext): void {
           return;
         }
         received.push(request);
-        const turn = script.shift() ?? { text: 'The script is over.' };
+        const at = script.findIndex((t) => t.when === undefined || request.tools.includes(t.when));
+        const turn = at < 0 ? { text: 'The script is over.' } : script.splice(at, 1)[0]!;
         if (turn.text) progress.report(new vscode.LanguageModelTextPart(turn.text));
         for (const c of turn.calls ?? []) progress.report(new vscode.LanguageModelToolCallPart(`call-${++calls}`, c.name, c.input));
       },
