@@ -385,7 +385,9 @@ export class Runner {
       if ('code' in here) return denied(`stategate cannot tell which state applies: ${here.message}`, run.state);
       if (here.node.kind === 'final') return { ...off(`the run is in final state '${here.node.id}': enforcement is off`), state: here.node.id };
       const policy: PolicyOptions = { ...branchOpt(opts.branch), ...this.pathOptions(opts), ...(aliases ? { aliases } : {}), ...(await this.shellInputs(here.node, call, aliases, here.commandLevels)) };
-      return await this.apply((r) => {
+      let decided = false;
+      const answer = await this.apply((r) => {
+        decided = true;
         // The run may have moved while the command was analysed: decide only on the state analysed.
         if (r.status !== 'running') return { run: r, journal: [], outcome: { ...off(`the run is ${r.status}: enforcement is off`), state: r.state } };
         const now = locateForCall(r, this.env, call.tool, { ...branchOpt(opts.branch), ...(aliases ? { aliases } : {}) });
@@ -403,6 +405,8 @@ export class Runner {
           return { ...d, outcome: { ...d.outcome, enforcement: 'on' as const } };
         }, (o) => ({ decision: o.decision, ...(o.reason ? { reason: o.reason } : {}), ...(o.state ? { state: o.state } : {}) }));
       }, callKey('decide', opts));
+      if (!decided) this.noteRepeat('decide', call, opts, aliases);
+      return answer;
     } catch (err) {
       const message = err instanceof RunnerError ? err.message : `internal error: ${(err as Error)?.message ?? String(err)}`;
       return denied(`stategate could not decide, so it denies: ${message}`);
@@ -417,10 +421,12 @@ export class Runner {
       return { notices: [], interrupted: false, state: active.kind === 'ok' ? active.run.state : '', enforcement: 'off' };
     }
     const aliases = this.aliasesFor(opts);
-    const out = await this.apply(
-      (r) => this.once('result', r, call, opts, aliases, (same) => ({ notices: [], interrupted: false, state: same.state ?? r.state }), () => record(r, call, result, this.env, { ...branchOpt(opts.branch), ...this.pathOptions(opts), ...(aliases ? { aliases } : {}) }), (o) => ({ state: o.state })),
-      callKey('result', opts),
-    );
+    let recorded = false;
+    const out = await this.apply((r) => {
+      recorded = true;
+      return this.once('result', r, call, opts, aliases, (same) => ({ notices: [], interrupted: false, state: same.state ?? r.state }), () => record(r, call, result, this.env, { ...branchOpt(opts.branch), ...this.pathOptions(opts), ...(aliases ? { aliases } : {}) }), (o) => ({ state: o.state }));
+    }, callKey('result', opts));
+    if (!recorded) this.noteRepeat('result', call, opts, aliases);
     return { ...out, enforcement: 'on' };
   }
 
@@ -446,8 +452,7 @@ export class Runner {
     fresh: () => MachineResult<O>,
     summary: (o: O) => Pick<RecentCall, 'decision' | 'reason' | 'state'>,
   ): MachineResult<O> {
-    const at = Date.parse(this.env.now());
-    const ask = { kind, digest: callDigest(extractCall(call.tool, call.input, aliases).canonical, call.input), at, ...(opts.callId ? { callId: opts.callId } : {}), ...(opts.client ? { client: opts.client } : {}) };
+    const ask = this.recentAsk(kind, call, opts, aliases);
     const same = findSameCall(readRecentCalls(this.dir), ask);
     if (same) {
       noteCall(this.dir, { ...ask, tool: call.tool, answers: 1 }, same);
@@ -457,6 +462,23 @@ export class Runner {
     noteCall(this.dir, { ...ask, tool: call.tool, answers: 1, ...summary(d.outcome) });
     const journal = opts.client ? d.journal.map((e) => ('tool' in e ? { ...e, client: opts.client } : e)) : d.journal;
     return { ...d, journal };
+  }
+
+  /** A call as recent-calls.json keeps it: kind, digest of the canonical call, when, its id and client. */
+  private recentAsk(kind: RecentCall['kind'], call: ToolCall, opts: ToolOptions, aliases: ExtraAliases | undefined) {
+    const at = Date.parse(this.env.now());
+    return { kind, digest: callDigest(extractCall(call.tool, call.input, aliases).canonical, call.input), at, ...(opts.callId ? { callId: opts.callId } : {}), ...(opts.client ? { client: opts.client } : {}) };
+  }
+
+  /**
+   * The store answered a repeated call id with its first answer without deciding again (its
+   * idempotency key): the repeat is still one more hook answering that call, so recent-calls.json
+   * counts it and names its client, as `once` does for a repeat it finds itself.
+   */
+  private noteRepeat(kind: RecentCall['kind'], call: ToolCall, opts: ToolOptions, aliases: ExtraAliases | undefined): void {
+    const ask = this.recentAsk(kind, call, opts, aliases);
+    const same = findSameCall(readRecentCalls(this.dir), ask);
+    if (same) noteCall(this.dir, { ...ask, tool: call.tool, answers: 1 }, same);
   }
 
   /** The caller's aliases, else the store's tool-aliases.json (the setting, for processes outside VS Code). */

@@ -111,7 +111,7 @@ export class PostgresRunStorage<R extends { readonly runId: string }> implements
 
   async listRuns(): Promise<R[]> {
     const project = this.project();
-    const rows = await this.session.run('listing runs', (sql) => sql<{ snapshot: unknown }[]>`SELECT snapshot FROM stategate_runs WHERE project_key = ${project} ORDER BY run_id`);
+    const rows = await this.session.run('listing runs', (sql) => sql<{ snapshot: unknown }[]>`SELECT snapshot FROM stategate_runs WHERE project_key = ${project} ORDER BY created_at, run_id`);
     return rows.filter((r) => this.options.checkRun(r.snapshot) === undefined).map((r) => r.snapshot as R);
   }
 
