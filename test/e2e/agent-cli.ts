@@ -74,3 +74,36 @@ export async function runAgent(command: string, args: string[], options: { cwd: 
   clearTimeout(timer);
   return { code, output };
 }
+
+/**
+ * The workflow every agent-CLI test plays: read-only with `cat`/`ls` first, READY (over MCP) to editing,
+ * and an interrupt on any `.env` file. `id` names the client, so the model's read shows whose file it was.
+ */
+export function gateWorkflow(id: string): object {
+  return {
+    id,
+    initial: 'reading',
+    interrupts: { secrets: { trigger: { file_pattern: '**/*.env*' }, target: 'secrets_review' } },
+    states: {
+      reading: { allowed_tools: ['Read', 'Bash'], allowed_commands: ['cat', 'ls'], instructions: 'Read, then move on with READY.', on: { READY: 'editing' } },
+      editing: { allowed_tools: ['Read', 'Write', 'Edit'], on: { DONE: 'done' } },
+      secrets_review: { allowed_tools: ['Read'], on: { CLEARED: '$return' } },
+      done: { type: 'final' },
+    },
+  };
+}
+
+/**
+ * What the journal of a gated session must hold, whatever the client: the two denials (the write and
+ * the command) under the client's name, the allowed read recorded after it ran with its client, and the
+ * client's own after-call hook seeing the MCP transition under stategate's one spelling of its tool.
+ */
+export function assertGatedJournal(journal: readonly string[], client: string, readTool: string): string[] {
+  const denied = journal.filter((l) => l.includes('"tool_denied"'));
+  assert.equal(denied.length, 2, journal.join('\n'));
+  for (const l of denied) assert.match(l, new RegExp(`"client":"${client}"`));
+  const recorded = (tool: string) => journal.some((l) => new RegExp(`"tool_result".*"tool":"${tool}".*"client":"${client}"`).test(l));
+  assert.ok(recorded(readTool), `the allowed ${readTool} was recorded after it ran, with its client`);
+  assert.ok(recorded('mcp__stategate__statewright_transition'), "the client's hook saw the MCP call too, under the one spelling of stategate's tool");
+  return denied;
+}

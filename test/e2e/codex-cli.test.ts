@@ -25,20 +25,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { installAgentCli, runAgent, sandbox, STATEGATE_CLI } from './agent-cli';
+import { assertGatedJournal, gateWorkflow, installAgentCli, runAgent, sandbox, STATEGATE_CLI } from './agent-cli';
 import { startFakeOpenAI, toolOutputs, type ResponsesRequest, type Turn } from './fake-openai';
-
-const WORKFLOW = {
-  id: 'codex-gate',
-  initial: 'reading',
-  interrupts: { secrets: { trigger: { file_pattern: '**/*.env*' }, target: 'secrets_review' } },
-  states: {
-    reading: { allowed_tools: ['Read', 'Bash'], allowed_commands: ['cat', 'ls'], instructions: 'Read, then move on with READY.', on: { READY: 'editing' } },
-    editing: { allowed_tools: ['Read', 'Write', 'Edit'], on: { DONE: 'done' } },
-    secrets_review: { allowed_tools: ['Read'], on: { CLEARED: '$return' } },
-    done: { type: 'final' },
-  },
-};
 
 const patchAdding = (file: string, line: string): string => `*** Begin Patch\n*** Add File: ${file}\n+${line}\n*** End Patch\n`;
 
@@ -49,7 +37,7 @@ test('Codex CLI under stategate: a denied patch and command never run, an allowe
 
   const box = sandbox(t, 'codex', { STATEGATE_FAKE_OPENAI_KEY: 'test-key' });
   const { home, root, env, sg } = box;
-  fs.writeFileSync(path.join(root, 'gate.workflow.json'), JSON.stringify(WORKFLOW));
+  fs.writeFileSync(path.join(root, 'gate.workflow.json'), JSON.stringify(gateWorkflow('codex-gate')));
   sg(['run', 'start', 'gate.workflow.json']);
   const enabled = sg(['enable', '--client', 'codex']);
   assert.deepEqual(enabled.enabled[0].files.map((f: { file: string }) => f.file), ['.codex/hooks.json', '.codex/config.toml']);
@@ -114,14 +102,10 @@ test('Codex CLI under stategate: a denied patch and command never run, an allowe
   const state = sg(['run', 'state']);
   assert.equal(state.state, 'secrets_review');
   const journal = box.journal(state.run_id);
-  const denied = journal.filter((l) => l.includes('"tool_denied"'));
-  assert.equal(denied.length, 2, journal.join('\n'));
-  for (const l of denied) assert.match(l, /"client":"codex"/);
+  const denied = assertGatedJournal(journal, 'codex', 'Bash');
   assert.match(denied[0]!, /"tool":"apply_patch"/);
   assert.match(denied[1]!, /"tool":"Bash"/);
-  assert.ok(journal.some((l) => /"tool_result".*"tool":"Bash".*"client":"codex"/.test(l)), 'the allowed cat was recorded after it ran, with its client');
   assert.ok(journal.some((l) => /"tool_result".*"tool":"apply_patch".*"client":"codex"/.test(l)), 'the allowed patch was recorded');
-  assert.ok(journal.some((l) => /"tool_result".*"tool":"mcp__stategate__statewright_transition".*"client":"codex"/.test(l)), "the client's hook saw the MCP call too, under the one spelling of stategate's tool");
 
   // Disable takes the entries back out; both files were stategate's alone, so they go.
   sg(['disable', '--client', 'codex']);

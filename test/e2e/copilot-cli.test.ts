@@ -26,20 +26,8 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { installAgentCli, runAgent, sandbox, STATEGATE_CLI } from './agent-cli';
+import { assertGatedJournal, gateWorkflow, installAgentCli, runAgent, sandbox, STATEGATE_CLI } from './agent-cli';
 import { declaredTools, startFakeOpenAI, toolOutputs, type ChatRequest, type Turn } from './fake-openai';
-
-const WORKFLOW = {
-  id: 'copilot-gate',
-  initial: 'reading',
-  interrupts: { secrets: { trigger: { file_pattern: '**/*.env*' }, target: 'secrets_review' } },
-  states: {
-    reading: { allowed_tools: ['Read', 'Bash'], allowed_commands: ['cat', 'ls'], instructions: 'Read, then move on with READY.', on: { READY: 'editing' } },
-    editing: { allowed_tools: ['Read', 'Write', 'Edit'], on: { DONE: 'done' } },
-    secrets_review: { allowed_tools: ['Read'], on: { CLEARED: '$return' } },
-    done: { type: 'final' },
-  },
-};
 
 test('Copilot CLI under stategate: a denied create and command never run, an allowed view is recorded as copilot, MCP moves the run, a create fires the interrupt', { timeout: 600_000 }, async (t) => {
   const installed = installAgentCli('setup-copilot.sh', 'STATEGATE_COPILOT');
@@ -74,7 +62,7 @@ test('Copilot CLI under stategate: a denied create and command never run, an all
   const file = (name: string): string => path.join(root, name);
   spawnSync('git', ['init', '-q'], { cwd: root });
 
-  fs.writeFileSync(file('gate.workflow.json'), JSON.stringify(WORKFLOW));
+  fs.writeFileSync(file('gate.workflow.json'), JSON.stringify(gateWorkflow('copilot-gate')));
   sg(['run', 'start', 'gate.workflow.json']);
   const enabled = sg(['enable', '--client', 'copilot']);
   assert.deepEqual(enabled.enabled[0].files.map((f: { file: string }) => f.file).sort(), ['.github/hooks/stategate-copilot.json', '.github/mcp.json']);
@@ -100,11 +88,7 @@ test('Copilot CLI under stategate: a denied create and command never run, an all
   const state = sg(['run', 'state']);
   assert.equal(state.state, 'secrets_review');
   const journal = box.journal(state.run_id);
-  const denied = journal.filter((l) => l.includes('"tool_denied"'));
-  assert.equal(denied.length, 2, journal.join('\n'));
-  for (const l of denied) assert.match(l, /"client":"copilot"/);
-  assert.ok(journal.some((l) => /"tool_result".*"tool":"view".*"client":"copilot"/.test(l)), 'the allowed view was recorded after it ran, with its client');
-  assert.ok(journal.some((l) => /"tool_result".*"tool":"mcp__stategate__statewright_transition".*"client":"copilot"/.test(l)), "the client's hook saw the MCP call too, under the one spelling of stategate's tool");
+  assertGatedJournal(journal, 'copilot', 'view');
 
   // Disable takes both files back out: they were stategate's alone.
   sg(['disable', '--client', 'copilot']);

@@ -20,19 +20,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { declared, functionResponses, startFakeGemini, type GenerateRequest, type Part } from './fake-gemini';
-import { installAgentCli, runAgent, sandbox, STATEGATE_CLI } from './agent-cli';
-
-const WORKFLOW = {
-  id: 'gemini-gate',
-  initial: 'reading',
-  interrupts: { secrets: { trigger: { file_pattern: '**/*.env*' }, target: 'secrets_review' } },
-  states: {
-    reading: { allowed_tools: ['Read', 'Bash'], allowed_commands: ['cat', 'ls'], instructions: 'Read, then move on with READY.', on: { READY: 'editing' } },
-    editing: { allowed_tools: ['Read', 'Write', 'Edit'], on: { DONE: 'done' } },
-    secrets_review: { allowed_tools: ['Read'], on: { CLEARED: '$return' } },
-    done: { type: 'final' },
-  },
-};
+import { gateWorkflow, installAgentCli, runAgent, sandbox, STATEGATE_CLI } from './agent-cli';
 
 test('Gemini CLI under stategate: denials reach the model, allowed calls count, MCP moves the run, an edit fires the interrupt', { timeout: 600_000 }, async (t) => {
   const installed = installAgentCli('setup-gemini.sh', 'STATEGATE_GEMINI');
@@ -46,7 +34,7 @@ test('Gemini CLI under stategate: denials reach the model, allowed calls count, 
   // (Gemini reads a project's .gemini/settings.json, hooks included, only in trusted folders).
   fs.writeFileSync(path.join(home, '.gemini', 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } }, telemetry: { enabled: false }, general: { disableAutoUpdate: true, disableUpdateNag: true } }));
   fs.writeFileSync(path.join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [root]: 'TRUST_FOLDER' }));
-  fs.writeFileSync(path.join(root, 'gate.workflow.json'), JSON.stringify(WORKFLOW));
+  fs.writeFileSync(path.join(root, 'gate.workflow.json'), JSON.stringify(gateWorkflow('gemini-gate')));
   sg(['run', 'start', 'gate.workflow.json']);
   const enabled = sg(['enable', '--client', 'gemini']);
   assert.deepEqual(enabled.enabled[0].files.map((f: { file: string }) => f.file), ['.gemini/settings.json']);

@@ -22,20 +22,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { installAgentCli, runAgent, sandbox, STATEGATE_CLI } from './agent-cli';
+import { assertGatedJournal, gateWorkflow, installAgentCli, runAgent, sandbox, STATEGATE_CLI } from './agent-cli';
 import { declaredTools, startFakeOpenAI, toolOutputs, type ChatRequest, type Turn } from './fake-openai';
-
-const WORKFLOW = {
-  id: 'opencode-gate',
-  initial: 'reading',
-  interrupts: { secrets: { trigger: { file_pattern: '**/*.env*' }, target: 'secrets_review' } },
-  states: {
-    reading: { allowed_tools: ['Read', 'Bash'], allowed_commands: ['cat', 'ls'], instructions: 'Read, then move on with READY.', on: { READY: 'editing' } },
-    editing: { allowed_tools: ['Read', 'Write', 'Edit'], on: { DONE: 'done' } },
-    secrets_review: { allowed_tools: ['Read'], on: { CLEARED: '$return' } },
-    done: { type: 'final' },
-  },
-};
 
 test('OpenCode under stategate: a denied write and command never run, an allowed read is recorded as opencode, MCP moves the run, a write fires the interrupt', { timeout: 600_000 }, async (t) => {
   const installed = installAgentCli('setup-opencode.sh', 'STATEGATE_OPENCODE');
@@ -76,7 +64,7 @@ test('OpenCode under stategate: a denied write and command never run, an allowed
     permission: { edit: 'allow', bash: 'allow' },
   };
   fs.writeFileSync(file('opencode.json'), JSON.stringify(config, null, 2));
-  fs.writeFileSync(file('gate.workflow.json'), JSON.stringify(WORKFLOW));
+  fs.writeFileSync(file('gate.workflow.json'), JSON.stringify(gateWorkflow('opencode-gate')));
   sg(['run', 'start', 'gate.workflow.json']);
   const enabled = sg(['enable', '--client', 'opencode']);
   assert.deepEqual(enabled.enabled[0].files.map((f: { file: string }) => f.file).sort(), ['.opencode/plugin/stategate.js', 'opencode.json']);
@@ -102,11 +90,7 @@ test('OpenCode under stategate: a denied write and command never run, an allowed
   const state = sg(['run', 'state']);
   assert.equal(state.state, 'secrets_review');
   const journal = box.journal(state.run_id);
-  const denied = journal.filter((l) => l.includes('"tool_denied"'));
-  assert.equal(denied.length, 2, journal.join('\n'));
-  for (const l of denied) assert.match(l, /"client":"opencode"/);
-  assert.ok(journal.some((l) => /"tool_result".*"tool":"read".*"client":"opencode"/.test(l)), 'the allowed read was recorded after it ran, with its client');
-  assert.ok(journal.some((l) => /"tool_result".*"tool":"mcp__stategate__statewright_transition".*"client":"opencode"/.test(l)), "the client's hook saw the MCP call too, under the one spelling of stategate's tool");
+  assertGatedJournal(journal, 'opencode', 'read');
 
   // Disable takes stategate's plugin and MCP entry back out and keeps the person's configuration.
   sg(['disable', '--client', 'opencode']);

@@ -17,13 +17,18 @@ import { hostRunnerVsix, keepScreenshot, STATEGATE_VSIX, waitUntil, withVsCode }
 import { scriptedModelVsix } from './scripted-model/build';
 import { lastResult, openChat, received, typePrompt } from './chat';
 
-test('@stategate /run: Plan -> Execute -> Review with a denied grant, an invalid plan, an edit and a review', { timeout: 300_000 }, async (t) => {
-  const opts = {
+/** The VS Code both tests drive: the pipeline workspace, the scripted model, its tools mapped onto Write and Read. */
+async function pipelineVsCode() {
+  return {
     workspace: 'test/e2e/fixtures/pipeline/workspace',
     extensions: [STATEGATE_VSIX, await hostRunnerVsix(), await scriptedModelVsix()],
     settings: { 'stategate.toolAliases': { scripted_writeFile: 'Write', scripted_readFile: 'Read' }, 'chat.tools.global.autoApprove': true },
     viewport: { width: 1500, height: 950 },
   };
+}
+
+test('@stategate /run: Plan -> Execute -> Review with a denied grant, an invalid plan, an edit and a review', { timeout: 300_000 }, async (t) => {
+  const opts = await pipelineVsCode();
   await withVsCode(t, opts, async (vsc) => {
     await vsc.hostReady();
     const write = { name: 'scripted_writeFile', input: { filePath: 'a.ts', content: 'export const bar = 1;\n' } };
@@ -89,12 +94,7 @@ test('@stategate /run: Plan -> Execute -> Review with a denied grant, an invalid
 // and Deny is clicked. Then lint and tests run at once (the scripted model answers each branch by the
 // completion tool it is offered), and the review's first message carries both results from upstream.
 test('@stategate /run: a grant approved once, then asked again for other arguments; a fan-out joined with both results', { timeout: 300_000 }, async (t) => {
-  const opts = {
-    workspace: 'test/e2e/fixtures/pipeline/workspace',
-    extensions: [STATEGATE_VSIX, await hostRunnerVsix(), await scriptedModelVsix()],
-    settings: { 'stategate.toolAliases': { scripted_writeFile: 'Write', scripted_readFile: 'Read' }, 'chat.tools.global.autoApprove': true },
-    viewport: { width: 1500, height: 950 },
-  };
+  const opts = await pipelineVsCode();
   await withVsCode(t, opts, async (vsc) => {
     await vsc.hostReady();
     const write = (content: string) => ({ name: 'scripted_writeFile', input: { filePath: 'notes.txt', content } });

@@ -15,6 +15,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
+import * as net from 'node:net';
 import * as path from 'node:path';
 import postgres from 'postgres';
 import { migrate } from '../../src/engine/store/postgres/schema';
@@ -176,4 +177,19 @@ export async function createTestRole(owner: { after(fn: () => unknown): unknown 
       return u.toString();
     },
   };
+}
+
+/**
+ * A port where something accepts TCP connections and never answers, as a server hung or a firewall
+ * swallowing packets looks to a client: the fail-closed tests' "no answer" case. Closed after the test.
+ */
+export async function silentPort(owner: { after(fn: () => unknown): unknown }): Promise<number> {
+  const sockets: net.Socket[] = [];
+  const silent = net.createServer((s) => sockets.push(s));
+  await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+  owner.after(() => {
+    for (const s of sockets) s.destroy();
+    silent.close();
+  });
+  return (silent.address() as net.AddressInfo).port;
 }

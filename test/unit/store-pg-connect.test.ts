@@ -14,7 +14,7 @@ import { DEFAULT_STORE_TIMEOUTS, redactUrl, storeConnectOptions, storeUrlFromEnv
 import { classifyStoreError, describeStoreFailure, type StoreFailure } from '../../src/engine/store/postgres/classify-error';
 import { init, StoreSchemaError } from '../../src/engine/store/postgres/schema';
 import { LATEST_SCHEMA_VERSION } from '../../src/engine/store/postgres/migrations';
-import { createTestDatabase, createTestRole, testServerUrl } from '../support/postgres-server';
+import { createTestDatabase, createTestRole, silentPort, testServerUrl } from '../support/postgres-server';
 
 type Owner = { after(fn: () => unknown): unknown };
 
@@ -126,14 +126,7 @@ test('a closed port is "refused"', async (t) => {
 });
 
 test('a server that accepts and never answers is a "timeout" after connect_timeout', async (t) => {
-  const sockets: net.Socket[] = [];
-  const silent = net.createServer((s) => sockets.push(s));
-  await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
-  t.after(() => {
-    for (const s of sockets) s.destroy();
-    silent.close();
-  });
-  const { port } = silent.address() as net.AddressInfo;
+  const port = await silentPort(t);
   const f = await failureOf(`postgres://postgres:hunter2@127.0.0.1:${port}/x?connect_timeout=1`, t);
   assert.equal(f.reason, 'timeout');
   assert.equal(f.code, 'CONNECT_TIMEOUT');

@@ -20,7 +20,7 @@ import { CLI, requireBuiltCli } from './helpers/cli';
 import { tempDir } from './helpers/temp-dir';
 import { replay } from '../../src/engine/store/replay';
 import type { JournalEntry } from '../../src/engine/machine/run';
-import { createTestDatabase, type TestDatabase } from '../support/postgres-server';
+import { createTestDatabase, silentPort, type TestDatabase } from '../support/postgres-server';
 
 type Owner = { after(fn: () => unknown): unknown };
 
@@ -250,16 +250,7 @@ const FAILURES: readonly Failure[] = [
   },
   {
     name: 'the server is unreachable (accepts TCP, never answers)',
-    url: async (_db, t) => {
-      const sockets: net.Socket[] = [];
-      const silent = net.createServer((s) => sockets.push(s));
-      await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
-      t.after(() => {
-        for (const s of sockets) s.destroy();
-        silent.close();
-      });
-      return `postgres://stategate@127.0.0.1:${(silent.address() as net.AddressInfo).port}/team?connect_timeout=60`;
-    },
+    url: async (_db, t) => `postgres://stategate@127.0.0.1:${await silentPort(t)}/team?connect_timeout=60`,
     reason: /did not answer|in time/,
   },
   {
