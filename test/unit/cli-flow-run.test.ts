@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import { cli, CLI, requireBuiltCli, type CliResult } from './helpers/cli.js';
 import { tempDir } from './helpers/temp-dir.js';
 import { alive, eventually, killAfter, pidsIn as pidIn } from './helpers/processes.js';
+import { instanceFile } from '../../src/engine/flow/instance-store.js';
 
 type Owner = { after(fn: () => void): unknown };
 
@@ -239,6 +240,11 @@ test('resume --rerun after a kill -9 first ends the process group the dead runne
   killAfter(t, () => pidIn(path.join(ws, 'a.pids')));
   const runner = start(['flow', 'run', 'orphans.flow.yaml', '--name', 'o'], ws);
   assert.ok(await eventually(() => pidIn(path.join(ws, 'a.pids')).length === 2), 'state a and its background sleep started');
+  // The runner records the command's process group just after spawning it; on a loaded machine the shell
+  // can write a.pids first. Killed in that window, nothing names the group (there is no record to act on),
+  // so wait until the instance record holds it: that is the state this test is about.
+  const recorded = () => (JSON.parse(fs.readFileSync(instanceFile(ws, 'o'), 'utf8')) as { pgids: number[] }).pgids.length > 0;
+  assert.ok(await eventually(recorded), 'the runner recorded the process group of state a');
   runner.kill('SIGKILL');
   await runner.done;
   const orphans = pidIn(path.join(ws, 'a.pids'));
