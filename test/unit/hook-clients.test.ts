@@ -216,6 +216,23 @@ test('one call answered by two hooks (VS Code reading its own file and Claude Co
   assert.equal(entry.client, 'vscode+claude');
 });
 
+test('a reused call id on another call is decided on its own: a denied write\'s answer never reaches a read sent under the same id', () => {
+  const cwd = workspace();
+  // VS Code's hook protocol: exit 0 and a deny decision in the JSON, or nothing said (the call goes ahead).
+  const ask = (tool: string, input: object) => {
+    const r = cli(['hook', '--client', 'vscode'], { cwd, input: JSON.stringify({ hookEventName: 'PreToolUse', sessionId: 's', tool_use_id: 'call-reused', tool_name: tool, tool_input: input, cwd }) });
+    assert.equal(r.code, 0, r.stderr);
+    return r.stdout.trim() === '' ? 'allow' : (JSON.parse(r.stdout) as { hookSpecificOutput: { permissionDecision: string } }).hookSpecificOutput.permissionDecision;
+  };
+  const before = iteration(cwd);
+  assert.equal(ask('create_file', { filePath: path.join(cwd, 'x.md'), content: 'x' }), 'deny');
+  assert.equal(ask('read_file', { filePath: path.join(cwd, 'a.ts') }), 'allow', 'the read is decided, not answered with the write\'s denial');
+  assert.equal(iteration(cwd) - before, 1, 'the read counted');
+  // The very same call again under that id is a retry: its first answer, counted once.
+  assert.equal(ask('read_file', { filePath: path.join(cwd, 'a.ts') }), 'allow');
+  assert.equal(iteration(cwd) - before, 1, 'a retry of the read is not counted again');
+});
+
 test('Copilot CLI running its own file and VS Code\'s for one call (no shared id): counted once by the call\'s digest', () => {
   const cwd = workspace();
   const before = iteration(cwd);

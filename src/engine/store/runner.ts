@@ -404,7 +404,7 @@ export class Runner {
           }
           return { ...d, outcome: { ...d.outcome, enforcement: 'on' as const } };
         }, (o) => ({ decision: o.decision, ...(o.reason ? { reason: o.reason } : {}), ...(o.state ? { state: o.state } : {}) }));
-      }, callKey('decide', opts));
+      }, callKey('decide', call, opts, aliases));
       if (!decided) this.noteRepeat('decide', call, opts, aliases);
       return answer;
     } catch (err) {
@@ -425,7 +425,7 @@ export class Runner {
     const out = await this.apply((r) => {
       recorded = true;
       return this.once('result', r, call, opts, aliases, (same) => ({ notices: [], interrupted: false, state: same.state ?? r.state }), () => record(r, call, result, this.env, { ...branchOpt(opts.branch), ...this.pathOptions(opts), ...(aliases ? { aliases } : {}) }), (o) => ({ state: o.state }));
-    }, callKey('result', opts));
+    }, callKey('result', call, opts, aliases));
     if (!recorded) this.noteRepeat('result', call, opts, aliases);
     return { ...out, enforcement: 'on' };
   }
@@ -636,8 +636,14 @@ function stategateNow(): { now: () => string } | undefined {
 }
 
 /** The idempotency key of a call's decision or result: the client's id of the call, when it sends one. */
-function callKey(kind: 'decide' | 'result', opts: ToolOptions): ChangeOptions | undefined {
-  return opts.callId ? { key: `${kind}:${opts.callId}` } : undefined;
+/**
+ * The store's idempotency key of a call: its id and what it asks (the digest of the canonical call),
+ * so a retry of that call gets its first answer, while another call that arrives under a reused id
+ * (a client or a script that does not make ids unique) is decided on its own, never handed an answer
+ * to something else.
+ */
+function callKey(kind: 'decide' | 'result', call: ToolCall, opts: ToolOptions, aliases: ExtraAliases | undefined): ChangeOptions | undefined {
+  return opts.callId ? { key: `${kind}:${opts.callId}:${callDigest(extractCall(call.tool, call.input, aliases).canonical, call.input)}` } : undefined;
 }
 
 function branchOpt(branch: string | undefined): machine.BranchOption {
