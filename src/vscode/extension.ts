@@ -7,6 +7,7 @@ import { registerMcpProvider } from './agents/mcp-provider.js';
 import { registerFlows } from './flows/lazy-flows.js';
 import { registerRuns } from './runtime/lazy-runs.js';
 import type { RunService } from './runtime/run-service.js';
+import { unavailableApis } from './editor-apis.js';
 
 /** What other extensions (and the in-host tests) see as `extension.exports`. */
 export interface StategateApi {
@@ -15,6 +16,8 @@ export interface StategateApi {
   readonly runs?: RunService;
   /** When activate() started and how long it took (ms), for the activation measurement. */
   readonly activation: { readonly startedAt: number; readonly ms: number };
+  /** The VS Code APIs this editor did not offer (a fork of VS Code), each with why (editor-apis.ts). */
+  readonly unavailable: readonly string[];
 }
 
 const SHOW_VERSION = 'stategate.showVersion';
@@ -25,7 +28,8 @@ export function activate(context: vscode.ExtensionContext): StategateApi {
   const version = String(context.extension.packageJSON.version ?? '0.0.0');
   context.subscriptions.push(
     vscode.commands.registerCommand(SHOW_VERSION, () => {
-      void vscode.window.showInformationMessage(`stategate ${version} (VS Code ${vscode.version})`);
+      const missing = unavailableApis();
+      void vscode.window.showInformationMessage(`stategate ${version} (VS Code ${vscode.version})${missing.length ? `; not in this editor, so left out: ${missing.join(', ')}` : ''}`);
       return version;
     }),
   );
@@ -36,7 +40,8 @@ export function activate(context: vscode.ExtensionContext): StategateApi {
   const runs = registerRuns(context, folder, new Set([SHOW_VERSION, ...flowCommands]));
   if (folder) context.subscriptions.push(...registerMcpProvider(context, folder));
   const activation = { startedAt, ms: performance.now() - t0 };
-  return folder ? { version, get runs() { return runs().service; }, activation } : { version, activation };
+  const unavailable = unavailableApis();
+  return folder ? { version, get runs() { return runs().service; }, activation, unavailable } : { version, activation, unavailable };
 }
 
 export function deactivate(): void {}

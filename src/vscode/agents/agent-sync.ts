@@ -12,6 +12,7 @@ import type { RunService } from '../runtime/run-service.js';
 import { CUSTOM_AGENT_FILE, customAgentMarkdown, taskAgentFile, taskAgentMarkdown, WRITTEN_MARKER, type ToolCandidate } from './custom-agent.js';
 import { syncCustomAgentEnabled, toolAliases } from './settings.js';
 import { offerRules } from './tool-offer.js';
+import { hasApi, languageModelToolNames } from '../editor-apis.js';
 
 /**
  * The tools VS Code knows, each with the name an agent file can list it by.
@@ -31,7 +32,7 @@ function candidates(): ToolCandidate[] {
       else if (typeof t.displayName === 'string') refs.set(t.name, `${ext.id.toLowerCase()}/${t.displayName}`);
     }
   }
-  const ids = [...OWN_TOOLS, ...vscode.lm.tools.map((t) => t.name), ...refs.keys()];
+  const ids = [...OWN_TOOLS, ...languageModelToolNames(), ...refs.keys()];
   return [...new Set(ids)].map((id) => (refs.has(id) ? { id, reference: refs.get(id)! } : { id }));
 }
 
@@ -96,6 +97,6 @@ export function syncCustomAgent(service: RunService): vscode.Disposable[] {
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('stategate.syncCustomAgent') || e.affectsConfiguration('stategate.toolAliases')) run();
     }),
-    vscode.lm.onDidChangeChatModels(run),
+    ...(hasApi('chat models') ? [vscode.lm.onDidChangeChatModels(run)] : []),
   ];
 }

@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { MCP_PROVIDER_ID } from '../contributions.js';
 import { cliInvocation } from './cli-launch.js';
+import { registerIfAvailable } from '../editor-apis.js';
 
 export function registerMcpProvider(context: vscode.ExtensionContext, folder: vscode.WorkspaceFolder): vscode.Disposable[] {
   const changed = new vscode.EventEmitter<void>();
@@ -20,5 +21,7 @@ export function registerMcpProvider(context: vscode.ExtensionContext, folder: vs
       return [def];
     },
   };
-  return [changed, vscode.workspace.onDidGrantWorkspaceTrust(() => changed.fire()), vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, provider)];
+  // A fork without the API (editor-apis.ts) gets `stategate mcp` through its own MCP config (Enable Agent Enforcement).
+  const registered = registerIfAvailable('MCP server definitions', () => vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, provider));
+  return registered ? [changed, vscode.workspace.onDidGrantWorkspaceTrust(() => changed.fire()), registered] : [changed];
 }

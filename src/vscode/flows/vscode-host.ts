@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import type { AskRequest, FlowHost, FlowSink, IssueRequest, PromptRequest, ToolOutcome } from '../../engine/index.js';
 import { fetchIssue } from './github-issue.js';
 import { chooseModel } from './model-choice.js';
+import { hasApi } from '../editor-apis.js';
 
 /** A CancellationToken that follows an AbortSignal. */
 function tokenOf(signal: AbortSignal): { token: vscode.CancellationToken; dispose(): void } {
@@ -35,6 +36,7 @@ export async function askInInputBox(req: AskRequest, flow: string): Promise<Tool
 
 /** `claude`/`codex`/`gemini`: the chosen model's answer, each chunk streamed to the sink as it comes. */
 export async function promptModel(req: PromptRequest, sink: FlowSink): Promise<ToolOutcome> {
+  if (!hasApi('chat models')) return fail(`${req.vendor} "${req.state}": this editor offers extensions no language models (vscode.lm), so this state cannot prompt one in this editor.`);
   const models = await vscode.lm.selectChatModels();
   const choice = chooseModel(models, req.vendor, req.model);
   if ('why' in choice) return fail(`${req.vendor} "${req.state}": ${choice.why}`);

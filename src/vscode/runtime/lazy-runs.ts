@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { contributed, PANEL_EDITOR_TYPE, PANEL_VIEW_ID, PARTICIPANT_ID } from '../contributions.js';
 import type { RunParts } from './runs.js';
+import { registerIfAvailable } from '../editor-apis.js';
 
 /** How long after activate() the run support loads (the status bar of a run started earlier appears then). */
 const RUNS_DELAY_MS = 150;
@@ -46,17 +47,23 @@ export function registerRuns(context: vscode.ExtensionContext, folder: vscode.Wo
     if (!t) throw new Error(`stategate has no tool ${name}`);
     return t;
   };
+  // A fork of VS Code may lack the chat APIs (editor-apis.ts): then stategate runs without its tools and participant.
   for (const name of contributed(pkg, 'languageModelTools', 'name')) {
-    context.subscriptions.push(
+    const registered = registerIfAvailable('language model tools', () =>
       vscode.lm.registerTool<Record<string, unknown>>(name, {
         prepareInvocation: (...a) => tool(name).prepareInvocation?.(...a),
         invoke: (...a) => tool(name).invoke(...a),
       }),
     );
+    if (!registered) break;
+    context.subscriptions.push(registered);
   }
-  const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, (...a) => runs().agents!.participant(...a));
-  participant.iconPath = vscode.Uri.file(path.join(context.extensionPath, 'media', 'icon.png'));
-  context.subscriptions.push(participant);
+  const participant = registerIfAvailable('chat participant', () => {
+    const p = vscode.chat.createChatParticipant(PARTICIPANT_ID, (...a) => runs().agents!.participant(...a));
+    p.iconPath = vscode.Uri.file(path.join(context.extensionPath, 'media', 'icon.png'));
+    return p;
+  });
+  if (participant) context.subscriptions.push(participant);
   // The status bar and the rest follow the run from `.stategate/` once loaded: shortly after
   // activation, not inside it (loading the run support takes tens of ms; a person does not see 150).
   setTimeout(() => {
