@@ -66,3 +66,4 @@ export * from './clients/cli-launch.js';
 export * from './clients/hook-install.js';
 export * from './clients/client-configs.js';
 export * from './clients/config-io.js';
+export * from './clients/repoint-mcp.js';

@@ -56,7 +56,7 @@ test('in a VS Code fork without the chat APIs (Cursor 1.105.1 base): activates, 
     const toast = vsc.page.locator('.notifications-toasts .notification-list-item-message', { hasText: /^stategate \d/ });
     await toast.waitFor({ timeout: 20_000 });
     const shim = JSON.parse(fs.readFileSync(path.join(vsc.ipcDir, 'fork-shim.json'), 'utf8')) as { version: string; removed: string[]; from: string };
-    assert.deepEqual([...shim.removed].sort(), [...REMOVED].sort(), 'the shim took every listed API away from stategate');
+    assert.deepEqual([...shim.removed].sort(), [...REMOVED].sort(), `the shim took every listed API away from stategate: ${JSON.stringify(shim)}`);
     assert.match(shim.from, /stategate\.stategate-[\d.]+[\\/]dist[\\/]/);
     const version = (await vsc.notifications()).find((n) => n.startsWith('stategate'))!;
     assert.match(version, new RegExp(`^stategate \\d+\\.\\d+\\.\\d+ \\(VS Code ${CURSOR_VSCODE_BASE.replace(/\./g, '\\.')}\\); not in this editor, so left out: `));

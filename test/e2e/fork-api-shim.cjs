@@ -52,11 +52,11 @@ function reduced(api) {
 if (isExtensionHost && (version || remove.length)) {
   const copies = new WeakMap();
   const wrappers = new WeakMap();
-  const record = (removed, from) => {
+  const record = (removed, from, keys) => {
     const dir = process.env.STATEGATE_E2E_IPC;
     if (!dir) return;
     try {
-      fs.writeFileSync(path.join(dir, 'fork-shim.json'), JSON.stringify({ version, removed, from }));
+      fs.writeFileSync(path.join(dir, 'fork-shim.json'), JSON.stringify({ version, removed, from, asked: remove, keys }));
     } catch {
       /* the test then fails on the missing record */
     }
@@ -71,7 +71,7 @@ if (isExtensionHost && (version || remove.length)) {
       if (!entry) {
         entry = reduced(result);
         copies.set(result, entry);
-        record(entry.removed, from);
+        record(entry.removed, from, Object.getOwnPropertyNames(result));
       }
       return entry.copy;
     };

@@ -113,7 +113,7 @@ test('codex: the TOML keeps the person\'s tables byte for byte, and ours is one 
   const after = enable('codex', EXISTING.codex)[CODEX_CONFIG_FILE]!;
   assert.ok(after.startsWith(before.trimEnd()), 'the original text is kept as it was');
   const toml = parseToml(after) as any;
-  assert.deepEqual(JSON.parse(JSON.stringify(toml.mcp_servers.stategate)), { command: RT.execPath, args: [`${RT.extensionPath}/dist/cli.js`, 'mcp', '--dir', '/work/p/.stategate'], env: { ELECTRON_RUN_AS_NODE: '1' } });
+  assert.deepEqual(JSON.parse(JSON.stringify(toml.mcp_servers.stategate)), { command: RT.execPath, args: [`${RT.extensionPath}/dist/cli.js`, 'mcp', '--dir', '/work/p/.stategate'], env: { ELECTRON_RUN_AS_NODE: '1' }, env_vars: ['STATEGATE_STATE_DIR', 'XDG_STATE_HOME'] });
   assert.equal(toml.profiles.fast.model, 'gpt-5-mini');
   assert.equal(disable('codex', { [CODEX_CONFIG_FILE]: after })[CODEX_CONFIG_FILE], before);
 });
@@ -174,7 +174,7 @@ test('an update re-points the new clients\' entries at the new CLI, keeping each
     const text = enable(client, {})[file]!;
     const next = repointHookEntries(text, moved)!;
     assert.ok(next, `${file} re-pointed`);
-    // The hook commands move; MCP server entries are not re-pointed (docs/agents.md says so).
+    // The hook commands move (MCP server entries: repoint-mcp.test.ts).
     const commands = JSON.stringify(jsonc(next).hooks);
     assert.ok(!commands.includes('stategate-0.1.0') && commands.includes('stategate-0.2.0'));
     assert.ok(next.includes(`hooks from ${file} (`), 'the repair text still names this file');

@@ -244,9 +244,29 @@ function ourTomlRange(lines: readonly string[]): { start: number; end: number } 
 
 const tomlString = (s: string): string => JSON.stringify(s); // a TOML basic string is a JSON string for these characters
 
+/**
+ * Codex starts MCP servers with a scrubbed environment (HOME and PATH pass), so
+ * `stategate mcp` would look for the record of the active run in another state
+ * folder than the hooks when the person moved it with one of these variables.
+ * `env_vars` names variables Codex forwards from its own environment: only the
+ * names are in the file (which no agent may write, enforcement-files.ts), the
+ * values are the person's, the same the hooks see. A value written into the
+ * file instead would let a workspace file choose where the gate's record is.
+ */
+export const CODEX_FORWARDED_ENV = ['STATEGATE_STATE_DIR', 'XDG_STATE_HOME'] as const;
+
 function codexMcpTable(l: ClientLaunch): string {
   const env = Object.entries(l.mcp.env).map(([k, v]) => `${k} = ${tomlString(v)}`).join('\n');
-  return [`[mcp_servers.${MCP_SERVER_NAME}]`, `command = ${tomlString(l.mcp.command)}`, `args = [${l.mcp.args.map(tomlString).join(', ')}]`, '', `[mcp_servers.${MCP_SERVER_NAME}.env]`, env, ''].join('\n');
+  return [
+    `[mcp_servers.${MCP_SERVER_NAME}]`,
+    `command = ${tomlString(l.mcp.command)}`,
+    `args = [${l.mcp.args.map(tomlString).join(', ')}]`,
+    `env_vars = [${CODEX_FORWARDED_ENV.map(tomlString).join(', ')}]`,
+    '',
+    `[mcp_servers.${MCP_SERVER_NAME}.env]`,
+    env,
+    '',
+  ].join('\n');
 }
 
 export function mergeCodexConfig(text: string | undefined, l: ClientLaunch): string {

@@ -16,7 +16,7 @@
  * On activation the extension re-points its entries at its current CLI and
  * runtime (repointHookEntries): an update moves the extension to a new folder.
  */
-import { applyEdits, modify, type JSONPath } from 'jsonc-parser';
+import { applyEdits, modify, parse as parseJsonc, type JSONPath, type ParseError } from 'jsonc-parser';
 import { cliInvocation, guardedCommandLine, RUNTIME_ENV, type HostRuntime } from './cli-launch.js';
 
 /** The events the hook command answers (DESIGN.md: VS Code agent hooks). */
@@ -134,12 +134,10 @@ export function removeFromClaudeSettings(existing: unknown): { settings: Json | 
  * Code's flat entries and Claude Code's matcher groups.
  */
 export function repointHookEntries(text: string, rt: HostRuntime): string | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined; // not ours to repair
-  }
+  // JSON with comments: Gemini's and Cursor's files are the person's, and may carry them.
+  const errors: ParseError[] = [];
+  const value: unknown = parseJsonc(text, errors, { allowTrailingComma: true });
+  if (errors.length) return undefined; // not ours to repair
   const hooks = asObject(asObject(value)?.['hooks']);
   if (!hooks) return undefined;
   const edits: { path: JSONPath; command: string }[] = [];

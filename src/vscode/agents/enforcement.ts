@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { clientLaunch, enableNotes, HOOK_CLIENTS, planDisable, planEnable, applyClientWrites, clientFileReader, writeFileAtomic, type HookClientName } from '../../engine/index.js';
+import { clientLaunch, enableNotes, HOOK_CLIENTS, planDisable, planEnable, applyClientWrites, clientFileReader, planRepointMcp, writeFileAtomic, type HookClientName } from '../../engine/index.js';
 import type { RegisterCommand } from '../contributions.js';
 import type { HostRuntime } from './cli-launch.js';
 import { CLAUDE_SETTINGS_FILE, describeWrites, repointHookEntries, VSCODE_HOOK_FILE } from './hook-install.js';
@@ -86,9 +86,9 @@ function disable(folder: vscode.WorkspaceFolder): string[] {
 }
 
 /**
- * On activation: point stategate's existing hook entries at this extension's
- * CLI and runtime, when an update (a new version folder) or a moved VS Code
- * changed them. Only our entries' commands change; nothing is enabled that was
+ * On activation: point stategate's existing hook entries, MCP server entries
+ * and OpenCode plugin at this extension's CLI and runtime, when an update (a
+ * new version folder) or a moved VS Code changed them. Only our entries' commands change; nothing is enabled that was
  * not; trusted workspaces only. A file that is not JSON is left alone.
  */
 export function repointHooks(context: vscode.ExtensionContext, folder: vscode.WorkspaceFolder): void {
@@ -112,7 +112,16 @@ export function repointHooks(context: vscode.ExtensionContext, folder: vscode.Wo
       void vscode.window.showWarningMessage(`stategate: could not point the hooks in ${rel} at this version: ${(err as Error).message}. Run "stategate: Enable Agent Enforcement" again.`);
     }
   }
-  if (changed.length) void vscode.window.setStatusBarMessage(`stategate: agent hooks in ${changed.join(', ')} now run this version`, 4000);
+  // The MCP entries of every client (and OpenCode's plugin) name the same CLI and runtime.
+  for (const w of planRepointMcp(clientFileReader(folder.uri.fsPath), rt)) {
+    try {
+      writeFileAtomic(path.join(folder.uri.fsPath, w.file), w.text!);
+      changed.push(w.file);
+    } catch (err) {
+      void vscode.window.showWarningMessage(`stategate: could not point stategate's entry in ${w.file} at this version: ${(err as Error).message}. Run "stategate: Enable Agent Enforcement" again.`);
+    }
+  }
+  if (changed.length) void vscode.window.setStatusBarMessage(`stategate: agent hooks and MCP entries in ${changed.join(', ')} now run this version`, 4000);
 }
 
 export function registerEnforcementCommands(context: vscode.ExtensionContext, folder: vscode.WorkspaceFolder, register: RegisterCommand): vscode.Disposable[] {
