@@ -23,6 +23,7 @@
 // reach (exit 3); any other failure to install fails it.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { assertGatedJournal, gateWorkflow, installAgentCli, runAgent, sandbox, STATEGATE_CLI } from './agent-cli';
@@ -35,8 +36,12 @@ test('Codex CLI under stategate: a denied patch and command never run, an allowe
   if ('skip' in installed) return t.skip(installed.skip);
   assert.ok(fs.existsSync(STATEGATE_CLI), 'dist/cli.js is built (npm run build)');
 
-  const box = sandbox(t, 'codex', { STATEGATE_FAKE_OPENAI_KEY: 'test-key' });
+  // The state folder moved with STATEGATE_STATE_DIR: Codex starts MCP servers with a scrubbed environment, and
+  // the entry's env_vars hands the variable on, so `stategate mcp` keeps the run's record where the hooks do.
+  const box = sandbox(t, 'codex', { STATEGATE_FAKE_OPENAI_KEY: 'test-key', STATEGATE_STATE_DIR: path.join(os.tmpdir(), `sg-codex-state-${process.pid}`) });
   const { home, root, env, sg } = box;
+  const movedState = env['STATEGATE_STATE_DIR']!;
+  t.after(() => fs.rmSync(movedState, { recursive: true, force: true }));
   fs.writeFileSync(path.join(root, 'gate.workflow.json'), JSON.stringify(gateWorkflow('codex-gate')));
   sg(['run', 'start', 'gate.workflow.json']);
   const enabled = sg(['enable', '--client', 'codex']);
@@ -101,6 +106,8 @@ test('Codex CLI under stategate: a denied patch and command never run, an allowe
 
   const state = sg(['run', 'state']);
   assert.equal(state.state, 'secrets_review');
+  assert.ok(fs.existsSync(movedState), 'the record is in the moved state folder');
+  assert.ok(!fs.existsSync(path.join(home, '.local', 'state', 'stategate')), 'no stategate process fell back to the default state folder (the MCP server got STATEGATE_STATE_DIR)');
   const journal = box.journal(state.run_id);
   const denied = assertGatedJournal(journal, 'codex', 'Bash');
   assert.match(denied[0]!, /"tool":"apply_patch"/);

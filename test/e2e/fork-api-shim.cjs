@@ -51,12 +51,13 @@ function reduced(api) {
 
 if (isExtensionHost && (version || remove.length)) {
   const copies = new WeakMap();
+  const made = new WeakSet();
   const wrappers = new WeakMap();
   const record = (removed, from, keys) => {
     const dir = process.env.STATEGATE_E2E_IPC;
     if (!dir) return;
     try {
-      fs.writeFileSync(path.join(dir, 'fork-shim.json'), JSON.stringify({ version, removed, from, asked: remove, keys }));
+      fs.writeFileSync(path.join(dir, 'fork-shim.json'), JSON.stringify({ version, removed, from, asked: remove, keys: keys.filter((k) => /^[a-z]/.test(k)) }));
     } catch {
       /* the test then fails on the missing record */
     }
@@ -67,10 +68,13 @@ if (isExtensionHost && (version || remove.length)) {
       const result = load.apply(this, arguments);
       const from = parent && typeof parent.filename === 'string' ? parent.filename : '';
       if (request !== 'vscode' || !/[\\/]stategate\.stategate-[^\\/]*[\\/]/.test(from) || !result || typeof result !== 'object') return result;
+      // VS Code stacks several interceptors: an outer wrapper sees the copy an inner one made.
+      if (made.has(result)) return result;
       let entry = copies.get(result);
       if (!entry) {
         entry = reduced(result);
         copies.set(result, entry);
+        made.add(entry.copy);
         record(entry.removed, from, Object.getOwnPropertyNames(result));
       }
       return entry.copy;
