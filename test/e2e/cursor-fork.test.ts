@@ -20,12 +20,15 @@
 // version and what was left out, a workflow's problems appear, a run shows in
 // the status bar, and Enable Agent Enforcement → Cursor writes
 // `.cursor/hooks.json` and `.cursor/mcp.json` whose preToolUse command, run as
-// Cursor runs it, answers in Cursor's shape.
+// Cursor runs it, answers in Cursor's shape. On the way, MCP entries an older
+// version wrote (`.mcp.json`, `.gemini/settings.json`) are re-pointed at this
+// extension on activation.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
+import { parse as parseJsonc } from 'jsonc-parser';
 import { waitForProblems } from './editor-actions';
 import { REPO_ROOT, waitUntil, withVsCode } from './harness';
 
@@ -71,6 +74,19 @@ test('in a VS Code fork without the chat APIs (Cursor 1.105.1 base): activates, 
     // A run: the status bar shows it.
     await vsc.executeCommand('stategate.startRun', path.join(vsc.workspaceDir, 'build.workflow.json'));
     await vsc.waitForStatusBar('stategate.run', (text) => text === 'build › planning', 20_000);
+
+    // MCP entries an older version wrote (the fixture's .mcp.json by hand with node, Gemini's with an editor's
+    // runtime) now run this extension's CLI; Gemini's runtime is this host's, `node` stays, the rest is kept.
+    const claudeMcp = path.join(vsc.workspaceDir, '.mcp.json');
+    await waitUntil('.mcp.json re-pointed', () => !fs.readFileSync(claudeMcp, 'utf8').includes('/gone/'), 15_000);
+    const claudeEntry = (JSON.parse(fs.readFileSync(claudeMcp, 'utf8')) as { mcpServers: { stategate: { command: string; args: string[] } } }).mcpServers.stategate;
+    assert.equal(claudeEntry.command, 'node');
+    assert.match(claudeEntry.args[0]!, /stategate\.stategate-[\d.]+\/dist\/cli\.js$/);
+    assert.ok(fs.existsSync(claudeEntry.args[0]!), 'the CLI it names is there');
+    const gemini = fs.readFileSync(path.join(vsc.workspaceDir, '.gemini', 'settings.json'), 'utf8');
+    assert.ok(gemini.startsWith('{\n  // written by an older stategate'), 'comments kept');
+    const geminiArgs = (parseJsonc(gemini) as { mcpServers: { stategate: { args: string[] } } }).mcpServers.stategate.args;
+    assert.deepEqual(geminiArgs, ['ELECTRON_RUN_AS_NODE=1', ready.execPath, claudeEntry.args[0], 'mcp', '--dir', '/gone/ws/.stategate']);
 
     // Enable Agent Enforcement → Cursor, through the UI.
     await vsc.runCommand('stategate: Enable Agent Enforcement');
