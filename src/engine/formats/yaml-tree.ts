@@ -95,12 +95,17 @@ export function parseWithYaml(text: string, emptyRunsOnce = true): ParsedYaml {
 
 /**
  * Flow collections (`[`, `{`) nested deeper than this are not given to the
- * `yaml` package: its time grows with the square of the depth (over a second
- * for 2,000 levels), and a second check of such a document in one process was
- * seen to abort it (V8 failing to compile a regular expression near the stack
- * limit, found by the statechart fuzzer). No chart nests anywhere near this.
+ * `yaml` package. Its time grows with the square of the depth (about 100 ms
+ * of CPU for 400 levels, over a second for 2,000), it runs out of stack near
+ * 800 levels, and close to the stack limit V8 can fail to compile a regular
+ * expression and abort the whole process ("RegExpCompiler Allocation failed",
+ * found by the statechart fuzzer at 857 levels, on the first check of the
+ * document in a fresh process; the limit was 1,000 then). 128 levels is far
+ * beyond any chart (a state nests two flow levels deeper than its parent, so
+ * a chart written in flow style reaches it only past 60 levels of states), and
+ * the package reads that in a few milliseconds.
  */
-const MAX_FLOW_DEPTH = 1000;
+const MAX_FLOW_DEPTH = 128;
 
 /** The deepest flow nesting in the text, brackets in quoted strings and comments aside (a cheap upper bound). */
 function flowDepth(text: string): number {
