@@ -184,6 +184,13 @@ test('flow collections nested past 128 levels: a syntax error, without handing t
       }
     }
   }
+  // A quote inside a plain scalar (`a"`) opens no string: counted as one, it paired with the next quote and
+  // hid every bracket after it on the line (a fuzzed one-line document 2,867 levels deep aborted the process).
+  const strayQuote = `{"statechart": a", "states": ${'{"a": '.repeat(300)}1${'}'.repeat(300)}}\n`;
+  assert.deepEqual(
+    parseWithYaml(strayQuote).diagnostics.map((d) => [d.code, d.message]),
+    [['yaml-syntax', 'The YAML is nested too deeply to read.']],
+  );
   const shallow = parseWithYaml(`statechart: ${'['.repeat(128)}${']'.repeat(128)}\n# ${'['.repeat(2000)}\nx: "${'{'.repeat(2000)}"\n`);
   assert.deepEqual(shallow.diagnostics, []);
   assert.equal(shallow.root?.type, 'object');
