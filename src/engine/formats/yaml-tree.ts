@@ -95,14 +95,25 @@ export function parseWithYaml(text: string, emptyRunsOnce = true): ParsedYaml {
 
 /**
  * Flow collections (`[`, `{`) nested deeper than this are not given to the
- * `yaml` package: its time grows with the square of the depth (over a second
- * for 2,000 levels), and a second check of such a document in one process was
- * seen to abort it (V8 failing to compile a regular expression near the stack
- * limit, found by the statechart fuzzer). No chart nests anywhere near this.
+ * `yaml` package. Its time grows with the square of the depth (about 100 ms
+ * of CPU for 400 levels, over a second for 2,000), it runs out of stack near
+ * 800 levels, and close to the stack limit V8 can fail to compile a regular
+ * expression and abort the whole process ("RegExpCompiler Allocation failed",
+ * found by the statechart fuzzer at 857 levels, on the first check of the
+ * document in a fresh process; the limit was 1,000 then). 128 levels is far
+ * beyond any chart (a state nests two flow levels deeper than its parent, so
+ * a chart written in flow style reaches it only past 60 levels of states), and
+ * the package reads that in a few milliseconds.
  */
-const MAX_FLOW_DEPTH = 1000;
+const MAX_FLOW_DEPTH = 128;
 
-/** The deepest flow nesting in the text, brackets in quoted strings and comments aside (a cheap upper bound). */
+/**
+ * The deepest flow nesting in the text, brackets in quoted strings and comments aside (a cheap upper bound).
+ * A quote opens a string only where a YAML scalar can start (at the start of a line, after a space or
+ * one of `[{,:`): `d_example"` is a plain scalar holding a quote, and pairing that quote with the next
+ * one put everything after it inside or outside a string the wrong way round (a fuzzed one-line
+ * document 2,867 levels deep was measured at under 128, handed to the package, and aborted the process).
+ */
 function flowDepth(text: string): number {
   let depth = 0;
   let max = 0;
@@ -112,7 +123,7 @@ function flowDepth(text: string): number {
       if (++depth > max) max = depth;
     } else if (c === 93 || c === 125) {
       if (depth > 0) depth--;
-    } else if (c === 34 || c === 39) {
+    } else if ((c === 34 || c === 39) && scalarMayStart(text, i)) {
       // To the closing quote (a double-quoted string's escapes skipped); an unclosed quote ends the line.
       for (i++; i < text.length; i++) {
         const d = text.charCodeAt(i);
@@ -124,6 +135,13 @@ function flowDepth(text: string): number {
     }
   }
   return max;
+}
+
+/** Whether a scalar can start at `i`: the text's start, or after a line break, a space or tab, or one of `[{,:`. */
+function scalarMayStart(text: string, i: number): boolean {
+  if (i === 0) return true;
+  const p = text.charCodeAt(i - 1);
+  return p === 10 || p === 13 || p === 32 || p === 9 || p === 91 || p === 123 || p === 44 || p === 58;
 }
 
 function syntax(message: string, start: number, end: number): Diagnostic {
