@@ -5,7 +5,9 @@
  * (this window, the CLI in a terminal, a hook process, the MCP server,
  * another window). `.stategate/` is the only source of truth, so "changed" is
  * decided by re-reading it: on a file-system event, and on a slow poll as a
- * backstop for file systems whose events are unreliable. The poll also looks
+ * backstop for file systems whose events are unreliable. A shared store
+ * (PostgreSQL) is "changed" when its LISTEN says so, after the LISTEN session
+ * reconnects, and on a slower poll that is also its health check. The poll also looks
  * at the record of the active run outside the workspace, so a `.stategate/`
  * deleted behind stategate's back shows as tampering (the engine decides
  * that; this only shows it, with one warning per finding).
@@ -31,6 +33,12 @@ export type RunSituation =
     };
 
 const POLL_MS = 1000;
+/**
+ * A shared store tells of its changes (LISTEN), so its poll is slower: it is
+ * the store's health check (a server that went away shows in the status bar
+ * even while nothing changes) and a backstop for a LISTEN that is reconnecting.
+ */
+const SHARED_POLL_MS = 5000;
 
 export class RunService implements vscode.Disposable {
   readonly runner: Runner;
@@ -42,6 +50,10 @@ export class RunService implements vscode.Disposable {
   private stamp = '';
   /** The active run's journal as of the last refresh (the panel's history). */
   private entries: StoredEntry[] = [];
+  /** The run `entries` belong to. */
+  private entriesRun: string | undefined;
+  /** What the shared store showed at the last refresh: a refresh that reads the same fires nothing. */
+  private sharedPrint = '';
   /** The refresh in flight: refreshes run one after another, so an older read never overwrites a newer one. */
   private refreshing: Promise<RunSituation> = Promise.resolve(this.situation);
   /** The tampering last warned about, so a finding is announced once, not on every poll. */
@@ -63,7 +75,7 @@ export class RunService implements vscode.Disposable {
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '.stategate/**'));
     const poke = () => void this.refresh();
     this.disposables.push(watcher, watcher.onDidChange(poke), watcher.onDidCreate(poke), watcher.onDidDelete(poke));
-    this.timer = setInterval(poke, POLL_MS);
+    this.timer = setInterval(poke, this.runner.store.kind === 'file' ? POLL_MS : SHARED_POLL_MS);
     void this.refresh();
   }
 
@@ -81,15 +93,41 @@ export class RunService implements vscode.Disposable {
   }
 
   private async refreshNow(force: boolean): Promise<RunSituation> {
+    const shared = this.runner.store.kind !== 'file';
     const stamp = this.readStamp();
-    if (!force && stamp === this.stamp) return this.situation;
+    if (!shared && !force && stamp === this.stamp) return this.situation;
     this.stamp = stamp;
     const situation = await this.read();
-    this.entries = situation.kind === 'active' ? await this.runner.store.readJournal(situation.run.runId).catch(() => []) : [];
+    const entries = await this.readEntries(situation);
+    if (shared) {
+      // The shared store is read on every poll: tell the views only when something moved.
+      const print = JSON.stringify([situation.kind, situation.kind === 'unreadable' ? situation.reason : situation.kind === 'active' ? situation.run : '', entries.length, entries.at(-1)?.seq]);
+      if (!force && print === this.sharedPrint) return this.situation;
+      this.sharedPrint = print;
+    }
+    this.entries = entries;
+    this.entriesRun = situation.kind === 'active' ? situation.run.runId : undefined;
     this.situation = situation;
     this.warnOfTampering(this.situation);
     this.changed.fire(this.situation);
     return this.situation;
+  }
+
+  /**
+   * The active run's journal. A shared store's journal only grows, so the
+   * entries after the last seq seen are added to what was read before (after a
+   * reconnect too: notifications sent while disconnected are lost, the seq is
+   * not); the files' journal is read whole, as it may be repaired.
+   */
+  private async readEntries(s: RunSituation): Promise<StoredEntry[]> {
+    if (s.kind !== 'active') return [];
+    const runId = s.run.runId;
+    const last = this.entries.at(-1)?.seq;
+    if (this.runner.store.kind === 'file' || this.entriesRun !== runId || last === undefined) {
+      return await this.runner.store.readJournal(runId).catch(() => []);
+    }
+    const more = await this.runner.store.readJournal(runId, last).catch(() => undefined);
+    return more ? [...this.entries, ...more] : this.entries;
   }
 
   /** The journal of the active run (for the panel's history), as of the last refresh. */
@@ -142,7 +180,7 @@ export class RunService implements vscode.Disposable {
 
   /** What identifies the current on-disk state: the active id, run.json's size and mtime, and the record outside the workspace. */
   private readStamp(): string {
-    // A shared store tells of its changes (watch, in the constructor); the poll does not query the server.
+    // A shared store tells of its changes (watch, in the constructor); its slower poll re-reads it (refreshNow).
     if (!(this.runner.store instanceof FileRunStorage)) return 'shared';
     const store = this.runner.store.files;
     const record = store.record ? statStamp(store.record.file) : '';

@@ -53,6 +53,10 @@ class AlreadyAnswered {
 
 type Tx = TransactionSql<Record<string, never>>;
 
+/** A watch whose LISTEN could not start tries again after this long, doubling up to the max. */
+const WATCH_RETRY_MS = 1000;
+const WATCH_RETRY_MAX_MS = 30_000;
+
 const NO_ACTIVE = 'no active run: start one with `stategate run start WORKFLOW_FILE`';
 
 export class PostgresRunStorage<R extends { readonly runId: string }> implements RunStorage<R> {
@@ -176,30 +180,43 @@ export class PostgresRunStorage<R extends { readonly runId: string }> implements
   watch(listener: (event: StoreEvent) => void): Disposable {
     let stop: (() => Promise<void>) | undefined;
     let disposed = false;
-    void this.session
-      .client()
-      .then((sql) =>
-        sql.listen(
-          RUN_NOTIFY_CHANNEL,
-          (payload) => {
-            const at = payload.lastIndexOf(':');
-            const runId = payload.slice(0, at);
-            const seq = Number(payload.slice(at + 1));
-            listener({ ...(runId ? { runId } : {}), ...(seq > 0 ? { seq } : {}) });
-          },
-          () => listener({}),
-        ),
-      )
-      .then((sub) => {
-        stop = () => sub.unlisten();
-        if (disposed) void stop().catch(() => undefined);
-      })
-      .catch(() => {
-        // The store is unreachable: readers see it on their next read (unreadable), and the next watch tries again.
-      });
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    let delay = WATCH_RETRY_MS;
+    const subscribe = (): void => {
+      if (disposed) return;
+      void this.session
+        .client()
+        .then((sql) =>
+          sql.listen(
+            RUN_NOTIFY_CHANNEL,
+            (payload) => {
+              const at = payload.lastIndexOf(':');
+              const runId = payload.slice(0, at);
+              const seq = Number(payload.slice(at + 1));
+              listener({ ...(runId ? { runId } : {}), ...(seq > 0 ? { seq } : {}) });
+            },
+            // Also on every reconnect of the driver's LISTEN session.
+            () => listener({}),
+          ),
+        )
+        .then((sub) => {
+          stop = () => sub.unlisten();
+          if (disposed) void stop().catch(() => undefined);
+        })
+        .catch(() => {
+          // The store cannot be reached yet (readers see why on their next read): listen once it can.
+          // (Once listening, the driver itself reconnects a dropped LISTEN session.)
+          if (disposed) return;
+          retry = setTimeout(subscribe, delay);
+          retry.unref?.();
+          delay = Math.min(delay * 2, WATCH_RETRY_MAX_MS);
+        });
+    };
+    subscribe();
     return {
       dispose: () => {
         disposed = true;
+        if (retry) clearTimeout(retry);
         if (stop) void stop().catch(() => undefined);
       },
     };

@@ -1,0 +1,164 @@
+// One run shared through a real PostgreSQL server (issue 20), seen from the
+// real VS Code: VS Code's `stategate.store` user setting names the server;
+// a second clone of the same repository (same git remote, its own
+// `.stategate/`, another "machine") moves the run with the CLI, and the panel
+// and the status bar follow with no reload; an approval-gated transition the
+// other clone asks for is parked until Approve is clicked in VS Code's panel,
+// and the other clone then sees the moved run; after VS Code's sessions are
+// ended by the server (pg_terminate_backend) while it cannot log in, the panel
+// catches up on what the other clone did meanwhile, reading the journal on
+// from the last sequence number it had.
+//
+// The server is the suite's (test/support/postgres-server.ts: the one
+// STATEGATE_TEST_PG_URL names, else one started for this process by
+// scripts/with-postgres.mjs), a database of its own per test.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import type { Frame } from 'playwright-core';
+import postgres from 'postgres';
+import { REPO_ROOT, type VsCode, waitUntil, withVsCode } from './harness';
+import { tempDir } from '../unit/helpers/temp-dir';
+import { createTestDatabase, createTestRole, type TestRole } from '../support/postgres-server';
+
+const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
+const PANEL = '[data-testid="run"], [data-testid="no-run"]';
+const RUN_ITEM = 'stategate.run';
+const WORKFLOW = path.join(REPO_ROOT, 'test', 'e2e', 'fixtures', 'panel', 'feature.workflow.json');
+const CLIENT_GRANTS = (role: string): string => `GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${role}`;
+
+type Owner = { after(fn: () => unknown): unknown };
+
+/** A clone of the team's repository: a git remote (in the form given), the workflow file, no `.stategate/`. */
+function cloneOf(t: Owner, remote: string): string {
+  const dir = tempDir('sg-team-clone-', t);
+  spawnSync('git', ['init', '-q'], { cwd: dir });
+  spawnSync('git', ['remote', 'add', 'origin', remote], { cwd: dir });
+  fs.copyFileSync(WORKFLOW, path.join(dir, 'feature.workflow.json'));
+  return dir;
+}
+
+/** `stategate run ...` in the other clone, on the shared store, as that machine's terminal would. */
+function otherClone(dir: string, url: string, ...args: string[]): Record<string, unknown> {
+  const env = { ...process.env, STATEGATE_STORE_URL: url, STATEGATE_PROJECT: '' };
+  const r = spawnSync(process.execPath, [CLI, 'run', ...args], { cwd: dir, env, encoding: 'utf8', timeout: 60_000 });
+  try {
+    return JSON.parse(r.stdout) as Record<string, unknown>;
+  } catch {
+    throw new Error(`stategate run ${args.join(' ')} (exit ${r.status}) printed no JSON:\n${r.stdout}\n${r.stderr}`);
+  }
+}
+
+async function panel(vsc: VsCode): Promise<Frame> {
+  return await vsc.webviewFrame(PANEL, 30_000);
+}
+
+async function currentState(vsc: VsCode): Promise<string | null> {
+  const el = await (await panel(vsc)).$('[data-testid="diagram-state"][data-current="true"]');
+  return el ? await el.getAttribute('data-state') : null;
+}
+
+async function waitForCurrent(vsc: VsCode, state: string, timeoutMs = 30_000): Promise<number> {
+  const t0 = Date.now();
+  let last: string | null = null;
+  while (Date.now() - t0 < timeoutMs) {
+    last = await currentState(vsc).catch(() => null);
+    if (last === state) return Date.now() - t0;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`the panel did not show ${state} within ${timeoutMs} ms (it shows ${last})`);
+}
+
+/** The seq of every history entry the panel lists. */
+async function historySeqs(vsc: VsCode): Promise<number[]> {
+  const f = await panel(vsc);
+  return (await f.locator('[data-testid="history-entry"]').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-seq'))))).sort((a, b) => a - b);
+}
+
+test('a run shared through PostgreSQL: another clone moves it, VS Code follows, approves, and catches up after a reconnect', { timeout: 600_000 }, async (t) => {
+  const db = await createTestDatabase(t);
+  const vscRole: TestRole = await createTestRole(t, db.url, { prefix: 'sg_vscode', grant: CLIENT_GRANTS });
+  const cloneRole: TestRole = await createTestRole(t, db.url, { prefix: 'sg_clone', grant: CLIENT_GRANTS });
+  const admin = postgres(db.url, { max: 1, onnotice: () => {} });
+  t.after(() => admin.end({ timeout: 5 }));
+
+  // Two clones of one repository, cloned by two different URL forms: one project.
+  const workspace = cloneOf(t, 'https://github.com/team/shared-run.git');
+  const other = cloneOf(t, 'git@github.com:team/shared-run.git');
+  const cloneUrl = cloneRole.urlFor(db.url);
+
+  await withVsCode(t, { workspace, settings: { 'stategate.store': vscRole.urlFor(db.url) } }, async (vsc) => {
+    await vsc.hostReady();
+    await vsc.page.locator('.activitybar .action-item a[aria-label^="stategate"]').click();
+    await (await panel(vsc)).locator('[data-testid="no-run"]').waitFor({ timeout: 30_000 });
+    await vsc.widenSideBar(560);
+
+    // The other clone starts the team's run: VS Code shows it, panel and status bar, with no action.
+    otherClone(other, cloneUrl, 'start', 'feature.workflow.json');
+    const startDelay = await waitForCurrent(vsc, 'plan');
+    await vsc.waitForStatusBar(RUN_ITEM, (text) => text === 'feature › plan', 30_000);
+    t.diagnostic(`other clone's start -> panel: ${startDelay} ms`);
+    assert.equal(fs.existsSync(path.join(vsc.workspaceDir, '.stategate', 'runs')), false, 'the run is in the shared store, not in this workspace');
+
+    // Each transition the other clone makes shows in both, no reload.
+    const delays: number[] = [];
+    for (const [event, state] of [['READY', 'implement'], ['SUBMIT', 'review']] as const) {
+      const r = otherClone(other, cloneUrl, 'send', event);
+      assert.equal((r as { to?: string }).to, state, `the other clone moved the run: ${JSON.stringify(r)}`);
+      delays.push(await waitForCurrent(vsc, state));
+      await vsc.waitForStatusBar(RUN_ITEM, (text) => text === `feature › ${state}`, 30_000);
+    }
+    t.diagnostic(`other clone's send -> panel (ms): ${delays.join(', ')}`);
+
+    // An approval-gated transition asked for by the other clone is parked: VS Code shows the request.
+    const parked = otherClone(other, cloneUrl, 'send', 'SHIP');
+    assert.notEqual((parked as { to?: string }).to, 'shipped', `SHIP is not taken before a person approves: ${JSON.stringify(parked)}`);
+    assert.equal((otherClone(other, cloneUrl, 'state').pending_approval as { event?: string } | undefined)?.event, 'SHIP');
+    const card = (await panel(vsc)).locator('[data-testid="approval-card"]');
+    await card.waitFor({ timeout: 30_000 });
+    assert.equal(await currentState(vsc), 'review');
+    await vsc.screenshot('team-store-approval');
+
+    // Approve in VS Code's panel releases it; the other clone sees the moved run.
+    await (await panel(vsc)).locator('[data-testid="approve"]').click();
+    await waitForCurrent(vsc, 'shipped');
+    await (await panel(vsc)).locator('[data-testid="approval-card"]').waitFor({ state: 'detached', timeout: 10_000 });
+    const seen = otherClone(other, cloneUrl, 'state');
+    assert.equal(seen.state, 'shipped');
+    assert.equal(seen.status, 'completed');
+    assert.equal(seen.pending_approval, undefined);
+    const [approvedBy] = await admin<{ machine: string; client: string }[]>`
+      SELECT machine, client FROM stategate_journal WHERE entry->>'kind' = 'approved' ORDER BY seq DESC LIMIT 1`;
+    assert.equal(approvedBy?.client, 'vscode', 'the approval was committed by VS Code');
+
+    // A reconnect: VS Code's sessions are ended by the server while it may not log in again, and
+    // meanwhile the other clone moves a new run (the notification of that is lost).
+    otherClone(other, cloneUrl, 'start', 'feature.workflow.json');
+    await waitForCurrent(vsc, 'plan');
+    const before = await historySeqs(vsc);
+    await admin.unsafe(`ALTER ROLE ${vscRole.role} NOLOGIN`);
+    const ended = await admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = ${vscRole.role}`;
+    assert.ok(ended.length >= 1, 'VS Code had a session (it listens)');
+    const moved = otherClone(other, cloneUrl, 'send', 'READY');
+    assert.equal((moved as { to?: string }).to, 'implement');
+    // Still disconnected: the panel cannot know yet.
+    await vsc.page.waitForTimeout(1500);
+    assert.notEqual(await currentState(vsc), 'implement', 'nothing reached VS Code while it could not connect');
+    await admin.unsafe(`ALTER ROLE ${vscRole.role} LOGIN`);
+    const caughtUp = await waitForCurrent(vsc, 'implement', 60_000);
+    t.diagnostic(`after logins were allowed again the panel showed implement in ${caughtUp} ms`);
+    await vsc.waitForStatusBar(RUN_ITEM, (text) => text === 'feature › implement', 30_000);
+
+    // The history is the journal exactly: the entries from before, then the ones made while disconnected, none twice.
+    const [run] = await admin<{ run_id: string }[]>`SELECT run_id FROM stategate_active_runs`;
+    const journal = (await admin<{ seq: string }[]>`SELECT seq FROM stategate_journal WHERE run_id = ${run!.run_id} ORDER BY seq`).map((r) => Number(r.seq));
+    const after = await waitUntil('the history to list the whole journal', async () => {
+      const seqs = await historySeqs(vsc);
+      return seqs.length === journal.length ? seqs : undefined;
+    }, 15_000);
+    assert.deepEqual(after, journal, 'every journal entry once, in order');
+    assert.ok(after.length > before.length && before.every((s) => after.includes(s)), `the history grew from ${before.join(',')} to ${after.join(',')}`);
+  });
+});
