@@ -9,6 +9,10 @@
 // catches up on what the other clone did meanwhile, reading the journal on
 // from the last sequence number it had.
 //
+// While VS Code cannot log in, its status bar says so (the store's health);
+// a store that does not answer at all shows the same way, and nothing falls
+// back to the workspace's files.
+//
 // The server is the suite's (test/support/postgres-server.ts: the one
 // STATEGATE_TEST_PG_URL names, else one started for this process by
 // scripts/with-postgres.mjs), a database of its own per test.
@@ -21,10 +25,10 @@ import type { Frame } from 'playwright-core';
 import postgres from 'postgres';
 import { REPO_ROOT, type VsCode, waitUntil, withVsCode } from './harness';
 import { tempDir } from '../unit/helpers/temp-dir';
-import { createTestDatabase, createTestRole, type TestRole } from '../support/postgres-server';
+import { createTestDatabase, createTestRole, silentPort, type TestRole } from '../support/postgres-server';
 
 const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
-const PANEL = '[data-testid="run"], [data-testid="no-run"]';
+const PANEL = '[data-testid="run"], [data-testid="no-run"], [data-testid="run-unreadable"]';
 const RUN_ITEM = 'stategate.run';
 const WORKFLOW = path.join(REPO_ROOT, 'test', 'e2e', 'fixtures', 'panel', 'feature.workflow.json');
 const CLIENT_GRANTS = (role: string): string => `GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${role}`;
@@ -143,9 +147,13 @@ test('a run shared through PostgreSQL: another clone moves it, VS Code follows, 
     assert.ok(ended.length >= 1, 'VS Code had a session (it listens)');
     const moved = otherClone(other, cloneUrl, 'send', 'READY');
     assert.equal((moved as { to?: string }).to, 'implement');
-    // Still disconnected: the panel cannot know yet.
-    await vsc.page.waitForTimeout(1500);
-    assert.notEqual(await currentState(vsc), 'implement', 'nothing reached VS Code while it could not connect');
+    // Still disconnected: the panel cannot know yet, and the status bar says the store refuses VS Code (its health check).
+    const refused = await vsc.waitForStatusBar(RUN_ITEM, (text) => text.includes('stategate: store login refused'), 30_000);
+    assert.match(refused.label, /not permitted to log in/, `the reason is in the item's label: ${refused.label}`);
+    const banner = (await panel(vsc)).locator('[data-testid="run-unreadable"]');
+    await banner.waitFor({ timeout: 10_000 });
+    assert.match(await banner.innerText(), /shared store cannot be used/);
+    assert.equal(await currentState(vsc), null, 'nothing of the other clone\'s move reached VS Code while it could not connect');
     await admin.unsafe(`ALTER ROLE ${vscRole.role} LOGIN`);
     const caughtUp = await waitForCurrent(vsc, 'implement', 60_000);
     t.diagnostic(`after logins were allowed again the panel showed implement in ${caughtUp} ms`);
@@ -160,5 +168,27 @@ test('a run shared through PostgreSQL: another clone moves it, VS Code follows, 
     }, 15_000);
     assert.deepEqual(after, journal, 'every journal entry once, in order');
     assert.ok(after.length > before.length && before.every((s) => after.includes(s)), `the history grew from ${before.join(',')} to ${after.join(',')}`);
+  });
+});
+
+test('a shared store that does not answer shows in the status bar, with the reason and a retry; nothing falls back to the local files', { timeout: 300_000 }, async (t) => {
+  const port = await silentPort(t);
+  const workspace = cloneOf(t, 'https://github.com/team/shared-run.git');
+  const url = `postgres://sg_client:pw-never-shown-77@127.0.0.1:${port}/stategate`;
+  await withVsCode(t, { workspace, settings: { 'stategate.store': url }, env: { STATEGATE_STORE_TIMEOUT_MS: '1500' } }, async (vsc) => {
+    await vsc.hostReady();
+    const item = await vsc.waitForStatusBar(RUN_ITEM, (text) => text.includes('stategate: store not answering'), 60_000);
+    assert.match(item.label, /did not answer/, `the reason is in the item's label: ${item.label}`);
+    assert.doesNotMatch(item.label, /pw-never-shown-77/);
+    await vsc.screenshot('team-store-unreachable');
+
+    // Starting a run is refused; it does not quietly go to .stategate/ of the workspace.
+    const started = await vsc.executeCommand('stategate.startRun', path.join(vsc.workspaceDir, 'feature.workflow.json'));
+    assert.equal(started, undefined, 'no run was started');
+    assert.equal(fs.existsSync(path.join(vsc.workspaceDir, '.stategate', 'runs')), false, 'no run in the local files');
+    assert.deepEqual(await vsc.executeCommand('stategate.retryStore'), { ok: false, reason: 'timeout' });
+    await vsc.waitForStatusBar(RUN_ITEM, (text) => text.includes('stategate: store not answering'), 10_000);
+    const logs = vsc.readLogs(/./);
+    assert.doesNotMatch(logs, /pw-never-shown-77/, 'the password is in no VS Code log');
   });
 });

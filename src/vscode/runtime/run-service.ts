@@ -15,14 +15,14 @@
 import * as path from 'node:path';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { chooseStorage, FileRunStorage, readRecord, Runner, RunnerError, type AgentStateRecord, type StateView, type RunSnapshot, type StoredEntry, type Workflow } from '../../engine/index.js';
+import { chooseStorage, FileRunStorage, readRecord, Runner, RunnerError, type AgentStateRecord, type StateView, type RunSnapshot, type StoredEntry, type StoreProblem, type Workflow } from '../../engine/index.js';
 import { analyseShellLazily, rewriteShellLazily } from './lazy-shell.js';
 import { statStamp } from './stat-stamp.js';
 
 export type RunSituation =
   | { readonly kind: 'none' }
   /** `tampered`: the files do not match the record outside the workspace (DESIGN.md "When enforcement applies"). */
-  | { readonly kind: 'unreadable'; readonly reason: string; readonly tampered?: boolean }
+  | { readonly kind: 'unreadable'; readonly reason: string; readonly tampered?: boolean; readonly store?: StoreProblem }
   | {
       readonly kind: 'active';
       readonly run: RunSnapshot;
@@ -163,7 +163,7 @@ export class RunService implements vscode.Disposable {
   private async read(): Promise<RunSituation> {
     const active = await this.runner.active();
     if (active.kind === 'none') return { kind: 'none' };
-    if (active.kind === 'unreadable') return { kind: 'unreadable', reason: active.reason, ...(active.tampered ? { tampered: true } : {}) };
+    if (active.kind === 'unreadable') return { kind: 'unreadable', reason: active.reason, ...(active.tampered ? { tampered: true } : {}), ...(active.store ? { store: active.store } : {}) };
     try {
       const view = await this.runner.state();
       return {

@@ -84,14 +84,20 @@ export class PgSession {
   storeError(what: string, err: unknown): StoreError {
     if (err instanceof StoreError) return err;
     if ((err as { code?: unknown })?.code === 'STORE_DEADLINE') {
-      return new StoreError(
-        'store_unavailable',
-        `the shared store at ${this.redacted} did not answer ${what} within ${this.timeoutMs} ms: check that the server is up and reachable from this machine (or raise ${STORE_TIMEOUT_ENV}); stategate does not fall back to the local files`,
-      );
+      const problem = {
+        reason: 'timeout',
+        message: `the shared store at ${this.redacted} did not answer ${what} within ${this.timeoutMs} ms`,
+        recovery: `check that the server is up and reachable from this machine (or raise ${STORE_TIMEOUT_ENV})`,
+      };
+      return new StoreError('store_unavailable', `${problem.message}: ${problem.recovery}; stategate does not fall back to the local files`, problem);
     }
     const failure = classifyStoreError(err, { target: this.redacted, secrets: this.secrets });
     const code = failure.reason === 'lock_timeout' ? 'busy' : 'store_unavailable';
-    return new StoreError(code, `${describeStoreFailure(failure)} (while ${what}; stategate does not fall back to the local files)`);
+    return new StoreError(code, `${describeStoreFailure(failure)} (while ${what}; stategate does not fall back to the local files)`, {
+      reason: failure.reason,
+      message: failure.message,
+      recovery: failure.recovery,
+    });
   }
 
   private async open(): Promise<Sql> {

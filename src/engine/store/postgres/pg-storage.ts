@@ -80,7 +80,10 @@ export class PostgresRunStorage<R extends { readonly runId: string }> implements
   }
 
   private project(): string {
-    if (this.options.project instanceof Error) throw new StoreError('store_unavailable', this.options.project.message);
+    if (this.options.project instanceof Error) {
+      const message = this.options.project.message;
+      throw new StoreError('store_unavailable', message, { reason: 'no_project', message, recovery: 'add a git remote to the repository or set STATEGATE_PROJECT' });
+    }
     return this.options.project;
   }
 
@@ -98,7 +101,7 @@ export class PostgresRunStorage<R extends { readonly runId: string }> implements
       return { kind: 'ok', runId: row.run_id, run: row.snapshot as R };
     } catch (err) {
       const e = err instanceof StoreError ? err : this.session.storeError('reading the active run', err);
-      return { kind: 'unreadable', reason: `the shared store cannot be used, so every tool call is denied: ${e.message}` };
+      return { kind: 'unreadable', reason: `the shared store cannot be used, so every tool call is denied: ${e.message}`, ...(e.problem ? { store: e.problem } : {}) };
     }
   }
 
