@@ -19,6 +19,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import type { Frame } from 'playwright-core';
@@ -35,6 +36,17 @@ const CLIENT_GRANTS = (role: string): string => `GRANT SELECT, INSERT, UPDATE, D
 
 type Owner = { after(fn: () => unknown): unknown };
 
+/** The other clone's machine name (STATEGATE_MACHINE), as the journal rows it commits say. */
+const OTHER_MACHINE = 'ana-laptop';
+
+/** Each history entry of the panel: its kind and the "machine · client" it shows, if any. */
+async function historyOrigins(vsc: VsCode): Promise<{ kind: string; origin: string | null }[]> {
+  const f = await panel(vsc);
+  return await f.locator('[data-testid="history-entry"]').evaluateAll((els) =>
+    els.map((e) => ({ kind: e.getAttribute('data-kind') ?? '', origin: e.querySelector('[data-testid="history-origin"]')?.textContent?.trim() ?? null })),
+  );
+}
+
 /** A clone of the team's repository: a git remote (in the form given), the workflow file, no `.stategate/`. */
 function cloneOf(t: Owner, remote: string): string {
   const dir = tempDir('sg-team-clone-', t);
@@ -46,7 +58,7 @@ function cloneOf(t: Owner, remote: string): string {
 
 /** `stategate run ...` in the other clone, on the shared store, as that machine's terminal would. */
 function otherClone(dir: string, url: string, ...args: string[]): Record<string, unknown> {
-  const env = { ...process.env, STATEGATE_STORE_URL: url, STATEGATE_PROJECT: '' };
+  const env = { ...process.env, STATEGATE_STORE_URL: url, STATEGATE_PROJECT: '', STATEGATE_MACHINE: OTHER_MACHINE };
   const r = spawnSync(process.execPath, [CLI, 'run', ...args], { cwd: dir, env, encoding: 'utf8', timeout: 60_000 });
   try {
     return JSON.parse(r.stdout) as Record<string, unknown>;
@@ -137,6 +149,19 @@ test('a run shared through PostgreSQL: another clone moves it, VS Code follows, 
       SELECT machine, client FROM stategate_journal WHERE entry->>'kind' = 'approved' ORDER BY seq DESC LIMIT 1`;
     assert.equal(approvedBy?.client, 'vscode', 'the approval was committed by VS Code');
 
+    // The panel's history says which machine and client each entry came from.
+    const origins = await waitUntil('the history to show the approval', async () => {
+      const list = await historyOrigins(vsc);
+      return list.some((e) => e.kind === 'approved') ? list : undefined;
+    }, 15_000);
+    const approved = origins.find((e) => e.kind === 'approved')!;
+    assert.equal(approved.origin, `${os.hostname()} · vscode`, 'approved here, in VS Code');
+    const transitions = origins.filter((e) => e.kind === 'transition');
+    assert.ok(transitions.length >= 2, `the other clone's transitions are listed: ${JSON.stringify(origins)}`);
+    for (const e of transitions.filter((x) => x.origin !== `${os.hostname()} · vscode`)) assert.equal(e.origin, `${OTHER_MACHINE} · cli`);
+    assert.ok(transitions.some((e) => e.origin === `${OTHER_MACHINE} · cli`), `a transition from the other clone: ${JSON.stringify(origins)}`);
+    assert.ok(origins.every((e) => e.origin !== null), 'every entry of a shared run names its origin');
+
     // A reconnect: VS Code's sessions are ended by the server while it may not log in again, and
     // meanwhile the other clone moves a new run (the notification of that is lost).
     otherClone(other, cloneUrl, 'start', 'feature.workflow.json');
@@ -190,5 +215,65 @@ test('a shared store that does not answer shows in the status bar, with the reas
     await vsc.waitForStatusBar(RUN_ITEM, (text) => text.includes('stategate: store not answering'), 10_000);
     const logs = vsc.readLogs(/./);
     assert.doesNotMatch(logs, /pw-never-shown-77/, 'the password is in no VS Code log');
+  });
+});
+
+test('the store password comes from VS Code\'s secret storage: set by a command, never in settings, the workspace, the logs or the journal', { timeout: 300_000 }, async (t) => {
+  const db = await createTestDatabase(t);
+  const password = `Sg-secret-${Date.now().toString(36)}-pw`;
+  const vscRole = await createTestRole(t, db.url, { prefix: 'sg_secret', password, grant: CLIENT_GRANTS });
+  const cloneRole = await createTestRole(t, db.url, { prefix: 'sg_clone', grant: CLIENT_GRANTS });
+  const noPassword = new URL(vscRole.urlFor(db.url));
+  noPassword.password = '';
+  const workspace = cloneOf(t, 'https://github.com/team/shared-run.git');
+  const other = cloneOf(t, 'git@github.com:team/shared-run.git');
+  // VS Code's environment has no PGPASSWORD: only the secret can let it in.
+  await withVsCode(t, { workspace, settings: { 'stategate.store': noPassword.toString() }, env: { PGPASSWORD: '' } }, async (vsc) => {
+    await vsc.hostReady();
+    await vsc.waitForStatusBar(RUN_ITEM, (text) => text.startsWith('$(error) stategate: store') || text.includes('stategate: store'), 60_000);
+
+    // The command asks for it in a password box; the store reconnects with it.
+    await vsc.runCommand('stategate: Set Store Password');
+    const input = vsc.page.locator('.quick-input-widget .quick-input-box input');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    assert.equal(await input.getAttribute('type'), 'password', 'typed into a password box');
+    await input.fill(password);
+    await vsc.page.keyboard.press('Enter');
+    otherClone(other, cloneRole.urlFor(db.url), 'start', 'feature.workflow.json');
+    await vsc.waitForStatusBar(RUN_ITEM, (text) => text === 'feature › plan', 60_000);
+    // VS Code commits a change with the secret's session.
+    await vsc.executeCommand('stategate.sendEvent', 'READY');
+    await vsc.waitForStatusBar(RUN_ITEM, (text) => text === 'feature › implement', 30_000);
+
+    // The password is nowhere a person, an agent or a log could read it.
+    const grep = (dir: string): string[] => {
+      const hits: string[] = [];
+      const walk = (d: string): void => {
+        if (!fs.existsSync(d)) return;
+        for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+          const p = path.join(d, e.name);
+          if (e.isDirectory()) walk(p);
+          else if (e.isFile() && fs.readFileSync(p).includes(password)) hits.push(p);
+        }
+      };
+      walk(dir);
+      return hits;
+    };
+    assert.deepEqual(grep(vsc.workspaceDir), [], 'not in the workspace (.stategate/, .vscode/, hook files)');
+    assert.deepEqual(grep(path.join(vsc.userDataDir, 'User')).filter((f) => !/globalStorage|state\.vscdb/.test(f)), [], 'not in the user settings');
+    assert.ok(!fs.readFileSync(path.join(vsc.userDataDir, 'User', 'settings.json'), 'utf8').includes(password), 'not in settings.json');
+    assert.deepEqual(grep(path.join(vsc.userDataDir, 'logs')), [], 'not in any VS Code log');
+    assert.doesNotMatch(JSON.stringify(await vsc.statusBarItems()), new RegExp(password));
+    const admin = postgres(db.url, { max: 1, onnotice: () => {} });
+    try {
+      const rows = await admin`SELECT count(*)::int AS n FROM stategate_journal WHERE entry::text LIKE ${'%' + password + '%'} OR coalesce(result::text, '') LIKE ${'%' + password + '%'}`;
+      assert.equal(rows[0]!.n, 0, 'not in the journal');
+      const runs = await admin`SELECT count(*)::int AS n FROM stategate_runs WHERE snapshot::text LIKE ${'%' + password + '%'}`;
+      assert.equal(runs[0]!.n, 0, 'not in a run');
+      const byVsCode = await admin`SELECT count(*)::int AS n FROM stategate_journal WHERE client = 'vscode'`;
+      assert.ok(byVsCode[0]!.n >= 1, 'VS Code did commit through the store with the secret');
+    } finally {
+      await admin.end({ timeout: 5 });
+    }
   });
 });

@@ -23,6 +23,8 @@ export interface StoreChoice {
   readonly client?: string;
   readonly env?: NodeJS.ProcessEnv;
   readonly max?: number;
+  /** The password when the URL has none, asked for at each connect (VS Code's SecretStorage); else PGPASSWORD. */
+  readonly password?: () => Promise<string | undefined>;
 }
 
 /** The shared store's URL in force, or undefined for the file store. */
@@ -54,6 +56,7 @@ export function chooseStorage(choice: StoreChoice): ((check: (value: unknown) =>
       ...(choice.client ? { client: choice.client } : {}),
       ...(choice.env ? { env: choice.env } : {}),
       ...(choice.max ? { max: choice.max } : {}),
+      ...(choice.password ? { password: choice.password } : {}),
     };
     return new PostgresRunStorage<RunSnapshot>(options);
   };

@@ -59,18 +59,21 @@ export class RunService implements vscode.Disposable {
   /** The tampering last warned about, so a finding is announced once, not on every poll. */
   private warned: string | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
+  /** The shared store's LISTEN subscription. */
+  private storeWatch: { dispose(): void } | undefined;
 
-  constructor(readonly folder: vscode.WorkspaceFolder) {
+  /** `password`: the shared store's password when its URL has none (SecretStorage, store-commands.ts), read at each connect. */
+  constructor(readonly folder: vscode.WorkspaceFolder, options: { password?: () => Promise<string | undefined> } = {}) {
     const dir = path.join(folder.uri.fsPath, '.stategate');
     // The shell parser loads only when a shell call is decided (the participant's tool loop).
     // The shared store from the user's settings only (never the workspace's: an agent can write those), else STATEGATE_STORE_URL.
     const configured = vscode.workspace.getConfiguration('stategate').inspect<string>('store')?.globalValue?.trim();
-    const storage = chooseStorage({ ...(configured ? { url: configured } : {}), workspaceRoot: folder.uri.fsPath, client: 'vscode', max: 2 });
+    const storage = chooseStorage({ ...(configured ? { url: configured } : {}), workspaceRoot: folder.uri.fsPath, client: 'vscode', max: 2, ...(options.password ? { password: options.password } : {}) });
     this.runner = new Runner({ dir, workspaceRoot: folder.uri.fsPath, analyseShell: analyseShellLazily, rewriteShell: rewriteShellLazily, ...(storage ? { storage } : {}) });
     if (this.runner.store.kind !== 'file') {
       // Another machine moved the run: LISTEN tells, and the view re-reads (also after a reconnect).
-      const sub = this.runner.store.watch(() => void this.refresh(true));
-      this.disposables.push({ dispose: () => (sub.dispose(), void this.runner.store.close()) });
+      this.storeWatch = this.runner.store.watch(() => void this.refresh(true));
+      this.disposables.push({ dispose: () => (this.storeWatch?.dispose(), void this.runner.store.close()) });
     }
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '.stategate/**'));
     const poke = () => void this.refresh();
@@ -124,10 +127,18 @@ export class RunService implements vscode.Disposable {
     const runId = s.run.runId;
     const last = this.entries.at(-1)?.seq;
     if (this.runner.store.kind === 'file' || this.entriesRun !== runId || last === undefined) {
-      return await this.runner.store.readJournal(runId).catch(() => []);
+      return await this.withOrigins(runId, await this.runner.store.readJournal(runId).catch(() => []), 0);
     }
     const more = await this.runner.store.readJournal(runId, last).catch(() => undefined);
-    return more ? [...this.entries, ...more] : this.entries;
+    return more ? [...this.entries, ...(await this.withOrigins(runId, more, last))] : this.entries;
+  }
+
+  /** A shared run's entries with the machine and client that committed each (the panel's history shows them). */
+  private async withOrigins(runId: string, entries: StoredEntry[], afterSeq: number): Promise<StoredEntry[]> {
+    const store = this.runner.store;
+    if (!store.readOrigins || entries.length === 0) return entries;
+    const origins = await store.readOrigins(runId, afterSeq).catch(() => undefined);
+    return origins ? entries.map((e) => (origins.has(e.seq) ? { ...e, origin: origins.get(e.seq) } : e)) : entries;
   }
 
   /** The journal of the active run (for the panel's history), as of the last refresh. */
@@ -147,6 +158,15 @@ export class RunService implements vscode.Disposable {
     } finally {
       await this.refresh(true);
     }
+  }
+
+  /** Connect to the shared store afresh (its password changed): new sessions, a new LISTEN, then a re-read. */
+  async reconnectStore(): Promise<RunSituation> {
+    if (this.runner.store.kind === 'file') return await this.refresh(true);
+    this.storeWatch?.dispose();
+    await this.runner.store.close();
+    this.storeWatch = this.runner.store.watch(() => void this.refresh(true));
+    return await this.refresh(true);
   }
 
   dispose(): void {

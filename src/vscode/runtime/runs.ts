@@ -18,7 +18,7 @@ import { registerRunCommands } from './commands.js';
 import { RunService } from './run-service.js';
 import { watchSaves } from './save-watcher.js';
 import { RunStatusBar } from './status-bar.js';
-import { registerStoreCommands } from './store-commands.js';
+import { registerStoreCommands, storePasswordFrom } from './store-commands.js';
 
 export interface RunParts {
   /** The run service of the workspace folder; none without a `file:` folder. */
@@ -39,7 +39,7 @@ export function startRuns(context: vscode.ExtensionContext, folder: vscode.Works
   let service: RunService | undefined;
   let agents: Agents | undefined;
   if (folder) {
-    service = new RunService(folder);
+    service = new RunService(folder, { password: storePasswordFrom(context) });
     context.subscriptions.push(service, new RunStatusBar(service), new ChartTimers(service), ...registerRunCommands(service, register), ...registerStoreCommands(context, service, register), watchSaves(service), notifyApprovals(service));
     agents = startAgents(context, service, register);
     context.subscriptions.push(...agents.disposables);

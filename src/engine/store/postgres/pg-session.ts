@@ -33,6 +33,8 @@ export interface SessionOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Connections in the pool: a hook needs one; the extension two (one of them listens). */
   readonly max?: number;
+  /** The password when the URL has none, read at each connect (VS Code's SecretStorage); it wins over PGPASSWORD. */
+  readonly password?: () => Promise<string | undefined>;
 }
 
 export class PgSession {
@@ -101,8 +103,12 @@ export class PgSession {
   }
 
   private async open(): Promise<Sql> {
+    // A password from a secret store is read again at each connect (it may have been set since the last).
+    const secret = this.options.password ? await this.options.password().catch(() => undefined) : undefined;
+    if (this.options.password) this.connect = undefined;
+    const env = secret ? { ...(this.options.env ?? process.env), PGPASSWORD: secret } : this.options.env;
     this.connect ??= storeConnectOptions(this.options.url, {
-      ...(this.options.env ? { env: this.options.env } : {}),
+      ...(env ? { env } : {}),
       ...(this.options.client ? { applicationName: `stategate ${this.options.client}` } : {}),
       max: this.options.max ?? 1,
       timeouts: { connectTimeoutSeconds: Math.max(1, Math.ceil(this.timeoutMs / 1000)) },

@@ -37,12 +37,14 @@ export interface PostgresStoreOptions<R> {
   readonly checkRun: (value: unknown) => string | undefined;
   /** Which client this process is (`hook`, `cli`, `vscode`, `mcp`): kept with each change. */
   readonly client?: string;
-  /** The machine kept with each change (default: the host name). */
+  /** The machine kept with each change (default: STATEGATE_MACHINE, else the host name). */
   readonly machine?: string;
   readonly timeoutMs?: number;
   readonly env?: NodeJS.ProcessEnv;
   /** Connections in the pool (the extension keeps one more for LISTEN). */
   readonly max?: number;
+  /** The password when the URL has none (VS Code's SecretStorage), read at each connect; else PGPASSWORD. */
+  readonly password?: () => Promise<string | undefined>;
   readonly _type?: R;
 }
 
@@ -52,6 +54,9 @@ class AlreadyAnswered {
 }
 
 type Tx = TransactionSql<Record<string, never>>;
+
+/** Names this machine in the journal rows it commits (default: the host name). */
+export const MACHINE_ENV = 'STATEGATE_MACHINE';
 
 /** A watch whose LISTEN could not start tries again after this long, doubling up to the max. */
 const WATCH_RETRY_MS = 1000;
@@ -71,8 +76,10 @@ export class PostgresRunStorage<R extends { readonly runId: string }> implements
       ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
       ...(options.env ? { env: options.env } : {}),
       ...(options.max ? { max: options.max } : {}),
+      ...(options.password ? { password: options.password } : {}),
     });
-    this.machine = options.machine ?? os.hostname();
+    // A configured machine name (STATEGATE_MACHINE: a CI job, a sandbox whose host name says nothing), else the host name.
+    this.machine = options.machine ?? ((options.env ?? process.env)[MACHINE_ENV]?.trim() || os.hostname());
   }
 
   get location(): string {
@@ -126,6 +133,12 @@ export class PostgresRunStorage<R extends { readonly runId: string }> implements
     const rows = await this.session.run(`reading the journal of run ${runId}`, (sql) => sql<{ entry: StoredEntry }[]>`
       SELECT entry FROM stategate_journal WHERE run_id = ${runId} AND seq > ${afterSeq} ORDER BY seq`);
     return rows.map((r) => r.entry);
+  }
+
+  async readOrigins(runId: string, afterSeq = 0): Promise<Map<number, { readonly machine?: string; readonly client?: string }>> {
+    const rows = await this.session.run(`reading the journal of run ${runId}`, (sql) => sql<{ seq: string; machine: string | null; client: string | null }[]>`
+      SELECT seq, machine, client FROM stategate_journal WHERE run_id = ${runId} AND seq > ${afterSeq} ORDER BY seq`);
+    return new Map(rows.map((r) => [Number(r.seq), { ...(r.machine ? { machine: r.machine } : {}), ...(r.client ? { client: r.client } : {}) }]));
   }
 
   async create(run: R, journal: readonly object[]): Promise<R> {
