@@ -26,6 +26,8 @@ import type { Frame } from 'playwright-core';
 import postgres from 'postgres';
 import { REPO_ROOT, type VsCode, waitUntil, withVsCode } from './harness';
 import { tempDir } from '../unit/helpers/temp-dir';
+import { TEST_STATE_DIR } from '../unit/helpers/state-dir';
+import { storePointerFile } from '../../src/engine/store/store-pointer';
 import { createTestDatabase, createTestRole, silentPort, type TestRole } from '../support/postgres-server';
 
 const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
@@ -264,6 +266,21 @@ test('the store password comes from VS Code\'s secret storage: set by a command,
     assert.ok(!fs.readFileSync(path.join(vsc.userDataDir, 'User', 'settings.json'), 'utf8').includes(password), 'not in settings.json');
     assert.deepEqual(grep(path.join(vsc.userDataDir, 'logs')), [], 'not in any VS Code log');
     assert.doesNotMatch(JSON.stringify(await vsc.statusBarItems()), new RegExp(password));
+
+    // The hooks of this workspace are pointed at the same store through a file outside it, without the password.
+    const pointer = storePointerFile(vsc.workspaceDir, { STATEGATE_STATE_DIR: TEST_STATE_DIR });
+    assert.equal(JSON.parse(fs.readFileSync(pointer, 'utf8')).url, noPassword.toString());
+    assert.deepEqual(grep(TEST_STATE_DIR), [], 'not in the state folder outside the workspace');
+    const hookEnv: NodeJS.ProcessEnv = { ...process.env, STATEGATE_PROJECT: '', PGPASSWORD: password };
+    delete hookEnv.STATEGATE_STORE_URL;
+    const hook = spawnSync(process.execPath, [CLI, 'hook', '--client', 'claude'], {
+      cwd: vsc.workspaceDir,
+      env: hookEnv,
+      input: JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 'vs', cwd: vsc.workspaceDir, transcript_path: '/tmp/t', tool_use_id: 'w1', tool_name: 'WebFetch', tool_input: { url: 'https://example.com' } }),
+      encoding: 'utf8',
+    });
+    assert.match(hook.stdout, /"permissionDecision":\s*"deny"/, `a hook here is held to the shared run (implement does not allow WebFetch): ${hook.stdout} ${hook.stderr}`);
+    assert.match(hook.stdout, /WebFetch/, 'denied by the workflow, not for a broken store');
     const admin = postgres(db.url, { max: 1, onnotice: () => {} });
     try {
       const rows = await admin`SELECT count(*)::int AS n FROM stategate_journal WHERE entry::text LIKE ${'%' + password + '%'} OR coalesce(result::text, '') LIKE ${'%' + password + '%'}`;

@@ -15,7 +15,7 @@
 import * as path from 'node:path';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { chooseStorage, FileRunStorage, readRecord, Runner, RunnerError, type AgentStateRecord, type StateView, type RunSnapshot, type StoredEntry, type StoreProblem, type Workflow } from '../../engine/index.js';
+import { chooseStorage, writeStorePointer, FileRunStorage, readRecord, Runner, RunnerError, type AgentStateRecord, type StateView, type RunSnapshot, type StoredEntry, type StoreProblem, type Workflow } from '../../engine/index.js';
 import { analyseShellLazily, rewriteShellLazily } from './lazy-shell.js';
 import { statStamp } from './stat-stamp.js';
 
@@ -68,6 +68,13 @@ export class RunService implements vscode.Disposable {
     // The shell parser loads only when a shell call is decided (the participant's tool loop).
     // The shared store from the user's settings only (never the workspace's: an agent can write those), else STATEGATE_STORE_URL.
     const configured = vscode.workspace.getConfiguration('stategate').inspect<string>('store')?.globalValue?.trim();
+    // Hooks this workspace's agents start see only their environment: point them at the same store
+    // through a file outside the workspace (no password in it), or back at the files (store-pointer.ts).
+    try {
+      writeStorePointer(folder.uri.fsPath, configured || undefined);
+    } catch (err) {
+      void vscode.window.showWarningMessage(`stategate: could not tell this workspace's hooks which store to use: ${(err as Error).message}`);
+    }
     const storage = chooseStorage({ ...(configured ? { url: configured } : {}), workspaceRoot: folder.uri.fsPath, client: 'vscode', max: 2, ...(options.password ? { password: options.password } : {}) });
     this.runner = new Runner({ dir, workspaceRoot: folder.uri.fsPath, analyseShell: analyseShellLazily, rewriteShell: rewriteShellLazily, ...(storage ? { storage } : {}) });
     if (this.runner.store.kind !== 'file') {
