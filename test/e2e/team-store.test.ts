@@ -262,7 +262,8 @@ test('the store password comes from VS Code\'s secret storage: set by a command,
       return hits;
     };
     assert.deepEqual(grep(vsc.workspaceDir), [], 'not in the workspace (.stategate/, .vscode/, hook files)');
-    assert.deepEqual(grep(path.join(vsc.userDataDir, 'User')).filter((f) => !/globalStorage|state\.vscdb/.test(f)), [], 'not in the user settings');
+    // Not in plain text anywhere under the user folder either (settings, global and workspace state).
+    assert.deepEqual(grep(path.join(vsc.userDataDir, 'User')), [], 'not in the user settings or state');
     assert.ok(!fs.readFileSync(path.join(vsc.userDataDir, 'User', 'settings.json'), 'utf8').includes(password), 'not in settings.json');
     assert.deepEqual(grep(path.join(vsc.userDataDir, 'logs')), [], 'not in any VS Code log');
     assert.doesNotMatch(JSON.stringify(await vsc.statusBarItems()), new RegExp(password));
