@@ -84,7 +84,13 @@ export interface ChartPanelModel {
 }
 
 /** A journal line as the panel's history shows it. */
-export type HistoryEntry = JournalEntry & { readonly seq: number };
+/** Where a journal entry of a shared run was committed: the machine (host name or STATEGATE_MACHINE) and the client (`cli`, `hook`, `vscode`, `mcp`). */
+export interface EntryOrigin {
+  readonly machine?: string;
+  readonly client?: string;
+}
+
+export type HistoryEntry = JournalEntry & { readonly seq: number; readonly origin?: EntryOrigin };
 
 export interface WorkflowSummary {
   readonly id: string;

@@ -48,7 +48,9 @@ export class SgHistory extends LitElement {
         ${[...this.entries].reverse().map((e) => html`<li tabindex="0" class="k-${e.kind} ${p?.seq === e.seq ? 'selected' : ''}"
             data-testid="history-entry" data-seq=${e.seq} data-kind=${e.kind}
             @click=${() => this.select(e.seq)} @keydown=${(ev: KeyboardEvent) => ev.key === 'Enter' && this.select(e.seq)}>
-          <span class="muted">${time(e.at)}</span><span>${summary(e)}</span></li>`)}
+          <span class="muted">${time(e.at)}</span><span>${summary(e)}</span>${e.origin
+            ? html` <span class="muted origin" data-testid="history-origin" title="committed on ${e.origin.machine ?? '?'} by ${e.origin.client ?? '?'}">${e.origin.machine ?? '?'} · ${e.origin.client ?? '?'}</span>`
+            : nothing}</li>`)}
       </ol>
       ${p
         ? html`<div class="point" data-testid="history-point">

@@ -201,7 +201,8 @@ export const command: Command = {
     // `.stategate` from the hook's cwd upwards (hooks may run in a subfolder of the workspace), or a
     // workspace recorded outside as having an active run whose `.stategate` is gone (tampering).
     // With a shared store, a clone without `.stategate/` is still held to the team's run: the store decides.
-    const shared = chosenStoreUrl({}) !== undefined;
+    // (Named by STATEGATE_STORE_URL, or by the pointer VS Code wrote for this workspace outside it: store-pointer.ts.)
+    const shared = chosenStoreUrl({ workspaceRoot: input.cwd ?? process.cwd() }) !== undefined;
     const dir = stringOption(parsed, 'dir') ?? process.env.STATEGATE_DIR ?? findStoreDir(input.cwd ?? process.cwd(), userStateDir()) ?? (shared ? path.join(input.cwd ?? process.cwd(), '.stategate') : undefined);
     if (!dir) return 0; // no .stategate anywhere above, no record of one, no shared store: nothing to enforce
     const root = input.cwd && !stringOption(parsed, 'dir') ? path.dirname(path.resolve(dir)) : undefined;

@@ -21,6 +21,7 @@ export * from './store/run-store.js';
 export * from './store/run-storage.js';
 export * from './store/file-storage.js';
 export * from './store/store-choice.js';
+export * from './store/store-pointer.js';
 export * from './store/project-key.js';
 export * from './store/replay.js';
 export * from './store/atomic-file.js';

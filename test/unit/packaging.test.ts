@@ -37,7 +37,7 @@ const ALLOWED: Readonly<Record<string, RegExp>> = {
   media: /^media\/(icon\.png|activity-bar\.svg|walkthrough\/[\w-]+\.md)$/,
   schemas: /^schemas\/[\w.-]+\.json$/,
   syntaxes: /^syntaxes\/[\w.-]+\.json$/,
-  docs: /^docs\/images\/[\w-]+\.png$/, // only the walkthrough's screenshots (checked below)
+  docs: /^docs\/(images\/[\w-]+\.png|team\.md)$/, // the walkthrough's screenshots and the shared store's docs (checked below)
 };
 
 function vsceLs(): string[] {
@@ -68,9 +68,9 @@ test('vsce ls lists only what runs in VS Code: the allowed top-level entries, no
     ...walkthroughs.flatMap((w) => w.steps.map(stepMedia)),
   ];
   for (const f of needed) assert.ok(files.includes(f), `${f} is referenced by package.json but not packaged`);
-  // docs/ contributes only the walkthrough's images.
+  // docs/ contributes the walkthrough's images and docs/team.md (stategate.openStoreDocs, from the status bar when the shared store fails).
   const images = walkthroughs.flatMap((w) => w.steps.map((s) => s.media.image).filter((i): i is string => !!i));
-  assert.deepEqual(files.filter((f) => f.startsWith('docs/')), [...new Set(images)].sort());
+  assert.deepEqual(files.filter((f) => f.startsWith('docs/')), [...new Set([...images, 'docs/team.md'])].sort());
 });
 
 test('the walkthrough takes a new user from an example workflow to a gated agent in four steps, with commands that exist', () => {

@@ -59,6 +59,13 @@ export interface RunStorage<R extends { readonly runId: string }> {
   /** The run's journal entries with `seq` greater than `afterSeq` (default 0: all of it), in order. */
   readJournal(runId: string, afterSeq?: number): Promise<StoredEntry[]>;
 
+  /**
+   * Shared stores only: which machine and client committed each journal entry
+   * with `seq` greater than `afterSeq` (the panel shows it; the entries
+   * themselves stay as the journal has them).
+   */
+  readOrigins?(runId: string, afterSeq?: number): Promise<Map<number, { readonly machine?: string; readonly client?: string }>>;
+
   /** Store a new run with its first journal entries and make it the active run. */
   create(run: R, journal: readonly object[]): Promise<R>;
   /** Decide and append on the active run under its lock; throws StoreError (`no_active_run`, `run_unreadable`, `run_tampered`, `busy`, ...). */

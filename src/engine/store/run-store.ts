@@ -36,10 +36,22 @@ export const RUN_FORMAT_VERSION = 1;
 
 export type StoreErrorCode = 'no_active_run' | 'run_unreadable' | 'run_tampered' | 'busy' | 'unknown_run' | 'io' | 'store_unavailable';
 
+/** Why a shared store cannot be used (postgres/classify-error.ts), for a status that names it (VS Code's status bar). */
+export interface StoreProblem {
+  /** A StoreFailureReason: `unreachable`, `refused`, `timeout`, `auth_failed`, `tls_refused`, `schema_too_new`, ... */
+  readonly reason: string;
+  /** What happened, naming the server by its URL without the password. */
+  readonly message: string;
+  /** What to do about it. */
+  readonly recovery: string;
+}
+
 export class StoreError extends Error {
   constructor(
     readonly code: StoreErrorCode,
     message: string,
+    /** Set when the shared store itself failed (not the run in it). */
+    readonly problem?: StoreProblem,
   ) {
     super(message);
   }
@@ -77,7 +89,7 @@ const KEEP_ANSWERS = 64;
 export type ActiveRun<R> =
   | { readonly kind: 'none'; readonly why: string }
   | { readonly kind: 'ok'; readonly runId: string; readonly run: R }
-  | { readonly kind: 'unreadable'; readonly runId?: string; readonly reason: string; readonly tampered?: true };
+  | { readonly kind: 'unreadable'; readonly runId?: string; readonly reason: string; readonly tampered?: true; readonly store?: StoreProblem };
 
 /** The steps of a commit, in order (`active-written` only when the commit makes the run active). */
 export type CommitStep = 'record-written' | 'run-renamed' | 'journal-appended' | 'run-record-written' | 'active-written';

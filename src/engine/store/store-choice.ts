@@ -2,14 +2,16 @@
  * Which store keeps a workspace's runs. The files under `.stategate/` unless a
  * shared store is named: by STATEGATE_STORE_URL (the CLI, the hook, the MCP
  * server: agents in sandboxes and CI) or by a URL the extension passes (the
- * `stategate.store` setting, its password from SecretStorage). Never by a file
- * in the workspace: an agent can write those, and must not be able to move
+ * `stategate.store` setting, its password from SecretStorage), or, for a hook
+ * in a workspace whose VS Code names one, by the pointer the extension wrote
+ * under the user's state folder (store-pointer.ts). Never by a file in the workspace: an agent can write those, and must not be able to move
  * enforcement to a store of its choosing or back to files it controls.
  */
 import type { RunSnapshot } from '../machine/run.js';
 import type { RunStorage } from './run-storage.js';
 import type { PostgresStoreOptions } from './postgres/pg-storage.js';
 import { projectKeyFor } from './project-key.js';
+import { readStorePointer } from './store-pointer.js';
 import { STORE_URL_ENV } from './postgres/connect-options.js';
 
 export interface StoreChoice {
@@ -23,11 +25,18 @@ export interface StoreChoice {
   readonly client?: string;
   readonly env?: NodeJS.ProcessEnv;
   readonly max?: number;
+  /** The password when the URL has none, asked for at each connect (VS Code's SecretStorage); else PGPASSWORD. */
+  readonly password?: () => Promise<string | undefined>;
 }
 
-/** The shared store's URL in force, or undefined for the file store. */
-export function chosenStoreUrl(choice: Pick<StoreChoice, 'url' | 'env'>): string | undefined {
-  const url = choice.url ?? (choice.env ?? process.env)[STORE_URL_ENV];
+/**
+ * The shared store's URL in force, or undefined for the file store: the URL
+ * passed in, else STATEGATE_STORE_URL when set (empty: the files), else the
+ * workspace's pointer the extension wrote outside the workspace (store-pointer.ts).
+ */
+export function chosenStoreUrl(choice: Pick<StoreChoice, 'url' | 'env'> & { readonly workspaceRoot?: string }): string | undefined {
+  const env = choice.env ?? process.env;
+  const url = choice.url ?? env[STORE_URL_ENV] ?? (choice.workspaceRoot ? readStorePointer(choice.workspaceRoot, env) : undefined);
   return url && url.trim() !== '' ? url.trim() : undefined;
 }
 
@@ -54,6 +63,7 @@ export function chooseStorage(choice: StoreChoice): ((check: (value: unknown) =>
       ...(choice.client ? { client: choice.client } : {}),
       ...(choice.env ? { env: choice.env } : {}),
       ...(choice.max ? { max: choice.max } : {}),
+      ...(choice.password ? { password: choice.password } : {}),
     };
     return new PostgresRunStorage<RunSnapshot>(options);
   };

@@ -5,7 +5,9 @@
  * (this window, the CLI in a terminal, a hook process, the MCP server,
  * another window). `.stategate/` is the only source of truth, so "changed" is
  * decided by re-reading it: on a file-system event, and on a slow poll as a
- * backstop for file systems whose events are unreliable. The poll also looks
+ * backstop for file systems whose events are unreliable. A shared store
+ * (PostgreSQL) is "changed" when its LISTEN says so, after the LISTEN session
+ * reconnects, and on a slower poll that is also its health check. The poll also looks
  * at the record of the active run outside the workspace, so a `.stategate/`
  * deleted behind stategate's back shows as tampering (the engine decides
  * that; this only shows it, with one warning per finding).
@@ -13,14 +15,14 @@
 import * as path from 'node:path';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { chooseStorage, FileRunStorage, readRecord, Runner, RunnerError, type AgentStateRecord, type StateView, type RunSnapshot, type StoredEntry, type Workflow } from '../../engine/index.js';
+import { chooseStorage, writeStorePointer, FileRunStorage, readRecord, Runner, RunnerError, type AgentStateRecord, type StateView, type RunSnapshot, type StoredEntry, type StoreProblem, type Workflow } from '../../engine/index.js';
 import { analyseShellLazily, rewriteShellLazily } from './lazy-shell.js';
 import { statStamp } from './stat-stamp.js';
 
 export type RunSituation =
   | { readonly kind: 'none' }
   /** `tampered`: the files do not match the record outside the workspace (DESIGN.md "When enforcement applies"). */
-  | { readonly kind: 'unreadable'; readonly reason: string; readonly tampered?: boolean }
+  | { readonly kind: 'unreadable'; readonly reason: string; readonly tampered?: boolean; readonly store?: StoreProblem }
   | {
       readonly kind: 'active';
       readonly run: RunSnapshot;
@@ -31,6 +33,12 @@ export type RunSituation =
     };
 
 const POLL_MS = 1000;
+/**
+ * A shared store tells of its changes (LISTEN), so its poll is slower: it is
+ * the store's health check (a server that went away shows in the status bar
+ * even while nothing changes) and a backstop for a LISTEN that is reconnecting.
+ */
+const SHARED_POLL_MS = 5000;
 
 export class RunService implements vscode.Disposable {
   readonly runner: Runner;
@@ -42,28 +50,42 @@ export class RunService implements vscode.Disposable {
   private stamp = '';
   /** The active run's journal as of the last refresh (the panel's history). */
   private entries: StoredEntry[] = [];
+  /** The run `entries` belong to. */
+  private entriesRun: string | undefined;
+  /** What the shared store showed at the last refresh: a refresh that reads the same fires nothing. */
+  private sharedPrint = '';
   /** The refresh in flight: refreshes run one after another, so an older read never overwrites a newer one. */
   private refreshing: Promise<RunSituation> = Promise.resolve(this.situation);
   /** The tampering last warned about, so a finding is announced once, not on every poll. */
   private warned: string | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
+  /** The shared store's LISTEN subscription. */
+  private storeWatch: { dispose(): void } | undefined;
 
-  constructor(readonly folder: vscode.WorkspaceFolder) {
+  /** `password`: the shared store's password when its URL has none (SecretStorage, store-commands.ts), read at each connect. */
+  constructor(readonly folder: vscode.WorkspaceFolder, options: { password?: () => Promise<string | undefined> } = {}) {
     const dir = path.join(folder.uri.fsPath, '.stategate');
     // The shell parser loads only when a shell call is decided (the participant's tool loop).
     // The shared store from the user's settings only (never the workspace's: an agent can write those), else STATEGATE_STORE_URL.
     const configured = vscode.workspace.getConfiguration('stategate').inspect<string>('store')?.globalValue?.trim();
-    const storage = chooseStorage({ ...(configured ? { url: configured } : {}), workspaceRoot: folder.uri.fsPath, client: 'vscode', max: 2 });
+    // Hooks this workspace's agents start see only their environment: point them at the same store
+    // through a file outside the workspace (no password in it), or back at the files (store-pointer.ts).
+    try {
+      writeStorePointer(folder.uri.fsPath, configured || undefined);
+    } catch (err) {
+      void vscode.window.showWarningMessage(`stategate: could not tell this workspace's hooks which store to use: ${(err as Error).message}`);
+    }
+    const storage = chooseStorage({ ...(configured ? { url: configured } : {}), workspaceRoot: folder.uri.fsPath, client: 'vscode', max: 2, ...(options.password ? { password: options.password } : {}) });
     this.runner = new Runner({ dir, workspaceRoot: folder.uri.fsPath, analyseShell: analyseShellLazily, rewriteShell: rewriteShellLazily, ...(storage ? { storage } : {}) });
     if (this.runner.store.kind !== 'file') {
       // Another machine moved the run: LISTEN tells, and the view re-reads (also after a reconnect).
-      const sub = this.runner.store.watch(() => void this.refresh(true));
-      this.disposables.push({ dispose: () => (sub.dispose(), void this.runner.store.close()) });
+      this.storeWatch = this.runner.store.watch(() => void this.refresh(true));
+      this.disposables.push({ dispose: () => (this.storeWatch?.dispose(), void this.runner.store.close()) });
     }
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '.stategate/**'));
     const poke = () => void this.refresh();
     this.disposables.push(watcher, watcher.onDidChange(poke), watcher.onDidCreate(poke), watcher.onDidDelete(poke));
-    this.timer = setInterval(poke, POLL_MS);
+    this.timer = setInterval(poke, this.runner.store.kind === 'file' ? POLL_MS : SHARED_POLL_MS);
     void this.refresh();
   }
 
@@ -81,15 +103,49 @@ export class RunService implements vscode.Disposable {
   }
 
   private async refreshNow(force: boolean): Promise<RunSituation> {
+    const shared = this.runner.store.kind !== 'file';
     const stamp = this.readStamp();
-    if (!force && stamp === this.stamp) return this.situation;
+    if (!shared && !force && stamp === this.stamp) return this.situation;
     this.stamp = stamp;
     const situation = await this.read();
-    this.entries = situation.kind === 'active' ? await this.runner.store.readJournal(situation.run.runId).catch(() => []) : [];
+    const entries = await this.readEntries(situation);
+    if (shared) {
+      // The shared store is read on every poll: tell the views only when something moved.
+      const print = JSON.stringify([situation.kind, situation.kind === 'unreadable' ? situation.reason : situation.kind === 'active' ? situation.run : '', entries.length, entries.at(-1)?.seq]);
+      if (!force && print === this.sharedPrint) return this.situation;
+      this.sharedPrint = print;
+    }
+    this.entries = entries;
+    this.entriesRun = situation.kind === 'active' ? situation.run.runId : undefined;
     this.situation = situation;
     this.warnOfTampering(this.situation);
     this.changed.fire(this.situation);
     return this.situation;
+  }
+
+  /**
+   * The active run's journal. A shared store's journal only grows, so the
+   * entries after the last seq seen are added to what was read before (after a
+   * reconnect too: notifications sent while disconnected are lost, the seq is
+   * not); the files' journal is read whole, as it may be repaired.
+   */
+  private async readEntries(s: RunSituation): Promise<StoredEntry[]> {
+    if (s.kind !== 'active') return [];
+    const runId = s.run.runId;
+    const last = this.entries.at(-1)?.seq;
+    if (this.runner.store.kind === 'file' || this.entriesRun !== runId || last === undefined) {
+      return await this.withOrigins(runId, await this.runner.store.readJournal(runId).catch(() => []), 0);
+    }
+    const more = await this.runner.store.readJournal(runId, last).catch(() => undefined);
+    return more ? [...this.entries, ...(await this.withOrigins(runId, more, last))] : this.entries;
+  }
+
+  /** A shared run's entries with the machine and client that committed each (the panel's history shows them). */
+  private async withOrigins(runId: string, entries: StoredEntry[], afterSeq: number): Promise<StoredEntry[]> {
+    const store = this.runner.store;
+    if (!store.readOrigins || entries.length === 0) return entries;
+    const origins = await store.readOrigins(runId, afterSeq).catch(() => undefined);
+    return origins ? entries.map((e) => (origins.has(e.seq) ? { ...e, origin: origins.get(e.seq) } : e)) : entries;
   }
 
   /** The journal of the active run (for the panel's history), as of the last refresh. */
@@ -111,6 +167,15 @@ export class RunService implements vscode.Disposable {
     }
   }
 
+  /** Connect to the shared store afresh (its password changed): new sessions, a new LISTEN, then a re-read. */
+  async reconnectStore(): Promise<RunSituation> {
+    if (this.runner.store.kind === 'file') return await this.refresh(true);
+    this.storeWatch?.dispose();
+    await this.runner.store.close();
+    this.storeWatch = this.runner.store.watch(() => void this.refresh(true));
+    return await this.refresh(true);
+  }
+
   dispose(): void {
     if (this.timer) clearInterval(this.timer);
     for (const d of this.disposables) d.dispose();
@@ -125,7 +190,7 @@ export class RunService implements vscode.Disposable {
   private async read(): Promise<RunSituation> {
     const active = await this.runner.active();
     if (active.kind === 'none') return { kind: 'none' };
-    if (active.kind === 'unreadable') return { kind: 'unreadable', reason: active.reason, ...(active.tampered ? { tampered: true } : {}) };
+    if (active.kind === 'unreadable') return { kind: 'unreadable', reason: active.reason, ...(active.tampered ? { tampered: true } : {}), ...(active.store ? { store: active.store } : {}) };
     try {
       const view = await this.runner.state();
       return {
@@ -142,7 +207,7 @@ export class RunService implements vscode.Disposable {
 
   /** What identifies the current on-disk state: the active id, run.json's size and mtime, and the record outside the workspace. */
   private readStamp(): string {
-    // A shared store tells of its changes (watch, in the constructor); the poll does not query the server.
+    // A shared store tells of its changes (watch, in the constructor); its slower poll re-reads it (refreshNow).
     if (!(this.runner.store instanceof FileRunStorage)) return 'shared';
     const store = this.runner.store.files;
     const record = store.record ? statStamp(store.record.file) : '';

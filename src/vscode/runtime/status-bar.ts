@@ -9,13 +9,17 @@
 import * as vscode from 'vscode';
 import { chartConfiguration, configurationText } from './chart-summary.js';
 import type { RunService, RunSituation } from './run-service.js';
+import { storeHealthDetails, storeHealthLabel } from './store-health.js';
+
+const RETRY_STORE = 'stategate.retryStore';
+const OPEN_STORE_DOCS = 'stategate.openStoreDocs';
 
 export class RunStatusBar implements vscode.Disposable {
   private readonly main = vscode.window.createStatusBarItem('stategate.run', vscode.StatusBarAlignment.Left, 100);
   private readonly usage = vscode.window.createStatusBarItem('stategate.usage', vscode.StatusBarAlignment.Left, 99);
   private readonly subscription: vscode.Disposable;
 
-  constructor(service: RunService) {
+  constructor(private readonly service: RunService) {
     this.main.name = 'stategate run';
     this.usage.name = 'stategate iterations';
     this.main.command = 'stategate.sendEvent';
@@ -30,8 +34,24 @@ export class RunStatusBar implements vscode.Disposable {
       this.usage.hide();
       return;
     }
+    if (s.kind === 'unreadable' && s.store) {
+      // The shared store itself failed: say so, with the reason, a retry and the docs (store-health.ts).
+      this.main.text = `$(error) stategate: ${storeHealthLabel(s.store)}`;
+      const md = new vscode.MarkdownString(storeHealthDetails(s.store, this.service.runner.store.location), true);
+      md.isTrusted = { enabledCommands: [RETRY_STORE, OPEN_STORE_DOCS] };
+      md.appendMarkdown(`\n\n[Retry now](command:${RETRY_STORE}) · [Open docs/team.md](command:${OPEN_STORE_DOCS})`);
+      this.main.tooltip = md;
+      this.main.accessibilityInformation = { label: `stategate: ${storeHealthLabel(s.store)}. ${s.store.message}` };
+      this.main.command = RETRY_STORE;
+      this.main.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
+      this.main.show();
+      this.usage.hide();
+      return;
+    }
+    this.main.command = 'stategate.sendEvent';
     if (s.kind === 'unreadable') {
       this.main.text = s.tampered ? '$(warning) stategate: run tampered with' : 'stategate: run unreadable';
+      this.main.accessibilityInformation = undefined;
       this.main.tooltip = `${s.reason}\n\nEnforcement denies every tool call until this is fixed.`;
       this.main.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
       this.main.show();

@@ -33,6 +33,8 @@ export interface SessionOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Connections in the pool: a hook needs one; the extension two (one of them listens). */
   readonly max?: number;
+  /** The password when the URL has none, read at each connect (VS Code's SecretStorage); it wins over PGPASSWORD. */
+  readonly password?: () => Promise<string | undefined>;
 }
 
 export class PgSession {
@@ -84,19 +86,29 @@ export class PgSession {
   storeError(what: string, err: unknown): StoreError {
     if (err instanceof StoreError) return err;
     if ((err as { code?: unknown })?.code === 'STORE_DEADLINE') {
-      return new StoreError(
-        'store_unavailable',
-        `the shared store at ${this.redacted} did not answer ${what} within ${this.timeoutMs} ms: check that the server is up and reachable from this machine (or raise ${STORE_TIMEOUT_ENV}); stategate does not fall back to the local files`,
-      );
+      const problem = {
+        reason: 'timeout',
+        message: `the shared store at ${this.redacted} did not answer ${what} within ${this.timeoutMs} ms`,
+        recovery: `check that the server is up and reachable from this machine (or raise ${STORE_TIMEOUT_ENV})`,
+      };
+      return new StoreError('store_unavailable', `${problem.message}: ${problem.recovery}; stategate does not fall back to the local files`, problem);
     }
     const failure = classifyStoreError(err, { target: this.redacted, secrets: this.secrets });
     const code = failure.reason === 'lock_timeout' ? 'busy' : 'store_unavailable';
-    return new StoreError(code, `${describeStoreFailure(failure)} (while ${what}; stategate does not fall back to the local files)`);
+    return new StoreError(code, `${describeStoreFailure(failure)} (while ${what}; stategate does not fall back to the local files)`, {
+      reason: failure.reason,
+      message: failure.message,
+      recovery: failure.recovery,
+    });
   }
 
   private async open(): Promise<Sql> {
+    // A password from a secret store is read again at each connect (it may have been set since the last).
+    const secret = this.options.password ? await this.options.password().catch(() => undefined) : undefined;
+    if (this.options.password) this.connect = undefined;
+    const env = secret ? { ...(this.options.env ?? process.env), PGPASSWORD: secret } : this.options.env;
     this.connect ??= storeConnectOptions(this.options.url, {
-      ...(this.options.env ? { env: this.options.env } : {}),
+      ...(env ? { env } : {}),
       ...(this.options.client ? { applicationName: `stategate ${this.options.client}` } : {}),
       max: this.options.max ?? 1,
       timeouts: { connectTimeoutSeconds: Math.max(1, Math.ceil(this.timeoutMs / 1000)) },

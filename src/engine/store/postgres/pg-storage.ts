@@ -37,12 +37,14 @@ export interface PostgresStoreOptions<R> {
   readonly checkRun: (value: unknown) => string | undefined;
   /** Which client this process is (`hook`, `cli`, `vscode`, `mcp`): kept with each change. */
   readonly client?: string;
-  /** The machine kept with each change (default: the host name). */
+  /** The machine kept with each change (default: STATEGATE_MACHINE, else the host name). */
   readonly machine?: string;
   readonly timeoutMs?: number;
   readonly env?: NodeJS.ProcessEnv;
   /** Connections in the pool (the extension keeps one more for LISTEN). */
   readonly max?: number;
+  /** The password when the URL has none (VS Code's SecretStorage), read at each connect; else PGPASSWORD. */
+  readonly password?: () => Promise<string | undefined>;
   readonly _type?: R;
 }
 
@@ -52,6 +54,13 @@ class AlreadyAnswered {
 }
 
 type Tx = TransactionSql<Record<string, never>>;
+
+/** Names this machine in the journal rows it commits (default: the host name). */
+export const MACHINE_ENV = 'STATEGATE_MACHINE';
+
+/** A watch whose LISTEN could not start tries again after this long, doubling up to the max. */
+const WATCH_RETRY_MS = 1000;
+const WATCH_RETRY_MAX_MS = 30_000;
 
 const NO_ACTIVE = 'no active run: start one with `stategate run start WORKFLOW_FILE`';
 
@@ -67,8 +76,10 @@ export class PostgresRunStorage<R extends { readonly runId: string }> implements
       ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
       ...(options.env ? { env: options.env } : {}),
       ...(options.max ? { max: options.max } : {}),
+      ...(options.password ? { password: options.password } : {}),
     });
-    this.machine = options.machine ?? os.hostname();
+    // A configured machine name (STATEGATE_MACHINE: a CI job, a sandbox whose host name says nothing), else the host name.
+    this.machine = options.machine ?? ((options.env ?? process.env)[MACHINE_ENV]?.trim() || os.hostname());
   }
 
   get location(): string {
@@ -76,7 +87,10 @@ export class PostgresRunStorage<R extends { readonly runId: string }> implements
   }
 
   private project(): string {
-    if (this.options.project instanceof Error) throw new StoreError('store_unavailable', this.options.project.message);
+    if (this.options.project instanceof Error) {
+      const message = this.options.project.message;
+      throw new StoreError('store_unavailable', message, { reason: 'no_project', message, recovery: 'add a git remote to the repository or set STATEGATE_PROJECT' });
+    }
     return this.options.project;
   }
 
@@ -94,7 +108,7 @@ export class PostgresRunStorage<R extends { readonly runId: string }> implements
       return { kind: 'ok', runId: row.run_id, run: row.snapshot as R };
     } catch (err) {
       const e = err instanceof StoreError ? err : this.session.storeError('reading the active run', err);
-      return { kind: 'unreadable', reason: `the shared store cannot be used, so every tool call is denied: ${e.message}` };
+      return { kind: 'unreadable', reason: `the shared store cannot be used, so every tool call is denied: ${e.message}`, ...(e.problem ? { store: e.problem } : {}) };
     }
   }
 
@@ -119,6 +133,12 @@ export class PostgresRunStorage<R extends { readonly runId: string }> implements
     const rows = await this.session.run(`reading the journal of run ${runId}`, (sql) => sql<{ entry: StoredEntry }[]>`
       SELECT entry FROM stategate_journal WHERE run_id = ${runId} AND seq > ${afterSeq} ORDER BY seq`);
     return rows.map((r) => r.entry);
+  }
+
+  async readOrigins(runId: string, afterSeq = 0): Promise<Map<number, { readonly machine?: string; readonly client?: string }>> {
+    const rows = await this.session.run(`reading the journal of run ${runId}`, (sql) => sql<{ seq: string; machine: string | null; client: string | null }[]>`
+      SELECT seq, machine, client FROM stategate_journal WHERE run_id = ${runId} AND seq > ${afterSeq} ORDER BY seq`);
+    return new Map(rows.map((r) => [Number(r.seq), { ...(r.machine ? { machine: r.machine } : {}), ...(r.client ? { client: r.client } : {}) }]));
   }
 
   async create(run: R, journal: readonly object[]): Promise<R> {
@@ -176,30 +196,43 @@ export class PostgresRunStorage<R extends { readonly runId: string }> implements
   watch(listener: (event: StoreEvent) => void): Disposable {
     let stop: (() => Promise<void>) | undefined;
     let disposed = false;
-    void this.session
-      .client()
-      .then((sql) =>
-        sql.listen(
-          RUN_NOTIFY_CHANNEL,
-          (payload) => {
-            const at = payload.lastIndexOf(':');
-            const runId = payload.slice(0, at);
-            const seq = Number(payload.slice(at + 1));
-            listener({ ...(runId ? { runId } : {}), ...(seq > 0 ? { seq } : {}) });
-          },
-          () => listener({}),
-        ),
-      )
-      .then((sub) => {
-        stop = () => sub.unlisten();
-        if (disposed) void stop().catch(() => undefined);
-      })
-      .catch(() => {
-        // The store is unreachable: readers see it on their next read (unreadable), and the next watch tries again.
-      });
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    let delay = WATCH_RETRY_MS;
+    const subscribe = (): void => {
+      if (disposed) return;
+      void this.session
+        .client()
+        .then((sql) =>
+          sql.listen(
+            RUN_NOTIFY_CHANNEL,
+            (payload) => {
+              const at = payload.lastIndexOf(':');
+              const runId = payload.slice(0, at);
+              const seq = Number(payload.slice(at + 1));
+              listener({ ...(runId ? { runId } : {}), ...(seq > 0 ? { seq } : {}) });
+            },
+            // Also on every reconnect of the driver's LISTEN session.
+            () => listener({}),
+          ),
+        )
+        .then((sub) => {
+          stop = () => sub.unlisten();
+          if (disposed) void stop().catch(() => undefined);
+        })
+        .catch(() => {
+          // The store cannot be reached yet (readers see why on their next read): listen once it can.
+          // (Once listening, the driver itself reconnects a dropped LISTEN session.)
+          if (disposed) return;
+          retry = setTimeout(subscribe, delay);
+          retry.unref?.();
+          delay = Math.min(delay * 2, WATCH_RETRY_MAX_MS);
+        });
+    };
+    subscribe();
     return {
       dispose: () => {
         disposed = true;
+        if (retry) clearTimeout(retry);
         if (stop) void stop().catch(() => undefined);
       },
     };
