@@ -18,6 +18,7 @@ import * as vscode from 'vscode';
 import { chooseStorage, writeStorePointer, FileRunStorage, readRecord, Runner, RunnerError, type AgentStateRecord, type StateView, type RunSnapshot, type StoredEntry, type StoreProblem, type Workflow } from '../../engine/index.js';
 import { analyseShellLazily, rewriteShellLazily } from './lazy-shell.js';
 import { statStamp } from './stat-stamp.js';
+import { configuredStore } from './store-commands.js';
 
 export type RunSituation =
   | { readonly kind: 'none' }
@@ -67,7 +68,7 @@ export class RunService implements vscode.Disposable {
     const dir = path.join(folder.uri.fsPath, '.stategate');
     // The shell parser loads only when a shell call is decided (the participant's tool loop).
     // The shared store from the user's settings only (never the workspace's: an agent can write those), else STATEGATE_STORE_URL.
-    const configured = vscode.workspace.getConfiguration('stategate').inspect<string>('store')?.globalValue?.trim();
+    const configured = configuredStore();
     // Hooks this workspace's agents start see only their environment: point them at the same store
     // through a file outside the workspace (no password in it), or back at the files (store-pointer.ts).
     try {
