@@ -20,7 +20,7 @@ import { CLI, requireBuiltCli } from './helpers/cli';
 import { tempDir } from './helpers/temp-dir';
 import { replay } from '../../src/engine/store/replay';
 import type { JournalEntry } from '../../src/engine/machine/run';
-import { createTestDatabase, silentPort, type TestDatabase } from '../support/postgres-server';
+import { createTestDatabase, silentPort, startPrivateServer, type TestDatabase } from '../support/postgres-server';
 
 type Owner = { after(fn: () => unknown): unknown };
 
@@ -324,4 +324,31 @@ for (const f of FAILURES) {
       assert.equal(fs.existsSync(path.join(m.cwd, '.stategate', 'runs')), false, 'nothing fell back to local files');
     });
   }
+}
+
+// The server stopped mid-session: a run in progress, a call allowed, then the server goes away.
+for (const client of ['claude', 'vscode'] as const) {
+  test(`server stopped mid-session (${client}): the next hook call denies within the bound, with the reason and the recovery`, { timeout: 120_000 }, async (t) => {
+    // A server of its own: the suite's server stays up for the other tests.
+    const server = await startPrivateServer(t);
+    const m = clone(t, server.url, 'https://github.com/team/repo');
+    const started = await run(m, ['run', 'start', 'team.workflow.json'], '', { STATEGATE_STORE_TIMEOUT_MS: '30000' });
+    assert.equal(started.code, 0, started.stderr);
+    const before = await run(m, ['hook', '--client', client], preToolUse(client, m.cwd, `stop-${client}-1`));
+    assert.equal(decisionOf(before).decision, 'allow', `with the server up the call is allowed: ${before.stdout} ${before.stderr}`);
+
+    await server.stop();
+
+    const after = await run(m, ['hook', '--client', client], preToolUse(client, m.cwd, `stop-${client}-2`), {}, BOUND_MS + MARGIN_MS);
+    assert.equal(after.signal, null, `the hook did not end within ${BOUND_MS + MARGIN_MS} ms`);
+    const d = decisionOf(after);
+    assert.equal(d.decision, 'deny', `${after.code} ${after.stdout} ${after.stderr}`);
+    assert.match(d.reason, /refused the connection.*start the PostgreSQL server/);
+    assert.match(d.reason, /denied|denies/);
+    assert.ok(!after.stdout.includes(new URL(server.url).password), 'the password is not in the answer');
+    // The same call asked again (the client retries) is denied again: nothing was decided locally.
+    const again = await run(m, ['hook', '--client', client], preToolUse(client, m.cwd, `stop-${client}-2`), {}, BOUND_MS + MARGIN_MS);
+    assert.equal(decisionOf(again).decision, 'deny');
+    assert.equal(fs.existsSync(path.join(m.cwd, '.stategate', 'runs')), false, 'nothing fell back to local files');
+  });
 }
