@@ -8,7 +8,7 @@
  */
 import type { RunSnapshot } from '../machine/run.js';
 import type { RunStorage } from './run-storage.js';
-import type { PostgresStoreOptions } from './postgres/pg-storage.js';
+import type { PgCommittedChange, PostgresStoreOptions } from './postgres/pg-storage.js';
 import { projectKeyFor } from './project-key.js';
 import { STORE_URL_ENV } from './postgres/connect-options.js';
 
@@ -25,6 +25,13 @@ export interface StoreChoice {
   readonly max?: number;
 }
 
+/** What the Runner gives a store it makes: what follows each commit on this machine (the run record). */
+export interface StorageHooks {
+  readonly afterCommit?: (change: PgCommittedChange<RunSnapshot>) => Promise<void> | void;
+}
+
+export type StorageFactory = (check: (value: unknown) => string | undefined, hooks?: StorageHooks) => RunStorage<RunSnapshot>;
+
 /** The shared store's URL in force, or undefined for the file store. */
 export function chosenStoreUrl(choice: Pick<StoreChoice, 'url' | 'env'>): string | undefined {
   const url = choice.url ?? (choice.env ?? process.env)[STORE_URL_ENV];
@@ -36,7 +43,7 @@ export function chosenStoreUrl(choice: Pick<StoreChoice, 'url' | 'env'>): string
  * else undefined (the Runner's file store). The PostgreSQL store's code loads
  * only then.
  */
-export function chooseStorage(choice: StoreChoice): ((check: (value: unknown) => string | undefined) => RunStorage<RunSnapshot>) | undefined {
+export function chooseStorage(choice: StoreChoice): StorageFactory | undefined {
   const url = chosenStoreUrl(choice);
   if (!url) return undefined;
   let project: string | Error;
@@ -45,7 +52,7 @@ export function chooseStorage(choice: StoreChoice): ((check: (value: unknown) =>
   } catch (err) {
     project = err as Error;
   }
-  return (checkRun) => {
+  return (checkRun, hooks = {}) => {
     const { PostgresRunStorage } = require('./postgres/pg-storage.js') as typeof import('./postgres/pg-storage.js');
     const options: PostgresStoreOptions<RunSnapshot> = {
       url,
@@ -54,6 +61,7 @@ export function chooseStorage(choice: StoreChoice): ((check: (value: unknown) =>
       ...(choice.client ? { client: choice.client } : {}),
       ...(choice.env ? { env: choice.env } : {}),
       ...(choice.max ? { max: choice.max } : {}),
+      ...(hooks.afterCommit ? { afterCommit: hooks.afterCommit } : {}),
     };
     return new PostgresRunStorage<RunSnapshot>(options);
   };
