@@ -483,7 +483,13 @@ export class Runner {
     summary: (o: O) => Pick<RecentCall, 'decision' | 'reason' | 'state'>,
   ): MachineResult<O> {
     const ask = this.recentAsk(kind, call, opts, aliases);
-    const same = findSameCall(readRecentCalls(this.dir), ask);
+    const found = findSameCall(readRecentCalls(this.dir), ask);
+    // A call id is also the store's idempotency key (callKey), and the store answers a key it
+    // committed before this runs. So a note of this same id found here is of an answer whose
+    // change was never committed (its process killed between the note and the commit) or that
+    // changed nothing: decide it again. Taken as the first answer, a killed hook's retry would be
+    // allowed without ever being counted (found by the two-machine soak, team-crash.test.ts).
+    const same = found && !(ask.callId !== undefined && found.callId === ask.callId) ? found : undefined;
     if (same) {
       noteCall(this.dir, { ...ask, tool: call.tool, answers: 1 }, same);
       return { run, journal: [], outcome: again(same) };
