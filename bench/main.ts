@@ -4,7 +4,7 @@
  * bench/run.mjs, which packages the extension and bundles this file first.
  *
  * Options: --json, --quick (fewer runs, for trying things), --only=a,b
- * (hook, decide, validate, transitions, statecharts, authoring, interrupts, sizes, activation),
+ * (hook, decide, validate, transitions, statecharts, authoring, interrupts, sizes, activation, team),
  * --launches=N (VS Code launches for activation, default 5).
  */
 import { spawnSync } from 'node:child_process';
@@ -16,6 +16,7 @@ import { measureHook } from './measures/hook.js';
 import { measureInterrupts } from './measures/interrupts.js';
 import { measureStatecharts } from './measures/statecharts.js';
 import { measureSizes } from './measures/sizes.js';
+import { measureTeam } from './measures/team.js';
 import { measureTransitions } from './measures/transitions.js';
 import { measureValidate } from './measures/validate.js';
 import { pendingRow, type Row } from './row.js';
@@ -110,6 +111,10 @@ async function main(): Promise<void> {
     rows.push(...(await measureInterrupts({ globs: 100, paths: 10_000, rounds: q ? 2 : 5, baselineStride: q ? 50 : 10 })));
   }
   if (on('sizes')) rows.push(...measureSizes(ARTIFACTS));
+  if (on('team')) {
+    log('team: the hook on the shared PostgreSQL store against the file store, then 1/8/32 hooks at once');
+    rows.push(...(await measureTeam({ root: ARTIFACTS, runs: q ? 10 : 60, throughputCalls: q ? 32 : 128, concurrency: [1, 8, 32] })));
+  }
   if (on('activation')) {
     log('activation: launching VS Code (code-server)');
     rows.push(...activation(q ? 1 : opts.launches));

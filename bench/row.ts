@@ -4,7 +4,7 @@
  * baseline cost (time per operation), so below 1 means stategate is faster.
  */
 
-export type Unit = 'ms' | 'µs' | 'KB';
+export type Unit = 'ms' | 'µs' | 'KB' | 'calls/s' | 'msgs';
 
 export interface Row {
   /** What is measured, e.g. "hook PreToolUse Read". */

@@ -7,6 +7,7 @@ import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchCacheDir, bundleForNode } from './bundle.mjs';
+import { startServer } from '../scripts/with-postgres.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -29,10 +30,20 @@ const stateDir = join(outDir, 'state');
 rmSync(stateDir, { recursive: true, force: true });
 const outfile = join(outDir, 'main.cjs');
 await bundleForNode(join(root, 'bench', 'main.ts'), outfile);
+// The shared-store rows need a PostgreSQL server: started here the way the test suite starts
+// one (scripts/with-postgres.mjs), unless STATEGATE_TEST_PG_URL names one already.
+const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+const pgEnv = {};
+let pg;
+if ((!only || only.includes('team')) && !process.env.STATEGATE_TEST_PG_URL) {
+  pg = await startServer();
+  pgEnv.STATEGATE_TEST_PG_URL = pg.url;
+}
 const r = spawnSync(process.execPath, [outfile, ...args.filter((a) => a !== '--no-build')], {
   cwd: root,
   stdio: 'inherit',
   // The runs the benchmark starts keep their record outside the workspace here, not in the user's state folder.
-  env: { ...process.env, STATEGATE_BENCH_ROOT: root, STATEGATE_BENCH_ARTIFACTS: artifacts, STATEGATE_VSIX: join(artifacts, 'stategate.vsix'), STATEGATE_STATE_DIR: stateDir },
+  env: { ...process.env, STATEGATE_BENCH_ROOT: root, STATEGATE_BENCH_ARTIFACTS: artifacts, STATEGATE_VSIX: join(artifacts, 'stategate.vsix'), STATEGATE_STATE_DIR: stateDir, ...pgEnv },
 });
+await pg?.stop();
 process.exit(r.status ?? 1);

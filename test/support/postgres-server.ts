@@ -193,3 +193,55 @@ export async function silentPort(owner: { after(fn: () => unknown): unknown }): 
   });
   return (silent.address() as net.AddressInfo).port;
 }
+
+export interface PrivateServer {
+  /** The superuser URL of the server's `postgres` database. */
+  readonly url: string;
+  /** Stop the server (a fast shutdown, as an administrator stops it) and wait until its port refuses connections. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A server of its own for a test that stops it (the suite's server must stay up
+ * for the other tests): started by the same launcher, owned by a placeholder
+ * process whose end makes the launcher stop the server and remove its folder.
+ * Stopped after `owner` ends too.
+ */
+export async function startPrivateServer(owner: { after(fn: () => unknown): unknown }): Promise<PrivateServer> {
+  const holder = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1 << 30)'], { stdio: 'ignore' });
+  const launcher = spawn(process.execPath, [LAUNCHER, '--serve-for', String(holder.pid)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    let err = '';
+    launcher.stdout.on('data', (d) => {
+      out += d;
+      if (out.includes('\n')) resolve(out.slice(0, out.indexOf('\n')).trim());
+    });
+    launcher.stderr.on('data', (d) => (err += d));
+    launcher.on('error', reject);
+    launcher.on('exit', (code) => reject(new Error(`the PostgreSQL launcher exited (${code}) before the server was up: ${err.trim()}`)));
+  });
+  const port = Number(new URL(url).port);
+  let stopped: Promise<void> | undefined;
+  const stop = (): Promise<void> =>
+    (stopped ??= (async () => {
+      const exited = new Promise<void>((r) => (launcher.exitCode !== null ? r() : launcher.once('exit', () => r())));
+      holder.kill('SIGKILL');
+      await exited;
+      // The launcher waits for the postmaster to go; check the port as a client would.
+      for (let i = 0; i < 100 && (await accepts(port)); i++) await new Promise((r) => setTimeout(r, 100));
+    })());
+  owner.after(stop);
+  return { url, stop };
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.connect(port, '127.0.0.1');
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once('error', () => resolve(false));
+  });
+}

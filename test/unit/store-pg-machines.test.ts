@@ -20,7 +20,7 @@ import { CLI, requireBuiltCli } from './helpers/cli';
 import { tempDir } from './helpers/temp-dir';
 import { replay } from '../../src/engine/store/replay';
 import type { JournalEntry } from '../../src/engine/machine/run';
-import { createTestDatabase, silentPort, type TestDatabase } from '../support/postgres-server';
+import { createTestDatabase, silentPort, startPrivateServer, type TestDatabase } from '../support/postgres-server';
 
 type Owner = { after(fn: () => unknown): unknown };
 
@@ -94,6 +94,17 @@ function preToolUse(client: Client, cwd: string, callId: string): string {
     : JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 'cc', cwd, transcript_path: '/tmp/t.jsonl', tool_use_id: callId, tool_name: 'Read', tool_input: { file_path: file } });
 }
 
+/** The file store's files of a run (run.json, journal.jsonl, active) in a clone: a shared run has none there, only its run record. */
+function runFilesIn(cwd: string): string[] {
+  const dir = path.join(cwd, '.stategate');
+  const found = fs.existsSync(path.join(dir, 'active')) ? ['active'] : [];
+  if (!fs.existsSync(path.join(dir, 'runs'))) return found;
+  for (const id of fs.readdirSync(path.join(dir, 'runs'))) {
+    for (const f of ['run.json', 'journal.jsonl']) if (fs.existsSync(path.join(dir, 'runs', id, f))) found.push(`runs/${id}/${f}`);
+  }
+  return found;
+}
+
 /** The decision of a hook's answer (exit 2 or a JSON deny: deny). */
 function decisionOf(r: Result): { decision: string; reason: string } {
   if (r.code === 2) return { decision: 'deny', reason: r.stderr };
@@ -126,7 +137,7 @@ test('two clones, one store: a run started on one machine holds the other (found
   const state = await run(b, ['run', 'state']);
   assert.equal(state.code, 0, state.stderr);
   assert.equal(state.json.run_id, started.json.run_id, 'machine B sees machine A\'s run');
-  assert.equal(fs.existsSync(path.join(b.cwd, '.stategate', 'runs')), false, 'B keeps no run files of its own');
+  assert.deepEqual(runFilesIn(b.cwd), [], 'B keeps no run files of its own');
   const edit = await run(b, ['hook', '--client', 'claude'], JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 'cc', cwd: b.cwd, transcript_path: '/tmp/t', tool_use_id: 'e1', tool_name: 'Edit', tool_input: { file_path: path.join(b.cwd, 'a.txt'), old_string: 'a', new_string: 'b' } }));
   const d = decisionOf(edit);
   assert.equal(d.decision, 'deny', `an Edit in state a is denied on B: ${edit.stdout} ${edit.stderr}`);
@@ -321,7 +332,74 @@ for (const f of FAILURES) {
       assert.match(d.reason, f.reason);
       assert.match(d.reason, /denied|denies/);
       if (f.secret) assert.ok(!`${r.stdout}${r.stderr}`.includes(f.secret), 'the password is not in the answer');
-      assert.equal(fs.existsSync(path.join(m.cwd, '.stategate', 'runs')), false, 'nothing fell back to local files');
+      assert.deepEqual(runFilesIn(m.cwd), [], 'nothing fell back to local files');
     });
   }
 }
+
+// The server stopped mid-session: a run in progress, a call allowed, then the server goes away.
+for (const client of ['claude', 'vscode'] as const) {
+  test(`server stopped mid-session (${client}): the next hook call denies within the bound, with the reason and the recovery`, { timeout: 120_000 }, async (t) => {
+    // A server of its own: the suite's server stays up for the other tests.
+    const server = await startPrivateServer(t);
+    const m = clone(t, server.url, 'https://github.com/team/repo');
+    const started = await run(m, ['run', 'start', 'team.workflow.json'], '', { STATEGATE_STORE_TIMEOUT_MS: '30000' });
+    assert.equal(started.code, 0, started.stderr);
+    const before = await run(m, ['hook', '--client', client], preToolUse(client, m.cwd, `stop-${client}-1`));
+    assert.equal(decisionOf(before).decision, 'allow', `with the server up the call is allowed: ${before.stdout} ${before.stderr}`);
+
+    await server.stop();
+
+    const after = await run(m, ['hook', '--client', client], preToolUse(client, m.cwd, `stop-${client}-2`), {}, BOUND_MS + MARGIN_MS);
+    assert.equal(after.signal, null, `the hook did not end within ${BOUND_MS + MARGIN_MS} ms`);
+    const d = decisionOf(after);
+    assert.equal(d.decision, 'deny', `${after.code} ${after.stdout} ${after.stderr}`);
+    assert.match(d.reason, /refused the connection.*start the PostgreSQL server/);
+    assert.match(d.reason, /denied|denies/);
+    assert.ok(!after.stdout.includes(new URL(server.url).password), 'the password is not in the answer');
+    // The same call asked again (the client retries) is denied again: nothing was decided locally.
+    const again = await run(m, ['hook', '--client', client], preToolUse(client, m.cwd, `stop-${client}-2`), {}, BOUND_MS + MARGIN_MS);
+    assert.equal(decisionOf(again).decision, 'deny');
+    assert.deepEqual(runFilesIn(m.cwd), [], 'nothing fell back to local files');
+  });
+}
+
+test('a shared run\'s record (agent-state.json) is written in each machine\'s workspace, and each clone judges definition_changed by its own copy of the workflow', { timeout: 120_000 }, async (t) => {
+  const db = await createTestDatabase(t);
+  const a = clone(t, db.url, 'https://github.com/team/repo.git');
+  const b = clone(t, db.url, 'git@github.com:team/repo.git');
+  const started = await run(a, ['run', 'start', 'team.workflow.json']);
+  assert.equal(started.code, 0, started.stderr);
+  const runId = started.json.run_id as string;
+  const recordOf = (c: Clone): any => {
+    const file = path.join(c.cwd, '.stategate', 'runs', runId, 'agent-state.json');
+    return fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : undefined;
+  };
+  assert.equal(recordOf(a)?.stategate.run_id, runId, 'A, which started the run, has its record');
+  assert.equal(recordOf(b), undefined, 'B has committed nothing yet');
+
+  // A moves the run twice; then B's first commit (an allowed call) brings B's record up to the store's journal.
+  for (const ev of ['TOGGLE', 'TOGGLE']) assert.equal((await run(a, ['run', 'send', ev])).code, 0);
+  const call = await run(b, ['hook', '--client', 'claude'], preToolUse('claude', b.cwd, 'rec-1'));
+  assert.equal(decisionOf(call).decision, 'allow', call.stdout + call.stderr);
+  const { run: snapshot, journal } = await journalOf(db);
+  const rb = recordOf(b);
+  assert.equal(rb?.stategate.run_id, runId, 'B wrote the record in its own workspace');
+  assert.equal(rb.stategate.journal_seq, journal.length, 'B\'s record reflects the whole shared journal, A\'s moves included');
+  assert.equal(rb.stategate.state, snapshot.state);
+  assert.equal(rb.stategate.steps, snapshot.counters.stepsTotal, 'and B\'s counted call');
+  assert.ok(recordOf(a).stategate.journal_seq < journal.length || recordOf(a).stategate.steps !== rb.stategate.steps, 'A\'s record moves with A\'s commits only');
+  assert.deepEqual(runFilesIn(b.cwd), [], 'the record only: the run itself stays in the store');
+
+  // definition_changed: each clone reads its own copy of the file, found by its place in the workspace.
+  const stateOn = async (c: Clone): Promise<boolean> => {
+    const r = await run(c, ['run', 'state']);
+    assert.equal(r.code, 0, r.stderr);
+    return r.json.definition_changed as boolean;
+  };
+  assert.equal(await stateOn(b), false, 'B\'s clone holds the same workflow file: unchanged');
+  assert.equal(await stateOn(a), false);
+  fs.writeFileSync(path.join(b.cwd, 'team.workflow.json'), JSON.stringify({ ...WORKFLOW, states: { ...WORKFLOW.states, a: { ...WORKFLOW.states.a, max_iterations: 3 } } }));
+  assert.equal(await stateOn(b), true, 'B\'s copy edited: changed on B');
+  assert.equal(await stateOn(a), false, 'A\'s copy is as the run started');
+});

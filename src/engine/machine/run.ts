@@ -37,6 +37,11 @@ export interface Counters {
 export interface WorkflowRef {
   id: string;
   file?: string;
+  /**
+   * `file` relative to the workspace the run was started in (`/`-separated), when it is inside it:
+   * a run in a shared store is judged on every machine against that machine's clone of the file.
+   */
+  workspaceFile?: string;
   /** sha256 (hex) of `definitionText`. */
   hash: string;
   /** The exact text the run (or child) started with; the IR is re-derived from it. */

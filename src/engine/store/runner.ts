@@ -31,7 +31,9 @@ import { readToolAliases } from '../policy/tool-aliases-file.js';
 import { extractCall, isOwnTool, type ExtraAliases } from '../policy/tools.js';
 import { userStateDir } from './user-state-dir.js';
 import { callDigest, findSameCall, noteCall, readRecentCalls, type RecentCall } from './recent-calls.js';
-import { writeRunRecord } from '../record/record-file.js';
+import { readRecord, writeRunRecord, type RecordContext } from '../record/record-file.js';
+import type { PgCommittedChange } from './postgres/pg-storage.js';
+import type { StorageFactory } from './store-choice.js';
 import { learningFrom, recordLearning, reportUsage, type LearningOutcome, type UsageOutcome, type UsageReport } from '../record/operations.js';
 import { locateForCall } from '../policy/effective-rules.js';
 import { nodePathEnv } from '../policy/paths/env.js';
@@ -99,7 +101,7 @@ export interface RunnerOptions {
    * Where runs are kept instead of the files under `dir` (a shared store, docs/team.md).
    * `dir` still holds what is per machine: recent-calls.json, tool-aliases.json, run records.
    */
-  readonly storage?: (check: (value: unknown) => string | undefined) => RunStorage<RunSnapshot>;
+  readonly storage?: StorageFactory;
 }
 
 export class RunnerError extends Error {
@@ -140,14 +142,18 @@ export class Runner {
 
   constructor(options: RunnerOptions) {
     this.dir = options.dir;
-    this.store = options.storage ? options.storage(checkRunSnapshot) : new FileRunStorage<RunSnapshot>(options.dir, {
+    const recordContext = (): RecordContext => ({ storeDir: options.dir, workspaceRoot: this.workspaceRoot, load: (text) => this.env.load(text), ...(options.gitHead ? { gitHead: options.gitHead } : {}) });
+    this.store = options.storage
+      ? // A shared run's record is written on each machine, in its own workspace, by that machine's commits.
+        options.storage(checkRunSnapshot, { afterCommit: (change) => this.writeSharedRecord(change, recordContext()) })
+      : new FileRunStorage<RunSnapshot>(options.dir, {
       checkRun: checkRunSnapshot,
       ...(options.lockTimeoutMs === undefined ? {} : { lockTimeoutMs: options.lockTimeoutMs }),
       // Only a running run enforces anything: pausing, stopping or finishing removes the record.
       outsideRecord: { stateDir: options.stateDir ?? userStateDir(), enforcing: (r) => r.status === 'running' },
       ...(options.afterCommitStep ? { afterStep: options.afterCommitStep } : {}),
       // The run record (agent-state.json and its files) follows every commit of a run.
-      afterCommit: (change) => writeRunRecord(change, { storeDir: options.dir, workspaceRoot: this.workspaceRoot, load: (text) => this.env.load(text), ...(options.gitHead ? { gitHead: options.gitHead } : {}) }),
+      afterCommit: (change) => writeRunRecord(change, recordContext()),
     });
     this.analyseShell = options.analyseShell;
     this.rewriteShell = options.rewriteShell;
@@ -168,6 +174,25 @@ export class Runner {
       },
       resolveChart: (src, from) => this.charts.findChart(src, from),
     });
+  }
+
+  /**
+   * The run record of a run in a shared store, in this machine's workspace
+   * (`.stategate/runs/<id>/`, where the file store keeps it, so every reader finds it
+   * the same way), from the snapshot and journal rows this process just committed;
+   * when this machine's record is further behind (other machines moved the run
+   * since), from the store's journal. Several processes of one machine may finish
+   * commits out of order: a record already past this commit is left as it is (never
+   * moved back); one left a step behind is caught up by the next commit.
+   */
+  private async writeSharedRecord(change: PgCommittedChange<RunSnapshot>, ctx: RecordContext): Promise<void> {
+    const runDir = this.runDir(change.run.runId);
+    const since = readRecord(runDir)?.stategate.journal_seq ?? 0;
+    if (since > change.journalSeq) return;
+    const firstNew = change.tail.length > 0 ? change.tail[0]!.seq : change.journalSeq + 1;
+    const journal = firstNew <= since + 1 ? change.tail : await change.journal();
+    fs.mkdirSync(runDir, { recursive: true });
+    writeRunRecord({ runDir, run: change.run, tail: change.tail, journalSeq: change.journalSeq, journal: () => journal }, ctx);
   }
 
   /** The folder of a run's files kept on this machine (its run record, record/record-file.ts). */
@@ -220,6 +245,9 @@ export class Runner {
     const runId = RunStore.newRunId();
     const started = machine.startRun(check.workflow, text, { runId, file: abs, hash: hashText(text), ...(context ? { context } : {}) }, this.env);
     if (!started.run) throw new RunnerError(started.outcome.error?.code ?? 'start_failed', started.outcome.error?.message ?? 'the run could not start');
+    // Where the file is in the workspace, so that a clone on another machine judges `definition_changed` by its own copy.
+    const inWorkspace = this.relativePath(abs);
+    if (inWorkspace !== undefined) started.run.workflow = { ...started.run.workflow, workspaceFile: inWorkspace };
     // A pipeline keeps what it was started with (`input.task`), and its first stage starts with the run.
     const withInput = input === undefined ? started.run : { ...started.run, pipeline: { upstream: {}, execs: {}, attempts: {}, seq: 0, proposals: [], grants: [], input } };
     const synced = syncStages(withInput, withInput.updatedAt, (t) => this.env.load(t));
@@ -351,9 +379,11 @@ export class Runner {
 
   /** Whether the workflow file changed (or vanished) since the run started: the run keeps its own copy. */
   definitionChanged(run: RunSnapshot): boolean {
-    if (!run.workflow.file) return false;
+    // This workspace's copy of the file: a run in a shared store may have been started in another clone, on another machine.
+    const file = run.workflow.workspaceFile !== undefined ? path.join(this.workspaceRoot, ...run.workflow.workspaceFile.split('/')) : run.workflow.file;
+    if (!file) return false;
     try {
-      return hashText(fs.readFileSync(run.workflow.file, 'utf8')) !== run.workflow.hash;
+      return hashText(fs.readFileSync(file, 'utf8')) !== run.workflow.hash;
     } catch {
       return true;
     }
@@ -453,7 +483,13 @@ export class Runner {
     summary: (o: O) => Pick<RecentCall, 'decision' | 'reason' | 'state'>,
   ): MachineResult<O> {
     const ask = this.recentAsk(kind, call, opts, aliases);
-    const same = findSameCall(readRecentCalls(this.dir), ask);
+    const found = findSameCall(readRecentCalls(this.dir), ask);
+    // A call id is also the store's idempotency key (callKey), and the store answers a key it
+    // committed before this runs. So a note of this same id found here is of an answer whose
+    // change was never committed (its process killed between the note and the commit) or that
+    // changed nothing: decide it again. Taken as the first answer, a killed hook's retry would be
+    // allowed without ever being counted (found by the two-machine soak, team-crash.test.ts).
+    const same = found && !(ask.callId !== undefined && found.callId === ask.callId) ? found : undefined;
     if (same) {
       noteCall(this.dir, { ...ask, tool: call.tool, answers: 1 }, same);
       return { run, journal: [], outcome: again(same) };

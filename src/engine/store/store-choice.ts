@@ -9,7 +9,7 @@
  */
 import type { RunSnapshot } from '../machine/run.js';
 import type { RunStorage } from './run-storage.js';
-import type { PostgresStoreOptions } from './postgres/pg-storage.js';
+import type { PgCommittedChange, PostgresStoreOptions } from './postgres/pg-storage.js';
 import { projectKeyFor } from './project-key.js';
 import { readStorePointer } from './store-pointer.js';
 import { STORE_URL_ENV } from './postgres/connect-options.js';
@@ -29,6 +29,13 @@ export interface StoreChoice {
   readonly password?: () => Promise<string | undefined>;
 }
 
+/** What the Runner gives a store it makes: what follows each commit on this machine (the run record). */
+export interface StorageHooks {
+  readonly afterCommit?: (change: PgCommittedChange<RunSnapshot>) => Promise<void> | void;
+}
+
+export type StorageFactory = (check: (value: unknown) => string | undefined, hooks?: StorageHooks) => RunStorage<RunSnapshot>;
+
 /**
  * The shared store's URL in force, or undefined for the file store: the URL
  * passed in, else STATEGATE_STORE_URL when set (empty: the files), else the
@@ -45,7 +52,7 @@ export function chosenStoreUrl(choice: Pick<StoreChoice, 'url' | 'env'> & { read
  * else undefined (the Runner's file store). The PostgreSQL store's code loads
  * only then.
  */
-export function chooseStorage(choice: StoreChoice): ((check: (value: unknown) => string | undefined) => RunStorage<RunSnapshot>) | undefined {
+export function chooseStorage(choice: StoreChoice): StorageFactory | undefined {
   const url = chosenStoreUrl(choice);
   if (!url) return undefined;
   let project: string | Error;
@@ -54,7 +61,7 @@ export function chooseStorage(choice: StoreChoice): ((check: (value: unknown) =>
   } catch (err) {
     project = err as Error;
   }
-  return (checkRun) => {
+  return (checkRun, hooks = {}) => {
     const { PostgresRunStorage } = require('./postgres/pg-storage.js') as typeof import('./postgres/pg-storage.js');
     const options: PostgresStoreOptions<RunSnapshot> = {
       url,
@@ -64,6 +71,7 @@ export function chooseStorage(choice: StoreChoice): ((check: (value: unknown) =>
       ...(choice.env ? { env: choice.env } : {}),
       ...(choice.max ? { max: choice.max } : {}),
       ...(choice.password ? { password: choice.password } : {}),
+      ...(hooks.afterCommit ? { afterCommit: hooks.afterCommit } : {}),
     };
     return new PostgresRunStorage<RunSnapshot>(options);
   };

@@ -159,6 +159,9 @@ export function storeConnectOptions(url: string, input: ConnectOptionsInput = {}
     // Close idle connections, so a finished hook process exits at once and the panel holds no idle session for long.
     idle_timeout: 30,
     onnotice: () => {},
+    // The store neither sends nor reads arrays: skip the driver's type lookup on each new
+    // connection (a round trip every hook process would pay; bench --only=team counts them).
+    fetch_types: false,
     // Sent in the startup packet: in force from the first statement, no extra round trip.
     connection: {
       application_name: applicationName,

@@ -45,8 +45,26 @@ export interface PostgresStoreOptions<R> {
   readonly max?: number;
   /** The password when the URL has none (VS Code's SecretStorage), read at each connect; else PGPASSWORD. */
   readonly password?: () => Promise<string | undefined>;
+  /**
+   * Called after each commit this process made (outside the transaction): files of this
+   * machine that follow the run (the run record). Its failure never fails the change.
+   */
+  readonly afterCommit?: (change: PgCommittedChange<R>) => Promise<void> | void;
   readonly _type?: R;
 }
+
+/** A change this process committed, for what follows it on this machine (the run record). */
+export interface PgCommittedChange<R> {
+  readonly run: R;
+  /** The journal rows of this change, with their seq. */
+  readonly tail: readonly StoredEntry[];
+  /** The run's last journal seq after this change. */
+  readonly journalSeq: number;
+  /** The run's journal from the store (read on demand, when this machine's record is behind). */
+  readonly journal: () => Promise<readonly StoredEntry[]>;
+}
+
+type Commit<R> = Omit<PgCommittedChange<R>, 'journal'>;
 
 /** Thrown inside a transaction to roll it back and answer with a change already committed under the same key. */
 class AlreadyAnswered {
@@ -152,6 +170,7 @@ export class PostgresRunStorage<R extends { readonly runId: string }> implements
         await this.setActive(tx, project, run.runId);
       }),
     );
+    await this.committed({ run, tail: journal.map((e, i) => ({ seq: i + 1, ...e }) as StoredEntry), journalSeq: journal.length });
     return run;
   }
 
@@ -245,13 +264,34 @@ export class PostgresRunStorage<R extends { readonly runId: string }> implements
   /** A change in one transaction; a repeat of a committed key answers with the first answer. */
   private async change<T>(what: string, options: ChangeOptions, body: (tx: Tx) => Promise<T>): Promise<T> {
     try {
-      const result = await this.session.run(what, (sql: Sql) => sql.begin((tx) => body(tx as unknown as Tx)) as Promise<T>);
+      let commit: Commit<R> | undefined;
+      const result = await this.session.run(what, (sql: Sql) =>
+        sql.begin(async (tx) => {
+          const r = await body(tx as unknown as Tx);
+          commit = this.written.get(tx as unknown as Tx);
+          return r;
+        }) as Promise<T>,
+      );
       // Tests: a client killed after its commit, before it could answer (the retry must get this answer).
       if (process.env.STATEGATE_TEST_KILL_AFTER_COMMIT === '1' && options.key !== undefined) process.kill(process.pid, 'SIGKILL');
+      if (commit) await this.committed(commit);
       return result;
     } catch (err) {
       if (err instanceof AlreadyAnswered) return err.result as T;
       throw err;
+    }
+  }
+
+  /** What each transaction wrote (set inside it, read once it committed): one per transaction, so concurrent changes never mix. */
+  private readonly written = new WeakMap<Tx, Commit<R>>();
+
+  /** After a commit: the afterCommit hook, whose failure never fails the committed change. */
+  private async committed(commit: Commit<R>): Promise<void> {
+    if (!this.options.afterCommit) return;
+    try {
+      await this.options.afterCommit({ ...commit, journal: () => this.readJournal(commit.run.runId) });
+    } catch {
+      // The change is committed; this machine's files that follow it are caught up by its next commit.
     }
   }
 
@@ -317,6 +357,7 @@ export class PostgresRunStorage<R extends { readonly runId: string }> implements
     }
     await tx`UPDATE stategate_runs SET snapshot = ${tx.json(run as never)}, status = ${statusOf(run)}, last_seq = ${lastSeq + journal.length},
              updated_at = now(), changed_by_machine = ${this.machine}, changed_by_client = ${client} WHERE run_id = ${runId}`;
+    this.written.set(tx, { run, tail: journal.map((e, i) => ({ seq: lastSeq + i + 1, ...e }) as StoredEntry), journalSeq: lastSeq + journal.length });
   }
 }
 

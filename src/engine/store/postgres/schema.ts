@@ -62,6 +62,23 @@ async function readVersion(sql: Sql): Promise<{ version: number; namespace: stri
   }
 }
 
+/**
+ * The schema version as the store's own statements see it (the unqualified name, resolved
+ * through search_path as every later statement resolves it), in one round trip; undefined
+ * when the table is not there or not readable (the full check then says why).
+ */
+async function currentVersionFast(sql: Sql): Promise<SchemaStatus | undefined> {
+  try {
+    const [row] = await sql<{ version: number | null; namespace: string | null }[]>`
+      SELECT max(version)::int AS version, current_schema() AS namespace FROM stategate_schema`;
+    const version = row?.version ?? 0;
+    // canCreate is not asked here: nothing needs creating when the schema is current.
+    return { version, latest: LATEST_SCHEMA_VERSION, state: stateOf(version), namespace: row?.namespace ?? null, canCreate: false };
+  } catch {
+    return undefined;
+  }
+}
+
 function stateOf(version: number): SchemaStatus['state'] {
   if (version === 0) return 'missing';
   if (version > LATEST_SCHEMA_VERSION) return 'too_new';
@@ -164,6 +181,10 @@ export async function migrate(sql: Sql, client = 'stategate'): Promise<MigrateRe
  * StoreSchemaError saying what to do when it may not or when it is too new.
  */
 export async function init(sql: Sql, client = 'stategate'): Promise<SchemaStatus> {
+  // Every hook process checks the schema on its connection: one statement when it is current
+  // (the common case), the full check only when it is not or the table cannot be read.
+  const fast = await currentVersionFast(sql);
+  if (fast !== undefined && fast.version === LATEST_SCHEMA_VERSION) return fast;
   const now = await status(sql);
   if (now.state === 'current') return now;
   if (now.state === 'too_new') throw tooNew(now.version);
