@@ -18,7 +18,7 @@ import * as vscode from 'vscode';
 import { chooseStorage, writeStorePointer, FileRunStorage, readRecord, Runner, RunnerError, type AgentStateRecord, type StateView, type RunSnapshot, type StoredEntry, type StoreProblem, type Workflow } from '../../engine/index.js';
 import { analyseShellLazily, rewriteShellLazily } from './lazy-shell.js';
 import { statStamp } from './stat-stamp.js';
-import { configuredStore } from './store-commands.js';
+import { configuredStore } from './store-setting.js';
 
 export type RunSituation =
   | { readonly kind: 'none' }

@@ -18,7 +18,8 @@ import { registerRunCommands } from './commands.js';
 import { RunService } from './run-service.js';
 import { watchSaves } from './save-watcher.js';
 import { RunStatusBar } from './status-bar.js';
-import { registerStoreCommands, storePasswordFrom, watchStoreSetting } from './store-commands.js';
+import { registerStoreCommands, storePasswordFrom } from './store-commands.js';
+import { watchStoreSetting } from './store-setting.js';
 
 export interface RunParts {
   /** The run service of the workspace folder; none without a `file:` folder. */
@@ -40,7 +41,7 @@ export function startRuns(context: vscode.ExtensionContext, folder: vscode.Works
   let agents: Agents | undefined;
   if (folder) {
     service = new RunService(folder, { password: storePasswordFrom(context) });
-    context.subscriptions.push(service, new RunStatusBar(service), new ChartTimers(service), ...registerRunCommands(service, register), ...registerStoreCommands(context, service, register), watchStoreSetting(service), watchSaves(service), notifyApprovals(service));
+    context.subscriptions.push(service, new RunStatusBar(service), new ChartTimers(service), ...registerRunCommands(service, register), ...registerStoreCommands(context, service, register), watchStoreSetting(folder), watchSaves(service), notifyApprovals(service));
     agents = startAgents(context, service, register);
     context.subscriptions.push(...agents.disposables);
   }
