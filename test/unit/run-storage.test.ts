@@ -13,6 +13,8 @@ import { FileRunStorage } from '../../src/engine/store/file-storage';
 import { StoreError } from '../../src/engine/store/run-store';
 import type { RunStorage } from '../../src/engine/store/run-storage';
 import { PostgresRunStorage } from '../../src/engine/store/postgres/pg-storage';
+import { FileLock } from '../../src/engine/store/lock';
+import postgres from 'postgres';
 import { createTestDatabase } from '../support/postgres-server';
 import { tempDir } from './helpers/temp-dir';
 
@@ -28,8 +30,14 @@ type Owner = { after(fn: () => unknown): unknown };
 
 interface Kind {
   readonly name: 'file' | 'postgres';
-  /** A new, empty store; `open` gives another handle on the same one (another process, another machine). */
-  make(t: Owner): Promise<{ store: RunStorage<Snap>; open: () => RunStorage<Snap> }>;
+  /**
+   * A new, empty store; `open` gives another handle on the same one (another
+   * process, another machine); `impatient` one that waits for a held run only
+   * briefly; `hold` holds the run's lock as a writer stuck mid-decision would
+   * (the file lock; the run's row, FOR UPDATE in an open transaction) until
+   * the returned function releases it.
+   */
+  make(t: Owner): Promise<{ store: RunStorage<Snap>; open: () => RunStorage<Snap>; impatient: () => RunStorage<Snap>; hold: () => Promise<() => Promise<void>> }>;
 }
 
 const KINDS: readonly Kind[] = [
@@ -38,7 +46,13 @@ const KINDS: readonly Kind[] = [
     async make(t) {
       const dir = path.join(tempDir('sg-storage-', t), '.stategate');
       const open = () => new FileRunStorage<Snap>(dir, { checkRun, lockTimeoutMs: 5000 });
-      return { store: open(), open };
+      const impatient = () => new FileRunStorage<Snap>(dir, { checkRun, lockTimeoutMs: 50 });
+      const hold = async () => {
+        const lock = new FileLock(path.join(dir, 'lock'));
+        lock.acquire({ timeoutMs: 100 });
+        return async () => lock.release();
+      };
+      return { store: open(), open, impatient, hold };
     },
   },
   {
@@ -46,13 +60,36 @@ const KINDS: readonly Kind[] = [
     async make(t) {
       const db = await createTestDatabase(t);
       const handles: RunStorage<Snap>[] = [];
-      const open = () => {
-        const s = new PostgresRunStorage<Snap>({ url: db.url, project: 'example.com/team/repo', checkRun, client: 'test', timeoutMs: 10_000 });
+      const handle = (url: string) => {
+        const s = new PostgresRunStorage<Snap>({ url, project: 'example.com/team/repo', checkRun, client: 'test', timeoutMs: 10_000 });
         handles.push(s);
         return s;
       };
+      const open = () => handle(db.url);
+      const impatient = () => {
+        const u = new URL(db.url);
+        u.searchParams.set('lock_timeout', '300');
+        return handle(u.toString());
+      };
+      const hold = async () => {
+        const holder = postgres(db.url, { max: 1, onnotice: () => {} });
+        const session = await holder.reserve();
+        await session`BEGIN`;
+        const held = await session`SELECT 1 FROM stategate_runs FOR UPDATE`;
+        assert.ok(held.length > 0, 'a run row to hold');
+        let released = false;
+        const release = async () => {
+          if (released) return;
+          released = true;
+          await session`ROLLBACK`;
+          session.release();
+          await holder.end({ timeout: 5 });
+        };
+        t.after(release);
+        return release;
+      };
       t.after(() => Promise.all(handles.map((h) => h.close())));
-      return { store: open(), open };
+      return { store: open(), open, impatient, hold };
     },
   },
 ];
@@ -134,6 +171,19 @@ for (const kind of KINDS) {
     const replayed = journal.filter((e) => e.type === 'bump').reduce((n) => n + 1, 0);
     const active = await store.readActive();
     assert.equal(active.kind === 'ok' && active.run.n, replayed);
+  });
+
+  test(name('a writer that finds the run held past its wait gives up with busy and commits nothing; once released it goes on'), async (t) => {
+    const { store, impatient, hold } = await kind.make(t);
+    await store.create(snap('r1'), [{ type: 'start' }]);
+    const release = await hold();
+    try {
+      await assert.rejects(bump(impatient()), (e: unknown) => e instanceof StoreError && e.code === 'busy' && /busy|held/.test(e.message));
+    } finally {
+      await release();
+    }
+    assert.deepEqual((await store.readJournal('r1')).map((e) => e.seq), [1], 'the busy attempt journaled nothing');
+    assert.equal(await bump(impatient()), 1, 'counted once, from the snapshot as it was');
   });
 
   test(name('listRuns returns the runs oldest first; update changes a run that is not active'), async (t) => {

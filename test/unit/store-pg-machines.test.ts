@@ -316,7 +316,34 @@ const FAILURES: readonly Failure[] = [
     },
     reason: /held by another decision|busy/,
   },
+  // The PostgreSQL counterparts of fail-closed.test.ts's corrupt run.json: a run row
+  // whose snapshot the store cannot use. The hook must deny, never read it as "no run".
+  {
+    name: 'the active run\'s snapshot row fails the shape check (unknown snapshot version)',
+    url: (db, t) => startThenCorrupt(db, t, `jsonb_set(snapshot, '{version}', '99'::jsonb)`),
+    reason: /not usable.*version 99.*stategate run stop/,
+  },
+  {
+    name: 'the active run\'s snapshot row names a state its stored definition does not have',
+    url: (db, t) => startThenCorrupt(db, t, `jsonb_set(snapshot, '{state}', '"nowhere"'::jsonb)`),
+    reason: /cannot be used.*"nowhere" is not in its stored workflow definition.*stategate run stop/,
+  },
 ];
+
+/** A run started through the CLI, then its snapshot row rewritten by `snapshotSql` (an expression over `snapshot`). */
+async function startThenCorrupt(db: TestDatabase, t: Owner, snapshotSql: string): Promise<string> {
+  const m = clone(t, db.url, 'https://github.com/team/repo');
+  const started = await run(m, ['run', 'start', 'team.workflow.json']);
+  assert.equal(started.code, 0, started.stderr);
+  const sql = postgres(db.url, { max: 1, onnotice: () => {} });
+  try {
+    const changed = await sql.unsafe(`UPDATE stategate_runs SET snapshot = ${snapshotSql}`);
+    assert.equal(changed.count, 1, 'the run row was rewritten');
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+  return db.url;
+}
 
 for (const f of FAILURES) {
   for (const client of ['claude', 'vscode'] as const) {

@@ -1,3 +1,25 @@
+/**
+ * The file store's own layer (RunStore, synchronous, the files under
+ * `.stategate/`). Which of these run against both stores, and where:
+ *
+ * - The store interface's semantics (readActive with no run, create and its
+ *   first journal entries, updateActive's numbered journal, no_active_run,
+ *   listRuns oldest first, a busy writer that commits nothing) are the table in
+ *   run-storage.test.ts, run for the file store (FileRunStorage over this
+ *   RunStore) and the PostgreSQL store. The cases below that say the same stay
+ *   here because they drive RunStore directly, the synchronous layer the file
+ *   store is built on; they are not repeated for PostgreSQL here.
+ * - File-only, because they are about the file layout and have no
+ *   PostgreSQL equivalent: a torn journal line (a row is written in the same
+ *   transaction as its snapshot, never half), run.json corrupt in its ways (the
+ *   PostgreSQL counterpart, a snapshot row that fails the shape check, is in
+ *   store-pg-machines.test.ts through `stategate hook`), an `active` file naming
+ *   a path outside runs/ (PostgreSQL keeps the active run as a foreign key),
+ *   and the lock file's own rules (a dead holder's lock broken, release never
+ *   removing another holder's lock: PostgreSQL's row locks end with their
+ *   session). The busy writer below is kept as the lock file's case; its
+ *   interface counterpart for both stores is in run-storage.test.ts.
+ */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
