@@ -33,10 +33,10 @@ export function cli(args: readonly string[], opts: { cwd: string; input?: string
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, json: parseJson(r.stdout) };
 }
 
-export function cliAsync(args: readonly string[], opts: { cwd: string; input?: string }): Promise<CliResult> {
+export function cliAsync(args: readonly string[], opts: { cwd: string; input?: string; env?: Record<string, string> }): Promise<CliResult> {
   requireBuiltCli();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd });
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd, ...(opts.env ? { env: { ...process.env, ...opts.env } } : {}) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
