@@ -364,6 +364,27 @@ for (const f of FAILURES) {
   }
 }
 
+// fail-closed.test.ts's "run stop recovers", for a shared run: the recovery the deny names works on a corrupt row.
+test('a corrupt snapshot row: `stategate run stop` (the recovery the deny names) ends the run\'s enforcement and keeps its rows', { timeout: 120_000 }, async (t) => {
+  const db = await createTestDatabase(t);
+  await startThenCorrupt(db, t, `jsonb_set(snapshot, '{version}', '99'::jsonb)`);
+  const m = clone(t, db.url, 'https://github.com/team/repo');
+  assert.equal(decisionOf(await run(m, ['hook', '--client', 'claude'], preToolUse('claude', m.cwd, 'rec-1'))).decision, 'deny');
+  const stopped = await run(m, ['run', 'stop']);
+  assert.equal(stopped.code, 0, `${stopped.stdout} ${stopped.stderr}`);
+  assert.match(stopped.stdout, /could not be read.*no longer active/);
+  const after = await run(m, ['hook', '--client', 'claude'], preToolUse('claude', m.cwd, 'rec-2'));
+  assert.equal(decisionOf(after).decision, 'allow', `no active run any more: ${after.stdout} ${after.stderr}`);
+  const sql = postgres(db.url, { max: 1, onnotice: () => {} });
+  try {
+    const [counts] = await sql`SELECT (SELECT count(*)::int FROM stategate_runs) AS runs, (SELECT count(*)::int FROM stategate_active_runs) AS active, (SELECT count(*)::int FROM stategate_journal) AS journal`;
+    assert.deepEqual({ runs: counts!.runs, active: counts!.active }, { runs: 1, active: 0 }, 'the run row is kept, no longer active');
+    assert.ok(counts!.journal > 0, 'its journal is kept');
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+});
+
 // The server stopped mid-session: a run in progress, a call allowed, then the server goes away.
 for (const client of ['claude', 'vscode'] as const) {
   test(`server stopped mid-session (${client}): the next hook call denies within the bound, with the reason and the recovery`, { timeout: 120_000 }, async (t) => {
