@@ -149,6 +149,51 @@ test('two clones, one store: a run started on one machine holds the other (found
   assert.equal(none.json?.error?.code, 'no_active_run', none.stdout);
 });
 
+/** A workflow with an interrupt on config files: written beside team.workflow.json in a clone. */
+const INTERRUPTED = {
+  id: 'irq',
+  initial: 'work',
+  interrupts: { config: { trigger: { file_pattern: 'config/**' }, target: 'review' } },
+  states: {
+    work: { allowed_tools: ['Read', 'Write', 'Edit'], on: { FINISH: 'done' } },
+    review: { allowed_tools: ['Read'], on: { REVIEWED: '$return' } },
+    done: { type: 'final' },
+  },
+};
+
+test('interrupts from either machine reach the shared run: an agent\'s write on one (Claude Code and VS Code hooks), a save on the other (file-changed)', { timeout: 180_000 }, async (t) => {
+  const db = await createTestDatabase(t);
+  const a = clone(t, db.url, 'https://github.com/team/repo.git');
+  const b = clone(t, db.url, 'git@github.com:team/repo.git');
+  for (const c of [a, b]) {
+    fs.writeFileSync(path.join(c.cwd, 'irq.workflow.json'), JSON.stringify(INTERRUPTED));
+    fs.mkdirSync(path.join(c.cwd, 'config'));
+    fs.writeFileSync(path.join(c.cwd, 'config', 'app.env'), 'A=1\n');
+  }
+  assert.equal((await run(a, ['run', 'start', 'irq.workflow.json'])).code, 0);
+  const stateOn = async (c: Clone) => ((await run(c, ['run', 'state'])).json as { state?: string }).state;
+  const writes: Record<Client, (cwd: string, id: string) => string> = {
+    claude: (cwd, id) => JSON.stringify({ hook_event_name: 'PostToolUse', session_id: 'cc', cwd, transcript_path: '/tmp/t.jsonl', tool_use_id: id, tool_name: 'Write', tool_input: { file_path: path.join(cwd, 'config', 'app.env'), content: 'A=2\n' }, tool_response: 'ok' }),
+    vscode: (cwd, id) => JSON.stringify({ hookEventName: 'PostToolUse', sessionId: 'vs', timestamp: '2026-11-28T20:00:00.000Z', cwd, transcript_path: '/tmp/t.json', tool_use_id: id, tool_name: 'create_file', tool_input: { filePath: path.join(cwd, 'config', 'app.env'), content: 'A=2\n' }, tool_response: 'ok' }),
+  };
+  for (const client of ['claude', 'vscode'] as const) {
+    // An agent on machine B writes a config file: the interrupt moves the team's run, and A sees it.
+    const hook = await run(b, ['hook', '--client', client], writes[client](b.cwd, `w-${client}`));
+    assert.equal(hook.code, 0, hook.stderr);
+    assert.match(String(hook.json?.hookSpecificOutput?.additionalContext), /fired interrupt "config"/, `the ${client} agent on B is told: ${hook.stdout}`);
+    assert.equal(await stateOn(a), 'review', `${client} on B: A sees the run in review`);
+    assert.equal((await run(a, ['run', 'send', 'REVIEWED'])).code, 0);
+    assert.equal(await stateOn(b), 'work', `A returned the run: B sees work again`);
+  }
+  // A person saves a config file in machine A's editor (what VS Code's save watcher reports): B sees the interrupt.
+  const saved = await run(a, ['run', 'file-changed', path.join(a.cwd, 'config', 'app.env')]);
+  assert.equal(saved.code, 0, saved.stderr);
+  assert.equal(await stateOn(b), 'review', 'a save on A interrupts the run B works in');
+  // Each interrupt is journaled once, on the one shared journal.
+  const { journal } = await journalOf(db);
+  assert.equal(journal.filter((e) => e.kind === 'interrupt').length, 3, JSON.stringify(journal.map((e) => e.kind)));
+});
+
 test('run list shows the project\'s runs on every machine; run join makes another run the active one everywhere', { timeout: 120_000 }, async (t) => {
   const db = await createTestDatabase(t);
   const a = clone(t, db.url, 'https://github.com/team/repo.git');
