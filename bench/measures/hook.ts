@@ -13,6 +13,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pendingRow, ratioRow, type Row } from '../row.js';
+import { timeSpawn, type Spawned } from './spawn-timed.js';
 import { summarise } from '../stats.js';
 
 export interface HookOptions {
@@ -23,26 +24,7 @@ export interface HookOptions {
   readonly cpuRuns: number;
 }
 
-interface Spawned {
-  readonly ms: number;
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
 
-function timeSpawn(args: readonly string[], stdin: string, cwd: string): Promise<Spawned> {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const child = spawn(process.execPath, args, { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ ms: performance.now() - t0, code, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
-}
 
 /** CPU time (ms) the process used, from `perf stat -e task-clock`: what the code costs, whatever the machine's load. */
 function cpuSpawn(args: readonly string[], stdin: string, cwd: string, out: string): Promise<number> {

@@ -20,7 +20,7 @@
  * The server is the one STATEGATE_TEST_PG_URL names: bench/run.mjs starts it the
  * way the test suite does (scripts/with-postgres.mjs).
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -28,6 +28,7 @@ import { join } from 'node:path';
 import postgres from 'postgres';
 import { createTestDatabase } from '../../test/support/postgres-server.js';
 import { pendingRow, ratioRow, type Row } from '../row.js';
+import { timeSpawn, type Spawned } from './spawn-timed.js';
 import { percentile, summarise } from '../stats.js';
 
 export interface TeamOptions {
@@ -49,26 +50,7 @@ const WORKFLOW = {
   },
 };
 
-interface Spawned {
-  readonly ms: number;
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
 
-function timeSpawn(args: readonly string[], stdin: string, cwd: string, env: NodeJS.ProcessEnv): Promise<Spawned> {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const child = spawn(process.execPath, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ ms: performance.now() - t0, code, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
-}
 
 interface Workspace {
   readonly name: string;
