@@ -38,6 +38,7 @@ import { replay } from '../../src/engine/store/replay';
 import type { JournalEntry } from '../../src/engine/machine/run';
 import { createTestDatabase } from '../support/postgres-server';
 import { tempDir } from '../unit/helpers/temp-dir';
+import { preToolUseRead as preToolUse, type HookClient as Client } from '../support/hook-inputs';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
@@ -146,14 +147,6 @@ function startKiller(): { stop: () => Promise<number> } {
   };
 }
 
-type Client = 'claude' | 'vscode';
-
-function preToolUse(client: Client, cwd: string, callId: string): string {
-  const file = path.join(cwd, 'a.txt');
-  return client === 'vscode'
-    ? JSON.stringify({ hookEventName: 'PreToolUse', sessionId: 'vs', timestamp: '2026-11-29T03:00:00.000Z', cwd, transcript_path: '/tmp/t.json', tool_use_id: callId, tool_name: 'read_file', tool_input: { filePath: file, startLine: 1, endLine: 2 } })
-    : JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 'cc', cwd, transcript_path: '/tmp/t.jsonl', tool_use_id: callId, tool_name: 'Read', tool_input: { file_path: file } });
-}
 
 function decisionOf(r: Outcome): { decision: 'allow' | 'deny'; reason: string } {
   if (r.code === 2) return { decision: 'deny', reason: r.stderr };

@@ -21,6 +21,7 @@ import { tempDir } from './helpers/temp-dir';
 import { replay } from '../../src/engine/store/replay';
 import type { JournalEntry } from '../../src/engine/machine/run';
 import { createTestDatabase, silentPort, startPrivateServer, type TestDatabase } from '../support/postgres-server';
+import { preToolUseRead as preToolUse, type HookClient as Client } from '../support/hook-inputs';
 
 type Owner = { after(fn: () => unknown): unknown };
 
@@ -85,14 +86,6 @@ function run(c: Clone, args: readonly string[], input = '', extraEnv: NodeJS.Pro
   });
 }
 
-type Client = 'claude' | 'vscode';
-
-function preToolUse(client: Client, cwd: string, callId: string): string {
-  const file = path.join(cwd, 'a.txt');
-  return client === 'vscode'
-    ? JSON.stringify({ hookEventName: 'PreToolUse', sessionId: 'vs', timestamp: '2026-11-28T20:00:00.000Z', cwd, transcript_path: '/tmp/t.json', tool_use_id: callId, tool_name: 'read_file', tool_input: { filePath: file, startLine: 1, endLine: 2 } })
-    : JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 'cc', cwd, transcript_path: '/tmp/t.jsonl', tool_use_id: callId, tool_name: 'Read', tool_input: { file_path: file } });
-}
 
 /** The file store's files of a run (run.json, journal.jsonl, active) in a clone: a shared run has none there, only its run record. */
 function runFilesIn(cwd: string): string[] {
