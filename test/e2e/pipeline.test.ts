@@ -117,13 +117,20 @@ test('@stategate /run: a grant approved once, then asked again for other argumen
     await waitUntil('the approved write', () => (fs.existsSync(path.join(vsc.workspaceDir, 'notes.txt')) ? true : undefined), 20_000);
     const deny = answer.getByRole('button', { name: 'Deny' });
     // Wait on the run's journal rather than the buttons (whether the chat keeps an answered question's buttons is VS Code's choice).
-    const asked = async (): Promise<number> => {
+    const grantEntries = async (kind: string): Promise<number> => {
       const rn = new Runner({ dir: path.join(vsc.workspaceDir, '.stategate'), workspaceRoot: vsc.workspaceDir });
-      return ((await rn.store.readJournal((await rn.requireActive()).runId)) as unknown as JournalEntry[]).filter((e) => e.kind === 'grant_asked').length;
+      return ((await rn.store.readJournal((await rn.requireActive()).runId)) as unknown as JournalEntry[]).filter((e) => e.kind === kind).length;
     };
-    await waitUntil('a second question', async () => ((await asked()) >= 2 ? true : undefined), 30_000);
-    await deny.last().waitFor({ timeout: 10_000 });
-    await deny.last().click();
+    await waitUntil('a second question', async () => ((await grantEntries('grant_asked')) >= 2 ? true : undefined), 30_000);
+    // The journal has the question before the chat has drawn its buttons, and the chat may still show the
+    // first question's (answered) Deny, whose click changes nothing. So click the last Deny until the run's
+    // journal has the second answer: a click on the stale button is a no-op, the new one answers.
+    await waitUntil('the second question answered by Deny', async () => {
+      if ((await grantEntries('grant_answered')) >= 2) return true;
+      await deny.last().click({ timeout: 2_000 }).catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 500));
+      return undefined;
+    }, 30_000);
 
     const r = await received(vsc, 6, 60_000);
     assert.equal(r.length, 6, `the model was asked 6 times, got ${r.length}`);
