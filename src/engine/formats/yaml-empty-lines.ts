@@ -23,6 +23,7 @@
  * the lines), about a third of what it was on such documents.
  */
 import { Composer, Lexer, Parser, YAMLParseError, type Document, type DocumentOptions, type ParseOptions, type SchemaOptions } from 'yaml';
+import { capComposerErrors } from './yaml-error-cap.js';
 
 /**
  * Line breaks a run keeps: more than 1,024, the longest the package lets an
@@ -44,6 +45,8 @@ export interface ShortParse {
   readonly toOriginal: (offset: number) => number;
   /** How many lexemes the parser was handed (the work done). */
   readonly lexemes: number;
+  /** Errors the composer counted without making them (yaml-error-cap.ts). */
+  readonly uncounted: number;
   /** A string scalar's value (the node's range start, its value as read) -> its value in the original text. */
   readonly stringValue: (rangeStart: number | undefined, value: string) => string;
 }
@@ -69,6 +72,7 @@ export function parseDocumentShort(text: string, options: ParseOptions & Documen
   if (!lexemes) return undefined;
   const parser = new Parser();
   const composer = new Composer(options);
+  const uncounted = capComposerErrors(composer);
   function* tokens() {
     for (const lexeme of lexemes!.lexemes) yield* parser.next(lexeme);
     yield* parser.end();
@@ -91,6 +95,7 @@ export function parseDocumentShort(text: string, options: ParseOptions & Documen
     doc,
     toOriginal: (offset) => offset + shiftBefore(shifts, offset),
     lexemes: lexemes.lexemes.length,
+    uncounted: uncounted(),
     stringValue: (start, value) => {
       const fix = start === undefined ? undefined : fixes.get(start);
       return fix ? fixValue(fix, value) : value;

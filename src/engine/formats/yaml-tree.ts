@@ -21,6 +21,7 @@ import { withPlainEnv } from './yaml-env.js';
 import { AliasTargets } from './yaml-anchors.js';
 import type { JsonNode } from './jsonc.js';
 import { parseDocumentShort, type ShortParse } from './yaml-empty-lines.js';
+import { MAX_YAML_ERRORS, parseDocumentCapped } from './yaml-error-cap.js';
 
 type Building = { -readonly [K in keyof JsonNode]: JsonNode[K] };
 
@@ -51,6 +52,7 @@ export function parseWithYaml(text: string, emptyRunsOnce = true): ParsedYaml {
   }
   let doc: Document.Parsed;
   let short: ShortParse | undefined;
+  let uncounted = 0;
   // Each syntax error is an Error object, and capturing its stack is most of the cost on a broken document
   // with thousands of them (deep unclosed brackets: over 100 ms for 2 KB). Nothing reads their stacks.
   const stackTraceLimit = Error.stackTraceLimit;
@@ -60,9 +62,13 @@ export function parseWithYaml(text: string, emptyRunsOnce = true): ParsedYaml {
     const options = { uniqueKeys: false, prettyErrors: false };
     // Long runs of empty lines (100,000 of them took 150+ ms) are read once (yaml-empty-lines.ts).
     // The package's parser reads process.env for every token (yaml-env.ts).
-    [short, doc] = withPlainEnv(() => {
+    // Past the first MAX_YAML_ERRORS errors the composer only counts them (yaml-error-cap.ts).
+    [short, doc, uncounted] = withPlainEnv(() => {
       const cut = emptyRunsOnce ? parseDocumentShort(text, options) : undefined;
-      return [cut, cut?.doc ?? parseDocument(text, options)] as const;
+      if (cut) return [cut, cut.doc, cut.uncounted] as const;
+      if (!emptyRunsOnce) return [undefined, parseDocument(text, options), 0] as const;
+      const whole = parseDocumentCapped(text, options);
+      return [undefined, whole.doc, whole.uncounted] as const;
     });
   } catch (err) {
     // The parser recurses per nesting level: a pathological depth exhausts the stack.
@@ -73,7 +79,13 @@ export function parseWithYaml(text: string, emptyRunsOnce = true): ParsedYaml {
   }
   const toOriginal = short?.toOriginal;
   const at = (pos: [number, number]): [number, number] => (toOriginal ? [toOriginal(pos[0]), toOriginal(pos[1])] : pos);
-  for (const e of doc.errors) diagnostics.push(yamlProblem('error', e.message, at(e.pos), text.length));
+  const listed = Math.min(doc.errors.length, MAX_YAML_ERRORS);
+  for (let i = 0; i < listed; i++) diagnostics.push(yamlProblem('error', doc.errors[i]!.message, at(doc.errors[i]!.pos), text.length));
+  const more = doc.errors.length - listed + uncounted;
+  if (more > 0) {
+    const last: [number, number] = listed > 0 ? at(doc.errors[listed - 1]!.pos) : [0, 0];
+    diagnostics.push(syntax(`YAML syntax error: ${more} more syntax error${more === 1 ? '' : 's'} after this one (the first ${MAX_YAML_ERRORS} are listed).`, Math.min(last[0], text.length), Math.min(Math.max(last[0], last[1]), text.length)));
+  }
   for (const w of doc.warnings) diagnostics.push(yamlProblem('warning', w.message, at(w.pos), text.length));
   const converter = new Converter(text, doc, diagnostics, short);
   let root: JsonNode | undefined;

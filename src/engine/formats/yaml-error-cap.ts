@@ -1,0 +1,68 @@
+/**
+ * A broken YAML document can hold tens of thousands of syntax errors (the
+ * statechart fuzzer's run of 37,000 `"` has 18,328), and the `yaml` package
+ * makes an Error object for each, which we then turned into a diagnostic and
+ * sorted: about a third of a 42 ms check, for a list nobody reads past its
+ * first screen. So the package's composer makes the first MAX_YAML_ERRORS
+ * errors and only counts the rest, and yaml-tree.ts lists those with one line
+ * saying how many more there are.
+ *
+ * The composer reports each error through its `onError` field, which it
+ * passes to the functions that compose a document; it is private in the
+ * package's types, so it is replaced here by name. Should a later version of
+ * the package stop using it, nothing breaks: every error is then made as
+ * before, and yaml-tree.ts still lists only the first ones
+ * (test/unit/yaml-error-cap.test.ts tells which of the two happened).
+ */
+import { Composer, Parser, YAMLParseError, type Document, type DocumentOptions, type ParseOptions, type SchemaOptions } from 'yaml';
+
+/** Syntax errors listed for one document; the rest are counted. */
+export const MAX_YAML_ERRORS = 100;
+
+type OnError = (source: unknown, code: string, message: string, warning?: boolean) => void;
+
+export interface CappedParse {
+  readonly doc: Document.Parsed;
+  /** Errors the composer counted without making them (beyond those in `doc.errors`). */
+  readonly uncounted: number;
+}
+
+/**
+ * Makes `composer` keep its first `max` errors and count the others. Returns
+ * how many it counted so far (read it after composing).
+ */
+export function capComposerErrors(composer: Composer, max = MAX_YAML_ERRORS): () => number {
+  const holder = composer as unknown as { onError?: OnError };
+  const made = holder.onError;
+  if (typeof made !== 'function') return () => 0;
+  let errors = 0;
+  let skipped = 0;
+  holder.onError = (source, code, message, warning) => {
+    if (!warning && ++errors > max) {
+      skipped++;
+      return;
+    }
+    made(source, code, message, warning);
+  };
+  return () => skipped;
+}
+
+/**
+ * What the package's `parseDocument` does (public-api.js: the first document,
+ * an error for a second one), with the composer's errors capped. Options as
+ * yaml-tree.ts passes them: no pretty errors, so no line counter is needed.
+ */
+export function parseDocumentCapped(text: string, options: ParseOptions & DocumentOptions & SchemaOptions): CappedParse {
+  const composer = new Composer(options);
+  const uncounted = capComposerErrors(composer);
+  let doc: Document.Parsed | undefined;
+  for (const d of composer.compose(new Parser().parse(text), true, text.length)) {
+    if (!doc) doc = d;
+    else {
+      doc.errors.push(new YAMLParseError([d.range[0], d.range[1]], 'MULTIPLE_DOCS', 'Source contains multiple documents; please use YAML.parseAllDocuments()'));
+      break;
+    }
+  }
+  // compose(…, forceDoc = true) always yields a document.
+  return { doc: doc!, uncounted: uncounted() };
+}
