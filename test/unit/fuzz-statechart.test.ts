@@ -81,6 +81,9 @@ interface WorkerOutput extends FuzzOutput {
   readonly checkMs: number;
   readonly slowest?: string;
   readonly overTarget: number;
+  /** Of `overTarget`, those still over at the best of three checks. */
+  readonly overTargetBestOf3: number;
+  readonly slowestBestMs: number;
   readonly yaml: number;
 }
 
@@ -308,6 +311,8 @@ function runWorker(input: WorkerInput): WorkerOutput {
   let checkMs = 0;
   let slowestHow: string | undefined;
   let overTarget = 0;
+  let overTargetBestOf3 = 0;
+  let slowestBest = 0;
   let diagnostics = 0;
   let loaded = 0;
   let yaml = 0;
@@ -323,7 +328,15 @@ function runWorker(input: WorkerInput): WorkerOutput {
       slowest = ms;
       slowestHow = `${doc.text.length} chars, ${doc.how.slice(0, 200)}`;
     }
-    if (ms > TARGET_MS) overTarget++;
+    if (ms > TARGET_MS) {
+      overTarget++;
+      // Over the target once: is it the document, or a collection of earlier documents' garbage or the
+      // other worker's turn on the CPU that landed in its check? Timed twice more; the best of the three
+      // is the document's own cost. Both counts are reported.
+      const best = Math.min(ms, timedCheck(doc.text, file, PER_DOC_LIMIT_MS).ms, timedCheck(doc.text, file, PER_DOC_LIMIT_MS).ms);
+      if (best > TARGET_MS) overTargetBestOf3++;
+      if (best > slowestBest) slowestBest = best;
+    }
     if (SLOWEST_DIR && (kept.length < SLOWEST_KEPT || ms > kept[kept.length - 1]!.ms)) {
       kept.push({ ms, doc });
       kept.sort((a, b) => b.ms - a.ms);
@@ -347,6 +360,8 @@ function runWorker(input: WorkerInput): WorkerOutput {
     slowestMs: slowest,
     ...(slowestHow ? { slowest: slowestHow } : {}),
     overTarget,
+    overTargetBestOf3,
+    slowestBestMs: slowestBest,
     diagnostics,
     loaded,
     yaml,
@@ -379,6 +394,9 @@ if (!isMainThread && (workerData as { fuzzStatechart?: boolean } | undefined)?.f
       checkMsPerDoc: Number((outs.reduce((a, o) => a + o.checkMs, 0) / Math.max(1, outs.reduce((a, o) => a + o.documents, 0))).toFixed(2)),
       slowest: slowest.slowest,
       [`over${TARGET_MS}ms`]: outs.reduce((a, o) => a + o.overTarget, 0),
+      // Of those, the documents still over the target at the best of three checks, and the slowest such best.
+      [`over${TARGET_MS}msBestOf3`]: outs.reduce((a, o) => a + o.overTargetBestOf3, 0),
+      slowestBestOf3Ms: Number(Math.max(0, ...outs.map((o) => o.slowestBestMs)).toFixed(1)),
       yamlDocuments: outs.reduce((a, o) => a + o.yaml, 0),
       loadedAsChart: outs.reduce((a, o) => a + o.loaded, 0),
     });
