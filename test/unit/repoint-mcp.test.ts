@@ -128,6 +128,21 @@ test('Codex: the entry forwards the state-folder variables by name only, never a
   assert.deepEqual(toml.env, { ELECTRON_RUN_AS_NODE: '1' }, 'no state folder written into the file');
 });
 
+test('Codex: a table written before the state-folder variables were forwarded gets its env_vars line, with or without a move, and only once', () => {
+  const current = enabled('codex');
+  const old = { [CODEX_CONFIG_FILE]: current[CODEX_CONFIG_FILE]!.split('\n').filter((l) => !l.startsWith('env_vars')).join('\n') };
+  assert.equal(parseToml(old[CODEX_CONFIG_FILE]!).mcp_servers.stategate.env_vars, undefined, 'the old shape has none');
+  for (const rt of [NEW, OLD]) {
+    const after = repointed(old, rt)[CODEX_CONFIG_FILE]!;
+    const table = parseToml(after).mcp_servers.stategate;
+    assert.deepEqual(table.env_vars, [...CODEX_FORWARDED_ENV]);
+    assert.equal(table.args[0], rt === NEW ? NEW_CLI : OLD_CLI);
+    assert.deepEqual(table.env, { ELECTRON_RUN_AS_NODE: '1' });
+    assert.deepEqual(planRepointMcp((f) => ({ [CODEX_CONFIG_FILE]: after })[f], rt), [], 'a second pass changes nothing');
+  }
+  assert.equal(repointed(old, OLD)[CODEX_CONFIG_FILE], current[CODEX_CONFIG_FILE], 'the same table enable writes today');
+});
+
 test('a re-pointed entry runs: the MCP command of .cursor/mcp.json, moved to this CLI, answers initialize', () => {
   const root = tempDir('sg-repoint-');
   const here: HostRuntime = { execPath: process.execPath, extensionPath: path.resolve(path.dirname(CLI), '..'), platform: 'linux' };

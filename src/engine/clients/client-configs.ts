@@ -255,13 +255,18 @@ const tomlString = (s: string): string => JSON.stringify(s); // a TOML basic str
  */
 export const CODEX_FORWARDED_ENV = ['STATEGATE_STATE_DIR', 'XDG_STATE_HOME'] as const;
 
+/** The `env_vars` line of the Codex table (enable writes it; a re-point adds it to a table written before it existed). */
+export function codexEnvVarsLine(): string {
+  return `env_vars = [${CODEX_FORWARDED_ENV.map(tomlString).join(', ')}]`;
+}
+
 function codexMcpTable(l: ClientLaunch): string {
   const env = Object.entries(l.mcp.env).map(([k, v]) => `${k} = ${tomlString(v)}`).join('\n');
   return [
     `[mcp_servers.${MCP_SERVER_NAME}]`,
     `command = ${tomlString(l.mcp.command)}`,
     `args = [${l.mcp.args.map(tomlString).join(', ')}]`,
-    `env_vars = [${CODEX_FORWARDED_ENV.map(tomlString).join(', ')}]`,
+    codexEnvVarsLine(),
     '',
     `[mcp_servers.${MCP_SERVER_NAME}.env]`,
     env,

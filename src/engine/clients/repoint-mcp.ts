@@ -20,6 +20,7 @@ import { applyEdits, modify, parse as parseJsonc, type ParseError } from 'jsonc-
 import { cliPath, RUNTIME_ENV, type HostRuntime } from './cli-launch.js';
 import {
   CODEX_CONFIG_FILE,
+  codexEnvVarsLine,
   COPILOT_MCP_FILE,
   CURSOR_MCP_FILE,
   GEMINI_SETTINGS_FILE,
@@ -136,9 +137,14 @@ export function repointCodexMcp(text: string, rt: HostRuntime): string | undefin
   const editorRuntime = envLines.some((l) => new RegExp(`^\\s*"?${RUNTIME_VAR}"?\\s*=\\s*["']1["']`).test(l));
   const words = [command, ...argList];
   const next = repointMcpWords(words, editorRuntime, rt);
-  if (next === words) return undefined;
-  lines[commandAt] = `command = ${JSON.stringify(next[0])}`;
-  lines[argsAt] = `args = [${next.slice(1).map((w) => JSON.stringify(w)).join(', ')}]`;
+  // A table enable wrote before it forwarded the state-folder variables (client-configs.ts, CODEX_FORWARDED_ENV) gets them now.
+  const forwards = lines.some((l, i) => i > start && i < end && /^\s*env_vars\s*=/.test(l));
+  if (next === words && forwards) return undefined;
+  if (next !== words) {
+    lines[commandAt] = `command = ${JSON.stringify(next[0])}`;
+    lines[argsAt] = `args = [${next.slice(1).map((w) => JSON.stringify(w)).join(', ')}]`;
+  }
+  if (!forwards) lines.splice(argsAt + 1, 0, codexEnvVarsLine());
   return lines.join('\n');
 }
 
