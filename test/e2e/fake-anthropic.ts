@@ -14,7 +14,7 @@
  */
 import * as fs from 'node:fs';
 import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback, readBody } from './loopback-server.js';
 
 export type Block = { readonly type: 'text'; readonly text: string } | { readonly type: 'tool_use'; readonly name: string; readonly input: unknown };
 
@@ -114,26 +114,11 @@ function answerMessages(req: MessagesRequest, blocks: readonly Block[], res: htt
   res.end();
 }
 
-function readBody(req: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
 export async function startFakeAnthropic(script: Script, options: { logFile?: string } = {}): Promise<FakeAnthropic> {
   const requests: LoggedRequest[] = [];
   const server = http.createServer((req, res) => {
     void (async () => {
-      const text = await readBody(req);
-      let body: unknown = text;
-      try {
-        body = text ? JSON.parse(text) : undefined;
-      } catch {
-        /* kept as text */
-      }
+      const body = await readBody(req);
       const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !SECRET_HEADERS.has(k)));
       const logged: LoggedRequest = { method: req.method ?? '', url: req.url ?? '', headers, body };
       requests.push(logged);
@@ -153,15 +138,6 @@ export async function startFakeAnthropic(script: Script, options: { logFile?: st
       res.end(JSON.stringify({ type: 'error', error: { type: 'api_error', message: String(err) } }));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const { url, close } = await listenOnLoopback(server);
+  return { url, requests, close };
 }

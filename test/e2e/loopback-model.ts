@@ -6,7 +6,7 @@
 // request `answer` does not take gets a 404 naming it, so a test that fails
 // shows what else the client asked for.
 import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback, readBody } from './loopback-server.js';
 
 export interface ModelRequest {
   readonly method: string;
@@ -27,24 +27,6 @@ export interface LoopbackModel {
   close(): Promise<void>;
 }
 
-function readBody(req: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function parsed(text: string): unknown {
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
 /** One server-sent event (`event:` omitted when the API names events only in the data). */
 export function writeSse(res: http.ServerResponse, data: unknown, event?: string): void {
   res.write(`${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
@@ -61,7 +43,7 @@ export async function startLoopbackModel(answer: Answer): Promise<LoopbackModel>
     void (async () => {
       const url = req.url ?? '';
       const cut = url.indexOf('?');
-      const request: ModelRequest = { method: req.method ?? '', path: cut < 0 ? url : url.slice(0, cut), query: cut < 0 ? '' : url.slice(cut), body: parsed(await readBody(req)) };
+      const request: ModelRequest = { method: req.method ?? '', path: cut < 0 ? url : url.slice(0, cut), query: cut < 0 ? '' : url.slice(cut), body: await readBody(req) };
       requests.push(request);
       if (!answer(request, res)) writeJson(res, 404, { error: { message: `loopback model: no ${request.method} ${request.path}` } });
     })().catch((err: unknown) => {
@@ -69,15 +51,6 @@ export async function startLoopbackModel(answer: Answer): Promise<LoopbackModel>
       else res.end();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const { url, close } = await listenOnLoopback(server);
+  return { url, requests, close };
 }

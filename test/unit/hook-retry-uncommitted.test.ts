@@ -14,8 +14,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { tempDir } from './helpers/temp-dir';
-import { Runner } from '../../src/engine/store/runner';
-import type { CommitStep } from '../../src/engine/store/run-store';
+import { killableRunner } from './helpers/killable-runner';
 
 const WORKFLOW = {
   id: 'capped',
@@ -30,23 +29,16 @@ test('a call whose commit never happened, asked again under its id, is counted: 
   const cwd = tempDir('sg-retry-uncommitted-', t);
   fs.writeFileSync(path.join(cwd, 'capped.workflow.json'), JSON.stringify(WORKFLOW));
   fs.writeFileSync(path.join(cwd, 'a.txt'), 'a\n');
-  let stopAt: CommitStep | undefined;
-  const runner = new Runner({
-    dir: path.join(cwd, '.stategate'),
-    workspaceRoot: cwd,
-    afterCommitStep: (step) => {
-      if (step === stopAt) throw new Error(`killed after ${step}`);
-    },
-  });
+  const { runner, killAfter } = killableRunner(cwd);
   await runner.start(path.join(cwd, 'capped.workflow.json'));
   const read = { tool: 'Read', input: { file_path: path.join(cwd, 'a.txt') } };
   const opts = (id: string) => ({ callId: id, client: 'claude' });
 
   // Stopped before the commit point: the decision was made (and noted), nothing was committed.
-  stopAt = 'record-written';
+  killAfter('record-written');
   const killed = await runner.tool(read, opts('toolu_1'));
   assert.notEqual(killed.counted, true, `the stopped commit counted nothing: ${JSON.stringify(killed)}`);
-  stopAt = undefined;
+  killAfter(undefined);
   assert.equal((await runner.requireActive()).counters.iterations, 0, 'nothing committed');
 
   // The retry is decided and counted, and so is the next call: the cap of 2 is reached, the third is denied.

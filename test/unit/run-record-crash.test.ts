@@ -12,8 +12,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { tempDir } from './helpers/temp-dir';
 import { CLI, cli, requireBuiltCli } from './helpers/cli';
-import { Runner } from '../../src/engine/store/runner';
-import type { CommitStep } from '../../src/engine/store/run-store';
+import { killableRunner } from './helpers/killable-runner';
 import validateRecord from '../../src/engine/schema/agent-state-validator.generated.js';
 import { LEARNINGS_FILE, RECORD_FILE } from '../../src/engine/record/record-file';
 import type { AgentStateRecord } from '../../src/engine/record/types';
@@ -57,24 +56,17 @@ function readRecordFile(file: string): AgentStateRecord {
 
 test('a writer stopped after run.json (before the record) leaves the record one change behind, readable; the next commit catches it up', async (t) => {
   const cwd = workspace(t);
-  let stopAt: CommitStep | undefined;
-  const runner = new Runner({
-    dir: path.join(cwd, '.stategate'),
-    workspaceRoot: cwd,
-    afterCommitStep: (step) => {
-      if (step === stopAt) throw new Error(`killed after ${step}`);
-    },
-  });
+  const { runner, killAfter } = killableRunner(cwd);
   await runner.start(path.join(cwd, 'loop.workflow.json'));
   const runId = (await runner.requireActive()).runId;
   const file = path.join(runner.runDir(runId), RECORD_FILE);
   const before = readRecordFile(file);
 
   // Killed after the journal, before the record: a learning is committed, the record does not have it.
-  stopAt = 'journal-appended';
+  killAfter('journal-appended');
   await assert.rejects(async () => await runner.recordLearning({ lesson: 'Missed by a killed writer' }), /killed after journal-appended/);
   assert.deepEqual(readRecordFile(file), before, 'the record is the previous one, whole');
-  stopAt = undefined;
+  killAfter(undefined);
 
   await runner.send('STEP');
   const after = readRecordFile(file);

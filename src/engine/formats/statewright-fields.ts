@@ -18,8 +18,14 @@ export const WORKFLOW_FIELDS = [
   'meta',
 ] as const;
 
-export const STATE_FIELDS = [
-  'type',
+/** The stage fields (docs/pipelines.md): a state with `completion_tool` is a stage of a pipeline. */
+export const STAGE_FIELDS = ['prompt', 'completion_tool', 'completion_schema', 'turn_cap'] as const;
+
+/**
+ * The fields that set a state's rules (what readRules in statewright.ts reads;
+ * a node without any of them gets the shared empty rules).
+ */
+export const RULE_FIELDS = [
   'instructions',
   'allowed_tools',
   'disallowed_tools',
@@ -39,16 +45,9 @@ export const STATE_FIELDS = [
   'model',
   'thinking_level',
   'model_ladder',
-  'on',
-  'safe_next',
-  'prompt',
-  'completion_tool',
-  'completion_schema',
-  'turn_cap',
 ] as const;
 
-/** The stage fields (docs/pipelines.md): a state with `completion_tool` is a stage of a pipeline. */
-export const STAGE_FIELDS = ['prompt', 'completion_tool', 'completion_schema', 'turn_cap'] as const;
+export const STATE_FIELDS = ['type', ...RULE_FIELDS, 'on', 'safe_next', ...STAGE_FIELDS] as const;
 
 /** Numeric per-state limits that must be at least 1 (`turn_cap` has its own rule: check/stage-rules.ts). */
 export const LIMIT_FIELDS = ['max_iterations', 'max_edit_lines', 'max_files_per_state', 'context_budget_bytes'] as const;

@@ -30,6 +30,7 @@ import {
   GUARD_FIELDS,
   INTERRUPT_FIELDS,
   MODEL_RUNG_FIELDS,
+  RULE_FIELDS,
   STATE_FIELDS,
   STATE_TYPES,
   TRIGGER_FIELDS,
@@ -206,27 +207,8 @@ function readKind(r: Reader, e: Entry | undefined): StateKind {
   return r.oneOf(e, STATE_TYPES) === 'final' ? 'final' : 'atomic'; // "normal", "atomic", absent, or invalid (reported)
 }
 
-/** Every field readRules reads (the fast path below returns NO_RULES when a node has none of them). */
-const RULE_FIELDS: ReadonlySet<string> = new Set([
-  'disallowed_tools',
-  'blocked_env',
-  'deny_env',
-  'env_overrides',
-  'env',
-  'instructions',
-  'allowed_tools',
-  'allowed_commands',
-  'allowed_commands_tool',
-  'max_iterations',
-  'max_edit_lines',
-  'max_files_per_state',
-  'context_budget_bytes',
-  'allowed_paths',
-  'denied_paths',
-  'model',
-  'thinking_level',
-  'model_ladder',
-]);
+/** Every field readRules reads, as a set (the fast path below returns NO_RULES when a node has none of them). */
+const RULE_FIELD_SET: ReadonlySet<string> = new Set(RULE_FIELDS);
 
 /** What readRules gives a node without rule fields, shared (most nodes of a large statechart have none). */
 const NO_RULES: StateRules = Object.freeze({ disallowedTools: NONE, blockedEnv: NONE, envOverrides: NO_ENTRIES });
@@ -273,7 +255,7 @@ function readGlobs(r: Reader, e: Entry | undefined): string[] | undefined {
 
 function hasRuleField(f: Fields): boolean {
   const list = f.list;
-  for (let i = 0; i < list.length; i++) if (RULE_FIELDS.has((list[i] as Entry).key)) return true;
+  for (let i = 0; i < list.length; i++) if (RULE_FIELD_SET.has((list[i] as Entry).key)) return true;
   return false;
 }
 
