@@ -295,3 +295,63 @@ test('the store password comes from VS Code\'s secret storage: set by a command,
     }
   });
 });
+
+test('a change of the stategate.store user setting while VS Code is open: the hooks follow at once, Reload Window brings the views, clearing it goes back to the files', { timeout: 600_000 }, async (t) => {
+  const db = await createTestDatabase(t);
+  const password = `Sg-switch-${Date.now().toString(36)}`;
+  const vscRole = await createTestRole(t, db.url, { prefix: 'sg_switch', password, grant: CLIENT_GRANTS });
+  const cloneRole = await createTestRole(t, db.url, { prefix: 'sg_clone', grant: CLIENT_GRANTS });
+  const noPassword = new URL(vscRole.urlFor(db.url));
+  noPassword.password = '';
+  const workspace = cloneOf(t, 'https://github.com/team/shared-run.git');
+  const other = cloneOf(t, 'git@github.com:team/shared-run.git');
+  // The team's run, started on the shared store by the other clone: held in plan (no WebFetch there).
+  otherClone(other, cloneRole.urlFor(db.url), 'start', 'feature.workflow.json');
+
+  await withVsCode(t, { workspace, env: { PGPASSWORD: password } }, async (vsc) => {
+    await vsc.hostReady();
+    const pointer = storePointerFile(vsc.workspaceDir, { STATEGATE_STATE_DIR: TEST_STATE_DIR });
+    const hookEnv: NodeJS.ProcessEnv = { ...process.env, STATEGATE_PROJECT: '', PGPASSWORD: password };
+    delete hookEnv.STATEGATE_STORE_URL;
+    const webFetch = (id: string): string =>
+      spawnSync(process.execPath, [CLI, 'hook', '--client', 'claude'], {
+        cwd: vsc.workspaceDir,
+        env: hookEnv,
+        input: JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 'switch', cwd: vsc.workspaceDir, transcript_path: '/tmp/t', tool_use_id: id, tool_name: 'WebFetch', tool_input: { url: 'https://example.com' } }),
+        encoding: 'utf8',
+      }).stdout;
+    // Files: no run in this workspace, nothing to hold the hook to; no pointer.
+    assert.equal(fs.existsSync(pointer), false, 'no store pointer while the setting is unset');
+    assert.doesNotMatch(webFetch('before'), /"permissionDecision":\s*"deny"/, 'with the files and no run, the hook does not deny');
+
+    // The person names the shared store in their user settings (through VS Code's configuration service, as the Settings editor does).
+    assert.equal(await vsc.executeCommand('stategateE2e.setUserSetting', 'stategate.store', noPassword.toString()), noPassword.toString());
+    assert.match(fs.readFileSync(path.join(vsc.userDataDir, 'User', 'settings.json'), 'utf8'), /"stategate\.store"/, 'written to the user\'s settings.json');
+
+    // The hooks follow at once, through the pointer outside the workspace (no password in it).
+    const written = await waitUntil('the store pointer', () => (fs.existsSync(pointer) ? (JSON.parse(fs.readFileSync(pointer, 'utf8')) as { url?: string }) : undefined), 30_000);
+    assert.equal(written.url, noPassword.toString());
+    assert.ok(!fs.readFileSync(pointer, 'utf8').includes(password));
+    const denied = webFetch('after');
+    assert.match(denied, /"permissionDecision":\s*"deny"/, `a hook here is now held to the shared run: ${denied}`);
+    assert.match(denied, /WebFetch/, 'denied by the workflow (plan has no WebFetch), not for a broken store');
+
+    // The views keep the store they opened until a reload, and say so with a button.
+    const toast = vsc.page.locator('.notifications-toasts .notification-list-item').filter({ hasText: 'hooks now use the shared store' });
+    await toast.waitFor({ timeout: 30_000 });
+    assert.equal(await vsc.page.locator('.statusbar-item').filter({ hasText: 'feature ›' }).count(), 0, 'before the reload the status bar still shows the files (no run)');
+    fs.rmSync(path.join(vsc.ipcDir, 'ready.json'), { force: true });
+    const loaded = vsc.page.waitForEvent('load', { timeout: 60_000 });
+    await toast.getByRole('button', { name: 'Reload Window' }).click();
+    await loaded;
+    await vsc.waitForWorkbench();
+    await vsc.hostReady();
+    await vsc.waitForStatusBar(RUN_ITEM, (text) => text === 'feature › plan', 60_000);
+
+    // Cleared: the pointer goes, the hooks are back on the files (no run here: no deny), and the toast says so.
+    assert.equal(await vsc.executeCommand('stategateE2e.setUserSetting', 'stategate.store', null), null);
+    await waitUntil('the store pointer to be removed', () => (fs.existsSync(pointer) ? undefined : true), 30_000);
+    await vsc.page.locator('.notifications-toasts .notification-list-item').filter({ hasText: 'the run files in .stategate/' }).waitFor({ timeout: 30_000 });
+    assert.doesNotMatch(webFetch('cleared'), /"permissionDecision":\s*"deny"/, 'back on the files, where this workspace has no run');
+  });
+});

@@ -6,6 +6,10 @@
 //   <id>.result.json   the HostSuiteResult, or {"ok", "value"?, "error"?} for a
 //                      command; written atomically (tmp + rename)
 // and writes `ready.json` ({"vscodeVersion", ...}) once it listens.
+// Its own command `stategateE2e.setUserSetting(key, value)` changes a user
+// setting through VS Code's configuration service, as the Settings editor does
+// (written to the user's settings.json, onDidChangeConfiguration fired);
+// `undefined` as the value removes it.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -60,7 +64,13 @@ export function activate(context: vscode.ExtensionContext): void {
     }
   };
   const timer = setInterval(scan, 100);
-  context.subscriptions.push({ dispose: () => clearInterval(timer) });
+  context.subscriptions.push(
+    { dispose: () => clearInterval(timer) },
+    vscode.commands.registerCommand('stategateE2e.setUserSetting', async (key: string, value: unknown) => {
+      await vscode.workspace.getConfiguration().update(key, value ?? undefined, vscode.ConfigurationTarget.Global);
+      return vscode.workspace.getConfiguration().inspect(key)?.globalValue ?? null;
+    }),
+  );
   writeJson(path.join(dir, 'ready.json'), {
     vscodeVersion: vscode.version,
     execPath: process.execPath,
