@@ -73,6 +73,14 @@ test('hand-picked corners: the same tree or declined', () => {
     'x:\n  - - a\n    - # c\n  - b\n',
     'x:\n  y:\n    - # c\n  b: 1\n',
     'x:\n  a: # c\n  b: 1\n',
+    // ... or then blank lines and a line at 0 (found by `npm run test:hunt`, seed -307080678).
+    '_aa_aa:\n  "_A ": #|+\n    \n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n__a__a:\n',
+    'a:\n  b: #c\n\nd:\n',
+    'a:\n  b:\n    c: #c\n\nd:\n',
+    '- a:\n    b: #c\n\n- d\n',
+    'a:\n  - #c\n   \nd:\n',
+    'a:\n- #c\n\nb: 1\n',
+    'a:\n  - - #c\n\n  - d\n',
     // An indented comment line, then spaces ending the text (1 in 300,000 random documents).
     'a:\n  b:\n    c: 1\n  # x\n  ',
     'a:\n  b: 1\n  # x\n  ',

@@ -240,6 +240,9 @@ function valueAt(col: number, parent: JsonNode, inMapping: boolean): Building {
   // Such a value closing its collection, the next line indented less but not at 0: the package's collection
   // takes in that line's indentation (`x:\n  y:\n    a: # c\n  b: 1`); left to it (found the same way).
   if (d === 35 && indent > 0 && indent < col) throw BAIL;
+  // ... or closing its collection after blank lines: the package's collection takes in the blank lines
+  // (`a:\n  b: # c\n\nd: 1`, `a:\n- # c\n\nb: 1`; found by `npm run test:hunt`).
+  if (d === 35 && indent >= 0 && lineStart > save && (indent < col || (!inMapping && !isSeqItem(pos)))) throw BAIL;
   pos = save;
   lineStart = saveLine;
   valueEnd = nullEnd;
