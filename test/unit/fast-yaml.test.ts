@@ -73,6 +73,14 @@ test('hand-picked corners: the same tree or declined', () => {
     'x:\n  - - a\n    - # c\n  - b\n',
     'x:\n  y:\n    - # c\n  b: 1\n',
     'x:\n  a: # c\n  b: 1\n',
+    // ... or then blank lines and a line at 0 (found by `npm run test:hunt`, seed -307080678).
+    '_aa_aa:\n  "_A ": #|+\n    \n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n__a__a:\n',
+    'a:\n  b: #c\n\nd:\n',
+    'a:\n  b:\n    c: #c\n\nd:\n',
+    '- a:\n    b: #c\n\n- d\n',
+    'a:\n  - #c\n   \nd:\n',
+    'a:\n- #c\n\nb: 1\n',
+    'a:\n  - - #c\n\n  - d\n',
     // An indented comment line, then spaces ending the text (1 in 300,000 random documents).
     'a:\n  b:\n    c: 1\n  # x\n  ',
     'a:\n  b: 1\n  # x\n  ',
@@ -135,6 +143,78 @@ test('hand-picked corners: the same tree or declined', () => {
   assert.ok(taken >= 20, `the fast path took only ${taken} of ${cases.length}`);
 });
 
+/** Anchors and aliases: [text, whether the fast path takes it]. Taken or not, the tree is the package's. */
+const ANCHOR_CASES: Array<[string, boolean]> = [
+  // Anchored values of each kind, then their aliases: the alias is a copy at the anchored node's place.
+  ['a: &x 1\nb: *x\n', true],
+  ["a: &x 'it''s'\nb: *x\nc: &y null\nd: *y\ne: &z 1.5\nf: *z\ng: &w true\nh: *w\ni: &v ~\nj: *v\nk: &u plain text\nl: *u\n", true],
+  ['a: &x "q"\nb: *x\n', true],
+  ['a: &x   -7 # c\nb: *x   # d\n', true],
+  ['a: &x |\n  t\nb: *x\n', true],
+  ['a: &x |-\n  t\n\nb: *x\n', true],
+  ['a: &x {}\nb: *x\nc: &y [ ]\nd: *y\n', true],
+  // Block collections below their anchor: they start at their first key or `-`, not at the `&`.
+  ['a: &x\n  k: v\nb: *x\n', true],
+  ['a: &x\n  - 1\nb: *x\n', true],
+  ['a: &x\n- 1\nb: *x\n', true],
+  ['- &x\n  k: v\n- *x\n', true],
+  ['- &x\n  - 1\n- *x\n', true],
+  ['a: &x\n\n  # c\n  k: v\nb: *x\n', true],
+  // An alias ends its collection's range as a scalar does: after its line, comment included, or at the end.
+  ['a: &x 1\nm:\n  b: *x\nc: 1\n', true],
+  ['a: &x 1\nm:\n  - *x   # c\n\n\nc: 1\n', true],
+  ['a: &x 1\nm:\n  b: *x', true],
+  // Nested anchors; an alias inside an anchored node, copied again with it.
+  ['a: &x\n  k: &y\n    - 1\n    - &z {}\n  j: *z\nb: *y\nc: *x\n', true],
+  ['a: &x\n  k: &y\n    v: 1\n  j: *y\nb:\n  - *x\n  - m: *x\n', true],
+  // The last anchor of a name before the alias, even one inside the node first anchored with that name.
+  ['a: &x 1\nb: *x\nc: &x 2\nd: *x\n', true],
+  ['a: &x\n  b: &x 1\n  c: *x\nd: *x\n', true],
+  // As the statechart fuzzer's generated charts have them (stringify anchors a shared object).
+  ['statechart:\n  states:\n    __defineGetter__: &a1\n      type: final\n    done: *a1\n    __proto__: &a2 {}\n    b:\n      states:\n        p: *a2\n        a: *a1\n', true],
+  // Errors the package reports (an alias inside its own anchor, or naming no anchor before it): declined.
+  ['a: &x\n  b: *x\n', false],
+  ['a: &x\n  b:\n    - c: *x\n', false],
+  ['a: *y\n', false],
+  ['a: *x\nb: &x 1\n', false],
+  // Left to the package: an anchor on a key or on an empty value, an alias as a key or with more on its line,
+  // names of other characters, a comment after an anchor, merge keys, tags.
+  ['- &x k: v\n- *x\n', false],
+  ['&x k: v\nb: *x\n', false],
+  ['a: &x\nb: 1\n', false],
+  ['a: &x\n', false],
+  ['a: &x 1\n*x: 2\n', false],
+  ['a: &x 1\nb: *x c\n', false],
+  ['a: &x 1\nb: *x:\n', false],
+  ['a: &x.y 1\nb: *x.y\n', false],
+  ['a: &x # c\n  k: v\nb: *x\n', false],
+  ['a: &x\n  k: v\nb:\n  <<: *x\n', false],
+  ['a: &x !!str 1\nb: *x\n', false],
+  ['a: &x &y 1\n', false],
+  ['a: &x - 1\n', false],
+];
+
+test('anchors and aliases: the same tree, taken where the package reads them without a problem', () => {
+  for (const [text, taken] of ANCHOR_CASES) assert.equal(agrees(text), taken, `${taken ? 'declined' : 'taken'}: ${JSON.stringify(text)}`);
+});
+
+test('aliases past 10,000 nodes in all: declined (the package reports them), up to it taken', () => {
+  // An alias of a 9,999-item sequence copies 10,000 nodes (the items and the sequence); keys and properties do not count.
+  assert.ok(agrees(`a: &x\n${'  - 1\n'.repeat(9999)}b: *x\n`));
+  const over = `a: &x\n${'  - 1\n'.repeat(10000)}b: *x\n`;
+  assert.equal(fastYamlTree(over), undefined);
+  assert.match(parseWithYaml(over).diagnostics[0]?.message ?? '', /more than 10000 nodes/);
+  // The budget is for the whole document: 100 aliases of 100 nodes (a sequence, 49 mappings and their 49 values,
+  // and one number; had properties and keys counted, 198 more) are within it, 101 are not.
+  const many = (n: number) => `a: &x\n${'  - k: 1\n'.repeat(49)}  - 1\nb:\n${'  - *x\n'.repeat(n)}`;
+  assert.ok(agrees(many(100)));
+  assert.equal(fastYamlTree(many(101)), undefined);
+  assert.match(parseWithYaml(many(101)).diagnostics[0]?.message ?? '', /more than 10000 nodes/);
+  // Nested aliases count as the package counts them: each level's copies again.
+  const laughs = `a: &a [1, 2]\nb: &b\n${'  - *a\n'.repeat(10)}c: &c\n${'  - *b\n'.repeat(10)}d: &d\n${'  - *c\n'.repeat(10)}e: *d\n`;
+  assert.equal(fastYamlTree(laughs), undefined);
+});
+
 const YAML_FRAGMENTS = [':', ': ', '- ', '  ', ' ', '\n', '\n  ', '#', ' #', '"', "'", '[]', '{}', '[', '{', '~', '-1', '0x1', '1.5', 'null', 'true', '*a', '&a ', '---\n', '...\n', '? ', '|', '\t'];
 
 /** Values shaped like charts: short names and expressions, small integers, booleans, nulls, nesting. */
@@ -166,6 +246,87 @@ test('random documents as the yaml package writes them, often broken as text: th
     propertyRuns(4000),
   );
   assert.ok(taken >= runs * 0.2, `the fast path took only ${taken} of ${runs}`);
+});
+
+/** Fragments that make, break and move anchors and aliases, as stringify names them (`a1`, `a2`). */
+const ANCHOR_FRAGMENTS = [...YAML_FRAGMENTS, '*a1', '&a1 ', '*a2', '&a2 ', '&a2\n  ', '*a1 #', '<<: *a1\n', '&'];
+
+/** Puts `value` into a mapping (under `key`) or a sequence (at its end). */
+function put(container: unknown, key: string, value: unknown): void {
+  if (Array.isArray(container)) container.push(value);
+  else (container as Record<string, unknown>)[key] = value;
+}
+
+/** The mappings and sequences of a value, parents first. */
+function collections(value: unknown, out: unknown[] = []): unknown[] {
+  if (value === null || typeof value !== 'object') return out;
+  out.push(value);
+  for (const v of Array.isArray(value) ? value : Object.values(value)) collections(v, out);
+  return out;
+}
+
+/**
+ * Chart-like documents in which some mappings and sequences stand in several
+ * places (stringify writes the first as `&a1` and the others as `*a1`), some
+ * of them inside one another (an alias inside an anchored node).
+ */
+const withShared = fc
+  .record({
+    base: fc.dictionary(fc.stringMatching(/^[a-z_]{1,8}$/), chartLike, { minKeys: 1, maxKeys: 5 }),
+    shared: fc.array(fc.oneof(fc.dictionary(fc.stringMatching(/^[a-z_]{1,6}$/), chartLike, { maxKeys: 3 }), fc.array(chartLike, { maxLength: 3 })), { minLength: 1, maxLength: 3 }),
+    nest: fc.boolean(),
+    places: fc.array(fc.record({ at: fc.nat(), which: fc.nat(), key: fc.stringMatching(/^[a-z_]{1,6}$/) }), { minLength: 2, maxLength: 6 }),
+  })
+  .map(({ base, shared, nest, places }) => {
+    if (nest) for (let i = 1; i < shared.length; i++) put(shared[i], 'inner', shared[i - 1]);
+    const into = collections(base);
+    for (const p of places) put(into[p.at % into.length], p.key, shared[p.which % shared.length]);
+    return base;
+  });
+
+/**
+ * Anchors on values stringify leaves bare (scalars of every kind, quoted, literal blocks, whatever is
+ * after a key's `: `), each with an alias in place of a later line's value (that line's block below, if
+ * any, left as it was: often an error).
+ */
+function anchorScalars(text: string, picks: ReadonlyArray<{ from: number; to: number }>): string {
+  const lines = text.split('\n');
+  const values = lines.flatMap((l, i) => (/: [^&*]/.test(l) ? [i] : []));
+  for (const [n, { from, to }] of picks.entries()) {
+    if (values.length < 2) break;
+    const a = from % (values.length - 1);
+    const b = a + 1 + (to % (values.length - 1 - a));
+    const anchored = values[a]!;
+    const aliased = values[b]!;
+    const at = lines[anchored]!.indexOf(': ') + 2;
+    lines[anchored] = `${lines[anchored]!.slice(0, at)}&s${n} ${lines[anchored]!.slice(at)}`;
+    lines[aliased] = `${lines[aliased]!.slice(0, lines[aliased]!.indexOf(': ') + 2)}*s${n}`;
+  }
+  return lines.join('\n');
+}
+
+test('random documents with anchors and aliases, often broken as text: the same tree or declined, and aliases taken', () => {
+  let taken = 0;
+  let aliasesTaken = 0;
+  let scalarAliasesTaken = 0;
+  let runs = 0;
+  const picks = fc.array(fc.record({ from: fc.nat(), to: fc.nat() }), { maxLength: 2 });
+  fc.assert(
+    fc.property(withShared, picks, fc.array(textMutation(ANCHOR_FRAGMENTS), { maxLength: 2 }), (value, scalars, mutations) => {
+      let text = anchorScalars(stringify(value, { lineWidth: 0, collectionStyle: 'block' }), scalars);
+      for (const m of mutations) text = applyTextMutation(text, m);
+      runs++;
+      if (agrees(text)) {
+        taken++;
+        if (/(^|[ \n])\*[a-z]/.test(text)) aliasesTaken++;
+        if (/ \*s\d/.test(text)) scalarAliasesTaken++;
+      }
+    }),
+    propertyRuns(4000),
+  );
+  assert.ok(scalarAliasesTaken >= runs * 0.05, `the fast path took only ${scalarAliasesTaken} of ${runs} with an alias of a value anchored in the text`);
+  assert.ok(taken >= runs * 0.3, `the fast path took only ${taken} of ${runs}`);
+  assert.ok(aliasesTaken >= runs * 0.2, `the fast path took only ${aliasesTaken} of ${runs} with an alias`);
 });
 
 test('flow collections nested past 128 levels: a syntax error, without handing them to the yaml package', () => {

@@ -5,8 +5,9 @@
  * written in and that the `yaml` package's `stringify` writes: block
  * mappings and sequences (compact `- key: value` too), plain, single- and
  * double-quoted one-line scalars, literal block scalars (`|`, `|-`, `|+`),
- * empty flow collections (`[]`, `{}`) and comments. On anything else
- * (anchors, aliases, tags, folded block scalars,
+ * empty flow collections (`[]`, `{}`), comments, and anchors on values with
+ * their aliases (fast-yaml-anchors.ts). On anything else
+ * (anchors on keys or empty values, an alias the package reports, tags, folded block scalars,
  * non-empty flow collections, multi-line scalars, escapes, tabs, CR, document
  * markers, a plain scalar that may be a number in octal, hex, `.inf` or `.nan`,
  * any syntax error) it returns undefined and the caller parses with `yaml`,
@@ -23,6 +24,7 @@
  * ends where it is, and a nested block collection ends where it ends.
  */
 import type { JsonNode } from './jsonc.js';
+import { aliasTarget, expand, nameEnd, openAnchor, resetAnchors } from './fast-yaml-anchors.js';
 import { SHORT, shortString } from './short-strings.js';
 
 type Building = { -readonly [K in keyof JsonNode]: JsonNode[K] };
@@ -62,6 +64,7 @@ export function fastYamlTree(text: string): JsonNode | undefined {
   } finally {
     src = '';
     stack.length = 0;
+    resetAnchors();
   }
 }
 
@@ -203,6 +206,14 @@ function inlineOrBelow(col: number, parent: JsonNode, inMapping: boolean): Build
   const c = pos < len ? src.charCodeAt(pos) : 10;
   if (c !== 32 && c !== 10) throw BAIL;
   while (pos < len && src.charCodeAt(pos) === 32) pos++;
+  const a = pos < len ? src.charCodeAt(pos) : 10;
+  if (a === 42) return alias(parent);
+  if (a === 38) return anchored(col, parent, inMapping);
+  return valueAt(col, parent, inMapping);
+}
+
+/** The value at `pos` (past the spaces after its `-` or `:`), as inlineOrBelow describes. */
+function valueAt(col: number, parent: JsonNode, inMapping: boolean): Building {
   const here = pos;
   const d = pos < len ? src.charCodeAt(pos) : 10;
   if (d !== 10 && d !== 35) {
@@ -229,10 +240,57 @@ function inlineOrBelow(col: number, parent: JsonNode, inMapping: boolean): Build
   // Such a value closing its collection, the next line indented less but not at 0: the package's collection
   // takes in that line's indentation (`x:\n  y:\n    a: # c\n  b: 1`); left to it (found the same way).
   if (d === 35 && indent > 0 && indent < col) throw BAIL;
+  // ... or closing its collection after blank lines: the package's collection takes in the blank lines
+  // (`a:\n  b: # c\n\nd: 1`, `a:\n- # c\n\nb: 1`; found by `npm run test:hunt`).
+  if (d === 35 && indent >= 0 && lineStart > save && (indent < col || (!inMapping && !isSeqItem(pos)))) throw BAIL;
   pos = save;
   lineStart = saveLine;
   valueEnd = nullEnd;
   return { type: 'null', value: null, offset: here, length: 0, parent } as Building;
+}
+
+/**
+ * `*name` at `pos`: a copy of the anchored node (fast-yaml-anchors.ts), whose
+ * range in its parent's ends after the alias's line, as a scalar's does.
+ * An alias as a key, followed by more on its line, naming no anchor before it
+ * or one around it, or past the expansion budget: left to the `yaml` package,
+ * which reports it. (An alias as a key never gets here: `scalar` declines a key at `*`.)
+ */
+function alias(parent: JsonNode): Building {
+  const end = nameEnd(src, pos + 1);
+  if (end < 0) throw BAIL;
+  // `<<: *x` is a plain key under the YAML 1.2 core schema, but a merge under YAML 1.1 and the package's
+  // `merge` option: left to the package, whichever way it reads it.
+  if (parent.type === 'property' && src.startsWith('<<:', parent.offset)) throw BAIL;
+  const target = aliasTarget(src.slice(pos + 1, end));
+  if (target === undefined) throw BAIL;
+  const copy = expand(target, parent);
+  if (copy === undefined) throw BAIL;
+  pos = end;
+  valueEnd = endOfLine();
+  return copy as Building;
+}
+
+/**
+ * `&name` at `pos`, then the value it anchors: on the same line (a scalar, an
+ * empty flow collection, a literal block) or a block collection below, whose
+ * ranges are the same as without the anchor (the `yaml` package starts an
+ * anchored collection below at its first key or `-`, and a scalar at its first
+ * character, not at the `&`). An anchor on a key (`- &a key: v`), on an empty
+ * value, or followed by a comment: left to the package.
+ */
+function anchored(col: number, parent: JsonNode, inMapping: boolean): Building {
+  const end = nameEnd(src, pos + 1);
+  if (end < 0) throw BAIL;
+  const anchor = openAnchor(src.slice(pos + 1, end));
+  pos = end;
+  while (pos < len && src.charCodeAt(pos) === 32) pos++;
+  const d = pos < len ? src.charCodeAt(pos) : 10;
+  if (d === 35 || (d !== 10 && (isSeqItem(pos) || keyAhead()))) throw BAIL;
+  const value = valueAt(col, parent, inMapping);
+  if (d === 10 && value.type !== 'object' && value.type !== 'array') throw BAIL;
+  anchor.node = value;
+  return value;
 }
 
 /** After a value on its line: spaces, an optional comment, the line break. Returns where the value's range ends. */

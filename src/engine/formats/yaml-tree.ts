@@ -18,7 +18,7 @@ import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, Scalar, type Al
 import type { Diagnostic } from '../model/index.js';
 import { fastYamlTree } from './fast-yaml.js';
 import { withPlainEnv } from './yaml-env.js';
-import { AliasTargets } from './yaml-anchors.js';
+import { ALIAS_BUDGET, AliasTargets } from './yaml-anchors.js';
 import type { JsonNode } from './jsonc.js';
 import { parseDocumentShort, type ShortParse } from './yaml-empty-lines.js';
 import { MAX_YAML_ERRORS, parseDocumentCapped } from './yaml-error-cap.js';
@@ -29,9 +29,6 @@ export interface ParsedYaml {
   readonly root?: JsonNode;
   readonly diagnostics: Diagnostic[];
 }
-
-/** Nodes an alias may expand to, in all: a "billion laughs" document stops here instead of exhausting memory. */
-const ALIAS_BUDGET = 10_000;
 
 export function parseYamlTree(text: string): ParsedYaml {
   // Plain block YAML (the common case) takes the fast path, which builds the same tree (fast-yaml.ts).
