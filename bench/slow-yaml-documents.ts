@@ -10,7 +10,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseWithYaml } from '../src/engine/formats/yaml-tree';
+import { parseWithYaml } from '../src/engine/formats/yaml-package';
 import { checkWorkflowFile } from '../src/engine/check/check-file';
 
 const N = Number(process.env.N ?? 5);

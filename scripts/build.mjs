@@ -3,7 +3,7 @@
 // fast: dist/cli.js is a tiny dispatcher and each command is its own minified
 // bundle (dist/cli/<name>.js), so a hook never loads the MCP SDK.
 import { build } from 'esbuild';
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 
 const watch = process.argv.includes('--watch');
 const common = {
@@ -23,8 +23,10 @@ const importMetaUrl = { banner: { js: "var __importMetaUrl = require('url').path
 const cliCommon = { minify: true, banner: importMetaUrl.banner, define: { ...importMetaUrl.define, 'process.env.STATEGATE_BUNDLED': '"1"' } };
 // The hook (a process per tool call) leaves out of its bundle what deciding a Read or an Edit never
 // runs: the workflow checker (ajv's compiled schema, the semantic rules), which only starting a run
-// needs, the shell analysis with its parser's JS, which only a shell call needs, and picomatch, which
-// only matching an edited file against interrupts needs. The engine requires them lazily (runner.ts,
+// needs, the shell analysis with its parser's JS, which only a shell call needs, picomatch, which
+// only matching an edited file against interrupts needs, the `yaml` package, which only YAML the fast
+// path declines needs (formats/yaml-tree.ts), ajv, which only a stage's completion payload needs, and the
+// PostgreSQL client, which only a shared store needs (store/postgres/pg-session.ts). The engine requires them lazily (runner.ts,
 // runner-factory.ts, interrupts.ts); here those requires point at bundles of their own beside hook.js.
 // The shell bundle also exports configureShellParser, so the parser the factory configures is the one
 // the analysis uses.
@@ -34,14 +36,33 @@ const lazyHookParts = {
     b.onResolve({ filter: /^\.\.\/check\/check-file\.js$/ }, (a) => (a.kind === 'require-call' && /src[\\/]engine[\\/]store[\\/]runner\.ts$/.test(a.importer) ? { path: './hook-check.js', external: true } : undefined));
     b.onResolve({ filter: /^\.\.\/engine\/shell\/(gate|parser)\.js$/ }, (a) => (a.kind === 'require-call' && /src[\\/]cli[\\/]runner-factory\.ts$/.test(a.importer) ? { path: './hook-shell.js', external: true } : undefined));
     b.onResolve({ filter: /^picomatch$/ }, (a) => (a.kind === 'require-call' && /src[\\/]engine[\\/]machine[\\/]patterns[\\/]interrupts\.ts$/.test(a.importer) ? { path: './hook-picomatch.js', external: true } : undefined));
+    b.onResolve({ filter: /^\.\/yaml-package\.js$/ }, (a) => (a.kind === 'require-call' && /src[\\/]engine[\\/]formats[\\/]yaml-tree\.ts$/.test(a.importer) ? { path: './hook-yaml.js', external: true } : undefined));
+    b.onResolve({ filter: /^postgres$/ }, (a) => (a.kind === 'require-call' && /src[\\/]engine[\\/]store[\\/]postgres[\\/]pg-session\.ts$/.test(a.importer) ? { path: './hook-postgres.js', external: true } : undefined));
+    b.onResolve({ filter: /^\.\/payload-ajv\.js$/ }, (a) => (a.kind === 'require-call' && /src[\\/]engine[\\/]pipeline[\\/]payload-check\.ts$/.test(a.importer) ? { path: './hook-ajv.js', external: true } : undefined));
+  },
+};
+// elkjs (1.5 MB) ships once, as dist/elk.js (its own UMD build, minified): the CLI's SVG export and the
+// extension host's require it, and the panel's webview loads it as a script of its own (window.ELK).
+const elkOnce = {
+  name: 'elk-once',
+  setup(b) {
+    b.onResolve({ filter: /^elkjs\/lib\/elk\.bundled\.js$/ }, (a) => {
+      if (a.kind !== 'require-call') return undefined;
+      if (/src[\\/]cli[\\/]export-command\.ts$/.test(a.importer)) return { path: '../elk.js', external: true };
+      if (/src[\\/]vscode[\\/]panel[\\/]chart-svg\.ts$/.test(a.importer)) return { path: './elk.js', external: true };
+      return undefined;
+    });
   },
 };
 const entries = [
   { ...cliCommon, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
-  ...['validate', 'run', 'mcp', 'export', 'flow', 'enable', 'disable', 'store'].map((name) => ({ ...cliCommon, entryPoints: [`src/cli/${name}-command.ts`], outfile: `dist/cli/${name}.js` })),
+  ...['validate', 'run', 'mcp', 'export', 'flow', 'enable', 'disable', 'store'].map((name) => ({ ...cliCommon, entryPoints: [`src/cli/${name}-command.ts`], outfile: `dist/cli/${name}.js`, plugins: [elkOnce] })),
   { ...cliCommon, entryPoints: ['src/cli/hook-command.ts'], outfile: 'dist/cli/hook.js', plugins: [lazyHookParts] },
   { ...cliCommon, entryPoints: ['src/engine/check/check-file.ts'], outfile: 'dist/cli/hook-check.js' },
   { ...cliCommon, entryPoints: ['node_modules/picomatch/index.js'], outfile: 'dist/cli/hook-picomatch.js' },
+  { ...cliCommon, entryPoints: ['src/engine/formats/yaml-package.ts'], outfile: 'dist/cli/hook-yaml.js' },
+  { ...cliCommon, entryPoints: ['src/engine/pipeline/payload-ajv.ts'], outfile: 'dist/cli/hook-ajv.js' },
+  { ...cliCommon, entryPoints: ['node_modules/postgres/cjs/src/index.js'], outfile: 'dist/cli/hook-postgres.js' },
   {
     ...cliCommon,
     stdin: { contents: "export { analyseForPolicy, rewriteForPolicy } from './src/engine/shell/gate.js';\nexport { configureShellParser } from './src/engine/shell/parser.js';\n", resolveDir: '.', sourcefile: 'hook-shell.ts', loader: 'ts' },
@@ -55,20 +76,21 @@ const entries = [
 //   extension-runs.js      run service, status bar, run commands, agents, panel (src/vscode/runtime/lazy-runs.ts),
 //                          loaded right after activation when a folder is open
 //   extension-flows.js     flow runs, their terminals and the Flows view (src/vscode/flows/lazy-flows.ts)
-//   extension-check.js     the workflow checker (lazy-check.ts; the engine's store/runner.ts and flow/load.ts)
-//   extension-shell.js     the shell analysis (lazy-shell.ts; only the participant's shell calls)
-//   extension-elk.js       elkjs, for the SVG export of a statechart run (panel/chart-svg.ts)
+//   cli/hook-check.js      the workflow checker (lazy-check.ts; the engine's store/runner.ts and flow/load.ts):
+//                          the hook's bundle of it, shipped anyway, so the VSIX carries it once
+//   cli/hook-shell.js      the shell analysis (lazy-shell.ts; only the participant's shell calls), likewise
+//   elk.js                 elkjs, for the SVG export of a statechart run (panel/chart-svg.ts; elkOnce above)
 //   cli/hook-picomatch.js  picomatch (the engine's machine/patterns/interrupts.ts; the hook's bundle, shipped anyway)
 const lazyExtensionRequires = [
   [/src[\\/]vscode[\\/]language[\\/]lazy-language\.ts$/, './index.js', './extension-language.js'],
   [/src[\\/]vscode[\\/]runtime[\\/]lazy-runs\.ts$/, './runs.js', './extension-runs.js'],
   [/src[\\/]vscode[\\/]flows[\\/]lazy-flows\.ts$/, './index.js', './extension-flows.js'],
-  [/src[\\/]vscode[\\/]runtime[\\/]lazy-shell\.ts$/, '../../engine/shell/gate.js', './extension-shell.js'],
-  [/src[\\/]vscode[\\/]language[\\/]lazy-check\.ts$/, '../../engine/check/check-file.js', './extension-check.js'],
-  [/src[\\/]engine[\\/]store[\\/]runner\.ts$/, '../check/check-file.js', './extension-check.js'],
-  [/src[\\/]engine[\\/]flow[\\/]load\.ts$/, '../check/check-file.js', './extension-check.js'],
+  [/src[\\/]vscode[\\/]runtime[\\/]lazy-shell\.ts$/, '../../engine/shell/gate.js', './cli/hook-shell.js'],
+  [/src[\\/]vscode[\\/]language[\\/]lazy-check\.ts$/, '../../engine/check/check-file.js', './cli/hook-check.js'],
+  [/src[\\/]engine[\\/]store[\\/]runner\.ts$/, '../check/check-file.js', './cli/hook-check.js'],
+  [/src[\\/]engine[\\/]flow[\\/]load\.ts$/, '../check/check-file.js', './cli/hook-check.js'],
   [/src[\\/]engine[\\/]machine[\\/]patterns[\\/]interrupts\.ts$/, 'picomatch', './cli/hook-picomatch.js'],
-  [/src[\\/]vscode[\\/]panel[\\/]chart-svg\.ts$/, 'elkjs/lib/elk.bundled.js', './extension-elk.js'],
+  [/src[\\/]vscode[\\/]panel[\\/]chart-svg\.ts$/, 'elkjs/lib/elk.bundled.js', './elk.js'],
 ];
 const lazyExtensionParts = {
   name: 'lazy-extension-parts',
@@ -86,24 +108,36 @@ if (existsSync('src/vscode/extension.ts')) {
   entries.push({ ...ext, ...importMetaUrl, entryPoints: ['src/vscode/language/index.ts'], outfile: 'dist/extension-language.js' });
   entries.push({ ...ext, ...importMetaUrl, entryPoints: ['src/vscode/runtime/runs.ts'], outfile: 'dist/extension-runs.js' });
   entries.push({ ...ext, ...importMetaUrl, entryPoints: ['src/vscode/flows/index.ts'], outfile: 'dist/extension-flows.js' });
-  entries.push({ ...importMetaUrl, entryPoints: ['src/engine/shell/gate.ts'], outfile: 'dist/extension-shell.js' });
-  entries.push({ entryPoints: ['src/engine/check/check-file.ts'], outfile: 'dist/extension-check.js' });
-  // elkjs for the SVG export of a statechart run (src/vscode/panel/chart-svg.ts), loaded on first export.
-  entries.push({ entryPoints: ['node_modules/elkjs/lib/elk.bundled.js'], outfile: 'dist/extension-elk.js' });
 }
+// elkjs's own UMD build, minified and nothing else (no bundling: it must stay a script the webview can load, which sets window.ELK).
+entries.push({ entryPoints: ['node_modules/elkjs/lib/elk.bundled.js'], outfile: 'dist/elk.js', bundle: false, format: undefined, minify: true, sourcemap: false });
 if (existsSync('webview/main.ts')) {
   // The state panel's webview: lit components for the browser, one classic script (CSP: nonce'd, no modules needed).
-  entries.push({ entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'es2022', mainFields: ['browser', 'module', 'main'] });
+  // elkjs is the page's other script (dist/elk.js, window.ELK; src/vscode/panel/html.ts), not part of this one.
+  const elkFromPage = {
+    name: 'elk-from-page',
+    setup(b) {
+      b.onResolve({ filter: /^elkjs\/lib\/elk\.bundled\.js$/ }, () => ({ path: 'elk-from-page', namespace: 'elk-from-page' }));
+      b.onLoad({ filter: /.*/, namespace: 'elk-from-page' }, () => ({ contents: 'export default globalThis.ELK;', loader: 'js' }));
+    },
+  };
+  entries.push({ entryPoints: ['webview/main.ts'], outfile: 'dist/webview.js', platform: 'browser', format: 'iife', target: 'es2022', mainFields: ['browser', 'module', 'main'], plugins: [elkFromPage] });
   // Its codicon font, which the webview loads as a stylesheet (the icons of @vscode-elements need it by id).
   entries.push({ entryPoints: ['node_modules/@vscode/codicons/dist/codicon.css'], outfile: 'dist/codicon.css', loader: { '.ttf': 'file' }, assetNames: '[name]', sourcemap: false });
 }
 for (const e of entries) {
   await build({ ...common, ...e });
 }
-// The bash parser's WASM files go beside the bundles that load them (CLI commands and the extension).
+// The bash parser's WASM files go in dist/, once: the extension's bundles load them from beside them, the
+// CLI's from the folder above theirs (src/engine/shell/parser.ts looks in both).
 mkdirSync('dist/cli', { recursive: true });
 for (const [from, name] of [['node_modules/web-tree-sitter/tree-sitter.wasm', 'tree-sitter.wasm'], ['node_modules/tree-sitter-bash/tree-sitter-bash.wasm', 'tree-sitter-bash.wasm']]) {
-  copyFileSync(from, `dist/cli/${name}`);
   copyFileSync(from, `dist/${name}`);
+  rmSync(`dist/cli/${name}`, { force: true });
+}
+// Bundles of earlier layouts that no build writes any more (a stale one would be packaged).
+for (const stale of ['dist/extension-check.js', 'dist/extension-shell.js', 'dist/extension-elk.js']) {
+  rmSync(stale, { force: true });
+  rmSync(`${stale}.map`, { force: true });
 }
 if (watch) console.log('watch mode is not implemented; rerun npm run build');

@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { propertyRuns } from './support/property-runs';
 import { stringify } from 'yaml';
 import { fastYamlTree } from '../../src/engine/formats/fast-yaml';
-import { parseWithYaml } from '../../src/engine/formats/yaml-tree';
+import { parseWithYaml } from '../../src/engine/formats/yaml-package';
 import { generateChartText } from '../../bench/generate-statechart';
 import { plain } from './support/plain-tree';
 import { applyTextMutation, textMutation } from './support/fuzz-harness';

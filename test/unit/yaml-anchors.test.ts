@@ -15,7 +15,7 @@ import fc from 'fast-check';
 import { propertyRuns } from './support/property-runs';
 import { parseDocument, visit, type Alias } from 'yaml';
 import { AliasTargets } from '../../src/engine/formats/yaml-anchors.js';
-import { parseWithYaml } from '../../src/engine/formats/yaml-tree.js';
+import { parseWithYaml } from '../../src/engine/formats/yaml-package';
 
 const options = { uniqueKeys: false, prettyErrors: false };
 

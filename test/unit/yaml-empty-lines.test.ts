@@ -16,7 +16,7 @@ import fc from 'fast-check';
 import { propertyRuns } from './support/property-runs';
 import { stringify } from 'yaml';
 import { parseDocumentShort } from '../../src/engine/formats/yaml-empty-lines';
-import { parseWithYaml } from '../../src/engine/formats/yaml-tree';
+import { parseWithYaml } from '../../src/engine/formats/yaml-package';
 import { plain } from './support/plain-tree';
 import { applyTextMutation, textMutation } from './support/fuzz-harness';
 

@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseDocument } from 'yaml';
 import { withPlainEnv } from '../../src/engine/formats/yaml-env.js';
-import { parseWithYaml } from '../../src/engine/formats/yaml-tree.js';
+import { parseWithYaml } from '../../src/engine/formats/yaml-package';
 
 const SLOW = path.join(__dirname, '..', 'fixtures', 'yaml-slow');
 const OPTIONS = { uniqueKeys: false, prettyErrors: false };

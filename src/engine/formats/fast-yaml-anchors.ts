@@ -13,7 +13,7 @@
  * `expand` answer undefined.
  */
 import type { JsonNode } from './jsonc.js';
-import { ALIAS_BUDGET } from './yaml-anchors.js';
+import { ALIAS_BUDGET } from './yaml-alias-budget.js';
 
 type Building = { -readonly [K in keyof JsonNode]: JsonNode[K] };
 

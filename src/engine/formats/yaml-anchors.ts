@@ -12,12 +12,6 @@
  */
 import { isAlias, isCollection, isPair, isScalar, type Alias, type Document, type Node as YamlNode } from 'yaml';
 
-/**
- * Nodes aliases may expand to, in all, in one document: a "billion laughs" document stops here instead of
- * exhausting memory (yaml-tree.ts's Converter reports it; fast-yaml-anchors.ts leaves such a document to it).
- */
-export const ALIAS_BUDGET = 10_000;
-
 export class AliasTargets {
   private targets: Map<Alias, YamlNode | undefined> | undefined;
 

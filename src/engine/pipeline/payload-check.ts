@@ -20,10 +20,10 @@ function validatorFor(schema: JsonObject): ValidateFunction | string {
   const hit = compiled.get(key);
   if (hit !== undefined) return hit;
   if (!ajv) {
-    const Ajv = (require('ajv') as typeof import('ajv')).default;
+    const { Ajv, addFormats } = require('./payload-ajv.js') as typeof import('./payload-ajv.js');
     // allErrors: the model fixes every problem in one go; strict off: a schema's unknown keywords (`title`-like notes) are not errors here, validation reported them already.
     ajv = new Ajv({ allErrors: true, strict: false });
-    (require('ajv-formats') as typeof import('ajv-formats')).default(ajv);
+    addFormats(ajv);
   }
   let made: ValidateFunction | string;
   try {

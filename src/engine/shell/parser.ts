@@ -41,9 +41,13 @@ export function configureShellParser(opts: ParserOptions): void {
   options = { ...options, ...opts };
 }
 
-/** First existing candidate: the configured dir, next to this file/bundle, then node_modules. */
+/**
+ * First existing candidate: the configured dir, next to this file/bundle, the folder above it (the CLI's
+ * bundles in dist/cli/ share the one copy in dist/, scripts/build.mjs), then node_modules.
+ */
 function wasmPath(file: string, pkgSubpath: string): string {
-  const dirs = [options.wasmDir, typeof __dirname === 'string' ? __dirname : undefined].filter((d): d is string => !!d);
+  const here = typeof __dirname === 'string' ? __dirname : undefined;
+  const dirs = [options.wasmDir, here, here && join(here, '..')].filter((d): d is string => !!d);
   for (const dir of dirs) {
     const p = join(dir, file);
     if (existsSync(p)) return p;

@@ -1,7 +1,7 @@
 /**
  * The workflow checker (ajv's compiled schema and the semantic rules), loaded
  * when the first workflow document or registry manifest is analysed: a bundle
- * of its own (dist/extension-check.js, see scripts/build.mjs), so activation
+ * of its own (dist/cli/hook-check.js, shared with the hook; see scripts/build.mjs), so activation
  * never loads it.
  */
 import type { CheckOptions, CheckResult } from '../../engine/index.js';

@@ -2,7 +2,7 @@
  * A statechart run's diagram as `stategate export --format svg` writes it
  * (the engine's exportSvg, laid out by elkjs in the extension host). elkjs is
  * large, so it is required only here, on first export; the build points this
- * require at a bundle of its own (scripts/build.mjs, dist/extension-elk.js)
+ * require at its own file (scripts/build.mjs, dist/elk.js, which the webview loads too)
  * so loading the run features does not evaluate it.
  */
 import { exportSvg, type Workflow } from '../../engine/index.js';

@@ -1,5 +1,5 @@
 /**
- * The panel's HTML shell: one nonce'd script (the lit bundle), no inline
+ * The panel's HTML shell: two nonce'd scripts (elkjs, then the lit bundle), no inline
  * handlers or styles, `default-src 'none'`. Styles come from lit's
  * constructable stylesheets, which a style-src nonce does not need to cover.
  */
@@ -9,6 +9,8 @@ import * as vscode from 'vscode';
 export function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri): string {
   const nonce = randomBytes(18).toString('base64url');
   const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview.js'));
+  // elkjs, which lays the diagram out: a script of its own (window.ELK), the same file the extension host's SVG export loads.
+  const elk = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'elk.js'));
   const codicons = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'codicon.css'));
   const csp = [
     "default-src 'none'",
@@ -29,6 +31,7 @@ export function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri): st
 </head>
 <body>
 <sg-panel data-testid="panel-root"></sg-panel>
+<script nonce="${nonce}" src="${elk.toString()}"></script>
 <script nonce="${nonce}" src="${script.toString()}"></script>
 </body>
 </html>`;

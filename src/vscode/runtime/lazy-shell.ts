@@ -1,7 +1,7 @@
 /**
  * The shell analyser for the extension host, loaded on the first shell call
  * decided (by the @stategate participant). Its code (the analysis and
- * web-tree-sitter's JS) is a bundle of its own (dist/extension-shell.js, see
+ * web-tree-sitter's JS) is a bundle of its own (dist/cli/hook-shell.js, shared with the hook; see
  * scripts/build.mjs), so activating the extension never loads it.
  */
 import type { ShellAnalyser, ShellRewriter } from '../../engine/index.js';
