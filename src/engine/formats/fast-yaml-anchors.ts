@@ -1,5 +1,5 @@
 /**
- * Anchors and aliases for fast-yaml.ts, as yaml-tree.ts's Converter reads them:
+ * Anchors and aliases for fast-yaml.ts, as yaml-package.ts's Converter reads them:
  * an alias stands for the last node anchored with its name before it in the
  * text (yaml-anchors.ts, `Alias.resolve`), and becomes a copy of that node's
  * subtree (the same offsets and lengths, new parents). The fast path builds the

@@ -7,7 +7,7 @@
  * 40 % of the package's whole parse. So the package parses with `process.env`
  * swapped for a plain object holding the two variables it reads, as they
  * are, and the real one is put back when it returns or throws (as
- * yaml-tree.ts does with Error.stackTraceLimit). The parse is synchronous:
+ * yaml-package.ts does with Error.stackTraceLimit). The parse is synchronous:
  * nothing else runs in this thread meanwhile.
  */
 

@@ -4,14 +4,14 @@
  * makes an Error object for each, which we then turned into a diagnostic and
  * sorted: about a third of a 42 ms check, for a list nobody reads past its
  * first screen. So the package's composer makes the first MAX_YAML_ERRORS
- * errors and only counts the rest, and yaml-tree.ts lists those with one line
+ * errors and only counts the rest, and yaml-package.ts lists those with one line
  * saying how many more there are.
  *
  * The composer reports each error through its `onError` field, which it
  * passes to the functions that compose a document; it is private in the
  * package's types, so it is replaced here by name. Should a later version of
  * the package stop using it, nothing breaks: every error is then made as
- * before, and yaml-tree.ts still lists only the first ones
+ * before, and yaml-package.ts still lists only the first ones
  * (test/unit/yaml-error-cap.test.ts tells which of the two happened).
  */
 import { Composer, Parser, YAMLParseError, type Document, type DocumentOptions, type ParseOptions, type SchemaOptions } from 'yaml';
@@ -50,7 +50,7 @@ export function capComposerErrors(composer: Composer, max = MAX_YAML_ERRORS): ()
 /**
  * What the package's `parseDocument` does (public-api.js: the first document,
  * an error for a second one), with the composer's errors capped. Options as
- * yaml-tree.ts passes them: no pretty errors, so no line counter is needed.
+ * yaml-package.ts passes them: no pretty errors, so no line counter is needed.
  */
 export function parseDocumentCapped(text: string, options: ParseOptions & DocumentOptions & SchemaOptions): CappedParse {
   const composer = new Composer(options);
