@@ -169,8 +169,14 @@ class Converter {
   private member(node: JsepNode, depth: number): ExprNode {
     const objectNode = child(node, 'object');
     if (node['optional']) {
-      const at = this.tree.skipSpaces(this.tree.outerEnd(objectNode));
-      this.fail('"?." is not supported: a missing path already reads as null', at, at + 2);
+      const text = this.tree.text;
+      let at = this.tree.skipSpaces(this.tree.outerEnd(objectNode));
+      if (text.slice(at, at + 2) !== '?.') {
+        // Not every node jsep builds has a known end (a literal `null`, an array `[]`): the `?.` after where the object starts.
+        const found = text.indexOf('?.', this.tree.outerStart(objectNode));
+        at = found >= 0 ? found : Math.max(0, text.length - 2);
+      }
+      this.fail('"?." is not supported: a missing path already reads as null', at, Math.min(text.length, at + 2));
     }
     const object = this.memberObject(objectNode, depth);
     const keyNode = child(node, 'property');
