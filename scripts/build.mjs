@@ -54,9 +54,47 @@ const elkOnce = {
     });
   },
 };
+// The engine, once: dist/engine.js is src/engine/index.ts (the one surface the shells may import), and
+// the CLI's commands (all but the hook) and the extension's lazily loaded bundles require it instead of
+// each carrying a copy. The hook keeps its own, trimmed to what deciding a call runs (a process per tool
+// call: it must not compile the rest), and so does the activation bundle (it uses a few hundred bytes).
+const sharedEngine = (file) => ({
+  name: 'shared-engine',
+  setup(b) {
+    b.onResolve({ filter: /(^|\/)engine\/index\.js$/ }, (a) => (/src[\\/](cli|vscode)[\\/]/.test(a.importer) ? { path: file, external: true } : undefined));
+  },
+});
+// What the engine itself requires lazily, pointed at the hook's bundles of it, which ship anyway.
+const ENGINE_LAZY_PARTS = [
+  [/src[\\/]engine[\\/]store[\\/]runner\.ts$/, '../check/check-file.js', './cli/hook-check.js'],
+  [/src[\\/]engine[\\/]flow[\\/]load\.ts$/, '../check/check-file.js', './cli/hook-check.js'],
+  [/src[\\/]engine[\\/]machine[\\/]patterns[\\/]interrupts\.ts$/, 'picomatch', './cli/hook-picomatch.js'],
+  [/src[\\/]engine[\\/]formats[\\/]yaml-tree\.ts$/, './yaml-package.js', './cli/hook-yaml.js'],
+  [/src[\\/]engine[\\/]pipeline[\\/]payload-check\.ts$/, './payload-ajv.js', './cli/hook-ajv.js'],
+  [/src[\\/]engine[\\/]store[\\/]postgres[\\/]pg-session\.ts$/, 'postgres', './cli/hook-postgres.js'],
+];
+const engineLazyParts = {
+  name: 'engine-lazy-parts',
+  setup(b) {
+    b.onResolve({ filter: /.*/ }, (a) => {
+      if (a.kind !== 'require-call') return undefined;
+      const hit = ENGINE_LAZY_PARTS.find(([importer, spec]) => spec === a.path && importer.test(a.importer));
+      return hit ? { path: hit[2], external: true } : undefined;
+    });
+  },
+};
+// The CLI's commands get the shell analysis and the checker the way the extension does: the hook's bundles of them.
+const cliShellParts = {
+  name: 'cli-shell-parts',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/engine\/shell\/(gate|parser)\.js$/ }, (a) => (a.kind === 'require-call' && /src[\\/]cli[\\/]runner-factory\.ts$/.test(a.importer) ? { path: './hook-shell.js', external: true } : undefined));
+    b.onResolve({ filter: /^\.\.\/engine\/check\/check-file\.js$/ }, (a) => (/src[\\/]cli[\\/]/.test(a.importer) ? { path: './hook-check.js', external: true } : undefined));
+  },
+};
 const entries = [
   { ...cliCommon, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
-  ...['validate', 'run', 'mcp', 'export', 'flow', 'enable', 'disable', 'store'].map((name) => ({ ...cliCommon, entryPoints: [`src/cli/${name}-command.ts`], outfile: `dist/cli/${name}.js`, plugins: [elkOnce] })),
+  { ...cliCommon, entryPoints: ['src/engine/index.ts'], outfile: 'dist/engine.js', plugins: [engineLazyParts] },
+  ...['validate', 'run', 'mcp', 'export', 'flow', 'enable', 'disable', 'store'].map((name) => ({ ...cliCommon, entryPoints: [`src/cli/${name}-command.ts`], outfile: `dist/cli/${name}.js`, plugins: [elkOnce, sharedEngine('../engine.js'), cliShellParts] })),
   { ...cliCommon, entryPoints: ['src/cli/hook-command.ts'], outfile: 'dist/cli/hook.js', plugins: [lazyHookParts] },
   { ...cliCommon, entryPoints: ['src/engine/check/check-file.ts'], outfile: 'dist/cli/hook-check.js' },
   { ...cliCommon, entryPoints: ['node_modules/picomatch/index.js'], outfile: 'dist/cli/hook-picomatch.js' },
@@ -105,9 +143,10 @@ const lazyExtensionParts = {
 if (existsSync('src/vscode/extension.ts')) {
   const ext = { external: ['vscode'], plugins: [lazyExtensionParts] };
   entries.push({ ...ext, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js' });
-  entries.push({ ...ext, ...importMetaUrl, entryPoints: ['src/vscode/language/index.ts'], outfile: 'dist/extension-language.js' });
-  entries.push({ ...ext, ...importMetaUrl, entryPoints: ['src/vscode/runtime/runs.ts'], outfile: 'dist/extension-runs.js' });
-  entries.push({ ...ext, ...importMetaUrl, entryPoints: ['src/vscode/flows/index.ts'], outfile: 'dist/extension-flows.js' });
+  const withEngine = { external: ['vscode'], plugins: [lazyExtensionParts, sharedEngine('./engine.js')] };
+  entries.push({ ...withEngine, ...importMetaUrl, entryPoints: ['src/vscode/language/index.ts'], outfile: 'dist/extension-language.js' });
+  entries.push({ ...withEngine, ...importMetaUrl, entryPoints: ['src/vscode/runtime/runs.ts'], outfile: 'dist/extension-runs.js' });
+  entries.push({ ...withEngine, ...importMetaUrl, entryPoints: ['src/vscode/flows/index.ts'], outfile: 'dist/extension-flows.js' });
 }
 // elkjs's own UMD build, minified and nothing else (no bundling: it must stay a script the webview can load, which sets window.ELK).
 entries.push({ entryPoints: ['node_modules/elkjs/lib/elk.bundled.js'], outfile: 'dist/elk.js', bundle: false, format: undefined, minify: true, sourcemap: false });
