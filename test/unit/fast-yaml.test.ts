@@ -198,6 +198,36 @@ test('anchors and aliases: the same tree, taken where the package reads them wit
   for (const [text, taken] of ANCHOR_CASES) assert.equal(agrees(text), taken, `${taken ? 'declined' : 'taken'}: ${JSON.stringify(text)}`);
 });
 
+/** Escapes in double-quoted scalars and plain scalars starting with `?` or `:`: [text, whether the fast path takes it]. */
+const SCALAR_CASES: Array<[string, boolean]> = [
+  ['a: "say \\"hi\\""\n', true],
+  ['a: "back\\\\slash"\n', true],
+  ['a: "tab\\tnew\\nline\\r\\0\\a\\b\\e\\f\\v"\n', true],
+  ['a: "\\N\\_\\L\\P\\ \\/"\n', true],
+  ['a: "\\x41\\u00e9\\U0001F600\\ud83d\\ude00"\n', true],
+  ['"k\\"ey": 1\nb: 2\n', true],
+  ['a: "ends with a backslash \\\\"\nb: 1\n', true],
+  ['- "x\\ty"\n- "\\u0041"\n', true],
+  ['a: "\\q"\n', false],
+  ['a: "\\x4"\n', false],
+  ['a: "\\u12G4"\n', false],
+  ['a: "\\U00110000"\n', false],
+  ['a: "line \\\n  continued"\n', false],
+  ['a: ?x\n', true],
+  ['a: :x\n', true],
+  ['a: :-x\n', true],
+  ['a: ::\n', false], // the second ':' ends the line: a mapping where a value is, the package's to report
+  ['?x: 1\n:y: 2\n', true],
+  ['- ?Ed!\n- :Xq: null\n', true],
+  ['a: ?\n', false],
+  ['? x\n: 1\n', false],
+  ['a: : x\n', false],
+];
+
+test('double-quoted escapes and plain scalars after ? or :: the same tree, taken where the package reads them without a problem', () => {
+  for (const [text, taken] of SCALAR_CASES) assert.equal(agrees(text), taken, `${taken ? 'declined' : 'taken'}: ${JSON.stringify(text)}`);
+});
+
 test('aliases past 10,000 nodes in all: declined (the package reports them), up to it taken', () => {
   // An alias of a 9,999-item sequence copies 10,000 nodes (the items and the sequence); keys and properties do not count.
   assert.ok(agrees(`a: &x\n${'  - 1\n'.repeat(9999)}b: *x\n`));

@@ -3,12 +3,13 @@
  * pass over char codes that builds the same tree (node kinds, offsets,
  * lengths, values, colon offsets, parents) for the subset that charts are
  * written in and that the `yaml` package's `stringify` writes: block
- * mappings and sequences (compact `- key: value` too), plain, single- and
- * double-quoted one-line scalars, literal block scalars (`|`, `|-`, `|+`),
+ * mappings and sequences (compact `- key: value` too), plain (`?x` and `:x`
+ * too), single- and double-quoted one-line scalars (a double-quoted one with
+ * the escapes of double-quoted-escapes.ts), literal block scalars (`|`, `|-`, `|+`),
  * empty flow collections (`[]`, `{}`), comments, and anchors on values with
  * their aliases (fast-yaml-anchors.ts). On anything else
  * (anchors on keys or empty values, an alias the package reports, tags, folded block scalars,
- * non-empty flow collections, multi-line scalars, escapes, tabs, CR, document
+ * non-empty flow collections, multi-line scalars, other escapes, tabs, CR, document
  * markers, a plain scalar that may be a number in octal, hex, `.inf` or `.nan`,
  * any syntax error) it returns undefined and the caller parses with `yaml`,
  * which reports and recovers exactly as before.
@@ -25,6 +26,7 @@
  */
 import type { JsonNode } from './jsonc.js';
 import { aliasTarget, expand, nameEnd, openAnchor, resetAnchors } from './fast-yaml-anchors.js';
+import { readEscape } from './double-quoted-escapes.js';
 import { SHORT, shortString } from './short-strings.js';
 
 type Building = { -readonly [K in keyof JsonNode]: JsonNode[K] };
@@ -436,9 +438,10 @@ function scalar(parent: JsonNode, isKey: boolean): Building {
     valueEnd = after;
     return stringNode(value, start + 1, after - 1, parent);
   }
-  // A plain scalar may not start with an indicator (`-` and `?`/`:` are plain only before a non-space; we leave them all).
+  // A plain scalar may not start with an indicator; `-`, `?` and `:` may, before a non-space (`?x`, `:x`, `-x`).
   if (c === 45 && isSeqItem(pos)) throw BAIL;
-  if (c === 63 || c === 58 || c === 44 || c === 91 || c === 93 || c === 123 || c === 125 || c === 35 || c === 38 || c === 42 || c === 33 || c === 124 || c === 62 || c === 37 || c === 64 || c === 96) {
+  if ((c === 63 || c === 58) && !plainSafeAfter(pos + 1)) throw BAIL;
+  if (c === 44 || c === 91 || c === 93 || c === 123 || c === 125 || c === 35 || c === 38 || c === 42 || c === 33 || c === 124 || c === 62 || c === 37 || c === 64 || c === 96) {
     throw BAIL;
   }
   let end = pos;
@@ -466,7 +469,7 @@ function scalar(parent: JsonNode, isKey: boolean): Building {
 function keyAhead(): boolean {
   const c = src.charCodeAt(pos);
   if (c === 34 || c === 39) {
-    const close = src.indexOf(String.fromCharCode(c), pos + 1);
+    const close = closingQuote(c);
     return close > 0 && src.charCodeAt(close + 1) === 58 && endsIndicator(close + 2);
   }
   for (let i = pos; i < len; i++) {
@@ -477,6 +480,27 @@ function keyAhead(): boolean {
   return false;
 }
 
+/** Where the quoted scalar at `pos` closes on its line (an escaped `\\"` or a doubled `''` does not close it), or -1. */
+function closingQuote(q: number): number {
+  for (let i = pos + 1; i < len; i++) {
+    const c = src.charCodeAt(i);
+    if (c === 10) return -1;
+    if (c === 92 && q === 34) i++;
+    else if (c === q) {
+      if (q === 39 && src.charCodeAt(i + 1) === 39) i++;
+      else return i;
+    }
+  }
+  return -1;
+}
+
+/** Whether the character at `at` lets a `?` or `:` before it start a plain scalar: any but a space, a line break or the end. */
+function plainSafeAfter(at: number): boolean {
+  if (at >= len) return false;
+  const c = src.charCodeAt(at);
+  return c !== 32 && c !== 10;
+}
+
 /** Whether the ':' before `at` is a mapping indicator (followed by a space, a line break or the end). */
 function endsIndicator(at: number): boolean {
   if (at >= len) return true;
@@ -484,14 +508,27 @@ function endsIndicator(at: number): boolean {
   return c === 32 || c === 10;
 }
 
-/** A quoted scalar on one line, without escapes; `pos` moves past its closing quote. */
+/**
+ * A quoted scalar on one line; `pos` moves past its closing quote. A
+ * double-quoted one may hold the escapes `stringify` writes and people type
+ * (double-quoted-escapes.ts); any other escape, or a line break, leaves the
+ * document to the package.
+ */
 function quoted(q: number): string {
   const start = pos + 1;
   let out = '';
   let from = start;
   for (let i = start; i < len; i++) {
     const c = src.charCodeAt(i);
-    if (c === 10 || (c === 92 && q === 34)) throw BAIL;
+    if (c === 10) throw BAIL;
+    if (c === 92 && q === 34) {
+      const escape = readEscape(src, i);
+      if (!escape) throw BAIL;
+      out += src.slice(from, i) + escape.text;
+      i = escape.end - 1;
+      from = escape.end;
+      continue;
+    }
     if (c === q) {
       if (q === 39 && src.charCodeAt(i + 1) === 39) {
         out += src.slice(from, i + 1);
