@@ -5,10 +5,10 @@
  * a suggestion for typos; `meta`, `context`, `input`, `data` and `params` are
  * open by design.
  */
-import { STAGE_FIELDS, STATE_FIELDS } from './statewright-fields.js';
+import { RULE_FIELDS, STAGE_FIELDS } from './statewright-fields.js';
 
 /** Statewright's state rules (instructions, tools, commands, env, limits, paths, model), read on every node. */
-export const RULE_FIELDS: readonly string[] = STATE_FIELDS.filter((f) => !['type', 'on', 'safe_next', ...STAGE_FIELDS].includes(f));
+export { RULE_FIELDS };
 
 /** The document around the chart. */
 export const DOCUMENT_FIELDS = ['$schema', 'statechart'] as const;
