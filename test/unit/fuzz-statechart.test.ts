@@ -28,7 +28,6 @@
  * with a `.how` file saying how each was made) to profile them.
  */
 import { test } from 'node:test';
-import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
