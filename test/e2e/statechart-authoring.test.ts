@@ -126,9 +126,16 @@ test('authoring statecharts in YAML: problems, completion, definition, outline, 
     });
 
     await step('the "▶ Start run" lens starts a run of the chart', async () => {
-      const lens = vsc.page.locator('.codelens-decoration a', { hasText: '▶ Start run' }).first();
-      await lens.waitFor({ state: 'visible', timeout: 20_000 });
-      await lens.click();
+      // The lenses are drawn again after the rename's edit: a click on the lens being replaced does nothing
+      // (CI once saw no run start in 30 s). So click the lens as drawn now until the run's files say a run started.
+      const started = (): boolean => fs.existsSync(path.join(vsc.workspaceDir, '.stategate', 'runs')) && fs.readdirSync(path.join(vsc.workspaceDir, '.stategate', 'runs')).length > 0;
+      for (let attempt = 0; attempt < 3 && !started(); attempt++) {
+        const lens = vsc.page.locator('.codelens-decoration a', { hasText: '▶ Start run' }).first();
+        await lens.waitFor({ state: 'visible', timeout: 20_000 });
+        await lens.click();
+        for (let waited = 0; waited < 10_000 && !started(); waited += 250) await new Promise((r) => setTimeout(r, 250));
+      }
+      assert.ok(started(), 'a run of the chart was started');
       await vsc.waitForStatusBar('stategate.run', (s) => /feature|implement|writing/.test(s), 30_000);
     });
   });
