@@ -49,30 +49,12 @@ import { replay } from '../../src/engine/store/replay';
 import { hashText, type JournalEntry } from '../../src/engine/machine/run';
 import { STATE_ENV } from '../unit/helpers/state-dir';
 import { tempDir } from '../unit/helpers/temp-dir';
+import { snapshotCli as snapshotBuiltCli } from '../support/cli-snapshot';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
-/**
- * A private copy of the built CLI (dist/cli.js and its per-command bundles):
- * the soak runs for minutes and dist/ may be rebuilt meanwhile by someone
- * else's `npm run build`. STATEGATE_TEST_CLI points at another build.
- */
 function snapshotCli(): string {
-  if (process.env.STATEGATE_TEST_CLI) return process.env.STATEGATE_TEST_CLI;
-  const dist = path.join(REPO_ROOT, 'dist');
-  const into = tempDir('sg-soak-cli-');
-  for (let attempt = 0; ; attempt++) {
-    try {
-      fs.cpSync(path.join(dist, 'cli.js'), path.join(into, 'cli.js'));
-      fs.cpSync(path.join(dist, 'cli'), path.join(into, 'cli'), { recursive: true, filter: (f) => !f.endsWith('.map') });
-      for (const f of fs.readdirSync(dist)) if (f.endsWith('.wasm')) fs.cpSync(path.join(dist, f), path.join(into, f));
-      return path.join(into, 'cli.js');
-    } catch (err) {
-      // dist/ is being rebuilt right now: wait for it.
-      if (attempt >= 60) throw new Error(`no built CLI in ${dist} (run \`npm run build\`): ${(err as Error).message}`);
-      spawnSync('sleep', ['1']);
-    }
-  }
+  return snapshotBuiltCli(REPO_ROOT, 'sg-soak-cli-');
 }
 const CLI = snapshotCli();
 

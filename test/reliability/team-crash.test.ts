@@ -38,6 +38,7 @@ import { replay } from '../../src/engine/store/replay';
 import type { JournalEntry } from '../../src/engine/machine/run';
 import { createTestDatabase } from '../support/postgres-server';
 import { tempDir } from '../unit/helpers/temp-dir';
+import { snapshotCli as snapshotBuiltCli } from '../support/cli-snapshot';
 import { preToolUseRead as preToolUse, type HookClient as Client } from '../support/hook-inputs';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -64,15 +65,8 @@ const WORKFLOW = {
   },
 };
 
-/** A private copy of the built CLI: the soak runs for minutes and dist/ may be rebuilt meanwhile. */
 function snapshotCli(): string {
-  if (process.env.STATEGATE_TEST_CLI) return process.env.STATEGATE_TEST_CLI;
-  const dist = path.join(REPO_ROOT, 'dist');
-  const into = tempDir('sg-team-soak-cli-');
-  fs.cpSync(path.join(dist, 'cli.js'), path.join(into, 'cli.js'));
-  fs.cpSync(path.join(dist, 'cli'), path.join(into, 'cli'), { recursive: true, filter: (f) => !f.endsWith('.map') });
-  for (const f of fs.readdirSync(dist)) if (f.endsWith('.wasm')) fs.cpSync(path.join(dist, f), path.join(into, f));
-  return path.join(into, 'cli.js');
+  return snapshotBuiltCli(REPO_ROOT, 'sg-team-soak-cli-');
 }
 
 interface Machine {

@@ -127,14 +127,14 @@ const GATE = {
   states: { reading: { allowed_tools: ['Read'], on: { DONE: 'done' } }, done: { type: 'final' } },
 };
 
-/** An installed extension: a copy of the built CLI (dist/cli.js, its per-command bundles, the parser's wasm). */
+/** An installed extension: a copy of the built CLI (dist/cli.js, its per-command bundles, the engine they share, the parser's wasm). */
 function installedExtension(): string {
   const ext = path.join(tempDir('sg-ext-'), 'stategate.stategate-0.1.0');
   const dist = path.join(ext, 'dist');
   fs.mkdirSync(dist, { recursive: true });
   fs.cpSync(CLI, path.join(dist, 'cli.js'));
   fs.cpSync(path.join(REPO_ROOT, 'dist', 'cli'), path.join(dist, 'cli'), { recursive: true, filter: (f) => !f.endsWith('.map') });
-  for (const f of fs.readdirSync(path.join(REPO_ROOT, 'dist'))) if (f.endsWith('.wasm')) fs.cpSync(path.join(REPO_ROOT, 'dist', f), path.join(dist, f));
+  for (const f of fs.readdirSync(path.join(REPO_ROOT, 'dist'))) if (f.endsWith('.wasm') || f === 'engine.js' || f === 'elk.js') fs.cpSync(path.join(REPO_ROOT, 'dist', f), path.join(dist, f));
   return ext;
 }
 
