@@ -220,15 +220,23 @@ test('a shared store that does not answer shows in the status bar, with the reas
   });
 });
 
-test('the store password comes from VS Code\'s secret storage: set by a command, never in settings, the workspace, the logs or the journal', { timeout: 300_000 }, async (t) => {
+/**
+ * A database, VS Code's role with a known password (named in its store URL without it), the other
+ * clone's role, and the two clones of the team's repository (remotes written two ways).
+ */
+async function passwordTeam(t: Owner, prefix: string, password: string) {
   const db = await createTestDatabase(t);
-  const password = `Sg-secret-${Date.now().toString(36)}-pw`;
-  const vscRole = await createTestRole(t, db.url, { prefix: 'sg_secret', password, grant: CLIENT_GRANTS });
+  const vscRole = await createTestRole(t, db.url, { prefix, password, grant: CLIENT_GRANTS });
   const cloneRole = await createTestRole(t, db.url, { prefix: 'sg_clone', grant: CLIENT_GRANTS });
   const noPassword = new URL(vscRole.urlFor(db.url));
   noPassword.password = '';
   const workspace = cloneOf(t, 'https://github.com/team/shared-run.git');
   const other = cloneOf(t, 'git@github.com:team/shared-run.git');
+  return { db, password, vscRole, cloneRole, noPassword, workspace, other };
+}
+
+test('the store password comes from VS Code\'s secret storage: set by a command, never in settings, the workspace, the logs or the journal', { timeout: 300_000 }, async (t) => {
+  const { db, password, cloneRole, noPassword, workspace, other } = await passwordTeam(t, 'sg_secret', `Sg-secret-${Date.now().toString(36)}-pw`);
   // VS Code's environment has no PGPASSWORD: only the secret can let it in.
   await withVsCode(t, { workspace, settings: { 'stategate.store': noPassword.toString() }, env: { PGPASSWORD: '' } }, async (vsc) => {
     await vsc.hostReady();
@@ -297,14 +305,7 @@ test('the store password comes from VS Code\'s secret storage: set by a command,
 });
 
 test('a change of the stategate.store user setting while VS Code is open: the hooks follow at once, Reload Window brings the views, clearing it goes back to the files', { timeout: 600_000 }, async (t) => {
-  const db = await createTestDatabase(t);
-  const password = `Sg-switch-${Date.now().toString(36)}`;
-  const vscRole = await createTestRole(t, db.url, { prefix: 'sg_switch', password, grant: CLIENT_GRANTS });
-  const cloneRole = await createTestRole(t, db.url, { prefix: 'sg_clone', grant: CLIENT_GRANTS });
-  const noPassword = new URL(vscRole.urlFor(db.url));
-  noPassword.password = '';
-  const workspace = cloneOf(t, 'https://github.com/team/shared-run.git');
-  const other = cloneOf(t, 'git@github.com:team/shared-run.git');
+  const { db, password, cloneRole, noPassword, workspace, other } = await passwordTeam(t, 'sg_switch', `Sg-switch-${Date.now().toString(36)}`);
   // The team's run, started on the shared store by the other clone: held in plan (no WebFetch there).
   otherClone(other, cloneRole.urlFor(db.url), 'start', 'feature.workflow.json');
 
