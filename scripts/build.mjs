@@ -42,15 +42,13 @@ const lazyHookParts = {
   },
 };
 // elkjs (1.5 MB) ships once, as dist/elk.js (its own UMD build, minified): the CLI's SVG export and the
-// extension host's require it, and the panel's webview loads it as a script of its own (window.ELK).
+// extension host's require it (lazyExtensionRequires below), and the panel's webview loads it as a script of its own (window.ELK).
 const elkOnce = {
   name: 'elk-once',
   setup(b) {
     b.onResolve({ filter: /^elkjs\/lib\/elk\.bundled\.js$/ }, (a) => {
       if (a.kind !== 'require-call') return undefined;
-      if (/src[\\/]cli[\\/]export-command\.ts$/.test(a.importer)) return { path: '../elk.js', external: true };
-      if (/src[\\/]vscode[\\/]panel[\\/]chart-svg\.ts$/.test(a.importer)) return { path: './elk.js', external: true };
-      return undefined;
+      return /src[\\/]cli[\\/]export-command\.ts$/.test(a.importer) ? { path: '../elk.js', external: true } : undefined;
     });
   },
 };
@@ -125,10 +123,9 @@ const lazyExtensionRequires = [
   [/src[\\/]vscode[\\/]flows[\\/]lazy-flows\.ts$/, './index.js', './extension-flows.js'],
   [/src[\\/]vscode[\\/]runtime[\\/]lazy-shell\.ts$/, '../../engine/shell/gate.js', './cli/hook-shell.js'],
   [/src[\\/]vscode[\\/]language[\\/]lazy-check\.ts$/, '../../engine/check/check-file.js', './cli/hook-check.js'],
-  [/src[\\/]engine[\\/]store[\\/]runner\.ts$/, '../check/check-file.js', './cli/hook-check.js'],
-  [/src[\\/]engine[\\/]flow[\\/]load\.ts$/, '../check/check-file.js', './cli/hook-check.js'],
-  [/src[\\/]engine[\\/]machine[\\/]patterns[\\/]interrupts\.ts$/, 'picomatch', './cli/hook-picomatch.js'],
   [/src[\\/]vscode[\\/]panel[\\/]chart-svg\.ts$/, 'elkjs/lib/elk.bundled.js', './elk.js'],
+  // Engine files a bundle still carries itself (the activation bundle's few): their lazy parts as engine.js has them.
+  ...ENGINE_LAZY_PARTS,
 ];
 const lazyExtensionParts = {
   name: 'lazy-extension-parts',
