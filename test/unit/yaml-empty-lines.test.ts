@@ -61,7 +61,7 @@ test('100,000 empty lines between entries of a broken document: the parser is ha
   sameAsPackage(text);
 });
 
-test('block scalars holding runs (literal read short and its value given its line breaks back, folded read whole), in broken documents: as the package reads them', () => {
+test('block scalars holding runs (read short, their values given their line breaks back), in broken documents: as the package reads them', () => {
   const run = '\n'.repeat(5000);
   const broken = 'z: [\n'; // an unclosed flow sequence: the fast path declines, the package reports it
   const cases = [
@@ -79,6 +79,71 @@ test('block scalars holding runs (literal read short and its value given its lin
   }
   const value = parseWithYaml(cases[0]!).root?.children?.[0]?.children?.[1]?.value;
   assert.equal(value, `x${run}y${run}`);
+});
+
+/** The string value of the first entry's value. */
+function firstValue(text: string): unknown {
+  return parseWithYaml(text).root?.children?.[0]?.children?.[1]?.value;
+}
+
+test('folded block scalars holding runs: read short, with the value the package reads from the original', () => {
+  const run = '\n'.repeat(40_000);
+  const broken = 'z: [\n';
+  // The fuzzer's slowest shape: a header alone on its line, then a run (its first line break ends the header's line).
+  const cases = [
+    `a: >-${run}  actions: x\n${broken}`,
+    `a: >${run}  x\n  y${run}  z\n${broken}`,
+    `a: >+\n  x${run}${broken}`,
+    `a: >\n  x${run}${broken}`,
+    `a: >-\n  x\n   more${run}  y\n${broken}`,
+    `a: >2\n   x${run}  y\n${broken}`,
+  ];
+  for (const text of cases) {
+    const short = parseDocumentShort(text, OPTIONS);
+    assert.ok(short, JSON.stringify(text.slice(0, 12)));
+    assert.ok(short.lexemes < 3000, `${short.lexemes} lexemes for 40,000 lines`);
+    sameAsPackage(text);
+  }
+  assert.equal(firstValue(cases[0]!), `${'\n'.repeat(39_999)}actions: x`);
+  assert.equal(firstValue(cases[1]!), `${'\n'.repeat(39_999)}x y${'\n'.repeat(39_999)}z\n`); // `x` and `y` fold into one line
+  assert.equal(firstValue(cases[2]!), `x${run}`);
+});
+
+test('folded block scalars whose runs cannot be told apart in the value (read whole): as the package reads them', () => {
+  const run = '\n'.repeat(5000);
+  const blank = '\n  \n'; // a line of spaces between two runs: one stretch of empty lines, one stretch of the value
+  const stray = '\n'.repeat(1500); // not cut, but as long as a cut run in the value
+  for (const text of [
+    `a: >\n  x${run}${blank}${run}  y\nz: [\n`,
+    `a: >\n  x${stray}  y${run}  z\nq: [\n`,
+    `a: >\n  x${run}${blank}${stray}  y\nz: [\n`,
+    // As many long stretches in the value as runs, but not theirs: the stray lines make one, the two runs another.
+    `a: >\n  x${stray}  y${run}${blank}${run}  z\nq: [\n`,
+  ]) {
+    sameAsPackage(text);
+  }
+});
+
+const foldedLine = fc.constantFrom('x', 'y z', ' more', '   ', '  ', '', '#c', '- a', 'k: v');
+
+test('random folded and literal block scalars with runs, blank and more-indented lines, every chomping: the same tree and diagnostics as the package', () => {
+  let cut = 0;
+  fc.assert(
+    fc.property(
+      fc.constantFrom('>', '>-', '>+', '|', '|-', '|+', '>2', '|2'),
+      fc.array(fc.oneof(foldedLine, run.map((r) => r.slice(1)), fc.integer({ min: 400, max: 1600 }).map((n) => '\n'.repeat(n))), { minLength: 1, maxLength: 6 }),
+      fc.boolean(),
+      fc.constantFrom('', 'z: [\n', 'b: 1\n'),
+      (header, lines, headerAlone, after) => {
+        const body = lines.map((l) => (l.startsWith('\n') || l === '' ? l : `  ${l}`)).join('\n');
+        const text = `a: ${header}${headerAlone ? '' : ' # c'}\n${body}\n${after}`;
+        if (parseDocumentShort(text, OPTIONS)) cut++;
+        sameAsPackage(text);
+      },
+    ),
+    propertyRuns(300),
+  );
+  assert.ok(cut >= 75, `only ${cut} documents had their runs cut`);
 });
 
 test('no long run, or the lexer\'s marker characters in the text: left to the package', () => {

@@ -19,10 +19,11 @@
  *   shifted back to the original text by `toOriginal`;
  * - a lexeme that starts or ends inside a run (an unclosed quote ends before
  *   its last line break) leaves the document to the package, as before.
- * The package's cost on the body of a block scalar stays (its composer splits
- * the lines), about a third of what it was on such documents.
+ * - a block scalar's body is read short too (the package's composer splits its
+ *   lines, slowly: 40 ms for a folded body of 90,000 empty lines), and its
+ *   value gets the missing line breaks back (`fixValue`).
  */
-import { Composer, Lexer, Parser, YAMLParseError, type Document, type DocumentOptions, type ParseOptions, type SchemaOptions } from 'yaml';
+import { Composer, Lexer, Parser, visit, YAMLParseError, type Document, type DocumentOptions, type ParseOptions, type SchemaOptions } from 'yaml';
 import { capComposerErrors } from './yaml-error-cap.js';
 
 /**
@@ -87,10 +88,14 @@ export function parseDocumentShort(text: string, options: ParseOptions & Documen
     }
   }
   if (!doc) return undefined;
+  if (!foldedFixesHold(doc, lexemes.fixes)) return undefined;
   // Some messages quote a token's text (`Unexpected scalar token in YAML stream: "  \n\n…"`); a token that ran
   // over a cut run would be quoted short. Such a document is the package's to read whole (found by the property test).
   if ([...doc.errors, ...doc.warnings].some((e) => e.message.includes('\\n'))) return undefined;
   const { shifts, fixes } = lexemes;
+  // Nor can a position inside a cut run be placed in the original (an error ending at a block scalar body's
+  // last line break, found by the property test): such a document is the package's too.
+  if ([...doc.errors, ...doc.warnings].some((e) => insideRun(shifts, e.pos[0]) || insideRun(shifts, e.pos[1]))) return undefined;
   return {
     doc,
     toOriginal: (offset) => offset + shiftBefore(shifts, offset),
@@ -103,14 +108,20 @@ export function parseDocumentShort(text: string, options: ParseOptions & Documen
   };
 }
 
-/** Past `at` (the parser's offsets), this many line breaks were left out. */
+/** Past `at` (the parser's offsets), this many line breaks were left out; the run that ends there is the KEEP characters before it. */
 interface Shift {
   readonly at: number;
   readonly total: number;
 }
 
-/** The line breaks left out before `offset`: the total of the last shift at or before it (binary search). */
-function shiftBefore(shifts: readonly Shift[], offset: number): number {
+/** Whether `offset` falls strictly inside a cut run: past its first line break and before the shift its end makes. */
+function insideRun(shifts: readonly Shift[], offset: number): boolean {
+  const next = shifts[firstShiftAfter(shifts, offset)];
+  return next !== undefined && next.at - KEEP < offset;
+}
+
+/** The index of the first shift past `offset` (binary search). */
+function firstShiftAfter(shifts: readonly Shift[], offset: number): number {
   let lo = 0;
   let hi = shifts.length;
   while (lo < hi) {
@@ -118,6 +129,12 @@ function shiftBefore(shifts: readonly Shift[], offset: number): number {
     if (shifts[mid]!.at <= offset) lo = mid + 1;
     else hi = mid;
   }
+  return lo;
+}
+
+/** The line breaks left out before `offset`: the total of the last shift at or before it. */
+function shiftBefore(shifts: readonly Shift[], offset: number): number {
+  const lo = firstShiftAfter(shifts, offset);
   return lo === 0 ? 0 : shifts[lo - 1]!.total;
 }
 
@@ -129,7 +146,7 @@ function shiftBefore(shifts: readonly Shift[], offset: number): number {
 function originalLexemes(text: string, short: string, runs: readonly Run[]): Lexemes | undefined {
   const lexemes: string[] = [];
   const shifts: Shift[] = [];
-  const fixes = new Map<number, Fix[]>();
+  const fixes = new Map<number, Fix>();
   let at = 0; // in the short text
   let out = 0; // in the text the parser sees
   let orig = 0; // in the original
@@ -165,14 +182,17 @@ function originalLexemes(text: string, short: string, runs: readonly Run[]): Lex
     } else if (r < runs.length && runs[r]!.short < end) {
       // A lexeme that starts or ends inside a run (past its first line break) holds a part of it that may
       // depend on the run's length (an unclosed quote ends before its last line break): left to the package.
-      if (at > runs[r]!.short && at < runs[r]!.short + KEEP) return undefined;
+      // Except a block scalar's body right after its header's line break, the run's first: the body holds
+      // the rest of the run, as it would hold all of a run further down.
+      const bodyAfterHeader = body !== undefined && at === runs[r]!.short + 1;
+      if (at > runs[r]!.short && at < runs[r]!.short + KEEP && !bodyAfterHeader) return undefined;
       const first = r;
       while (r < runs.length && runs[r]!.short + KEEP <= end) r++;
       if (r < runs.length && end > runs[r]!.short + 1 && end < runs[r]!.short + KEEP) return undefined;
       const held = runs.slice(first, r);
-      const fix = body?.literal ? literalFixes(lexeme, at, held, body.keep) : undefined;
+      const fix = !body ? undefined : body.literal ? literalFixes(lexeme, at, held, body.keep) : foldedFixes(lexeme, at, held, body.keep);
       if (body && fix) {
-        // A literal block scalar's body: the parser reads it short (the package splits its lines, slowly),
+        // A block scalar's body: the parser reads it short (the package splits its lines, slowly),
         // the offsets after each run shift, and the value gets its line breaks back (`fixValue`).
         for (const run of held) {
           total += run.length - KEEP;
@@ -181,7 +201,7 @@ function originalLexemes(text: string, short: string, runs: readonly Run[]): Lex
         }
         fixes.set(body.at, fix);
       } else {
-        // A lexeme holding whole runs (a folded block scalar, a multi-line quoted or plain scalar): the original text.
+        // A lexeme holding whole runs (a multi-line quoted or plain scalar, a block scalar body read whole): the original text.
         source = text.slice(orig, orig + lexeme.length + held.reduce((n, run) => n + run.length - KEEP, 0));
       }
     }
@@ -194,17 +214,21 @@ function originalLexemes(text: string, short: string, runs: readonly Run[]): Lex
   return { lexemes, shifts, fixes, length: out };
 }
 
-/** Line breaks to put back into a block scalar's value: `count` of them before its `newlines`-th line break. */
-interface Fix {
-  readonly newlines: number;
-  readonly count: number;
-}
+/**
+ * Line breaks to put back into a block scalar's value. Literal: `count` of
+ * them before the value's `newlines`-th line break, per run. Folded: `counts[i]`
+ * of them at the i-th stretch of at least LONG_BLOCK line breaks in the value
+ * (foldedFixes says why each run makes exactly one).
+ */
+type Fix =
+  | { readonly folded: false; readonly runs: readonly { readonly newlines: number; readonly count: number }[] }
+  | { readonly folded: true; readonly counts: readonly number[] };
 
 interface Lexemes {
   readonly lexemes: string[];
   readonly shifts: Shift[];
   /** By the offset of the block scalar's header (its node's range start). */
-  readonly fixes: Map<number, Fix[]>;
+  readonly fixes: Map<number, Fix>;
   /** The length of the text the lexemes make up. */
   readonly length: number;
 }
@@ -217,22 +241,116 @@ interface Lexemes {
  * break that the run's first one is. Undefined (read it whole) when empty
  * lines after the run hold spaces (more-indented ones count as content).
  */
-function literalFixes(body: string, at: number, held: readonly Run[], keep: boolean): Fix[] | undefined {
-  const out: Fix[] = [];
+function literalFixes(body: string, at: number, held: readonly Run[], keep: boolean): Fix | undefined {
+  const runs: { newlines: number; count: number }[] = [];
   for (const run of held) {
-    const s = run.short - at;
+    const s = Math.max(0, run.short - at); // -1: the run's first line break ends the header's line
     const rest = body.slice(s);
     const trailing = !/[^\n ]/.test(rest);
     if (trailing && rest.includes(' ')) return undefined;
     let newlines = 0;
     for (let i = body.indexOf('\n'); i >= 0 && i < s; i = body.indexOf('\n', i + 1)) newlines++;
-    out.push({ newlines, count: trailing && !keep ? 0 : run.length - KEEP });
+    runs.push({ newlines, count: trailing && !keep ? 0 : run.length - KEEP });
   }
-  return out;
+  return { folded: false, runs };
+}
+
+/**
+ * Value line breaks in a row that only a cut run makes in a folded value: a
+ * run keeps KEEP line breaks, KEEP - 1 empty lines, each one line break of the
+ * value (the line break before them is folded away at most).
+ */
+const LONG_BLOCK = KEEP - 1;
+/** Empty or blank lines in a row elsewhere in a folded body: far fewer than LONG_BLOCK, so their line breaks never look like a run's. */
+const STRAY_LINES = 500;
+
+/**
+ * In a folded block scalar every empty line is one line break of the value,
+ * however many there are (line folding drops at most the line break before
+ * them), and trailing ones follow the chomping as in a literal one. So a run
+ * cut to KEEP line breaks leaves LONG_BLOCK or more line breaks in a row in
+ * the value, and the original has `run.length - KEEP` more of them there.
+ * That stretch of the value is found again by its length: undefined (read it
+ * whole) unless every stretch of blank lines (empty, or spaces only) in the
+ * body holds at most one run, and fewer than STRAY_LINES lines besides, so
+ * that no other stretch of the value is as long and no two runs make one.
+ */
+function foldedFixes(body: string, at: number, held: readonly Run[], keep: boolean): Fix | undefined {
+  const counts: number[] = [];
+  for (const run of held) {
+    const rest = body.slice(Math.max(0, run.short - at));
+    const trailing = !/[^\n ]/.test(rest);
+    if (trailing && rest.includes(' ')) return undefined;
+    if (!trailing || keep) counts.push(run.length - KEEP);
+  }
+  return blankStretchesApart(body, held.map((run) => run.short - at)) ? { folded: true, counts } : undefined;
+}
+
+/** Whether each stretch of blank lines in `body` holds at most one of the runs (starting at `runStarts`) and fewer than STRAY_LINES other lines. */
+function blankStretchesApart(body: string, runStarts: readonly number[]): boolean {
+  let r = 0;
+  let lines = 0; // blank lines in the current stretch, a run's own not counted
+  let runs = 0; // runs starting in it
+  for (let start = 0; start < body.length; ) {
+    if (r < runStarts.length && start === runStarts[r]! + 1) {
+      // The run's KEEP - 1 empty lines (its first line break ends the line before it).
+      if (++runs > 1) return false;
+      r++;
+      start += KEEP - 1;
+      continue;
+    }
+    if (r < runStarts.length && start > runStarts[r]!) return false; // a run not at a line break of its own
+    let end = body.indexOf('\n', start);
+    if (end < 0) end = body.length;
+    let blank = true;
+    for (let i = start; i < end; i++) if (body.charCodeAt(i) !== 32) blank = false;
+    if (blank && end < body.length) {
+      if (++lines >= STRAY_LINES) return false;
+    } else {
+      lines = 0;
+      runs = 0;
+    }
+    start = end + 1;
+  }
+  return r === runStarts.length;
+}
+
+/** Where the value has at least LONG_BLOCK line breaks in a row: the offset of each such stretch's first. */
+function longBlocks(value: string): number[] {
+  const at: number[] = [];
+  const long = new RegExp(`\\n{${LONG_BLOCK},}`, 'g');
+  for (let m = long.exec(value); m; m = long.exec(value)) at.push(m.index);
+  return at;
+}
+
+/** Whether each folded block scalar read short has one long stretch of line breaks per run that needs line breaks back. */
+function foldedFixesHold(doc: Document.Parsed, fixes: ReadonlyMap<number, Fix>): boolean {
+  if (![...fixes.values()].some((f) => f.folded)) return true;
+  let holds = true;
+  visit(doc, {
+    Scalar(_, node) {
+      const fix = node.range ? fixes.get(node.range[0]) : undefined;
+      if (fix?.folded && (typeof node.value !== 'string' || longBlocks(node.value).length !== fix.counts.length)) {
+        holds = false;
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  return holds;
 }
 
 /** A block scalar's value with the line breaks of its runs put back. */
-function fixValue(fixes: readonly Fix[], value: string): string {
+function fixValue(fix: Fix, value: string): string {
+  if (fix.folded) {
+    const at = longBlocks(value);
+    for (let b = at.length - 1; b >= 0; b--) {
+      const count = fix.counts[b] ?? 0;
+      if (count > 0) value = value.slice(0, at[b]) + '\n'.repeat(count) + value.slice(at[b]);
+    }
+    return value;
+  }
+  const fixes = fix.runs;
   for (let f = fixes.length - 1; f >= 0; f--) {
     const { newlines, count } = fixes[f]!;
     if (count === 0) continue;
