@@ -23,8 +23,8 @@
  *   lines, slowly: 40 ms for a folded body of 90,000 empty lines), and its
  *   value gets the missing line breaks back (`fixValue`).
  */
-import { Composer, Lexer, Parser, visit, YAMLParseError, type Document, type DocumentOptions, type ParseOptions, type SchemaOptions } from 'yaml';
-import { capComposerErrors } from './yaml-error-cap.js';
+import { Lexer, visit, type Document, type DocumentOptions, type ParseOptions, type SchemaOptions } from 'yaml';
+import { composeCapped } from './yaml-error-cap.js';
 
 /**
  * Line breaks a run keeps: more than 1,024, the longest the package lets an
@@ -48,6 +48,8 @@ export interface ShortParse {
   readonly lexemes: number;
   /** Errors the composer counted without making them (yaml-error-cap.ts). */
   readonly uncounted: number;
+  /** Where reading stopped, in the parser's offsets (yaml-error-cap.ts). */
+  readonly stoppedAt?: number;
   /** A string scalar's value (the node's range start, its value as read) -> its value in the original text. */
   readonly stringValue: (rangeStart: number | undefined, value: string) => string;
 }
@@ -71,23 +73,10 @@ export function parseDocumentShort(text: string, options: ParseOptions & Documen
   });
   const lexemes = originalLexemes(text, short, runs);
   if (!lexemes) return undefined;
-  const parser = new Parser();
-  const composer = new Composer(options);
-  const uncounted = capComposerErrors(composer);
-  function* tokens() {
-    for (const lexeme of lexemes!.lexemes) yield* parser.next(lexeme);
-    yield* parser.end();
-  }
-  // As parseDocument does (public-api.js): the first document, and an error for a second.
-  let doc: Document.Parsed | undefined;
-  for (const d of composer.compose(tokens(), true, lexemes.length)) {
-    if (!doc) doc = d;
-    else {
-      doc.errors.push(new YAMLParseError([d.range[0], d.range[1]], 'MULTIPLE_DOCS', 'Source contains multiple documents; please use YAML.parseAllDocuments()'));
-      break;
-    }
-  }
-  if (!doc) return undefined;
+  // As parseDocument does, reading stopped in a run of quoted scalars as the package's path is (yaml-error-cap.ts).
+  const read = composeCapped(lexemes.lexemes, lexemes.length, options, true);
+  if (!read) return undefined;
+  const { doc, uncounted, stoppedAt } = read;
   if (!foldedFixesHold(doc, lexemes.fixes)) return undefined;
   // Some messages quote a token's text (`Unexpected scalar token in YAML stream: "  \n\n…"`); a token that ran
   // over a cut run would be quoted short. Such a document is the package's to read whole (found by the property test).
@@ -100,7 +89,8 @@ export function parseDocumentShort(text: string, options: ParseOptions & Documen
     doc,
     toOriginal: (offset) => offset + shiftBefore(shifts, offset),
     lexemes: lexemes.lexemes.length,
-    uncounted: uncounted(),
+    uncounted,
+    ...(stoppedAt === undefined ? {} : { stoppedAt }),
     stringValue: (start, value) => {
       const fix = start === undefined ? undefined : fixes.get(start);
       return fix ? fixValue(fix, value) : value;

@@ -13,8 +13,18 @@
  * the package stop using it, nothing breaks: every error is then made as
  * before, and yaml-package.ts still lists only the first ones
  * (test/unit/yaml-error-cap.test.ts tells which of the two happened).
+ *
+ * The lexer and the parser still read the whole text, and some broken texts
+ * are mostly errors: a run of 57,000 `"` after a quoted string is 28,000
+ * empty strings written one right after another, each a syntax error
+ * (`Unexpected double-quoted-scalar at node end`), and 50 ms of the package's
+ * time. So reading stops at the first quoted scalar past MAX_YAML_ERRORS such
+ * in the document, once the composer has found its MAX_YAML_ERRORS errors
+ * before it: the list is full, and the rest of the text is not read
+ * (`stoppedAt`). If it has not found them (the package reads `? "a""b"` as
+ * the key `a`, without an error), the text is read whole, as before.
  */
-import { Composer, Parser, YAMLParseError, type Document, type DocumentOptions, type ParseOptions, type SchemaOptions } from 'yaml';
+import { Composer, Lexer, Parser, YAMLParseError, type Document, type DocumentOptions, type ParseOptions, type SchemaOptions } from 'yaml';
 
 /** Syntax errors listed for one document; the rest are counted. */
 export const MAX_YAML_ERRORS = 100;
@@ -25,6 +35,8 @@ export interface CappedParse {
   readonly doc: Document.Parsed;
   /** Errors the composer counted without making them (beyond those in `doc.errors`). */
   readonly uncounted: number;
+  /** Where reading stopped (in the parser's offsets), past MAX_YAML_ERRORS quoted scalars in a row; the document is what came before. */
+  readonly stoppedAt?: number;
 }
 
 /**
@@ -49,14 +61,43 @@ export function capComposerErrors(composer: Composer, max = MAX_YAML_ERRORS): ()
 
 /**
  * What the package's `parseDocument` does (public-api.js: the first document,
- * an error for a second one), with the composer's errors capped. Options as
- * yaml-package.ts passes them: no pretty errors, so no line counter is needed.
+ * an error for a second one), with the composer's errors capped and reading
+ * stopped in a run of quoted scalars. Options as yaml-package.ts passes them:
+ * no pretty errors, so no line counter is needed.
  */
 export function parseDocumentCapped(text: string, options: ParseOptions & DocumentOptions & SchemaOptions): CappedParse {
+  return composeCapped(new Lexer().lex(text), text.length, options, true) ?? composeCapped(new Lexer().lex(text), text.length, options, false)!;
+}
+
+/**
+ * The first document the package composes from `lexemes` (a text of `length`),
+ * its errors capped. With `stopInQuoteRuns`, reading stops at the first quoted
+ * scalar past MAX_YAML_ERRORS written right after another one; undefined when
+ * it stopped and the composer had not found MAX_YAML_ERRORS errors before that
+ * point (read it whole then).
+ */
+export function composeCapped(lexemes: Iterable<string>, length: number, options: ParseOptions & DocumentOptions & SchemaOptions, stopInQuoteRuns: boolean): CappedParse | undefined {
+  const parser = new Parser();
   const composer = new Composer(options);
   const uncounted = capComposerErrors(composer);
+  let stoppedAt: number | undefined;
+  function* tokens() {
+    let previousQuoted = false;
+    let inRows = 0;
+    for (const lexeme of lexemes) {
+      const c = lexeme.charCodeAt(0);
+      const quoted = c === 34 || c === 39;
+      if (quoted && previousQuoted && stopInQuoteRuns && ++inRows > MAX_YAML_ERRORS) {
+        stoppedAt = parser.offset;
+        break;
+      }
+      previousQuoted = quoted;
+      yield* parser.next(lexeme);
+    }
+    yield* parser.end();
+  }
   let doc: Document.Parsed | undefined;
-  for (const d of composer.compose(new Parser().parse(text), true, text.length)) {
+  for (const d of composer.compose(tokens(), true, length)) {
     if (!doc) doc = d;
     else {
       doc.errors.push(new YAMLParseError([d.range[0], d.range[1]], 'MULTIPLE_DOCS', 'Source contains multiple documents; please use YAML.parseAllDocuments()'));
@@ -64,5 +105,8 @@ export function parseDocumentCapped(text: string, options: ParseOptions & Docume
     }
   }
   // compose(…, forceDoc = true) always yields a document.
-  return { doc: doc!, uncounted: uncounted() };
+  if (stoppedAt === undefined) return { doc: doc!, uncounted: uncounted() };
+  const before = stoppedAt;
+  if (doc!.errors.filter((e) => e.pos[0] < before).length < MAX_YAML_ERRORS) return undefined;
+  return { doc: doc!, uncounted: uncounted(), stoppedAt };
 }

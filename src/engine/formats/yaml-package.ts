@@ -48,6 +48,7 @@ export function parseWithYaml(text: string, emptyRunsOnce = true): ParsedYaml {
   let doc: Document.Parsed;
   let short: ShortParse | undefined;
   let uncounted = 0;
+  let stoppedAt: number | undefined;
   // Each syntax error is an Error object, and capturing its stack is most of the cost on a broken document
   // with thousands of them (deep unclosed brackets: over 100 ms for 2 KB). Nothing reads their stacks.
   const stackTraceLimit = Error.stackTraceLimit;
@@ -58,12 +59,13 @@ export function parseWithYaml(text: string, emptyRunsOnce = true): ParsedYaml {
     // Long runs of empty lines (100,000 of them took 150+ ms) are read once (yaml-empty-lines.ts).
     // The package's parser reads process.env for every token (yaml-env.ts).
     // Past the first MAX_YAML_ERRORS errors the composer only counts them (yaml-error-cap.ts).
-    [short, doc, uncounted] = withPlainEnv(() => {
+    // Reading stops in a long run of quoted scalars written one after another (yaml-error-cap.ts).
+    [short, doc, uncounted, stoppedAt] = withPlainEnv(() => {
       const cut = emptyRunsOnce ? parseDocumentShort(text, options) : undefined;
-      if (cut) return [cut, cut.doc, cut.uncounted] as const;
-      if (!emptyRunsOnce) return [undefined, parseDocument(text, options), 0] as const;
+      if (cut) return [cut, cut.doc, cut.uncounted, cut.stoppedAt] as const;
+      if (!emptyRunsOnce) return [undefined, parseDocument(text, options), 0, undefined] as const;
       const whole = parseDocumentCapped(text, options);
-      return [undefined, whole.doc, whole.uncounted] as const;
+      return [undefined, whole.doc, whole.uncounted, whole.stoppedAt] as const;
     });
   } catch (err) {
     // The parser recurses per nesting level: a pathological depth exhausts the stack.
@@ -74,6 +76,7 @@ export function parseWithYaml(text: string, emptyRunsOnce = true): ParsedYaml {
   }
   const toOriginal = short?.toOriginal;
   const at = (pos: [number, number]): [number, number] => (toOriginal ? [toOriginal(pos[0]), toOriginal(pos[1])] : pos);
+  if (stoppedAt !== undefined) return stopped(doc, stoppedAt, at, text.length);
   const listed = Math.min(doc.errors.length, MAX_YAML_ERRORS);
   for (let i = 0; i < listed; i++) diagnostics.push(yamlProblem('error', doc.errors[i]!.message, at(doc.errors[i]!.pos), text.length));
   const more = doc.errors.length - listed + uncounted;
@@ -98,6 +101,28 @@ export function parseWithYaml(text: string, emptyRunsOnce = true): ParsedYaml {
     return { diagnostics };
   }
   return { root, diagnostics };
+}
+
+/**
+ * A document whose reading stopped in a run of quoted scalars: its first
+ * MAX_YAML_ERRORS errors (all before the stop), its warnings before it, and
+ * where and why reading stopped. No tree: one read only in part would be
+ * checked as if the rest were missing.
+ */
+function stopped(doc: Document.Parsed, stoppedAt: number, at: (pos: [number, number]) => [number, number], length: number): ParsedYaml {
+  const diagnostics: Diagnostic[] = [];
+  const before = (e: { pos: [number, number] }) => e.pos[0] < stoppedAt;
+  for (const e of doc.errors.filter(before).slice(0, MAX_YAML_ERRORS)) diagnostics.push(yamlProblem('error', e.message, at(e.pos), length));
+  const [start] = at([stoppedAt, stoppedAt]);
+  diagnostics.push(
+    syntax(
+      `YAML syntax error: reading stopped here, after ${MAX_YAML_ERRORS} quoted strings written right after another one (each a syntax error); the rest of the file was not read.`,
+      Math.min(start, length),
+      Math.min(start + 1, length),
+    ),
+  );
+  for (const w of doc.warnings.filter(before)) diagnostics.push(yamlProblem('warning', w.message, at(w.pos), length));
+  return { diagnostics };
 }
 
 /**
