@@ -82,12 +82,14 @@ export function parseDocumentShort(text: string, options: ParseOptions & Documen
   // over a cut run would be quoted short. Such a document is the package's to read whole (found by the property test).
   if ([...doc.errors, ...doc.warnings].some((e) => e.message.includes('\\n'))) return undefined;
   const { shifts, fixes } = lexemes;
-  // Nor can a position inside a cut run be placed in the original (an error ending at a block scalar body's
-  // last line break, found by the property test): such a document is the package's too.
-  if ([...doc.errors, ...doc.warnings].some((e) => insideRun(shifts, e.pos[0]) || insideRun(shifts, e.pos[1]))) return undefined;
+  // A position inside a cut run is placed in the original as far from the run's nearer end as it is in the
+  // short text (the package places an error at a run's first or last line break, or next to them: an error
+  // ending at a block scalar body's last line break, found by the property test). One far from both ends
+  // cannot be placed: such a document is the package's too.
+  if ([...doc.errors, ...doc.warnings].some((e) => farInsideRun(shifts, e.pos[0]) || farInsideRun(shifts, e.pos[1]))) return undefined;
   return {
     doc,
-    toOriginal: (offset) => offset + shiftBefore(shifts, offset),
+    toOriginal: (offset) => toOriginal(shifts, offset),
     lexemes: lexemes.lexemes.length,
     uncounted,
     ...(stoppedAt === undefined ? {} : { stoppedAt }),
@@ -104,10 +106,23 @@ interface Shift {
   readonly total: number;
 }
 
-/** Whether `offset` falls strictly inside a cut run: past its first line break and before the shift its end makes. */
-function insideRun(shifts: readonly Shift[], offset: number): boolean {
+/** How near a run's end (in line breaks) a position inside it must be to be placed in the original. */
+const NEAR_RUN_END = 16;
+
+/** Whether `offset` falls inside a cut run, further than NEAR_RUN_END from both of its ends. */
+function farInsideRun(shifts: readonly Shift[], offset: number): boolean {
   const next = shifts[firstShiftAfter(shifts, offset)];
-  return next !== undefined && next.at - KEEP < offset;
+  if (!next) return false;
+  const start = next.at - KEEP;
+  return offset - start > NEAR_RUN_END && next.at - offset > NEAR_RUN_END;
+}
+
+/** An offset of the parser's -> the original's: shifted by the runs before it, and by its own run when nearer that run's end. */
+function toOriginal(shifts: readonly Shift[], offset: number): number {
+  const i = firstShiftAfter(shifts, offset);
+  const next = shifts[i];
+  if (next && offset > next.at - KEEP && next.at - offset <= NEAR_RUN_END) return offset + next.total;
+  return offset + (i === 0 ? 0 : shifts[i - 1]!.total);
 }
 
 /** The index of the first shift past `offset` (binary search). */
@@ -120,12 +135,6 @@ function firstShiftAfter(shifts: readonly Shift[], offset: number): number {
     else hi = mid;
   }
   return lo;
-}
-
-/** The line breaks left out before `offset`: the total of the last shift at or before it. */
-function shiftBefore(shifts: readonly Shift[], offset: number): number {
-  const lo = firstShiftAfter(shifts, offset);
-  return lo === 0 ? 0 : shifts[lo - 1]!.total;
 }
 
 /**
