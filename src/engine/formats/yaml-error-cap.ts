@@ -19,10 +19,14 @@
  * empty strings written one right after another, each a syntax error
  * (`Unexpected double-quoted-scalar at node end`), and 50 ms of the package's
  * time. So reading stops at the first quoted scalar past MAX_YAML_ERRORS such
- * in the document, once the composer has found its MAX_YAML_ERRORS errors
- * before it: the list is full, and the rest of the text is not read
- * (`stoppedAt`). If it has not found them (the package reads `? "a""b"` as
- * the key `a`, without an error), the text is read whole, as before.
+ * in the document, and the rest of the text is not read (`stoppedAt`). YAML
+ * allows none of them, but the package does not report every one: in some
+ * places it drops the second string without a word (`? "a""b"` is the key
+ * `a`; a run at the start of a line after an unclosed quote is one error in
+ * all). So reading stops only if the composer has found an error before that
+ * point (the document is broken either way, and the stop is listed after its
+ * errors); in a document the package reads without an error, the text is
+ * read whole, as the package does.
  */
 import { Composer, Lexer, Parser, YAMLParseError, type Document, type DocumentOptions, type ParseOptions, type SchemaOptions } from 'yaml';
 
@@ -73,8 +77,8 @@ export function parseDocumentCapped(text: string, options: ParseOptions & Docume
  * The first document the package composes from `lexemes` (a text of `length`),
  * its errors capped. With `stopInQuoteRuns`, reading stops at the first quoted
  * scalar past MAX_YAML_ERRORS written right after another one; undefined when
- * it stopped and the composer had not found MAX_YAML_ERRORS errors before that
- * point (read it whole then).
+ * it stopped and the composer had found no error before that point (read it
+ * whole then).
  */
 export function composeCapped(lexemes: Iterable<string>, length: number, options: ParseOptions & DocumentOptions & SchemaOptions, stopInQuoteRuns: boolean): CappedParse | undefined {
   const parser = new Parser();
@@ -107,6 +111,6 @@ export function composeCapped(lexemes: Iterable<string>, length: number, options
   // compose(…, forceDoc = true) always yields a document.
   if (stoppedAt === undefined) return { doc: doc!, uncounted: uncounted() };
   const before = stoppedAt;
-  if (doc!.errors.filter((e) => e.pos[0] < before).length < MAX_YAML_ERRORS) return undefined;
+  if (!doc!.errors.some((e) => e.pos[0] < before)) return undefined;
   return { doc: doc!, uncounted: uncounted(), stoppedAt };
 }

@@ -105,7 +105,7 @@ export function parseWithYaml(text: string, emptyRunsOnce = true): ParsedYaml {
 
 /**
  * A document whose reading stopped in a run of quoted scalars: its first
- * MAX_YAML_ERRORS errors (all before the stop), its warnings before it, and
+ * MAX_YAML_ERRORS errors before the stop, its warnings before it, and
  * where and why reading stopped. No tree: one read only in part would be
  * checked as if the rest were missing.
  */
@@ -116,7 +116,7 @@ function stopped(doc: Document.Parsed, stoppedAt: number, at: (pos: [number, num
   const [start] = at([stoppedAt, stoppedAt]);
   diagnostics.push(
     syntax(
-      `YAML syntax error: reading stopped here, after ${MAX_YAML_ERRORS} quoted strings written right after another one (each a syntax error); the rest of the file was not read.`,
+      `YAML syntax error: reading stopped here: more than ${MAX_YAML_ERRORS} quoted strings are written right after another one, which YAML does not allow; the rest of the file was not read.`,
       Math.min(start, length),
       Math.min(start + 1, length),
     ),
