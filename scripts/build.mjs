@@ -3,7 +3,7 @@
 // fast: dist/cli.js is a tiny dispatcher and each command is its own minified
 // bundle (dist/cli/<name>.js), so a hook never loads the MCP SDK.
 import { build } from 'esbuild';
-import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 
 const watch = process.argv.includes('--watch');
 const common = {
@@ -35,8 +35,11 @@ const lazyHookParts = {
   setup(b) {
     b.onResolve({ filter: /^\.\.\/check\/check-file\.js$/ }, (a) => (a.kind === 'require-call' && /src[\\/]engine[\\/]store[\\/]runner\.ts$/.test(a.importer) ? { path: './hook-check.js', external: true } : undefined));
     b.onResolve({ filter: /^\.\.\/engine\/shell\/(gate|parser)\.js$/ }, (a) => (a.kind === 'require-call' && /src[\\/]cli[\\/]runner-factory\.ts$/.test(a.importer) ? { path: './hook-shell.js', external: true } : undefined));
-    b.onResolve({ filter: /^picomatch$/ }, (a) => (a.kind === 'require-call' && /src[\\/]engine[\\/]machine[\\/]patterns[\\/]interrupts\.ts$/.test(a.importer) ? { path: './hook-picomatch.js', external: true } : undefined));
+    // Every engine file requires picomatch where it matches (interrupts, path globs, enforcement files, shell write paths).
+    b.onResolve({ filter: /^picomatch$/ }, (a) => (a.kind === 'require-call' && /src[\\/]engine[\\/]/.test(a.importer) ? { path: './hook-picomatch.js', external: true } : undefined));
     b.onResolve({ filter: /^\.\/yaml-package\.js$/ }, (a) => (a.kind === 'require-call' && /src[\\/]engine[\\/]formats[\\/]yaml-tree\.ts$/.test(a.importer) ? { path: './hook-yaml.js', external: true } : undefined));
+    b.onResolve({ filter: /^\.\/lazy-parts\.js$/ }, (a) => (a.kind === 'require-call' && /src[\\/]engine[\\/]statechart[\\/]lazy\.ts$/.test(a.importer) ? { path: './hook-statechart.js', external: true } : undefined));
+    b.onResolve({ filter: /^\.\/postgres\/pg-storage\.js$/ }, (a) => (a.kind === 'require-call' && /src[\\/]engine[\\/]store[\\/]store-choice\.ts$/.test(a.importer) ? { path: './hook-pg-store.js', external: true } : undefined));
     b.onResolve({ filter: /^postgres$/ }, (a) => (a.kind === 'require-call' && /src[\\/]engine[\\/]store[\\/]postgres[\\/]pg-session\.ts$/.test(a.importer) ? { path: './hook-postgres.js', external: true } : undefined));
     b.onResolve({ filter: /^\.\/payload-ajv\.js$/ }, (a) => (a.kind === 'require-call' && /src[\\/]engine[\\/]pipeline[\\/]payload-check\.ts$/.test(a.importer) ? { path: './hook-ajv.js', external: true } : undefined));
   },
@@ -99,6 +102,9 @@ const entries = [
   { ...cliCommon, entryPoints: ['src/engine/formats/yaml-package.ts'], outfile: 'dist/cli/hook-yaml.js' },
   { ...cliCommon, entryPoints: ['src/engine/pipeline/payload-ajv.ts'], outfile: 'dist/cli/hook-ajv.js' },
   { ...cliCommon, entryPoints: ['node_modules/postgres/cjs/src/index.js'], outfile: 'dist/cli/hook-postgres.js' },
+  { ...cliCommon, entryPoints: ['src/engine/statechart/lazy-parts.ts'], outfile: 'dist/cli/hook-statechart.js' },
+  // The PostgreSQL store's own code: it requires the driver from hook-postgres.js, as hook.js would.
+  { ...cliCommon, entryPoints: ['src/engine/store/postgres/pg-storage.ts'], outfile: 'dist/cli/hook-pg-store.js', plugins: [lazyHookParts] },
   {
     ...cliCommon,
     stdin: { contents: "export { analyseForPolicy, rewriteForPolicy } from './src/engine/shell/gate.js';\nexport { configureShellParser } from './src/engine/shell/parser.js';\n", resolveDir: '.', sourcefile: 'hook-shell.ts', loader: 'ts' },
@@ -161,8 +167,15 @@ if (existsSync('webview/main.ts')) {
   // Its codicon font, which the webview loads as a stylesheet (the icons of @vscode-elements need it by id).
   entries.push({ entryPoints: ['node_modules/@vscode/codicons/dist/codicon.css'], outfile: 'dist/codicon.css', loader: { '.ttf': 'file' }, assetNames: '[name]', sourcemap: false });
 }
+// `--metafile=DIR`: each bundle's esbuild metafile written to DIR/<bundle>.json, to see what a bundle carries
+// (`npx esbuild --analyze`-style: node -e 'console.log(require("esbuild").analyzeMetafileSync(require("./DIR/hook.json")))').
+const metaDir = process.argv.find((a) => a.startsWith('--metafile='))?.slice('--metafile='.length);
 for (const e of entries) {
-  await build({ ...common, ...e });
+  const result = await build({ ...common, ...e, ...(metaDir ? { metafile: true } : {}) });
+  if (metaDir && e.outfile) {
+    mkdirSync(metaDir, { recursive: true });
+    writeFileSync(`${metaDir}/${e.outfile.replace(/^dist\//, '').replace(/\//g, '-').replace(/\.\w+$/, '')}.json`, JSON.stringify(result.metafile));
+  }
 }
 // The bash parser's WASM files go in dist/, once: the extension's bundles load them from beside them, the
 // CLI's from the folder above theirs (src/engine/shell/parser.ts looks in both).
