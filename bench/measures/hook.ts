@@ -27,7 +27,7 @@ export interface HookOptions {
 
 
 /** CPU time (ms) the process used, from `perf stat -e task-clock`: what the code costs, whatever the machine's load. */
-function cpuSpawn(args: readonly string[], stdin: string, cwd: string, out: string): Promise<number> {
+export function cpuSpawn(args: readonly string[], stdin: string, cwd: string, out: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const child = spawn('perf', ['stat', '-x,', '-e', 'task-clock', '-o', out, '--', process.execPath, ...args], { cwd, stdio: ['pipe', 'ignore', 'ignore'] });
     child.on('error', reject);
@@ -41,12 +41,13 @@ function cpuSpawn(args: readonly string[], stdin: string, cwd: string, out: stri
   });
 }
 
-function hasPerf(): boolean {
+export function hasPerf(): boolean {
   const r = spawnSync('perf', ['stat', '-x,', '-e', 'task-clock', '--', process.execPath, '-e', '0'], { encoding: 'utf8' });
   return r.status === 0 && /task-clock/.test(r.stderr ?? '');
 }
 
-const WORKFLOW = {
+/** The flat Statewright workflow the hook measures run (hook-ab.ts starts it too). */
+export const WORKFLOW = {
   id: 'bench-hook',
   initial: 'work',
   states: {
@@ -60,13 +61,13 @@ const WORKFLOW = {
   },
 };
 
-interface Call {
+export interface Call {
   readonly name: string;
   readonly target: string;
   readonly input: (ws: string) => object;
 }
 
-const CALLS: readonly Call[] = [
+export const CALLS: readonly Call[] = [
   { name: 'Read', target: '≤ 1.3× baseline', input: (ws) => ({ file_path: join(ws, 'src', 'app.ts') }) },
   { name: 'Edit', target: '≤ 1.3× baseline', input: (ws) => ({ file_path: join(ws, 'src', 'app.ts'), old_string: 'const a = 1;', new_string: 'const a = 2;\nconst b = 3;' }) },
   { name: 'Bash', target: '≤ 2× baseline', input: () => ({ command: 'git status --short && npm test -- --grep "hook" 2>&1' }) },
