@@ -10,11 +10,10 @@
  *
  *   flock /tmp/stategate-heavy.lock node --import tsx bench/hook-ab.ts --runs 15 /work/main /work/wt-x
  */
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { CALLS, cpuSpawn, hasPerf, WORKFLOW, type Call } from './measures/hook.js';
+import { CALLS, cpuSpawn, hasPerf, hookPayload, startBenchRun, type Call } from './measures/hook.js';
 import { timeSpawn } from './measures/spawn-timed.js';
 import { summarise } from './stats.js';
 
@@ -32,13 +31,8 @@ const calls = CALLS.filter((c) => c.name === 'Read' || c.name === 'Bash');
 async function main(): Promise<void> {
   const ws = mkdtempSync(join(tmpdir(), 'stategate-hook-ab-'));
   try {
-    mkdirSync(join(ws, 'src'));
-    writeFileSync(join(ws, 'src', 'app.ts'), 'const a = 1;\n');
-    const wfFile = join(ws, 'bench.workflow.json');
-    writeFileSync(wfFile, JSON.stringify(WORKFLOW, null, 2));
-    const started = spawnSync(process.execPath, [join(rootA, 'dist', 'cli.js'), 'run', '--dir', join(ws, '.stategate'), 'start', wfFile], { encoding: 'utf8' });
-    if (started.status !== 0) throw new Error(`could not start the run: ${started.stderr || started.stdout}`);
-    const payload = (c: Call): string => JSON.stringify({ session_id: 'bench', hook_event_name: 'PreToolUse', cwd: ws, transcript_path: join(ws, 't.jsonl'), tool_name: c.name, tool_input: c.input(ws) });
+    startBenchRun(ws, join(rootA, 'dist', 'cli.js'));
+    const payload = (c: Call): string => hookPayload(ws, c);
     const hook = (root: string): string[] => [join(root, 'dist', 'cli.js'), 'hook', '--client', 'claude'];
 
     // Both builds must answer each call, and alike, before anything is timed.

@@ -24,10 +24,14 @@ const cliCommon = { minify: true, banner: importMetaUrl.banner, define: { ...imp
 // The hook (a process per tool call) leaves out of its bundle what deciding a Read or an Edit never
 // runs: the workflow checker (ajv's compiled schema, the semantic rules), which only starting a run
 // needs, the shell analysis with its parser's JS, which only a shell call needs, picomatch, which
-// only matching an edited file against interrupts needs, the `yaml` package, which only YAML the fast
-// path declines needs (formats/yaml-tree.ts), ajv, which only a stage's completion payload needs, and the
-// PostgreSQL client, which only a shared store needs (store/postgres/pg-session.ts). The engine requires them lazily (runner.ts,
-// runner-factory.ts, interrupts.ts); here those requires point at bundles of their own beside hook.js.
+// only matching a path against a glob needs (interrupts, path rules, enforcement files), the `yaml`
+// package, which only YAML the fast path declines needs (formats/yaml-tree.ts), ajv, which only a
+// stage's completion payload needs, the statechart interpreter with expr and jsep, which only a
+// statechart run needs (statechart/lazy.ts), and the PostgreSQL store's code and its client, which
+// only a shared store needs (store/store-choice.ts, store/postgres/pg-session.ts). The engine requires
+// them lazily (runner.ts, runner-factory.ts, interrupts.ts, ...); here those requires point at bundles of
+// their own beside hook.js. Such a bundle has its own copy of the modules it shares with hook.js: no
+// `instanceof` across them (store/store-error.ts). test/unit/hook-bundle.test.ts holds what stays out.
 // The shell bundle also exports configureShellParser, so the parser the factory configures is the one
 // the analysis uses.
 const lazyHookParts = {
@@ -69,7 +73,8 @@ const sharedEngine = (file) => ({
 const ENGINE_LAZY_PARTS = [
   [/src[\\/]engine[\\/]store[\\/]runner\.ts$/, '../check/check-file.js', './cli/hook-check.js'],
   [/src[\\/]engine[\\/]flow[\\/]load\.ts$/, '../check/check-file.js', './cli/hook-check.js'],
-  [/src[\\/]engine[\\/]machine[\\/]patterns[\\/]interrupts\.ts$/, 'picomatch', './cli/hook-picomatch.js'],
+  // Every engine file that matches globs requires picomatch where it matches (interrupts, path rules, enforcement files, shell write paths).
+  [/src[\\/]engine[\\/]/, 'picomatch', './cli/hook-picomatch.js'],
   [/src[\\/]engine[\\/]formats[\\/]yaml-tree\.ts$/, './yaml-package.js', './cli/hook-yaml.js'],
   [/src[\\/]engine[\\/]pipeline[\\/]payload-check\.ts$/, './payload-ajv.js', './cli/hook-ajv.js'],
   [/src[\\/]engine[\\/]store[\\/]postgres[\\/]pg-session\.ts$/, 'postgres', './cli/hook-postgres.js'],
@@ -122,7 +127,7 @@ const entries = [
 //                          the hook's bundle of it, shipped anyway, so the VSIX carries it once
 //   cli/hook-shell.js      the shell analysis (lazy-shell.ts; only the participant's shell calls), likewise
 //   elk.js                 elkjs, for the SVG export of a statechart run (panel/chart-svg.ts; elkOnce above)
-//   cli/hook-picomatch.js  picomatch (the engine's machine/patterns/interrupts.ts; the hook's bundle, shipped anyway)
+//   cli/hook-picomatch.js  picomatch (wherever the engine matches globs; the hook's bundle, shipped anyway)
 const lazyExtensionRequires = [
   [/src[\\/]vscode[\\/]language[\\/]lazy-language\.ts$/, './index.js', './extension-language.js'],
   [/src[\\/]vscode[\\/]runtime[\\/]lazy-runs\.ts$/, './runs.js', './extension-runs.js'],

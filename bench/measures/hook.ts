@@ -46,8 +46,8 @@ export function hasPerf(): boolean {
   return r.status === 0 && /task-clock/.test(r.stderr ?? '');
 }
 
-/** The flat Statewright workflow the hook measures run (hook-ab.ts starts it too). */
-export const WORKFLOW = {
+/** The flat Statewright workflow the hook measures run (startBenchRun; hook-ab.ts starts it too). */
+const WORKFLOW = {
   id: 'bench-hook',
   initial: 'work',
   states: {
@@ -73,19 +73,27 @@ export const CALLS: readonly Call[] = [
   { name: 'Bash', target: '≤ 2× baseline', input: () => ({ command: 'git status --short && npm test -- --grep "hook" 2>&1' }) },
 ];
 
+/** The workspace `ws` with a file to read and a run of WORKFLOW started by the CLI at `cli`. */
+export function startBenchRun(ws: string, cli: string): void {
+  mkdirSync(join(ws, 'src'));
+  writeFileSync(join(ws, 'src', 'app.ts'), 'const a = 1;\n');
+  const wfFile = join(ws, 'bench.workflow.json');
+  writeFileSync(wfFile, JSON.stringify(WORKFLOW, null, 2));
+  const started = spawnSync(process.execPath, [cli, 'run', '--dir', join(ws, '.stategate'), 'start', wfFile], { encoding: 'utf8' });
+  if (started.status !== 0) throw new Error(`could not start the bench run: ${started.stderr || started.stdout}`);
+}
+
+/** Claude Code's PreToolUse input for call `c` in `ws`. */
+export function hookPayload(ws: string, c: Call): string {
+  return JSON.stringify({ session_id: 'bench', hook_event_name: 'PreToolUse', cwd: ws, transcript_path: join(ws, 't.jsonl'), tool_name: c.name, tool_input: c.input(ws) });
+}
+
 export async function measureHook(opts: HookOptions): Promise<Row[]> {
   const cli = join(opts.root, 'dist', 'cli.js');
   const ws = mkdtempSync(join(tmpdir(), 'stategate-bench-hook-'));
   try {
-    mkdirSync(join(ws, 'src'));
-    writeFileSync(join(ws, 'src', 'app.ts'), 'const a = 1;\n');
-    const wfFile = join(ws, 'bench.workflow.json');
-    writeFileSync(wfFile, JSON.stringify(WORKFLOW, null, 2));
-    const started = spawnSync(process.execPath, [cli, 'run', '--dir', join(ws, '.stategate'), 'start', wfFile], { encoding: 'utf8' });
-    if (started.status !== 0) throw new Error(`could not start the bench run: ${started.stderr || started.stdout}`);
-
-    const payload = (c: Call): string =>
-      JSON.stringify({ session_id: 'bench', hook_event_name: 'PreToolUse', cwd: ws, transcript_path: join(ws, 't.jsonl'), tool_name: c.name, tool_input: c.input(ws) });
+    startBenchRun(ws, cli);
+    const payload = (c: Call): string => hookPayload(ws, c);
     // Each call must be answered, and allowed, before it is timed; one that is not is reported as pending.
     const pending = new Map<string, string>();
     for (const c of CALLS) {
