@@ -48,6 +48,21 @@ const lazyHookParts = {
     b.onResolve({ filter: /^\.\/payload-ajv\.js$/ }, (a) => (a.kind === 'require-call' && /src[\\/]engine[\\/]pipeline[\\/]payload-check\.ts$/.test(a.importer) ? { path: './hook-ajv.js', external: true } : undefined));
   },
 };
+// Node's built-in modules, each wrapped once. esbuild turns every `import * as fs from 'node:fs'` of an
+// external module into `__toESM(require('node:fs'))`, which copies each property of the module as a getter
+// (fs has about 100) at that import site: hook.js has 46 such sites, a few ms of every hook call's start-up.
+// Here an import of `node:x` is of a module that re-exports it (`export * from 'node:x'`), bundled once:
+// one copy per built-in. (`require('node:x')` calls are left as they are.)
+const builtinsOnce = {
+  name: 'builtins-once',
+  setup(b) {
+    b.onResolve({ filter: /^node:[\w/]+$/ }, (a) => {
+      if (a.namespace === 'builtin-once') return { path: a.path, external: true };
+      return a.kind === 'import-statement' ? { path: a.path, namespace: 'builtin-once' } : undefined;
+    });
+    b.onLoad({ filter: /.*/, namespace: 'builtin-once' }, (a) => ({ contents: `export * from ${JSON.stringify(a.path)};\n`, loader: 'js' }));
+  },
+};
 // elkjs (1.5 MB) ships once, as dist/elk.js (its own UMD build, minified): the CLI's SVG export and the
 // extension host's require it (lazyExtensionRequires below), and the panel's webview loads it as a script of its own (window.ELK).
 const elkOnce = {
@@ -101,7 +116,7 @@ const entries = [
   { ...cliCommon, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   { ...cliCommon, entryPoints: ['src/engine/index.ts'], outfile: 'dist/engine.js', plugins: [engineLazyParts] },
   ...['validate', 'run', 'mcp', 'export', 'flow', 'enable', 'disable', 'store'].map((name) => ({ ...cliCommon, entryPoints: [`src/cli/${name}-command.ts`], outfile: `dist/cli/${name}.js`, plugins: [elkOnce, sharedEngine('../engine.js'), cliShellParts] })),
-  { ...cliCommon, entryPoints: ['src/cli/hook-command.ts'], outfile: 'dist/cli/hook.js', plugins: [lazyHookParts] },
+  { ...cliCommon, entryPoints: ['src/cli/hook-command.ts'], outfile: 'dist/cli/hook.js', plugins: [lazyHookParts, builtinsOnce] },
   { ...cliCommon, entryPoints: ['src/engine/check/check-file.ts'], outfile: 'dist/cli/hook-check.js' },
   { ...cliCommon, entryPoints: ['node_modules/picomatch/index.js'], outfile: 'dist/cli/hook-picomatch.js' },
   { ...cliCommon, entryPoints: ['src/engine/formats/yaml-package.ts'], outfile: 'dist/cli/hook-yaml.js' },
