@@ -3,7 +3,7 @@
 // fast: dist/cli.js is a tiny dispatcher and each command is its own minified
 // bundle (dist/cli/<name>.js), so a hook never loads the MCP SDK.
 import { build } from 'esbuild';
-import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 
 const watch = process.argv.includes('--watch');
 const common = {
@@ -24,10 +24,14 @@ const cliCommon = { minify: true, banner: importMetaUrl.banner, define: { ...imp
 // The hook (a process per tool call) leaves out of its bundle what deciding a Read or an Edit never
 // runs: the workflow checker (ajv's compiled schema, the semantic rules), which only starting a run
 // needs, the shell analysis with its parser's JS, which only a shell call needs, picomatch, which
-// only matching an edited file against interrupts needs, the `yaml` package, which only YAML the fast
-// path declines needs (formats/yaml-tree.ts), ajv, which only a stage's completion payload needs, and the
-// PostgreSQL client, which only a shared store needs (store/postgres/pg-session.ts). The engine requires them lazily (runner.ts,
-// runner-factory.ts, interrupts.ts); here those requires point at bundles of their own beside hook.js.
+// only matching a path against a glob needs (interrupts, path rules, enforcement files), the `yaml`
+// package, which only YAML the fast path declines needs (formats/yaml-tree.ts), ajv, which only a
+// stage's completion payload needs, the statechart interpreter with expr and jsep, which only a
+// statechart run needs (statechart/lazy.ts), and the PostgreSQL store's code and its client, which
+// only a shared store needs (store/store-choice.ts, store/postgres/pg-session.ts). The engine requires
+// them lazily (runner.ts, runner-factory.ts, interrupts.ts, ...); here those requires point at bundles of
+// their own beside hook.js. Such a bundle has its own copy of the modules it shares with hook.js: no
+// `instanceof` across them (store/store-error.ts). test/unit/hook-bundle.test.ts holds what stays out.
 // The shell bundle also exports configureShellParser, so the parser the factory configures is the one
 // the analysis uses.
 const lazyHookParts = {
@@ -35,10 +39,28 @@ const lazyHookParts = {
   setup(b) {
     b.onResolve({ filter: /^\.\.\/check\/check-file\.js$/ }, (a) => (a.kind === 'require-call' && /src[\\/]engine[\\/]store[\\/]runner\.ts$/.test(a.importer) ? { path: './hook-check.js', external: true } : undefined));
     b.onResolve({ filter: /^\.\.\/engine\/shell\/(gate|parser)\.js$/ }, (a) => (a.kind === 'require-call' && /src[\\/]cli[\\/]runner-factory\.ts$/.test(a.importer) ? { path: './hook-shell.js', external: true } : undefined));
-    b.onResolve({ filter: /^picomatch$/ }, (a) => (a.kind === 'require-call' && /src[\\/]engine[\\/]machine[\\/]patterns[\\/]interrupts\.ts$/.test(a.importer) ? { path: './hook-picomatch.js', external: true } : undefined));
+    // Every engine file requires picomatch where it matches (interrupts, path globs, enforcement files, shell write paths).
+    b.onResolve({ filter: /^picomatch$/ }, (a) => (a.kind === 'require-call' && /src[\\/]engine[\\/]/.test(a.importer) ? { path: './hook-picomatch.js', external: true } : undefined));
     b.onResolve({ filter: /^\.\/yaml-package\.js$/ }, (a) => (a.kind === 'require-call' && /src[\\/]engine[\\/]formats[\\/]yaml-tree\.ts$/.test(a.importer) ? { path: './hook-yaml.js', external: true } : undefined));
+    b.onResolve({ filter: /^\.\/lazy-parts\.js$/ }, (a) => (a.kind === 'require-call' && /src[\\/]engine[\\/]statechart[\\/]lazy\.ts$/.test(a.importer) ? { path: './hook-statechart.js', external: true } : undefined));
+    b.onResolve({ filter: /^\.\/postgres\/pg-storage\.js$/ }, (a) => (a.kind === 'require-call' && /src[\\/]engine[\\/]store[\\/]store-choice\.ts$/.test(a.importer) ? { path: './hook-pg-store.js', external: true } : undefined));
     b.onResolve({ filter: /^postgres$/ }, (a) => (a.kind === 'require-call' && /src[\\/]engine[\\/]store[\\/]postgres[\\/]pg-session\.ts$/.test(a.importer) ? { path: './hook-postgres.js', external: true } : undefined));
     b.onResolve({ filter: /^\.\/payload-ajv\.js$/ }, (a) => (a.kind === 'require-call' && /src[\\/]engine[\\/]pipeline[\\/]payload-check\.ts$/.test(a.importer) ? { path: './hook-ajv.js', external: true } : undefined));
+  },
+};
+// Node's built-in modules, each wrapped once. esbuild turns every `import * as fs from 'node:fs'` of an
+// external module into `__toESM(require('node:fs'))`, which copies each property of the module as a getter
+// (fs has about 100) at that import site: hook.js has 46 such sites, a few ms of every hook call's start-up.
+// Here an import of `node:x` is of a module that re-exports it (`export * from 'node:x'`), bundled once:
+// one copy per built-in. (`require('node:x')` calls are left as they are.)
+const builtinsOnce = {
+  name: 'builtins-once',
+  setup(b) {
+    b.onResolve({ filter: /^node:[\w/]+$/ }, (a) => {
+      if (a.namespace === 'builtin-once') return { path: a.path, external: true };
+      return a.kind === 'import-statement' ? { path: a.path, namespace: 'builtin-once' } : undefined;
+    });
+    b.onLoad({ filter: /.*/, namespace: 'builtin-once' }, (a) => ({ contents: `export * from ${JSON.stringify(a.path)};\n`, loader: 'js' }));
   },
 };
 // elkjs (1.5 MB) ships once, as dist/elk.js (its own UMD build, minified): the CLI's SVG export and the
@@ -66,7 +88,8 @@ const sharedEngine = (file) => ({
 const ENGINE_LAZY_PARTS = [
   [/src[\\/]engine[\\/]store[\\/]runner\.ts$/, '../check/check-file.js', './cli/hook-check.js'],
   [/src[\\/]engine[\\/]flow[\\/]load\.ts$/, '../check/check-file.js', './cli/hook-check.js'],
-  [/src[\\/]engine[\\/]machine[\\/]patterns[\\/]interrupts\.ts$/, 'picomatch', './cli/hook-picomatch.js'],
+  // Every engine file that matches globs requires picomatch where it matches (interrupts, path rules, enforcement files, shell write paths).
+  [/src[\\/]engine[\\/]/, 'picomatch', './cli/hook-picomatch.js'],
   [/src[\\/]engine[\\/]formats[\\/]yaml-tree\.ts$/, './yaml-package.js', './cli/hook-yaml.js'],
   [/src[\\/]engine[\\/]pipeline[\\/]payload-check\.ts$/, './payload-ajv.js', './cli/hook-ajv.js'],
   [/src[\\/]engine[\\/]store[\\/]postgres[\\/]pg-session\.ts$/, 'postgres', './cli/hook-postgres.js'],
@@ -93,12 +116,15 @@ const entries = [
   { ...cliCommon, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   { ...cliCommon, entryPoints: ['src/engine/index.ts'], outfile: 'dist/engine.js', plugins: [engineLazyParts] },
   ...['validate', 'run', 'mcp', 'export', 'flow', 'enable', 'disable', 'store'].map((name) => ({ ...cliCommon, entryPoints: [`src/cli/${name}-command.ts`], outfile: `dist/cli/${name}.js`, plugins: [elkOnce, sharedEngine('../engine.js'), cliShellParts] })),
-  { ...cliCommon, entryPoints: ['src/cli/hook-command.ts'], outfile: 'dist/cli/hook.js', plugins: [lazyHookParts] },
+  { ...cliCommon, entryPoints: ['src/cli/hook-command.ts'], outfile: 'dist/cli/hook.js', plugins: [lazyHookParts, builtinsOnce] },
   { ...cliCommon, entryPoints: ['src/engine/check/check-file.ts'], outfile: 'dist/cli/hook-check.js' },
   { ...cliCommon, entryPoints: ['node_modules/picomatch/index.js'], outfile: 'dist/cli/hook-picomatch.js' },
   { ...cliCommon, entryPoints: ['src/engine/formats/yaml-package.ts'], outfile: 'dist/cli/hook-yaml.js' },
   { ...cliCommon, entryPoints: ['src/engine/pipeline/payload-ajv.ts'], outfile: 'dist/cli/hook-ajv.js' },
   { ...cliCommon, entryPoints: ['node_modules/postgres/cjs/src/index.js'], outfile: 'dist/cli/hook-postgres.js' },
+  { ...cliCommon, entryPoints: ['src/engine/statechart/lazy-parts.ts'], outfile: 'dist/cli/hook-statechart.js' },
+  // The PostgreSQL store's own code: it requires the driver from hook-postgres.js, as hook.js would.
+  { ...cliCommon, entryPoints: ['src/engine/store/postgres/pg-storage.ts'], outfile: 'dist/cli/hook-pg-store.js', plugins: [lazyHookParts] },
   {
     ...cliCommon,
     stdin: { contents: "export { analyseForPolicy, rewriteForPolicy } from './src/engine/shell/gate.js';\nexport { configureShellParser } from './src/engine/shell/parser.js';\n", resolveDir: '.', sourcefile: 'hook-shell.ts', loader: 'ts' },
@@ -116,7 +142,7 @@ const entries = [
 //                          the hook's bundle of it, shipped anyway, so the VSIX carries it once
 //   cli/hook-shell.js      the shell analysis (lazy-shell.ts; only the participant's shell calls), likewise
 //   elk.js                 elkjs, for the SVG export of a statechart run (panel/chart-svg.ts; elkOnce above)
-//   cli/hook-picomatch.js  picomatch (the engine's machine/patterns/interrupts.ts; the hook's bundle, shipped anyway)
+//   cli/hook-picomatch.js  picomatch (wherever the engine matches globs; the hook's bundle, shipped anyway)
 const lazyExtensionRequires = [
   [/src[\\/]vscode[\\/]language[\\/]lazy-language\.ts$/, './index.js', './extension-language.js'],
   [/src[\\/]vscode[\\/]runtime[\\/]lazy-runs\.ts$/, './runs.js', './extension-runs.js'],
@@ -161,8 +187,15 @@ if (existsSync('webview/main.ts')) {
   // Its codicon font, which the webview loads as a stylesheet (the icons of @vscode-elements need it by id).
   entries.push({ entryPoints: ['node_modules/@vscode/codicons/dist/codicon.css'], outfile: 'dist/codicon.css', loader: { '.ttf': 'file' }, assetNames: '[name]', sourcemap: false });
 }
+// `--metafile=DIR`: each bundle's esbuild metafile written to DIR/<bundle>.json, to see what a bundle carries
+// (`npx esbuild --analyze`-style: node -e 'console.log(require("esbuild").analyzeMetafileSync(require("./DIR/hook.json")))').
+const metaDir = process.argv.find((a) => a.startsWith('--metafile='))?.slice('--metafile='.length);
 for (const e of entries) {
-  await build({ ...common, ...e });
+  const result = await build({ ...common, ...e, ...(metaDir ? { metafile: true } : {}) });
+  if (metaDir && e.outfile) {
+    mkdirSync(metaDir, { recursive: true });
+    writeFileSync(`${metaDir}/${e.outfile.replace(/^dist\//, '').replace(/\//g, '-').replace(/\.\w+$/, '')}.json`, JSON.stringify(result.metafile));
+  }
 }
 // The bash parser's WASM files go in dist/, once: the extension's bundles load them from beside them, the
 // CLI's from the folder above theirs (src/engine/shell/parser.ts looks in both).

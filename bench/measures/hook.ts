@@ -27,7 +27,7 @@ export interface HookOptions {
 
 
 /** CPU time (ms) the process used, from `perf stat -e task-clock`: what the code costs, whatever the machine's load. */
-function cpuSpawn(args: readonly string[], stdin: string, cwd: string, out: string): Promise<number> {
+export function cpuSpawn(args: readonly string[], stdin: string, cwd: string, out: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const child = spawn('perf', ['stat', '-x,', '-e', 'task-clock', '-o', out, '--', process.execPath, ...args], { cwd, stdio: ['pipe', 'ignore', 'ignore'] });
     child.on('error', reject);
@@ -41,11 +41,12 @@ function cpuSpawn(args: readonly string[], stdin: string, cwd: string, out: stri
   });
 }
 
-function hasPerf(): boolean {
+export function hasPerf(): boolean {
   const r = spawnSync('perf', ['stat', '-x,', '-e', 'task-clock', '--', process.execPath, '-e', '0'], { encoding: 'utf8' });
   return r.status === 0 && /task-clock/.test(r.stderr ?? '');
 }
 
+/** The flat Statewright workflow the hook measures run (startBenchRun; hook-ab.ts starts it too). */
 const WORKFLOW = {
   id: 'bench-hook',
   initial: 'work',
@@ -60,31 +61,39 @@ const WORKFLOW = {
   },
 };
 
-interface Call {
+export interface Call {
   readonly name: string;
   readonly target: string;
   readonly input: (ws: string) => object;
 }
 
-const CALLS: readonly Call[] = [
+export const CALLS: readonly Call[] = [
   { name: 'Read', target: '≤ 1.3× baseline', input: (ws) => ({ file_path: join(ws, 'src', 'app.ts') }) },
   { name: 'Edit', target: '≤ 1.3× baseline', input: (ws) => ({ file_path: join(ws, 'src', 'app.ts'), old_string: 'const a = 1;', new_string: 'const a = 2;\nconst b = 3;' }) },
   { name: 'Bash', target: '≤ 2× baseline', input: () => ({ command: 'git status --short && npm test -- --grep "hook" 2>&1' }) },
 ];
 
+/** The workspace `ws` with a file to read and a run of WORKFLOW started by the CLI at `cli`. */
+export function startBenchRun(ws: string, cli: string): void {
+  mkdirSync(join(ws, 'src'));
+  writeFileSync(join(ws, 'src', 'app.ts'), 'const a = 1;\n');
+  const wfFile = join(ws, 'bench.workflow.json');
+  writeFileSync(wfFile, JSON.stringify(WORKFLOW, null, 2));
+  const started = spawnSync(process.execPath, [cli, 'run', '--dir', join(ws, '.stategate'), 'start', wfFile], { encoding: 'utf8' });
+  if (started.status !== 0) throw new Error(`could not start the bench run: ${started.stderr || started.stdout}`);
+}
+
+/** Claude Code's PreToolUse input for call `c` in `ws`. */
+export function hookPayload(ws: string, c: Call): string {
+  return JSON.stringify({ session_id: 'bench', hook_event_name: 'PreToolUse', cwd: ws, transcript_path: join(ws, 't.jsonl'), tool_name: c.name, tool_input: c.input(ws) });
+}
+
 export async function measureHook(opts: HookOptions): Promise<Row[]> {
   const cli = join(opts.root, 'dist', 'cli.js');
   const ws = mkdtempSync(join(tmpdir(), 'stategate-bench-hook-'));
   try {
-    mkdirSync(join(ws, 'src'));
-    writeFileSync(join(ws, 'src', 'app.ts'), 'const a = 1;\n');
-    const wfFile = join(ws, 'bench.workflow.json');
-    writeFileSync(wfFile, JSON.stringify(WORKFLOW, null, 2));
-    const started = spawnSync(process.execPath, [cli, 'run', '--dir', join(ws, '.stategate'), 'start', wfFile], { encoding: 'utf8' });
-    if (started.status !== 0) throw new Error(`could not start the bench run: ${started.stderr || started.stdout}`);
-
-    const payload = (c: Call): string =>
-      JSON.stringify({ session_id: 'bench', hook_event_name: 'PreToolUse', cwd: ws, transcript_path: join(ws, 't.jsonl'), tool_name: c.name, tool_input: c.input(ws) });
+    startBenchRun(ws, cli);
+    const payload = (c: Call): string => hookPayload(ws, c);
     // Each call must be answered, and allowed, before it is timed; one that is not is reported as pending.
     const pending = new Map<string, string>();
     for (const c of CALLS) {

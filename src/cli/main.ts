@@ -50,6 +50,7 @@ export async function main(argv: readonly string[], out: Output = processOutput)
 if (require.main === module) {
   // Node 22+: cache compiled code on disk, so a hook process (one per tool call) starts fast.
   (require('node:module') as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+  noteStdoutUse();
   main(process.argv.slice(2)).then(
     (code) => {
       // Exit at once: a lazily loaded WASM parser must not keep the process alive.
@@ -63,8 +64,30 @@ if (require.main === module) {
   );
 }
 
+/** Whether anything (a command, a library) has asked for process.stdout in this process. */
+let stdoutUsed = true;
+
+/**
+ * Node makes process.stdout on first use, and for a pipe that loads its stream modules: a few ms, which
+ * a hook that answers with nothing (an allowed call) would pay only to find nothing to drain. So the
+ * getter is wrapped to note its first use (every use: ours, and a library's such as the MCP SDK's).
+ */
+function noteStdoutUse(): void {
+  const own = Object.getOwnPropertyDescriptor(process, 'stdout');
+  const get = own?.get;
+  if (!own?.configurable || !get) return;
+  stdoutUsed = false;
+  Object.defineProperty(process, 'stdout', {
+    ...own,
+    get() {
+      stdoutUsed = true;
+      return get.call(process);
+    },
+  });
+}
+
 function flushAndExit(code: number): void {
   // Wait for stdout to drain (a pipe may be slow), then exit without waiting for timers.
-  if (process.stdout.writableLength === 0) process.exit(code);
+  if (!stdoutUsed || process.stdout.writableLength === 0) process.exit(code);
   process.stdout.once('drain', () => process.exit(code));
 }

@@ -7,9 +7,8 @@
  * `sendEvent`, whose result is thrown away), so the panel can never disagree
  * with what `run send` does; the guard verdicts only explain it.
  */
-import { evaluateText, isTruthy } from '../expr/index.js';
 import type { ChartTransition, Workflow } from '../model/index.js';
-import * as chart from '../statechart/index.js';
+import { interpreter } from '../statechart/lazy.js';
 import type { ChartSnapshot } from '../statechart/index.js';
 
 export interface ChartGuardView {
@@ -42,6 +41,7 @@ const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
 function guardView(t: ChartTransition, s: ChartSnapshot, event: string, now: number): ChartGuardView | undefined {
   if (!t.guard) return undefined;
   const text = oneLine(t.guard.text);
+  const { evaluateText, isTruthy } = interpreter();
   const r = evaluateText(t.guard.text, { context: s.context, event: { type: event }, now });
   return r.ok ? { text, passes: isTruthy(r.value) } : { text, passes: false, error: r.error.message };
 }
@@ -68,7 +68,7 @@ export function chartEvents(wf: Workflow, s: ChartSnapshot, now: number): ChartE
     }
   }
   return [...byEvent].map(([event, candidates]) => {
-    const enabled = s.status === 'running' && chart.sendEvent(wf, s, { type: event }, { now }).transitioned;
+    const enabled = s.status === 'running' && interpreter().sendEvent(wf, s, { type: event }, { now }).transitioned;
     return { event, candidates, enabled, ...(enabled ? {} : { reason: reasonOf(s, candidates) }) };
   });
 }

@@ -21,10 +21,9 @@
  */
 import type { JsonObject, Workflow } from '../model/index.js';
 import { cloneJson } from '../model/json-value.js';
-import { configurationPaths, resolveTarget, ROOT_ID } from '../statechart/index.js';
-import { jumpTo } from '../statechart/force.js';
+import { interpreter } from '../statechart/lazy.js';
+import { resolveTarget, ROOT_ID } from '../statechart/targets.js';
 import type { ChartSnapshot } from '../statechart/index.js';
-import { ROOT, chartTable } from '../statechart/table.js';
 import { applyResult, chartClock, chartView, isChartWorkflow, type ChartView } from './chart-run.js';
 import type { MachineEnv } from './cursor.js';
 import { matchInterrupt } from './patterns/interrupts.js';
@@ -49,7 +48,7 @@ export function forceChart(run: RunSnapshot, wf: Workflow, state: string, patch:
   const fail = (error: MachineError) => ({ run, journal: [], outcome: { forced: false, from: run.state, to: run.state, status: run.status, error } });
   const id = chartStateId(wf, state);
   if (typeof id !== 'string') return fail(id);
-  const r = jumpTo(wf, run.chart as ChartSnapshot, id, { now: chartClock(env), eventType: FORCE_EVENT, ...(patch ? { contextPatch: patch } : {}) });
+  const r = interpreter().jumpTo(wf, run.chart as ChartSnapshot, id, { now: chartClock(env), eventType: FORCE_EVENT, ...(patch ? { contextPatch: patch } : {}) });
   if (r.error && r.snapshot === run.chart) return fail({ code: 'unknown_state', message: r.error });
   const cleared = (['pendingApproval', 'interrupt'] as const).filter((k) => run[k] !== undefined);
   const base: RunSnapshot = { ...run };
@@ -87,7 +86,7 @@ export function fireChartInterrupt(run: RunSnapshot, wf: Workflow, name: string,
   if (run.interrupt) return quiet('interrupt_active');
   if (snapshot.configuration.includes(target)) return quiet('already_in_handler');
   const event = `INTERRUPT:${name}`;
-  const jumped = jumpTo(wf, snapshot, target, { now: chartClock(env), eventType: event });
+  const jumped = interpreter().jumpTo(wf, snapshot, target, { now: chartClock(env), eventType: event });
   // The jump is a transition of the run (flat runs count an interrupt as one): journaled as such.
   const r = { ...jumped, effects: [{ type: 'transition' as const, source: ROOT_ID, index: -1, trigger: `interrupt:${name}`, event, targets: [target] }, ...jumped.effects] };
   const at = env.now();
@@ -95,7 +94,7 @@ export function fireChartInterrupt(run: RunSnapshot, wf: Workflow, name: string,
   const { run: next, entry } = applyResult(interrupted, wf, r, 'interrupt', at, event);
   const journal = [{ ...entry, interrupt: name, ...(file === undefined ? {} : { file }) } as JournalEntry];
   // `from` names the whole configuration left (every region), not only the mirrored first state.
-  const from = configurationPaths(wf, snapshot).join(' | ') || run.state;
+  const from = interpreter().configurationPaths(wf, snapshot).join(' | ') || run.state;
   return { run: next, journal, fired: { name, from, to: target } };
 }
 
@@ -106,6 +105,7 @@ export function fireChartInterrupt(run: RunSnapshot, wf: Workflow, name: string,
  * without its one active child, a parallel state missing a region).
  */
 export function lostOnReload(next: Workflow, s: ChartSnapshot): string[] {
+  const { ROOT, chartTable } = interpreter();
   const { nodes, byId } = chartTable(next);
   const lost: string[] = [];
   for (const id of s.configuration) if (!byId.has(id)) lost.push(`active state ${id}`);

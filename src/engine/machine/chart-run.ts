@@ -9,7 +9,8 @@
  */
 import type { JsonObject, JsonValue, Workflow } from '../model/index.js';
 import { cloneJson } from '../model/json-value.js';
-import * as chart from '../statechart/index.js';
+import type * as chart from '../statechart/index.js';
+import { interpreter } from '../statechart/lazy.js';
 import type { ChartEffect, ChartResult, ChartSnapshot } from '../statechart/index.js';
 import type { MachineEnv } from './cursor.js';
 import { freshCounters, resetStateCounters, RUN_SNAPSHOT_VERSION } from './run.js';
@@ -62,8 +63,8 @@ export type InvocationView = Omit<chart.ChartInvocation, 'child'> & {
 
 export function chartView(wf: Workflow, s: ChartSnapshot, load?: (text: string) => Workflow | undefined): ChartView {
   return {
-    value: chart.stateValue(wf, s),
-    configuration: chart.configurationPaths(wf, s),
+    value: interpreter().stateValue(wf, s),
+    configuration: interpreter().configurationPaths(wf, s),
     timers: s.timers.map((t) => ({ state: t.state, transition: t.transition, due: new Date(t.due).toISOString(), due_ms: t.due })),
     invocations: s.invocations.map((inv) => invocationView(inv, load)),
     ...(s.output === undefined ? {} : { output: s.output }),
@@ -101,9 +102,9 @@ function stepOptions(file: string | undefined, env: MachineEnv): chart.StepOptio
 /** The run after a chart result: the snapshot stored, state/context mirrored, the `chart` journal entry. */
 export function applyResult(run: RunSnapshot, wf: Workflow, r: ChartResult, op: ChartOp, at: string, event?: string): { run: RunSnapshot; entry: JournalEntry } {
   const s = r.snapshot;
-  const state = chart.configurationPaths(wf, s)[0] ?? run.state;
+  const state = interpreter().configurationPaths(wf, s)[0] ?? run.state;
   const status = runStatus(s, run.status);
-  const steps = chart.countTransitions(r.effects);
+  const steps = interpreter().countTransitions(r.effects);
   const next: RunSnapshot = {
     ...run,
     chart: s,
@@ -177,7 +178,7 @@ export interface ChartStartOptions {
 
 export function startChartRun(wf: Workflow, definitionText: string, opts: ChartStartOptions, env: MachineEnv): { run: RunSnapshot; journal: JournalEntry[] } {
   const at = env.now();
-  const r = chart.startChart(wf, { ...stepOptions(opts.file, env), ...(opts.context ? { context: opts.context } : {}) });
+  const r = interpreter().startChart(wf, { ...stepOptions(opts.file, env), ...(opts.context ? { context: opts.context } : {}) });
   const base: RunSnapshot = {
     version: RUN_SNAPSHOT_VERSION,
     runId: opts.runId,
@@ -246,18 +247,18 @@ export function step(run: RunSnapshot, wf: Workflow, env: MachineEnv, op: ChartO
 }
 
 export function sendChartEvent(run: RunSnapshot, wf: Workflow, event: string, data: JsonValue | undefined, env: MachineEnv) {
-  return step(run, wf, env, 'send', event, (w, s, o) => chart.sendEvent(w, s, data === undefined ? { type: event } : { type: event, data }, o));
+  return step(run, wf, env, 'send', event, (w, s, o) => interpreter().sendEvent(w, s, data === undefined ? { type: event } : { type: event, data }, o));
 }
 
 export function completeChartInvocation(run: RunSnapshot, wf: Workflow, id: string, ok: boolean, data: JsonValue | undefined, env: MachineEnv) {
-  return step(run, wf, env, ok ? 'done' : 'fail', id, (w, s, o) => chart.completeInvocation(w, s, { id, ok, ...(data === undefined ? {} : { data }) }, o));
+  return step(run, wf, env, ok ? 'done' : 'fail', id, (w, s, o) => interpreter().completeInvocation(w, s, { id, ok, ...(data === undefined ? {} : { data }) }, o));
 }
 
 /** Fires the timers due by the run's clock; nothing to journal when none is due. */
 export function fireChartTimers(run: RunSnapshot, wf: Workflow, env: MachineEnv): { run: RunSnapshot; journal: JournalEntry[] } {
   if (run.status !== 'running' || !run.chart) return { run, journal: [] };
   const { now, ...rest } = stepOptions(run.workflow.file, env);
-  const r = chart.fireDueTimers(wf, run.chart, now, rest);
+  const r = interpreter().fireDueTimers(wf, run.chart, now, rest);
   if (r.snapshot === run.chart) return { run, journal: [] };
   const { run: next, entry } = applyResult(run, wf, r, 'timers', env.now());
   return { run: next, journal: [entry] };

@@ -20,10 +20,10 @@
  *   interpreter is run on a copy: nothing is stored).
  */
 import type { StateRules, Workflow } from '../model/index.js';
-import { evaluateText, isTruthy } from '../expr/index.js';
 import { pathScopeOf } from '../policy/paths/scope.js';
 import { effectiveRules, LIMIT_KEYS, levels, limitOwners, type LimitKey } from '../policy/chart-rules.js';
-import * as chart from '../statechart/index.js';
+import { interpreter } from '../statechart/lazy.js';
+import { resolveTarget, ROOT_ID } from '../statechart/targets.js';
 import type { ChartSnapshot } from '../statechart/index.js';
 import { chartClock } from './chart-run.js';
 import type { MachineEnv } from './cursor.js';
@@ -146,7 +146,7 @@ function transitionSources(wf: Workflow, configuration: readonly string[]): { id
       out.push({ id: node.id, transitions: node.chart?.transitions ?? [] });
     }
   }
-  out.push({ id: chart.ROOT_ID, transitions: wf.chart?.root.transitions ?? [] });
+  out.push({ id: ROOT_ID, transitions: wf.chart?.root.transitions ?? [] });
   return out;
 }
 
@@ -157,7 +157,7 @@ function transitionViews(wf: Workflow, run: RunSnapshot, s: ChartSnapshot, confi
   const takenBy = (event: string): Set<string> => {
     let hit = taken.get(event);
     if (!hit) {
-      const r = run.status === 'running' && event !== '*' ? chart.sendEvent(wf, s, { type: event }, { now }) : undefined;
+      const r = run.status === 'running' && event !== '*' ? interpreter().sendEvent(wf, s, { type: event }, { now }) : undefined;
       hit = new Set((r?.effects ?? []).flatMap((e) => (e.type === 'transition' && e.event === event ? [`${e.source}#${e.index}`] : [])));
       taken.set(event, hit);
     }
@@ -168,7 +168,7 @@ function transitionViews(wf: Workflow, run: RunSnapshot, s: ChartSnapshot, confi
     transitions.forEach((t, index) => {
       if (t.trigger.kind !== 'event') return;
       const event = t.trigger.event;
-      const targets = t.targets.map((ref) => chart.resolveTarget(wf, id, ref) ?? ref.name);
+      const targets = t.targets.map((ref) => resolveTarget(wf, id, ref) ?? ref.name);
       const guard = t.guard ? evaluateGuard(t.guard.text, s, event, now) : null;
       out.push({
         event,
@@ -186,6 +186,7 @@ function transitionViews(wf: Workflow, run: RunSnapshot, s: ChartSnapshot, confi
 }
 
 function evaluateGuard(text: string, s: ChartSnapshot, event: string, now: number): NonNullable<ChartTransitionView['guard']> {
+  const { evaluateText, isTruthy } = interpreter();
   const r = evaluateText(text, { context: s.context, event: { type: event }, now });
   return r.ok ? { expression: text, passes: isTruthy(r.value) } : { expression: text, passes: null, error: r.error.message };
 }
@@ -193,7 +194,7 @@ function evaluateGuard(text: string, s: ChartSnapshot, event: string, now: numbe
 /** The rule fields, `active_states` and `transitions` of a statechart run's `state` view. */
 export function chartStateFields(run: RunSnapshot, wf: Workflow, env: MachineEnv): ChartStateFields {
   const s = run.chart as ChartSnapshot;
-  const configuration = chart.configurationPaths(wf, s).filter((id) => wf.states.has(id));
+  const configuration = interpreter().configurationPaths(wf, s).filter((id) => wf.states.has(id));
   // A region that reached its final state is done: it allows nothing (policy/effective-rules.ts), so it is no active state of the agent.
   const states = configuration.filter((id) => wf.states.get(id)?.kind !== 'final').map((id) => activeState(wf, run, id));
   const first = states[0];

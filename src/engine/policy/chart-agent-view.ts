@@ -10,7 +10,7 @@
 import type { JsonObject } from '../model/index.js';
 import type { ChartTransitionView } from '../machine/describe-chart.js';
 import type { ChartSnapshot } from '../statechart/index.js';
-import { ROOT_ID } from '../statechart/index.js';
+import { ROOT_ID } from '../statechart/targets.js';
 
 /** One transition candidate on an event the active configuration handles. */
 export interface AgentEventView {

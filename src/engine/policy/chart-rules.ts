@@ -7,7 +7,7 @@
  * read them; nothing here knows about runs.
  */
 import type { StateNode, StateRules, Workflow } from '../model/index.js';
-import { resolveTarget } from '../statechart/index.js';
+import { resolveTarget } from '../statechart/targets.js';
 import { toolMatches, type ExtraAliases } from './tools.js';
 
 /** The node and its ancestors, outermost first. */

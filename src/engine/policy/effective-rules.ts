@@ -18,7 +18,7 @@ import { enforcedChart } from './enforced-chart.js';
 import type { BranchOption, MachineEnv } from '../machine/cursor.js';
 import { locate, type Located } from '../machine/operations.js';
 import type { MachineError, RunSnapshot } from '../machine/run.js';
-import { configurationPaths } from '../statechart/index.js';
+import { interpreter } from '../statechart/lazy.js';
 import type { ExtraAliases } from './tools.js';
 import { effectiveNode, eventsAllowing, handledEvents, levels, limitOwners, toolAllowed, type LimitKey } from './chart-rules.js';
 
@@ -44,7 +44,7 @@ export function locateForCall(run: RunSnapshot, env: MachineEnv, tool: string, o
   const held = enforcedChart(run, env); // the innermost running child statechart, or the run's own chart
   if (!held) return locate(run, env, opt);
   const wf = held.workflow;
-  const configuration = configurationPaths(wf, held.snapshot);
+  const configuration = interpreter().configurationPaths(wf, held.snapshot);
   // A region that reached its final state is done: it no longer widens what the agent may do.
   const live = configuration.filter((s) => wf.states.get(s)?.kind !== 'final');
   const chosen = live.find((s) => toolAllowed(wf, s, tool, opt.aliases));

@@ -9,7 +9,8 @@ import type { Workflow } from '../model/index.js';
 import { chartWorkflow } from '../machine/chart-run.js';
 import type { MachineEnv } from '../machine/cursor.js';
 import type { RunSnapshot } from '../machine/run.js';
-import { configurationPaths, innermostChild, type ChartSnapshot } from '../statechart/index.js';
+import type { ChartSnapshot } from '../statechart/index.js';
+import { interpreter } from '../statechart/lazy.js';
 
 export interface EnforcedChart {
   readonly workflow: Workflow;
@@ -24,6 +25,7 @@ export interface EnforcedChart {
 export function enforcedChart(run: RunSnapshot, env: MachineEnv): EnforcedChart | undefined {
   const wf = run.chart ? chartWorkflow(run, env) : undefined;
   if (!wf || !run.chart) return undefined;
+  const { configurationPaths, innermostChild } = interpreter();
   const child = innermostChild(run.chart, (text) => env.load(text));
   if (!child) return { workflow: wf, snapshot: run.chart, where: '', outer: [] };
   const via = child.path.map((inv) => `invocation ${inv.id} of ${inv.state}`).join(', then ');

@@ -30,32 +30,12 @@ import { accepts, ActiveRecordFile, workspaceOf, type RecordRead, type Seen } fr
 import { appendLinesDurable, uniqueHex, writeFileAtomic } from './atomic-file.js';
 import { LockBusyError, withFileLock } from './lock.js';
 import { hashText } from '../machine/run.js';
+import { StoreError, type StoreProblem } from './store-error.js';
 
 export const RUN_FORMAT = 'stategate-run';
 export const RUN_FORMAT_VERSION = 1;
 
-export type StoreErrorCode = 'no_active_run' | 'run_unreadable' | 'run_tampered' | 'busy' | 'unknown_run' | 'io' | 'store_unavailable';
-
-/** Why a shared store cannot be used (postgres/classify-error.ts), for a status that names it (VS Code's status bar). */
-export interface StoreProblem {
-  /** A StoreFailureReason: `unreachable`, `refused`, `timeout`, `auth_failed`, `tls_refused`, `schema_too_new`, ... */
-  readonly reason: string;
-  /** What happened, naming the server by its URL without the password. */
-  readonly message: string;
-  /** What to do about it. */
-  readonly recovery: string;
-}
-
-export class StoreError extends Error {
-  constructor(
-    readonly code: StoreErrorCode,
-    message: string,
-    /** Set when the shared store itself failed (not the run in it). */
-    readonly problem?: StoreProblem,
-  ) {
-    super(message);
-  }
-}
+export { isStoreError, StoreError, type StoreErrorCode, type StoreProblem } from './store-error.js';
 
 export interface StoredEntry {
   readonly seq: number;

@@ -23,7 +23,8 @@ import { WorkflowRegistry } from '../formats/registry.js';
 import { detectFormat } from '../formats/index.js';
 import { ChartRegistry } from '../formats/chart-registry.js';
 import { hashText, RUN_SNAPSHOT_VERSION, type RunSnapshot } from '../machine/run.js';
-import { RunStore, StoreError, type ActiveRun, type CommitStep } from './run-store.js';
+import { RunStore, type ActiveRun, type CommitStep } from './run-store.js';
+import { isStoreError } from './store-error.js';
 import { FileRunStorage } from './file-storage.js';
 import type { ChangeOptions, RunStorage } from './run-storage.js';
 import { decide, record, shellRulesFor, type Decision, type PolicyOptions, type RecordOutcome, type ShellRules, type ShellVerdict, type ToolCall, type ToolResult } from '../policy/decide.js';
@@ -626,12 +627,12 @@ export class Runner {
     return stageView(active.run, (t) => this.env.load(t), branch);
   }
 
-  /** A store operation, its StoreErrors as RunnerErrors (same code). */
+  /** A store operation, its StoreErrors as RunnerErrors (same code); the shared store's come from a bundle of its own (isStoreError). */
   private async storeOp<T>(fn: () => Promise<T>): Promise<T> {
     try {
       return await fn();
     } catch (err) {
-      if (err instanceof StoreError) throw new RunnerError(err.code, err.message);
+      if (isStoreError(err)) throw new RunnerError(err.code, err.message);
       throw err;
     }
   }

@@ -12,7 +12,7 @@ import type { RunStorage } from './run-storage.js';
 import type { PgCommittedChange, PostgresStoreOptions } from './postgres/pg-storage.js';
 import { projectKeyFor } from './project-key.js';
 import { readStorePointer } from './store-pointer.js';
-import { STORE_URL_ENV } from './postgres/connect-options.js';
+import { STORE_URL_ENV } from './postgres/store-url-env.js';
 
 export interface StoreChoice {
   /** The shared store's URL; undefined: read STATEGATE_STORE_URL. An empty string: the file store, whatever the environment says. */
@@ -62,6 +62,7 @@ export function chooseStorage(choice: StoreChoice): StorageFactory | undefined {
     project = err as Error;
   }
   return (checkRun, hooks = {}) => {
+    // The hook's bundle points this require at dist/cli/hook-pg-store.js (scripts/build.mjs).
     const { PostgresRunStorage } = require('./postgres/pg-storage.js') as typeof import('./postgres/pg-storage.js');
     const options: PostgresStoreOptions<RunSnapshot> = {
       url,

@@ -9,9 +9,9 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import type { Options } from 'postgres';
+import { STORE_URL_ENV } from './store-url-env.js';
 
-/** The environment variable that chooses the shared store. */
-export const STORE_URL_ENV = 'STATEGATE_STORE_URL';
+export { STORE_URL_ENV };
 
 export interface StoreTimeouts {
   /** Seconds to open a connection (TCP, TLS, authentication) before giving up. */

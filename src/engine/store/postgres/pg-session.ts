@@ -9,7 +9,7 @@
  * message says what happened and how to recover, without the password.
  */
 import type { Sql } from 'postgres';
-import { StoreError } from '../run-store.js';
+import { isStoreError, StoreError } from '../store-error.js';
 import { classifyStoreError, describeStoreFailure } from './classify-error.js';
 import { redactUrl, storeConnectOptions, type StoreConnectOptions } from './connect-options.js';
 import { init } from './schema.js';
@@ -84,7 +84,7 @@ export class PgSession {
 
   /** The error of a failed operation, for a person: what, why, how to recover; never the password. */
   storeError(what: string, err: unknown): StoreError {
-    if (err instanceof StoreError) return err;
+    if (isStoreError(err)) return err;
     if ((err as { code?: unknown })?.code === 'STORE_DEADLINE') {
       const problem = {
         reason: 'timeout',

@@ -24,7 +24,7 @@
  */
 import * as os from 'node:os';
 import type { Sql, TransactionSql } from 'postgres';
-import { StoreError } from '../run-store.js';
+import { isStoreError, StoreError } from '../store-error.js';
 import { stable } from '../recent-calls.js';
 import type { ActiveRun, Change, ChangeOptions, Disposable, RunStorage, StoredEntry, StoreEvent } from '../run-storage.js';
 import { RUN_NOTIFY_CHANNEL } from './migrations.js';
@@ -125,7 +125,7 @@ export class PostgresRunStorage<R extends { readonly runId: string }> implements
       if (bad) return { kind: 'unreadable', runId: row.run_id, reason: `run ${row.run_id} in the shared store is not usable (${bad}); stop it with \`stategate run stop\`` };
       return { kind: 'ok', runId: row.run_id, run: row.snapshot as R };
     } catch (err) {
-      const e = err instanceof StoreError ? err : this.session.storeError('reading the active run', err);
+      const e = isStoreError(err) ? err : this.session.storeError('reading the active run', err);
       return { kind: 'unreadable', reason: `the shared store cannot be used, so every tool call is denied: ${e.message}`, ...(e.problem ? { store: e.problem } : {}) };
     }
   }

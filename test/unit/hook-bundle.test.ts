@@ -1,0 +1,138 @@
+/**
+ * What the agent hook's bundle (dist/cli/hook.js, a process per tool call)
+ * carries, and what it leaves to the bundles it requires only when needed
+ * (scripts/build.mjs, docs/architecture.md "Bundles"): deciding a call on a
+ * flat workflow's run compiles hook.js alone, so the statechart interpreter
+ * (with the expression language and jsep), the PostgreSQL store's code and
+ * driver, picomatch, the checker, the shell analysis, the `yaml` package and
+ * ajv must stay out of it. Read from the bundles' source maps (the build
+ * always writes them), then checked by running a copy of the CLI without
+ * those bundles. The PostgreSQL store's bundle has its own copy of
+ * StoreError: its errors are still StoreErrors to the Runner (isStoreError).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { cli, REPO_ROOT, requireBuiltCli } from './helpers/cli';
+import { tempDir } from './helpers/temp-dir';
+import { Runner, RunnerError } from '../../src/engine/store/runner';
+import { isStoreError, StoreError } from '../../src/engine/store/store-error';
+import type { RunSnapshot } from '../../src/engine/machine/run';
+
+const DIST_CLI = path.join(REPO_ROOT, 'dist', 'cli');
+
+/** The repository-relative source files a bundle was built from (its source map's `sources`). */
+function sourcesOf(bundle: string): string[] {
+  requireBuiltCli();
+  const map = JSON.parse(fs.readFileSync(path.join(DIST_CLI, `${bundle}.map`), 'utf8')) as { sources: string[] };
+  return map.sources.map((s) => path.relative(REPO_ROOT, path.resolve(DIST_CLI, s)).split(path.sep).join('/'));
+}
+
+/** The lazily loaded parts: what each bundle is for (a source it must carry), and what marks it in another bundle. */
+const LAZY_PARTS: readonly { bundle: string; carries: string; marks: RegExp }[] = [
+  { bundle: 'hook-statechart.js', carries: 'src/engine/statechart/index.ts', marks: /^src\/engine\/(statechart\/(?!targets\.ts$|src-ref\.ts$|lazy\.ts$)|expr\/)|^node_modules\/jsep\// },
+  { bundle: 'hook-pg-store.js', carries: 'src/engine/store/postgres/pg-storage.ts', marks: /^src\/engine\/store\/postgres\/(?!store-url-env\.ts$)/ },
+  { bundle: 'hook-postgres.js', carries: 'node_modules/postgres/cjs/src/index.js', marks: /^node_modules\/postgres\// },
+  { bundle: 'hook-picomatch.js', carries: 'node_modules/picomatch/index.js', marks: /^node_modules\/picomatch\// },
+  { bundle: 'hook-check.js', carries: 'src/engine/check/check-file.ts', marks: /^src\/engine\/check\/(?!suggest\.ts$)/ },
+  { bundle: 'hook-shell.js', carries: 'src/engine/shell/analyse.ts', marks: /^src\/engine\/shell\/(?!rules\.ts$|write-paths\.ts$)|^node_modules\/web-tree-sitter\// },
+  { bundle: 'hook-yaml.js', carries: 'src/engine/formats/yaml-package.ts', marks: /^node_modules\/yaml\// },
+  { bundle: 'hook-ajv.js', carries: 'src/engine/pipeline/payload-ajv.ts', marks: /^node_modules\/ajv(-formats)?\// },
+];
+
+test('hook.js carries none of the lazily loaded parts, and requires each from its own bundle beside it, which carries it', () => {
+  const hook = sourcesOf('hook.js');
+  assert.ok(hook.includes('src/cli/hook-command.ts') && hook.includes('src/engine/store/runner.ts'), 'the source map names the hook\'s own files');
+  const code = fs.readFileSync(path.join(DIST_CLI, 'hook.js'), 'utf8');
+  for (const part of LAZY_PARTS) {
+    assert.deepEqual(hook.filter((s) => part.marks.test(s)), [], `hook.js carries what ${part.bundle} is for`);
+    assert.ok(sourcesOf(part.bundle).includes(part.carries), `${part.bundle} carries ${part.carries}`);
+    if (part.bundle !== 'hook-postgres.js') assert.ok(code.includes(`require("./${part.bundle}")`), `hook.js requires ./${part.bundle}`);
+  }
+  // The driver is required by the PostgreSQL store's bundle, which leaves the file store (run-store.ts) out.
+  assert.ok(fs.readFileSync(path.join(DIST_CLI, 'hook-pg-store.js'), 'utf8').includes('require("./hook-postgres.js")'));
+  assert.ok(!sourcesOf('hook-pg-store.js').includes('src/engine/store/run-store.ts'));
+});
+
+/** The flat workflow the hook benchmark runs (bench/measures/hook.ts). */
+const FLAT = {
+  id: 'flat',
+  initial: 'work',
+  states: {
+    work: { allowed_tools: ['Read', 'Bash'], allowed_commands: ['git status'], on: { DONE: 'done' } },
+    done: { type: 'final' },
+  },
+};
+
+/** A copy of the built CLI with only the hook's bundles named in `keep` beside hook.js (and the other commands, to start runs). */
+function cliWithout(keep: readonly string[]): string {
+  const dist = path.join(tempDir('sg-hook-bundle-'), 'dist');
+  fs.mkdirSync(path.join(dist, 'cli'), { recursive: true });
+  fs.cpSync(path.join(REPO_ROOT, 'dist', 'cli.js'), path.join(dist, 'cli.js'));
+  for (const f of fs.readdirSync(path.join(REPO_ROOT, 'dist'))) if (f.endsWith('.wasm') || f === 'engine.js') fs.cpSync(path.join(REPO_ROOT, 'dist', f), path.join(dist, f));
+  for (const f of fs.readdirSync(DIST_CLI)) {
+    if (f.endsWith('.map') || (f.startsWith('hook-') && !keep.includes(f))) continue;
+    fs.cpSync(path.join(DIST_CLI, f), path.join(dist, 'cli', f));
+  }
+  return path.join(dist, 'cli.js');
+}
+
+function hook(cliJs: string, cwd: string, tool: string, input: object) {
+  const stdin = JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', cwd, transcript_path: path.join(cwd, 't.jsonl'), tool_name: tool, tool_input: input });
+  const r = spawnSync(process.execPath, [cliJs, 'hook', '--client', 'claude'], { cwd, input: stdin, encoding: 'utf8' });
+  let decision: string | undefined;
+  try {
+    decision = JSON.parse(r.stdout)?.hookSpecificOutput?.permissionDecision;
+  } catch {
+    decision = undefined;
+  }
+  return { code: r.status, decision, stdout: r.stdout, stderr: r.stderr };
+}
+
+test('on a flat workflow\'s run, hook.js decides a Read with none of its lazy bundles, and a shell call with the shell analysis alone', (t) => {
+  const cwd = tempDir('sg-hook-flat-', t);
+  fs.writeFileSync(path.join(cwd, 'flat.workflow.json'), JSON.stringify(FLAT));
+  fs.writeFileSync(path.join(cwd, 'a.ts'), 'a\n');
+  assert.equal(cli(['run', 'start', 'flat.workflow.json'], { cwd }).code, 0);
+  const bare = cliWithout([]);
+  const read = hook(bare, cwd, 'Read', { file_path: path.join(cwd, 'a.ts') });
+  assert.equal(read.code, 0, read.stderr);
+  assert.notEqual(read.decision, 'deny', read.stdout);
+  const shell = cliWithout(['hook-shell.js']);
+  assert.notEqual(hook(shell, cwd, 'Bash', { command: 'git status' }).decision, 'deny');
+  // The rules still hold: a command outside allowed_commands is denied by the same copy.
+  assert.equal(hook(shell, cwd, 'Bash', { command: 'rm -rf src' }).decision, 'deny');
+});
+
+test('on a statechart run the hook needs hook-statechart.js: without it the call is denied (fail closed), with it decided', (t) => {
+  const cwd = tempDir('sg-hook-chart-bundle-', t);
+  fs.copyFileSync(path.join(REPO_ROOT, 'test', 'fixtures', 'hooks', 'statechart', 'review.statechart.yaml'), path.join(cwd, 'review.statechart.yaml'));
+  fs.writeFileSync(path.join(cwd, 'a.ts'), 'a\n');
+  assert.equal(cli(['run', 'start', 'review.statechart.yaml'], { cwd }).code, 0);
+  const without = hook(cliWithout(['hook-yaml.js', 'hook-picomatch.js']), cwd, 'Read', { file_path: path.join(cwd, 'a.ts') });
+  assert.equal(without.decision, 'deny');
+  assert.match(without.stdout, /hook-statechart\.js/);
+  const withIt = hook(cliWithout(['hook-yaml.js', 'hook-picomatch.js', 'hook-statechart.js']), cwd, 'Read', { file_path: path.join(cwd, 'a.ts') });
+  assert.equal(withIt.code, 0, withIt.stderr);
+  assert.equal(withIt.decision, hook(path.join(REPO_ROOT, 'dist', 'cli.js'), cwd, 'Read', { file_path: path.join(cwd, 'a.ts') }).decision);
+});
+
+test('a StoreError thrown by the PostgreSQL store\'s bundle is not an instance of this StoreError, yet is one to isStoreError and to the Runner', async (t) => {
+  requireBuiltCli();
+  const { PostgresRunStorage } = require(path.join(DIST_CLI, 'hook-pg-store.js')) as typeof import('../../src/engine/store/postgres/pg-storage');
+  // No git remote and no STATEGATE_PROJECT: the store refuses before it connects (nothing listens on port 9).
+  const storage = (checkRun: (value: unknown) => string | undefined) => new PostgresRunStorage<RunSnapshot>({ url: 'postgres://u@127.0.0.1:9/db', project: new Error('no project key'), checkRun });
+  const err = await storage(() => undefined).listRuns().then(
+    () => assert.fail('listRuns should fail without a project'),
+    (e: unknown) => e,
+  );
+  assert.ok(!(err instanceof StoreError), 'the bundle has its own copy of the class');
+  assert.ok(isStoreError(err));
+  assert.equal(err.code, 'store_unavailable');
+  assert.ok(!isStoreError(new Error('no project key')) && !isStoreError(Object.assign(new Error('x'), { code: 'busy' })));
+  assert.ok(isStoreError(new StoreError('busy', 'held')));
+  const runner = new Runner({ dir: path.join(tempDir('sg-hook-pg-bundle-', t), '.stategate'), storage });
+  await assert.rejects(runner.list(), (e: unknown) => e instanceof RunnerError && e.code === 'store_unavailable' && /no project key/.test(e.message));
+});
