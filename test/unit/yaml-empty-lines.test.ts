@@ -153,6 +153,17 @@ test('random folded and literal block scalars with runs, blank and more-indented
   assert.ok(cut >= 75, `only ${cut} documents had their runs cut`);
 });
 
+test('a token after the end of the stream quoted in its error, holding a cut run: quoted from the original text', () => {
+  const run = '\n'.repeat(5000);
+  // A stray `]` ends the document's stream: every token after it is an error that quotes the token's whole text.
+  for (const text of [`a: 1\n]\nb: |+\n  x${run}  y\n`, `a: 1\n]\nb: |+\n  ${run}`, `a: 1\n]\n- >\n  x${run}  y\n`]) {
+    const short = parseDocumentShort(text, OPTIONS);
+    assert.ok(short, JSON.stringify(text.slice(0, 12)));
+    assert.ok(short.doc.errors.some((e) => e.message.includes('\\n'.repeat(5000))), 'the quote holds the whole run');
+    sameAsPackage(text);
+  }
+});
+
 test('no long run, or the lexer\'s marker characters in the text: left to the package', () => {
   assert.equal(parseDocumentShort(`a: 1\n${'\n'.repeat(100)}b: 2\n`, OPTIONS), undefined);
   assert.equal(parseDocumentShort(`a: "\x1f"\n${'\n'.repeat(5000)}b: 2\n`, OPTIONS), undefined);

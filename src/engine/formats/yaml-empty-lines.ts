@@ -78,10 +78,19 @@ export function parseDocumentShort(text: string, options: ParseOptions & Documen
   if (!read) return undefined;
   const { doc, uncounted, stoppedAt } = read;
   if (!foldedFixesHold(doc, lexemes.fixes)) return undefined;
-  // Some messages quote a token's text (`Unexpected scalar token in YAML stream: "  \n\n…"`); a token that ran
-  // over a cut run would be quoted short. Such a document is the package's to read whole (found by the property test).
-  if ([...doc.errors, ...doc.warnings].some((e) => e.message.includes('\\n'))) return undefined;
   const { shifts, fixes } = lexemes;
+  // Some messages quote a token's text (`Unexpected scalar token in YAML stream: "  \n\n…"`, found by the property
+  // test); a token that ran over a cut run is quoted short. The package's error tokens quote their whole text and
+  // cover it exactly, so such a quote is made again from the original text; any other message with a line break
+  // sends the document to the package.
+  const parserText = lexemes.lexemes.filter((l) => !(l.length === 1 && MARKERS.test(l))).join('');
+  for (const e of [...doc.errors, ...doc.warnings]) {
+    if (!e.message.includes('\\n')) continue;
+    const quoted = `: ${JSON.stringify(parserText.slice(e.pos[0], e.pos[1]))}`;
+    if (e.code !== 'UNEXPECTED_TOKEN' || !e.message.endsWith(quoted)) return undefined;
+    const original = text.slice(toOriginal(shifts, e.pos[0]), toOriginal(shifts, e.pos[1]));
+    e.message = `${e.message.slice(0, -quoted.length)}: ${JSON.stringify(original)}`;
+  }
   // A position inside a cut run is placed in the original as far from the run's nearer end as it is in the
   // short text (the package places an error at a run's first or last line break, or next to them: an error
   // ending at a block scalar body's last line break, found by the property test). One far from both ends
