@@ -83,9 +83,10 @@ export function parseDocumentShort(text: string, options: ParseOptions & Documen
   // test); a token that ran over a cut run is quoted short. The package's error tokens quote their whole text and
   // cover it exactly, so such a quote is made again from the original text; any other message with a line break
   // sends the document to the package.
-  const parserText = lexemes.lexemes.filter((l) => !(l.length === 1 && MARKERS.test(l))).join('');
+  let parserText: string | undefined; // the text the parser read, made only for such a message
   for (const e of [...doc.errors, ...doc.warnings]) {
     if (!e.message.includes('\\n')) continue;
+    parserText ??= lexemes.lexemes.filter((l) => !(l.length === 1 && MARKERS.test(l))).join('');
     const quoted = `: ${JSON.stringify(parserText.slice(e.pos[0], e.pos[1]))}`;
     if (e.code !== 'UNEXPECTED_TOKEN' || !e.message.endsWith(quoted)) return undefined;
     const original = text.slice(toOriginal(shifts, e.pos[0]), toOriginal(shifts, e.pos[1]));
