@@ -46,7 +46,7 @@ const at = (text: string, loc: { start: number; end: number }) => text.slice(loc
 /** A transition as the tests compare it: trigger, target names, guard text, action names or types. */
 function brief(t: ChartTransition) {
   return {
-    trigger: t.trigger.kind === 'after' && typeof t.trigger.delay !== 'number' ? { kind: 'after', delay: t.trigger.delay.text } : t.trigger,
+    trigger: t.trigger.kind === 'after' && typeof t.trigger.delay !== 'number' ? { kind: 'after', delay: t.trigger.delay.text } : { ...t.trigger },
     targets: t.targets.map((r) => r.name),
     ...(t.guard ? { guard: t.guard.text } : {}),
     actions: t.actions.map((a) => (a.kind === 'named' ? a.name.name : `inline:${a.action.type}`)),
@@ -214,7 +214,7 @@ describe('statechart loader: transitions', () => {
     // An invocation without `id` is named after its state (the pipeline's builder and linter).
     const pipeline = spec('pipeline.statechart.yaml').workflow;
     assert.deepEqual(node(pipeline, 'pipeline.build.compiling').chart!.invoke.map((i) => [i.id, i.src.name]), [['pipeline.build.compiling:invoke:0', 'agent:builder']]);
-    assert.deepEqual(node(pipeline, 'pipeline.build.compiling').chart!.transitions[0]!.trigger, { kind: 'invoke-done', invokeId: 'pipeline.build.compiling:invoke:0' });
+    assert.deepEqual({ ...node(pipeline, 'pipeline.build.compiling').chart!.transitions[0]!.trigger }, { kind: 'invoke-done', invokeId: 'pipeline.build.compiling:invoke:0' });
   });
 });
 

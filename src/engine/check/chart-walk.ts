@@ -32,17 +32,45 @@ export interface ChartIndex {
 
 const EMPTY_NODE: ChartNode = { transitions: [], entry: [], exit: [], invoke: [] };
 
+// The index's many small objects are made by constructors, not literals, so V8 does not pretenure them
+// (formats/tree-node.ts explains): they live through one validation and die with it.
+class Site implements ChartSite {
+  declare readonly id: string;
+  declare readonly node: ChartNode;
+  declare readonly state?: StateNode;
+  constructor(id: string, node: ChartNode, state: StateNode | undefined) {
+    this.id = id;
+    this.node = node;
+    if (state) this.state = state;
+  }
+}
+
+class Sourced implements SourcedTransition {
+  constructor(
+    readonly source: string,
+    readonly t: ChartTransition,
+  ) {}
+}
+
+class Expression implements ExprSite {
+  constructor(
+    readonly expr: ExprSource,
+    readonly what: ExprSite['what'],
+  ) {}
+}
+
 export function indexChart(wf: Workflow): ChartIndex {
-  const sites: ChartSite[] = [{ id: '', node: wf.chart?.root ?? EMPTY_NODE }];
-  for (const state of wf.states.values()) if (state.chart) sites.push({ id: state.id, node: state.chart, state });
-  const transitions: SourcedTransition[] = [];
-  const refs: ActionRef[] = [];
-  const invokes: InvokeDef[] = [];
+  const sites = new Array<ChartSite>();
+  sites.push(new Site('', wf.chart?.root ?? EMPTY_NODE, undefined));
+  for (const state of wf.states.values()) if (state.chart) sites.push(new Site(state.id, state.chart, state));
+  const transitions = new Array<SourcedTransition>();
+  const refs = new Array<ActionRef>();
+  const invokes = new Array<InvokeDef>();
   for (const site of sites) {
     const { node } = site;
     for (const r of node.entry) refs.push(r);
     for (const t of node.transitions) {
-      transitions.push({ source: site.id, t });
+      transitions.push(new Sourced(site.id, t));
       for (const r of t.actions) refs.push(r);
     }
     for (const r of node.exit) refs.push(r);
@@ -70,12 +98,12 @@ export function expressions(index: ChartIndex): readonly ExprSite[] {
 }
 
 function collectExpressions(index: ChartIndex): ExprSite[] {
-  const out: ExprSite[] = [];
+  const out = new Array<ExprSite>();
   for (const { t } of index.transitions) {
-    if (t.guard) out.push({ expr: t.guard, what: 'guard' });
-    if (t.trigger.kind === 'after' && typeof t.trigger.delay !== 'number') out.push({ expr: t.trigger.delay, what: 'delay' });
+    if (t.guard) out.push(new Expression(t.guard, 'guard'));
+    if (t.trigger.kind === 'after' && typeof t.trigger.delay !== 'number') out.push(new Expression(t.trigger.delay, 'delay'));
   }
-  for (const a of index.actions) if (a.type === 'assign') for (const u of a.updates) out.push({ expr: u.expr, what: 'assign' });
+  for (const a of index.actions) if (a.type === 'assign') for (const u of a.updates) out.push(new Expression(u.expr, 'assign'));
   return out;
 }
 

@@ -12,6 +12,7 @@
  */
 import type { Node } from 'jsonc-parser';
 import { SHORT, shortString } from './short-strings.js';
+import { CollectionNode, pairOf, PropertyNode, ScalarNode } from './tree-node.js';
 
 /** The nodes are filled in as the parse goes (lengths and colon offsets once known). */
 type Building = { -readonly [K in keyof Node]: Node[K] };
@@ -95,8 +96,7 @@ function parseValue(parent: Node | undefined): Node {
 }
 
 function literal(parent: Node | undefined, type: Node['type'], value: unknown, start: number): Node {
-  if (parent === undefined) return { type, offset: start, length: pos - start, value } as Node;
-  return { type, offset: start, length: pos - start, parent, value } as Node;
+  return new ScalarNode(type, value, start, pos - start, parent);
 }
 
 function keyword(parent: Node | undefined, word: string, value: unknown, type: Node['type']): Node {
@@ -229,9 +229,9 @@ function parseObject(parent: Node | undefined): Node {
     const keyStart = pos;
     // colonOffset is in the literal (jsonc-parser adds it last, so the keys end up in the same order) so the
     // node is made with room for it rather than growing a property store when it is set.
-    const prop = { type: 'property', offset: keyStart, length: -1, parent: obj, children: NONE, colonOffset: -1 } as Building;
+    const prop = new PropertyNode(keyStart, -1, NONE, obj, -1);
     const name = scanString();
-    const key = { type: 'string', value: name, offset: keyStart, length: pos - keyStart, parent: prop } as Node;
+    const key = new ScalarNode('string', name, keyStart, pos - keyStart, prop);
     skipTrivia();
     if (src.charCodeAt(pos) !== 58) throw BAIL;
     prop.colonOffset = pos;
@@ -239,7 +239,7 @@ function parseObject(parent: Node | undefined): Node {
     skipTrivia();
     if (pos >= len) throw BAIL;
     const value = parseValue(prop);
-    prop.children = [key, value];
+    prop.children = pairOf(key, value);
     prop.length = pos - keyStart;
     stack.push(prop);
     skipTrivia();
@@ -259,7 +259,7 @@ function parseArray(parent: Node | undefined): Node {
 
 /** An object or array node at its opening bracket; `pos` moves past the bracket and any trivia after it. */
 function open(type: 'object' | 'array', parent: Node | undefined): Building {
-  const node = (parent === undefined ? { type, offset: pos, length: -1, children: NONE } : { type, offset: pos, length: -1, parent, children: NONE }) as Building;
+  const node = new CollectionNode(type, pos, -1, NONE, parent);
   pos++;
   skipTrivia();
   return node;

@@ -28,6 +28,7 @@ import type { JsonNode } from './jsonc.js';
 import { aliasTarget, expand, nameEnd, openAnchor, resetAnchors } from './fast-yaml-anchors.js';
 import { readEscape } from './double-quoted-escapes.js';
 import { SHORT, shortString } from './short-strings.js';
+import { CollectionNode, pairOf, PropertyNode, ScalarNode } from './tree-node.js';
 
 type Building = { -readonly [K in keyof JsonNode]: JsonNode[K] };
 
@@ -138,7 +139,7 @@ const stack: JsonNode[] = [];
 const NONE: JsonNode[] = [];
 
 function container(type: 'object' | 'array', parent: JsonNode | undefined): Building {
-  return (parent === undefined ? { type, offset: pos, length: 0, children: NONE } : { type, offset: pos, length: 0, children: NONE, parent }) as Building;
+  return new CollectionNode(type, pos, 0, NONE, parent);
 }
 
 /** The nodes pushed since `base`, removed from the stack. */
@@ -176,13 +177,13 @@ function mapping(col: number, parent: JsonNode | undefined): Building {
   const base = stack.length;
   let end = pos;
   for (;;) {
-    const prop = { type: 'property', offset: pos, length: 0, children: NONE, parent: map, colonOffset: 0 } as Building;
+    const prop = new PropertyNode(pos, 0, NONE, map, 0);
     const key = scalar(prop, true);
     if (key.type !== 'string' || src.charCodeAt(pos) !== 58) throw BAIL; // a key is followed by its ':'
     prop.colonOffset = key.offset + key.length;
     pos++;
     const value = inlineOrBelow(col, prop, true);
-    prop.children = [key, value];
+    prop.children = pairOf(key, value);
     prop.length = Math.max(value.offset + value.length, prop.colonOffset) - prop.offset;
     stack.push(prop);
     end = valueEnd;
@@ -248,7 +249,7 @@ function valueAt(col: number, parent: JsonNode, inMapping: boolean): Building {
   pos = save;
   lineStart = saveLine;
   valueEnd = nullEnd;
-  return { type: 'null', value: null, offset: here, length: 0, parent } as Building;
+  return new ScalarNode('null', null, here, 0, parent);
 }
 
 /**
@@ -545,7 +546,7 @@ function quoted(q: number): string {
 }
 
 function stringNode(value: string, start: number, end: number, parent: JsonNode): Building {
-  return { type: 'string', value, offset: start - 1, length: end - start + 2, parent };
+  return new ScalarNode('string', value, start - 1, end - start + 2, parent);
 }
 
 const NULLS = new Set(['~', 'null', 'Null', 'NULL']);
@@ -573,5 +574,5 @@ function plainValue(text: string, start: number, parent: JsonNode): Building {
 
 /** A null, boolean or number node, its keys in the order yaml-tree.ts makes them. */
 function scalarNode(type: 'null' | 'boolean' | 'number', value: null | boolean | number, offset: number, length: number, parent: JsonNode): Building {
-  return { type, value, offset, length, parent } as Building;
+  return new ScalarNode(type, value, offset, length, parent);
 }

@@ -5,6 +5,7 @@
 import { getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import type { Diagnostic, JsonValue, SourceLoc } from '../model/index.js';
 import { fastParseTree } from './fast-tree.js';
+import { Loc } from './ir-objects.js';
 
 export type { Node as JsonNode } from 'jsonc-parser';
 
@@ -87,9 +88,9 @@ export function pointerSegments(pointer: string): string[] {
 /** The node's range; a string literal's range excludes its quotes. */
 export function nodeLoc(node: Node, pointer: string): SourceLoc {
   if (node.type === 'string' && node.length >= 2) {
-    return { pointer, start: node.offset + 1, end: node.offset + node.length - 1 };
+    return new Loc(pointer, node.offset + 1, node.offset + node.length - 1);
   }
-  return { pointer, start: node.offset, end: node.offset + node.length };
+  return new Loc(pointer, node.offset, node.offset + node.length);
 }
 
 /**
@@ -100,7 +101,7 @@ export function nodeLoc(node: Node, pointer: string): SourceLoc {
 export function ownerLoc(node: Node, pointer: string): SourceLoc {
   const key = node.parent?.type === 'property' ? node.parent.children?.[0] : undefined;
   if (key) return nodeLoc(key, pointer);
-  return { pointer, start: node.offset, end: node.offset + Math.min(1, node.length) };
+  return new Loc(pointer, node.offset, node.offset + Math.min(1, node.length));
 }
 
 /** Follows a JSON pointer through the tree (the last duplicate key wins, as in JSON.parse). */

@@ -6,6 +6,7 @@
 import type { Diagnostic, JsonObject, JsonValue, NameRef, RelatedInfo, Severity, SourceLoc } from '../model/index.js';
 import { closestName, didYouMean } from '../check/suggest.js';
 import { childPointer, describeNode, nodeLoc, nodeValue, ownerLoc, type JsonNode } from './jsonc.js';
+import { Ref } from './ir-objects.js';
 
 /** One `"key": value` of an object, with where it sits. */
 export class Entry {
@@ -150,7 +151,7 @@ export class Reader {
   /** A string that names something (a state, a guard, a workflow), with its location. */
   ref(e: Entry | undefined): NameRef | undefined {
     const name = this.string(e);
-    return e && name !== undefined ? { name, loc: nodeLoc(e.node, e.pointer) } : undefined;
+    return e && name !== undefined ? new Ref(name, nodeLoc(e.node, e.pointer)) : undefined;
   }
 
   number(e: Entry | undefined): number | undefined {
@@ -224,14 +225,14 @@ export class Reader {
     if (allStrings(items)) {
       return items.map((item, i) => {
         const pointer = childPointer(e.pointer, i);
-        return { name: item.value as string, loc: nodeLoc(item, pointer) };
+        return new Ref(item.value as string, nodeLoc(item, pointer));
       });
     }
     const out: NameRef[] = [];
     (e.node.children ?? []).forEach((item, i) => {
       const pointer = childPointer(e.pointer, i);
       if (this.expect(item, pointer, 'string', `Each item of \`${e.key}\` must be a string`)) {
-        out.push({ name: item.value as string, loc: nodeLoc(item, pointer) });
+        out.push(new Ref(item.value as string, nodeLoc(item, pointer)));
       }
     });
     return out;

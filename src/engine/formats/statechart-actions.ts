@@ -14,6 +14,7 @@ import type { Entry, Reader } from './reader.js';
 import { ACTION_FIELDS } from './statechart-fields.js';
 import { valueOf } from './statechart-read.js';
 import { NONE } from './shared-empty.js';
+import { emptyList, NamedActionRef, Ref, single } from './ir-objects.js';
 
 export const UNKNOWN_ACTION = 'chart-unknown-action';
 
@@ -22,7 +23,7 @@ const ALL_FIELDS = ['type', ...new Set(Object.values(ACTION_FIELDS).flat())];
 /** `entry: [a, {type: log}]`, `entry: a`, `entry: {type: log}`. */
 export function readActionList(r: Reader, e: Entry, what: string): readonly ActionRef[] {
   if (e.node.type === 'array') {
-    const out: ActionRef[] = [];
+    const out = emptyList<ActionRef>();
     const items = e.node.children ?? [];
     for (let i = 0; i < items.length; i++) {
       // An item is read by its node and pointer alone (no Entry, no label: nothing here names the item by itself).
@@ -31,12 +32,12 @@ export function readActionList(r: Reader, e: Entry, what: string): readonly Acti
     }
     return out.length ? out : NONE;
   }
-  const single = readActionRef(r, e.node, e.pointer, what);
-  return single ? [single] : NONE;
+  const one = readActionRef(r, e.node, e.pointer, what);
+  return one ? single(one) : NONE;
 }
 
 function readActionRef(r: Reader, node: JsonNode, pointer: string, what: string): ActionRef | undefined {
-  if (node.type === 'string') return { kind: 'named', name: { name: node.value as string, loc: nodeLoc(node, pointer) } };
+  if (node.type === 'string') return new NamedActionRef(new Ref(node.value as string, nodeLoc(node, pointer)));
   if (node.type === 'object') {
     const action = readActionDef(r, node, pointer, `an action of ${what}`);
     return action ? { kind: 'inline', action } : undefined;

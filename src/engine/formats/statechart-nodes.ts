@@ -17,6 +17,7 @@ import { readAfter, readCandidates, readInvokes, readOn } from './statechart-tra
 import { readRules } from './statewright.js';
 import { readStage } from './stage-read.js';
 import { NONE } from './shared-empty.js';
+import { ALWAYS, ChartNodeData, ChartState, DONE, emptyList, emptyRecord } from './ir-objects.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -55,7 +56,7 @@ export class ChartNodes {
     const owner = parentId === undefined ? 'the statechart' : `\`${parentId}\``;
     const what = `\`states\` of ${owner}`;
     if (!r.isObject(e.node, e.pointer, what)) return [];
-    const ids: string[] = [];
+    const ids = emptyList<string>();
     for (const s of r.entries(e.node, e.pointer, what, 'duplicate-state')) {
       const id = this.readNode({ key: s.key, keyLoc: s.keyLoc, node: s.node, pointer: s.pointer, listItem: false, region }, parentId);
       if (id !== undefined) ids.push(id);
@@ -70,7 +71,7 @@ export class ChartNodes {
       r.report('error', 'invalid-type', `\`regions\` of \`${parentId}\` must be a list of regions \`{id, initial, states}\`.`, nodeLoc(e.node, e.pointer));
       return [];
     }
-    const ids: string[] = [];
+    const ids = emptyList<string>();
     const seen = new Map<string, SourceLoc>();
     (e.node.children ?? []).forEach((item, i) => {
       const pointer = childPointer(e.pointer, i);
@@ -126,19 +127,9 @@ export class ChartNodes {
     const f = empty ? fieldsOf([]) : r.fields(src.node, src.pointer, label, known);
     const kind = src.listItem ? 'compound' : (r.oneOf(f.get('type'), NODE_TYPES) ?? defaultKind(f));
 
-    const fieldLocs: Record<string, SourceLoc> = {};
+    const fieldLocs = emptyRecord<SourceLoc>();
     for (const entry of f.list) fieldLocs[entry.key] = nodeLoc(entry.node, entry.pointer);
-    const state: Mutable<StateNode> = {
-      key: src.key,
-      id,
-      kind,
-      children: NONE,
-      rules: readRules(r, f),
-      on: NONE,
-      keyLoc: src.keyLoc,
-      loc: nodeLoc(src.node, src.pointer),
-      fieldLocs,
-    };
+    const state: Mutable<StateNode> = new ChartState(src.key, id, kind, readRules(r, f), src.keyLoc, nodeLoc(src.node, src.pointer), fieldLocs);
     if (parentId !== undefined) state.parent = parentId;
     if (!src.listItem && !history) readStage(r, f, state); // regions and history nodes do not know the stage fields
     this.states.set(id, state); // before the children: `states` is in document order, parents first
@@ -200,10 +191,10 @@ function defaultKind(f: Fields): StateKind {
  * every transition. The chart root reads its own with `kind` 'compound'.
  */
 export function readBehaviour(r: Reader, f: Fields, id: string, label: string, kind: StateKind): Pick<ChartNode, 'transitions' | 'entry' | 'exit' | 'invoke'> {
-  const transitions: ChartTransition[] = [];
+  const transitions = emptyList<ChartTransition>();
   let entry: readonly ActionRef[] = NONE;
   let exit: readonly ActionRef[] = NONE;
-  const invoke: InvokeDef[] = [];
+  const invoke = emptyList<InvokeDef>();
   const final = kind === 'final';
   for (const e of f.list) {
     switch (e.key) {
@@ -219,21 +210,21 @@ export function readBehaviour(r: Reader, f: Fields, id: string, label: string, k
       case 'invoke':
         if (final) misplaced(r, e, `${label} is final: it is never left, so its \`${e.key}\` never runs`);
         else if (e.key === 'on') readOn(r, e, label, transitions);
-        else if (e.key === 'always') readCandidates(r, e, { kind: 'always' }, `\`always\` of ${label}`, transitions);
+        else if (e.key === 'always') readCandidates(r, e, ALWAYS, `\`always\` of ${label}`, transitions);
         else if (e.key === 'after') readAfter(r, e, label, transitions);
         else readInvokes(r, e, id === '' ? '(machine)' : id, label, invoke, transitions);
         break;
       case 'onDone':
-        if (kind === 'compound' || kind === 'parallel') readCandidates(r, e, { kind: 'done' }, `\`onDone\` of ${label}`, transitions);
+        if (kind === 'compound' || kind === 'parallel') readCandidates(r, e, DONE, `\`onDone\` of ${label}`, transitions);
         else misplaced(r, e, `${label} is ${kind}: \`onDone\` belongs to a compound state (and \`onAllDone\` to a parallel one)`);
         break;
       case 'onAllDone':
-        if (kind === 'parallel') readCandidates(r, e, { kind: 'done' }, `\`onAllDone\` of ${label}`, transitions);
+        if (kind === 'parallel') readCandidates(r, e, DONE, `\`onAllDone\` of ${label}`, transitions);
         else misplaced(r, e, `${label} is ${kind}: \`onAllDone\` belongs to a parallel state (a compound state has \`onDone\`)`);
         break;
     }
   }
-  return { transitions: transitions.length ? transitions : NONE, entry, exit, invoke: invoke.length ? invoke : NONE };
+  return new ChartNodeData(transitions.length ? transitions : NONE, entry, exit, invoke.length ? invoke : NONE);
 }
 
 /** `meta: {label, description, color, position: {x, y}}`; other keys are the author's own and pass. */

@@ -11,6 +11,7 @@ import { childPointer, nodeLoc, type JsonNode } from './jsonc.js';
 import type { Entry, Reader } from './reader.js';
 import { readActionList } from './statechart-actions.js';
 import { NONE } from './shared-empty.js';
+import { AfterTrigger, Candidate, EventTrigger, Expr, InvokeTrigger, Ref, single } from './ir-objects.js';
 import { INVOKE_FIELDS, TRANSITION_FIELDS } from './statechart-fields.js';
 
 /** `NAME: target`, `NAME: {target, guard, actions, reenter}`, or `NAME: [candidate, ...]`; appended to `out`. */
@@ -30,7 +31,7 @@ export function readCandidates(r: Reader, e: Entry, trigger: ChartTrigger, what:
 
 function readCandidate(r: Reader, node: JsonNode, pointer: string, trigger: ChartTrigger, what: string): ChartTransition | undefined {
   const loc = nodeLoc(node, pointer);
-  if (node.type === 'string') return { trigger, targets: [{ name: node.value as string, loc }], actions: NONE, reenter: false, loc };
+  if (node.type === 'string') return new Candidate(trigger, single(new Ref(node.value as string, loc)), undefined, NONE, false, loc);
   if (node.type !== 'object') {
     r.report('error', 'invalid-type', `The value of ${what} must be a target state name or an object with \`target\`, \`guard\`, \`actions\`.`, loc);
     return undefined;
@@ -43,14 +44,14 @@ function readCandidate(r: Reader, node: JsonNode, pointer: string, trigger: Char
   const actionsEntry = f.get('actions');
   const actions = actionsEntry ? readActionList(r, actionsEntry, what) : NONE;
   const reenter = r.boolean(f.get('reenter')) ?? false;
-  return guard ? { trigger, targets, guard, actions, reenter, loc } : { trigger, targets, actions, reenter, loc };
+  return new Candidate(trigger, targets, guard, actions, reenter, loc);
 }
 
 /** `target: name` or `target: [name, ...]` (one per parallel region). */
 function readTargets(r: Reader, e: Entry): NameRef[] {
   if (e.node.type === 'array') return r.refArray(e) ?? [];
   const ref = r.ref(e);
-  return ref ? [ref] : [];
+  return ref ? single(ref) : [];
 }
 
 /** A string holding an expression, with the range of its contents (so a parse error points inside it). */
@@ -60,7 +61,7 @@ export function readExpr(r: Reader, e: Entry | undefined, expected: string): Exp
     r.report('error', 'invalid-type', `\`${e.key}\` must be ${expected}, written as a string.`, nodeLoc(e.node, e.pointer));
     return undefined;
   }
-  return { text: e.node.value as string, loc: nodeLoc(e.node, e.pointer) };
+  return new Expr(e.node.value as string, nodeLoc(e.node, e.pointer));
 }
 
 /** `on: {EVENT: ...}` */
@@ -69,7 +70,7 @@ export function readOn(r: Reader, e: Entry, owner: string, out: ChartTransition[
   if (!r.isObject(e.node, e.pointer, what)) return;
   for (const event of r.entries(e.node, e.pointer, what)) {
     const first = out.length;
-    readCandidates(r, event, { kind: 'event', event: event.key }, `transition \`${event.key}\` of ${owner}`, out);
+    readCandidates(r, event, new EventTrigger(event.key), `transition \`${event.key}\` of ${owner}`, out);
     const eventLoc = event.keyLoc; // one range shared by the event's candidates
     for (let i = first; i < out.length; i++) (out[i] as { eventLoc?: SourceLoc }).eventLoc = eventLoc;
   }
@@ -80,8 +81,8 @@ export function readAfter(r: Reader, e: Entry, owner: string, out: ChartTransiti
   const what = `\`after\` of ${owner}`;
   if (!r.isObject(e.node, e.pointer, what)) return;
   for (const d of r.entries(e.node, e.pointer, what)) {
-    const delay: number | ExprSource = /^(0|[1-9]\d{0,14})$/.test(d.key) ? Number(d.key) : { text: d.key, loc: d.keyLoc };
-    readCandidates(r, d, { kind: 'after', delay }, `delayed transition \`${d.key}\` of ${owner}`, out);
+    const delay: number | ExprSource = /^(0|[1-9]\d{0,14})$/.test(d.key) ? Number(d.key) : new Expr(d.key, d.keyLoc);
+    readCandidates(r, d, new AfterTrigger(delay), `delayed transition \`${d.key}\` of ${owner}`, out);
   }
 }
 
@@ -117,7 +118,7 @@ function readInvoke(r: Reader, node: JsonNode, pointer: string, ownerId: string,
   });
   // onDone / onError in the order written (a node's transitions keep document order).
   for (const entry of f.list) {
-    if (entry.key === 'onDone') readCandidates(r, entry, { kind: 'invoke-done', invokeId: id }, `\`onDone\` of ${what}`, out);
-    else if (entry.key === 'onError') readCandidates(r, entry, { kind: 'invoke-error', invokeId: id }, `\`onError\` of ${what}`, out);
+    if (entry.key === 'onDone') readCandidates(r, entry, new InvokeTrigger('invoke-done', id), `\`onDone\` of ${what}`, out);
+    else if (entry.key === 'onError') readCandidates(r, entry, new InvokeTrigger('invoke-error', id), `\`onError\` of ${what}`, out);
   }
 }
