@@ -17,6 +17,7 @@ import { propertyRuns } from './support/property-runs';
 import { stringify } from 'yaml';
 import { parseDocumentShort } from '../../src/engine/formats/yaml-empty-lines';
 import { parseWithYaml } from '../../src/engine/formats/yaml-package';
+import type { JsonNode } from '../../src/engine/formats/jsonc';
 import { plain } from './support/plain-tree';
 import { applyTextMutation, textMutation } from './support/fuzz-harness';
 
@@ -72,8 +73,9 @@ test('block scalars holding runs (read short, their values given their line brea
     `a: |2\n  x${run}   y\n${run}${broken}`,
     `a: >\n  x${run}  y\n${broken}`,
     `- |+ # c\n  x${run}- |\n  y${run}  \n${run}- >-\n  z${run}`,
-    // After a line holding a tab the lexer leaves the next line's indentation at the end of the body (read whole:
-    // whether those spaces are a line of the value depends on the indentation the package detects).
+    // After a line holding a tab the lexer leaves the next line's indentation at the end of the body. With keep
+    // chomping it is read short (every line break is one in the value, whether those spaces are a line of it or
+    // not); folded, it is read whole.
     `a:\n  k: |+\n      \n${run}\t\n${run}    b: 1\n${broken}`,
     `a:\n  k: >+\n      \n${run}\t\n${run}    b: 1\n${broken}`,
   ];
@@ -84,6 +86,49 @@ test('block scalars holding runs (read short, their values given their line brea
   const value = parseWithYaml(cases[0]!).root?.children?.[0]?.children?.[1]?.value;
   assert.equal(value, `x${run}y${run}`);
 });
+
+test('a keep-chomped literal body whose last run is followed by a line of spaces: read short, the value the package reads from the original', () => {
+  const run = '\n'.repeat(5000);
+  const broken = 'z: [\n';
+  for (const text of [
+    `a:\n  k: |+\n      \n${run}\t\n${run}    b: 1\n${broken}`, // the fuzzer's shape: a tab line, the next entry's indentation at the end
+    `a:\n  k: |+\n    x\n${run}      \n${broken}`, // a more-indented line of spaces after the run: a line of the value
+    `a:\n  k: |+\n    x\n${run}  \n${broken}`, // a less-indented one: not a line of it
+    `- |+\n  x${run}   \n${run} \n${broken}`,
+  ]) {
+    sameAsPackage(text);
+    const short = parseDocumentShort(text, OPTIONS);
+    assert.ok(short, 'read with the runs cut');
+    // The value as the parser read it is short; given its line breaks back it is the package's value of the original.
+    let read: { start: number; value: string } | undefined;
+    visitScalars(short.doc.contents, (start, value) => (read ??= value.length > 1000 ? { start, value } : undefined));
+    assert.ok(read, 'the body was read');
+    assert.ok(read.value.length < 5000, `the parser was handed the body short (${read.value.length} characters)`);
+    const whole = parseWithYaml(text, false).root;
+    const expected = findLongString(whole);
+    assert.equal(short.stringValue(read.start, read.value), expected);
+  }
+});
+
+/** Calls `f` with each scalar's range start and string value, depth first. */
+function visitScalars(node: unknown, f: (start: number, value: string) => void): void {
+  if (!node || typeof node !== 'object') return;
+  const n = node as { value?: unknown; range?: number[]; items?: unknown[]; key?: unknown };
+  if (typeof n.value === 'string' && n.range) f(n.range[0]!, n.value);
+  else if (n.value && typeof n.value === 'object') visitScalars(n.value, f);
+  for (const item of n.items ?? []) visitScalars(item, f);
+}
+
+/** The first string value over 1,000 characters in a parse tree. */
+function findLongString(node: JsonNode | undefined): string | undefined {
+  if (!node) return undefined;
+  if (node.type === 'string' && typeof node.value === 'string' && node.value.length > 1000) return node.value;
+  for (const c of node.children ?? []) {
+    const found = findLongString(c);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
 
 /** The string value of the first entry's value. */
 function firstValue(text: string): unknown {

@@ -248,7 +248,8 @@ interface Lexemes {
  * one after it with keep chomping (`|+`); with clip or strip those are
  * dropped. So a run's missing line breaks go right before the value's line
  * break that the run's first one is. Undefined (read it whole) when empty
- * lines after the run hold spaces (more-indented ones count as content).
+ * lines after the run hold spaces (more-indented ones count as content) and
+ * the chomping is not keep.
  */
 function literalFixes(body: string, at: number, held: readonly Run[], keep: boolean): Fix | undefined {
   const runs: { newlines: number; count: number }[] = [];
@@ -256,7 +257,10 @@ function literalFixes(body: string, at: number, held: readonly Run[], keep: bool
     const s = Math.max(0, run.short - at); // -1: the run's first line break ends the header's line
     const rest = body.slice(s);
     const trailing = !/[^\n ]/.test(rest);
-    if (trailing && rest.includes(' ')) return undefined;
+    // Clip or strip: whether the run is trailing (its line breaks dropped) depends on whether a line of spaces
+    // after it is content, which depends on the indentation the package detects. Keep: every line break is one
+    // in the value either way.
+    if (trailing && !keep && rest.includes(' ')) return undefined;
     let newlines = 0;
     for (let i = body.indexOf('\n'); i >= 0 && i < s; i = body.indexOf('\n', i + 1)) newlines++;
     runs.push({ newlines, count: trailing && !keep ? 0 : run.length - KEEP });
@@ -289,7 +293,10 @@ function foldedFixes(body: string, at: number, held: readonly Run[], keep: boole
   for (const run of held) {
     const rest = body.slice(Math.max(0, run.short - at));
     const trailing = !/[^\n ]/.test(rest);
-    if (trailing && rest.includes(' ')) return undefined;
+    // Clip or strip: whether the run is trailing (its line breaks dropped) depends on whether a line of spaces
+    // after it is content, which depends on the indentation the package detects. Keep: every line break is one
+    // in the value either way.
+    if (trailing && !keep && rest.includes(' ')) return undefined;
     if (!trailing || keep) counts.push(run.length - KEEP);
   }
   return blankStretchesApart(body, held.map((run) => run.short - at)) ? { folded: true, counts } : undefined;
