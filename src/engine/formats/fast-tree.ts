@@ -2,7 +2,8 @@
  * A fast path for jsonc-parser's `parseTree` on well-formed input: one
  * hand-written recursive descent over char codes that builds the same tree
  * (same node kinds, offsets, lengths, values, `colonOffset`s and parents; the
- * root has no `parent`), for JSON with comments and trailing commas. On
+ * root's `parent` is undefined; the nodes are tree-node.ts's classes), for
+ * JSON with comments and trailing commas. On
  * anything it is not sure of (any syntax error, unusual whitespace, an odd
  * escape, a control character in a string) it gives up and returns undefined,
  * and the caller parses with jsonc-parser, which reports the errors and
@@ -227,8 +228,7 @@ function parseObject(parent: Node | undefined): Node {
   for (let first = true; another(125, first); first = false) {
     if (src.charCodeAt(pos) !== 34) throw BAIL;
     const keyStart = pos;
-    // colonOffset is in the literal (jsonc-parser adds it last, so the keys end up in the same order) so the
-    // node is made with room for it rather than growing a property store when it is set.
+    // colonOffset is a constructor field (set once the colon is read), so the node never grows a property store.
     const prop = new PropertyNode(keyStart, -1, NONE, obj, -1);
     const name = scanString();
     const key = new ScalarNode('string', name, keyStart, pos - keyStart, prop);

@@ -134,9 +134,9 @@ export class ChartState {
 }
 
 /** An empty record that fields are added to (a `{}` literal would be pretenured too). */
-class Record_ {}
+class OpenRecord {}
 export function emptyRecord<T>(): Record<string, T> {
-  return new Record_() as Record<string, T>;
+  return new OpenRecord() as Record<string, T>;
 }
 
 /** A one-item array made without an array literal (`[item]`). */
