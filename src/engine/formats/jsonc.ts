@@ -33,6 +33,29 @@ const SYNTAX_MESSAGES: Record<string, string> = {
   InvalidCharacter: 'Invalid character in string (control characters must be escaped).',
 };
 
+/**
+ * jsonc-parser's `parseTree` with every node kept inside the text. An
+ * unterminated block comment ends one character past the end of the text
+ * (`/*` at 0 is the token 0..3), and the nodes the parser closes at the end of
+ * the text take that end; without the clamp, a diagnostic on such a node
+ * points past the end (found by test/unit/fuzz-loader.test.ts, seed 899881064).
+ */
+export function parseJsoncTree(text: string, errors: ParseError[] = []): Node | undefined {
+  const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true });
+  if (root && root.offset + root.length > text.length) clampNode(root, text.length);
+  return root;
+}
+
+/** Shortens every node that runs past `end`; only the ones ending at the end of the text can. */
+function clampNode(node: Node, end: number): void {
+  // jsonc-parser's `Node` is read-only in its types; the tree is fresh and ours.
+  const span = node as { offset: number; length: number };
+  if (span.offset > end) span.offset = end;
+  if (span.offset + span.length > end) span.length = end - span.offset;
+  const children = node.children;
+  if (children) for (const child of children) clampNode(child, end);
+}
+
 /** Parses JSON with comments and trailing commas; syntax errors become `json-syntax` diagnostics. */
 export function parseJsonc(text: string): ParsedJsonc {
   // Well-formed text (the common case) takes the fast path, which builds the same tree.
@@ -41,7 +64,7 @@ export function parseJsonc(text: string): ParsedJsonc {
   const errors: ParseError[] = [];
   let root: Node | undefined;
   try {
-    root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true });
+    root = parseJsoncTree(text, errors);
   } catch (err) {
     // jsonc-parser recurses per nesting level: thousands of levels exhaust the stack (found by a statechart test).
     if (!(err instanceof RangeError)) throw err;

@@ -3,8 +3,9 @@
  * name inside a string literal, and inserting / removing properties through
  * jsonc-parser's `modify` (which handles commas and indentation).
  */
-import { findNodeAtLocation, modify, parseTree, type FormattingOptions, type JSONPath, type Node } from 'jsonc-parser';
+import { findNodeAtLocation, modify, type FormattingOptions, type JSONPath, type Node } from 'jsonc-parser';
 import type { Workflow } from '../model/index.js';
+import { parseJsoncTree } from '../formats/jsonc.js';
 
 /** One replacement of the text between two offsets (end exclusive). */
 export interface TextEdit {
@@ -66,7 +67,7 @@ export function setValue(text: string, wf: Workflow | undefined, path: JSONPath,
 }
 
 function tree(text: string): Node | undefined {
-  return parseTree(text, [], { allowTrailingComma: true, disallowComments: false });
+  return parseJsoncTree(text);
 }
 
 const endOf = (n: Node): number => n.offset + n.length;

@@ -3,13 +3,12 @@
  * `meta` is free-form in the IR (only its values are kept), but
  * `meta.failure_states` lists state names that a rename must update.
  */
-import { parseTree } from 'jsonc-parser';
 import type { NameRef, Workflow } from '../model/index.js';
-import { childPointer, nodeAtPointer, nodeLoc } from '../formats/jsonc.js';
+import { childPointer, nodeAtPointer, nodeLoc, parseJsoncTree } from '../formats/jsonc.js';
 
 export function failureStateRefs(text: string, wf: Workflow): NameRef[] {
   if (!wf.meta.failureStates?.length) return []; // nothing to find: skip the parse
-  const root = parseTree(text, [], { allowTrailingComma: true, disallowComments: false });
+  const root = parseJsoncTree(text);
   if (!root) return [];
   const pointer = `${wf.loc.pointer}/meta/failure_states`;
   const list = nodeAtPointer(root, pointer);
