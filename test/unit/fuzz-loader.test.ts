@@ -13,7 +13,9 @@
  * (related locations too), and Object.prototype untouched.
  *
  * FUZZ_COUNT sets the number of documents (default 5,000 here; `npm run
- * test:soak` runs 100,000), FUZZ_SEED replays a run.
+ * test:soak` runs 100,000), FUZZ_SEED replays a run, FUZZ_SLOWEST=<dir> writes
+ * each worker's slowest documents there (`slow-<ms>-s<worker seed>.workflow.json`,
+ * with a `.how` file) to profile them.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -55,6 +57,7 @@ import {
   type Doc,
   type TextMutation,
   type TreeMutation,
+  SlowestDocuments,
 } from './support/fuzz-harness';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -182,10 +185,12 @@ function runWorker(input: WorkerInput): WorkerOutput {
   let diagnostics = 0;
   let invalidJson = 0;
   let loaded = 0;
+  const kept = new SlowestDocuments<Doc>(() => 'workflow.json');
   const fuzzed = fuzzDocuments(documents(seeds), input, checkDocument, SKIP); // FUZZ_SKIP: drawn but not checked, to reach a reported document fast
   function checkDocument(doc: Doc): void {
     const { result, ms } = timedCheck(doc.text, file, PER_DOC_LIMIT_MS);
     if (ms > slowest) slowest = ms;
+    kept.offer(ms, doc);
     diagnostics += checkDiagnostics(result.diagnostics, doc.text, file);
     try {
       JSON.parse(doc.text);
@@ -195,6 +200,7 @@ function runWorker(input: WorkerInput): WorkerOutput {
     if (result.workflow) loaded++;
     checkPrototype(proto);
   }
+  kept.write(input.seed);
   return {
     ...fuzzed,
     slowestMs: slowest,

@@ -61,6 +61,7 @@ import {
   type Doc,
   type TextMutation,
   type TreeMutation,
+  SlowestDocuments,
 } from './support/fuzz-harness';
 
 const FIXTURES = path.resolve(__dirname, '..', 'fixtures', 'statecharts');
@@ -69,9 +70,6 @@ const { count: COUNT, seed: SEED, perDocLimitMs: PER_DOC_LIMIT_MS, watchdogMs: W
 const TARGET_MS = 50;
 /** Generate but do not check the first FUZZ_SKIP documents (to reach a reported failure of a seed fast). */
 const SKIP = Number(process.env.FUZZ_SKIP ?? 0);
-/** Where to write the slowest documents (FUZZ_SLOWEST), and how many per worker. */
-const SLOWEST_DIR = process.env.FUZZ_SLOWEST;
-const SLOWEST_KEPT = 5;
 
 type WorkerInput = FuzzRun & { readonly dir: string };
 
@@ -314,7 +312,7 @@ function runWorker(input: WorkerInput): WorkerOutput {
   let diagnostics = 0;
   let loaded = 0;
   let yaml = 0;
-  const kept: Array<{ ms: number; doc: ChartDoc }> = [];
+  const kept = new SlowestDocuments<ChartDoc>((doc) => `statechart.${doc.syntax}`);
   const fuzzed = fuzzDocuments(documents(seeds), input, checkDocument, SKIP);
   function checkDocument(doc: ChartDoc): void {
     const file = path.join(input.dir, `fuzz.statechart.${doc.syntax}`);
@@ -334,11 +332,7 @@ function runWorker(input: WorkerInput): WorkerOutput {
       if (best > TARGET_MS) overTargetBestOf3++;
       if (best > slowestBest) slowestBest = best;
     }
-    if (SLOWEST_DIR && (kept.length < SLOWEST_KEPT || ms > kept[kept.length - 1]!.ms)) {
-      kept.push({ ms, doc });
-      kept.sort((a, b) => b.ms - a.ms);
-      kept.length = Math.min(kept.length, SLOWEST_KEPT);
-    }
+    kept.offer(ms, doc);
     diagnostics += checkDiagnostics(result.diagnostics, doc.text, file);
     if (result.workflow) {
       loaded++;
@@ -347,7 +341,7 @@ function runWorker(input: WorkerInput): WorkerOutput {
     }
     checkPrototype(proto);
   }
-  if (SLOWEST_DIR) writeSlowest(SLOWEST_DIR, kept, input.seed);
+  kept.write(input.seed);
   return {
     ...fuzzed,
     checkMs,
@@ -360,15 +354,6 @@ function runWorker(input: WorkerInput): WorkerOutput {
     loaded,
     yaml,
   };
-}
-
-function writeSlowest(dir: string, kept: ReadonlyArray<{ ms: number; doc: ChartDoc }>, seed: number): void {
-  fs.mkdirSync(dir, { recursive: true });
-  for (const { ms, doc } of kept) {
-    const base = path.join(dir, `slow-${ms.toFixed(1)}-s${seed}.statechart.${doc.syntax}`);
-    fs.writeFileSync(base, doc.text);
-    fs.writeFileSync(`${base}.how`, `${doc.how}\n`);
-  }
 }
 
 if (!isMainThread && (workerData as { fuzzStatechart?: boolean } | undefined)?.fuzzStatechart) {

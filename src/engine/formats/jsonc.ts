@@ -6,6 +6,7 @@ import { getNodeValue, parseTree, printParseErrorCode, type Node, type ParseErro
 import type { Diagnostic, JsonValue, SourceLoc } from '../model/index.js';
 import { fastParseTree } from './fast-tree.js';
 import { Loc } from './ir-objects.js';
+import { depthError } from './tree-depth.js';
 
 export type { Node as JsonNode } from 'jsonc-parser';
 
@@ -60,7 +61,7 @@ function clampNode(node: Node, end: number): void {
 export function parseJsonc(text: string): ParsedJsonc {
   // Well-formed text (the common case) takes the fast path, which builds the same tree.
   const fast = fastParseTree(text);
-  if (fast) return { root: fast, diagnostics: [] };
+  if (fast) return deepest(fast, []);
   const errors: ParseError[] = [];
   let root: Node | undefined;
   try {
@@ -90,7 +91,15 @@ export function parseJsonc(text: string): ParsedJsonc {
       loc: { pointer: '', start: 0, end: 0 },
     });
   }
-  return root ? { root, diagnostics } : { diagnostics };
+  return root ? deepest(root, diagnostics) : { diagnostics };
+}
+
+/** The tree and its diagnostics, or no tree and an error where it nests past MAX_TREE_DEPTH (tree-depth.ts says why). */
+function deepest(root: Node, diagnostics: Diagnostic[]): ParsedJsonc {
+  const deep = depthError(root, 'JSON');
+  if (!deep) return { root, diagnostics };
+  diagnostics.push(deep);
+  return { diagnostics };
 }
 
 /** RFC 6901: `~` -> `~0`, `/` -> `~1`. (Called for every node the loader reads: most segments need no escaping.) */

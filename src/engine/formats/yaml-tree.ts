@@ -8,6 +8,7 @@
  */
 import { fastYamlTree } from './fast-yaml.js';
 import type { ParsedYaml } from './yaml-package.js';
+import { depthError } from './tree-depth.js';
 
 export type { ParsedYaml };
 
@@ -16,7 +17,13 @@ let packagePath: YamlPackagePath | undefined;
 
 export function parseYamlTree(text: string): ParsedYaml {
   const fast = fastYamlTree(text);
-  if (fast) return { root: fast, diagnostics: [] };
+  if (fast) return deepest({ root: fast, diagnostics: [] });
   packagePath ??= require('./yaml-package.js') as YamlPackagePath;
-  return packagePath.parseWithYaml(text);
+  return deepest(packagePath.parseWithYaml(text));
+}
+
+/** The parse, or no tree and an error where it nests past MAX_TREE_DEPTH (tree-depth.ts says why). */
+function deepest(parsed: ParsedYaml): ParsedYaml {
+  const deep = parsed.root && depthError(parsed.root, 'YAML');
+  return deep ? { diagnostics: [...parsed.diagnostics, deep] } : parsed;
 }

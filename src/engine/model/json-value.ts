@@ -82,3 +82,39 @@ export function shallowDiff(base: JsonObject, changed: JsonObject): JsonObject {
   }
   return out;
 }
+
+/**
+ * The most levels of objects and arrays, one inside the other, that stategate
+ * reads: in a workflow file (formats/tree-depth.ts) and in any JSON handed to
+ * a run (event data, context, payloads, tool calls: store/runner.ts). Past it,
+ * the recursive walks after parsing (cloning, comparing, the schema check,
+ * writing run.json) would overflow a main thread's 1 MB stack, and run.json,
+ * written indented, would grow with the square of the depth (3,000 levels of
+ * `--data` made an 18 MB file, then the command failed after the run had
+ * moved). Statecharts stop at 100 nested states, 200 levels of JSON.
+ */
+export const MAX_JSON_DEPTH = 256;
+
+/**
+ * Whether `value` nests objects and arrays more than `max` levels deep
+ * (`{"a": []}` is two). Iterative, so any depth is measured without
+ * recursion; stops at the first container past the limit.
+ */
+export function nestsDeeperThan(value: unknown, max: number = MAX_JSON_DEPTH): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  const pending: object[] = [value];
+  const depths: number[] = [1];
+  while (pending.length > 0) {
+    const v = pending.pop()!;
+    const depth = depths.pop()!;
+    if (depth > max) return true;
+    const children: unknown[] = Array.isArray(v) ? v : Object.values(v);
+    for (const c of children) {
+      if (c !== null && typeof c === 'object') {
+        pending.push(c);
+        depths.push(depth + 1);
+      }
+    }
+  }
+  return false;
+}

@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import fc from 'fast-check';
@@ -83,7 +84,9 @@ export const treeMutation: fc.Arbitrary<TreeMutation> = fc.oneof(
   fc.record({ op: fc.constant('delete' as const), at: fc.nat() }),
   fc.record({ op: fc.constant('retype' as const), at: fc.nat(), value: wrongType }),
   fc.record({ op: fc.constant('huge' as const), at: fc.nat(), len: fc.integer({ min: 1000, max: 100_000 }), ch: fc.constantFrom('a', 'é', '"', '\\', '\n', '😀', '{') }),
-  fc.record({ op: fc.constant('deep' as const), at: fc.nat(), depth: fc.integer({ min: 10, max: 2000 }), array: fc.boolean() }),
+  // At most 400 levels a time: six of them stacked (slots are at most 61 deep) stay under the ~3,400 levels
+  // JSON.stringify reaches on a worker's 1 MB stack (runWatched), so making a document never overflows.
+  fc.record({ op: fc.constant('deep' as const), at: fc.nat(), depth: fc.integer({ min: 10, max: 400 }), array: fc.boolean() }),
   fc.record({ op: fc.constant('protoKey' as const), at: fc.nat(), key: fc.constantFrom(...DANGEROUS_KEYS), value: smallJson }),
   fc.record({ op: fc.constant('renameKey' as const), at: fc.nat(), key: fc.constantFrom(...DANGEROUS_KEYS) }),
   fc.record({ op: fc.constant('copy' as const), from: fc.nat(), to: fc.nat() }),
@@ -246,7 +249,15 @@ export interface WatchedInput {
  */
 export async function runWatched<I extends WatchedInput, O>(file: string, flag: string, input: I, watchdogMs: number): Promise<O> {
   const counter = new Int32Array(input.progress);
-  const worker = new Worker(`require('tsx/cjs'); require(${JSON.stringify(file)});`, { eval: true, workerData: { [flag]: true, ...input } });
+  // A worker's stack is 4 MB by default, four times the main thread's: the CLI, the hook and the extension
+  // host run on a main thread, so a document that overflows only there would pass here unseen (a Statewright
+  // document 1,877 levels deep did, in a walk of the stage loader). 1 MB gives a little less depth than a
+  // main thread has.
+  const worker = new Worker(`require('tsx/cjs'); require(${JSON.stringify(file)});`, {
+    eval: true,
+    workerData: { [flag]: true, ...input },
+    resourceLimits: { stackSizeMb: 1 },
+  });
   try {
     return await new Promise<O>((resolve, reject) => {
       let last = -1;
@@ -344,6 +355,40 @@ export function runWorkers<E extends object, O>(
       return runWatched<E & FuzzRun, O>(file, flag, { ...extra, count: share, seed: seed + i, progress: new SharedArrayBuffer(4) }, watchdogMs);
     }),
   );
+}
+
+/**
+ * A worker's slowest documents, kept to be profiled: with FUZZ_SLOWEST=<dir>
+ * set, `write` leaves the `keep` slowest there as `slow-<ms>-s<worker
+ * seed>.<suffix>`, each with a `.how` file saying how it was made. Without the
+ * variable, nothing is kept.
+ */
+export class SlowestDocuments<D extends Doc> {
+  private readonly kept: Array<{ readonly ms: number; readonly doc: D }> = [];
+
+  constructor(
+    /** The file name's ending for a document (`workflow.json`, `statechart.yaml`): what the checker reads it as. */
+    private readonly suffix: (doc: D) => string,
+    private readonly dir: string | undefined = process.env.FUZZ_SLOWEST,
+    private readonly keep = 5,
+  ) {}
+
+  offer(ms: number, doc: D): void {
+    if (!this.dir || (this.kept.length >= this.keep && ms <= this.kept[this.kept.length - 1]!.ms)) return;
+    this.kept.push({ ms, doc });
+    this.kept.sort((a, b) => b.ms - a.ms);
+    this.kept.length = Math.min(this.kept.length, this.keep);
+  }
+
+  write(seed: number): void {
+    if (!this.dir) return;
+    fs.mkdirSync(this.dir, { recursive: true });
+    for (const { ms, doc } of this.kept) {
+      const base = path.join(this.dir, `slow-${ms.toFixed(1)}-s${seed}.${this.suffix(doc)}`);
+      fs.writeFileSync(base, doc.text);
+      fs.writeFileSync(`${base}.how`, `${doc.how}\n`);
+    }
+  }
 }
 
 /** The environment's settings: FUZZ_COUNT, FUZZ_SEED (replays a run), FUZZ_DOC_LIMIT_MS, FUZZ_WATCHDOG_MS, FUZZ_WORKERS. */
