@@ -19,6 +19,7 @@ import { isoTime } from '../machine/env.js';
 import type { MachineEnv, MachineResult, StateView } from '../machine/operations.js';
 import type { JsonObject, JsonValue, StateNode } from '../model/index.js';
 import { isInvokeProblem } from '../model/index.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../model/json-value.js';
 import { WorkflowRegistry } from '../formats/registry.js';
 import { detectFormat } from '../formats/index.js';
 import { ChartRegistry } from '../formats/chart-registry.js';
@@ -111,6 +112,17 @@ export class RunnerError extends Error {
     message: string,
   ) {
     super(message);
+  }
+}
+
+/**
+ * JSON handed to a run from outside (event data, context, payloads, tool
+ * calls) is refused when it nests past MAX_JSON_DEPTH, before the run is
+ * touched: model/json-value.ts says why. `what` names it in the message.
+ */
+function refuseTooDeep(what: string, value: unknown): void {
+  if (nestsDeeperThan(value)) {
+    throw new RunnerError('too_deep', `${what} nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep; stategate takes at most ${MAX_JSON_DEPTH} (nothing was changed)`);
   }
 }
 
@@ -233,6 +245,8 @@ export class Runner {
 
   /** Validate and start a workflow file as the active run (a running active run is stopped first). */
   async start(file: string, context?: JsonObject, input?: JsonValue): Promise<{ run: RunSnapshot; replaced?: string }> {
+    refuseTooDeep('the context', context);
+    refuseTooDeep('the input', input);
     await this.refuseIfTampered();
     const { text, abs } = this.readWorkflowFile(file);
     // A flow is a pipeline of tool calls, not a workflow an agent is held to: as a run it would have no transitions.
@@ -291,7 +305,10 @@ export class Runner {
   }
 
   send(event: string, data?: JsonValue, branch?: string): Promise<machine.SendOutcome> {
-    return this.apply((r) => machine.sendEvent(r, event, data, this.env, branchOpt(branch)));
+    return this.apply((r) => {
+      refuseTooDeep(`the data of ${event}`, data);
+      return machine.sendEvent(r, event, data, this.env, branchOpt(branch));
+    });
   }
   approve(branch?: string) {
     return this.apply((r) => machine.approve(r, this.env, branchOpt(branch)));
@@ -320,7 +337,10 @@ export class Runner {
     return this.apply((r) => machine.stop(r, this.env));
   }
   force(state: string, context?: JsonObject) {
-    return this.apply((r) => machine.forceState(r, state, context, this.env));
+    return this.apply((r) => {
+      refuseTooDeep('the context', context);
+      return machine.forceState(r, state, context, this.env);
+    });
   }
 
   /** A file was saved or written: fire the first matching interrupt. Paths outside the workspace never match. */
@@ -344,6 +364,7 @@ export class Runner {
 
   /** A lesson an agent recorded (statewright_record_learning): into the run record and learnings.jsonl. */
   async recordLearning(args: Record<string, unknown>): Promise<LearningOutcome> {
+    refuseTooDeep('the learning', args);
     const input = learningFrom(args);
     if (typeof input === 'string') return { recorded: false, state: (await this.requireActive()).state, error: { code: 'invalid_learning', message: input } };
     return this.apply((r) => recordLearning(r, input, this.env));
@@ -357,6 +378,7 @@ export class Runner {
   /** `stategate run done|fail <invoke-id>`: completes an `agent:` invocation of a statechart run. */
   complete(id: string, ok: boolean, data?: JsonValue): Promise<ChartOutcome> {
     return this.apply((r) => {
+      refuseTooDeep(`the data of ${id}`, data);
       const wf = chartWorkflow(r, this.env);
       if (!wf) throw new RunnerError('not_a_statechart', 'run done|fail completes invocations of a statechart run; the active run is not one');
       return completeChartInvocation(r, wf, id, ok, data, this.env);
@@ -404,6 +426,7 @@ export class Runner {
       if (active.kind === 'unreadable') return denied(active.tampered ? `stategate found the active run tampered with: ${active.reason}` : `stategate cannot read the active run, so it denies every tool call: ${active.reason}`);
       const run = active.run;
       if (run.status !== 'running') return { ...off(`the run is ${run.status}: enforcement is off`), state: run.state };
+      refuseTooDeep(`the ${call.tool} call`, call.input);
       // stategate's own tools pass before anything else: an agent not yet bound to a branch of a
       // parallel fork must still be able to bind itself (statewright_load_workflow) or read the state.
       if (isOwnTool(call.tool)) return { decision: 'allow', notices: [], counted: false, enforcement: 'on', state: run.state };
@@ -451,6 +474,7 @@ export class Runner {
     if (active.kind === 'none' || active.run.status !== 'running') {
       return { notices: [], interrupted: false, state: active.kind === 'ok' ? active.run.state : '', enforcement: 'off' };
     }
+    refuseTooDeep(`the ${call.tool} call`, call.input);
     const aliases = this.aliasesFor(opts);
     let recorded = false;
     const out = await this.apply((r) => {
@@ -580,7 +604,10 @@ export class Runner {
 
   /** A call of the active stage's completion tool: the payload checked, the stage ended when it is valid. */
   completeStage(tool: string, payload: JsonValue | undefined, branch?: string): Promise<CompletionOutcome> {
-    return this.apply((r) => completeStage(r, tool, payload, this.env, branch));
+    return this.apply((r) => {
+      refuseTooDeep(`the ${tool} payload`, payload);
+      return completeStage(r, tool, payload, this.env, branch);
+    });
   }
 
   /** Before a model turn of the stage: counts it, or fails the stage past its turn_cap. */
@@ -595,7 +622,10 @@ export class Runner {
 
   /** An out-of-envelope call is put to a person (grant_asked). */
   askGrant(tool: string, input: unknown, branch?: string): Promise<AskOutcome> {
-    return this.apply((r) => askGrant(r, tool, input, this.env, branch));
+    return this.apply((r) => {
+      refuseTooDeep(`the ${tool} call`, input);
+      return askGrant(r, tool, input, this.env, branch);
+    });
   }
 
   /** A security mode chosen for the pipeline run (`run start --security-mode`, the participant's setting): journaled. */

@@ -1,0 +1,123 @@
+/**
+ * JSON handed to a run from outside that nests past MAX_JSON_DEPTH is refused
+ * before the run is touched, by every command that takes it. Before, 3,000
+ * levels of `run send --data` moved the run, wrote an 18 MB run.json and then
+ * failed with "internal error: Maximum call stack size exceeded"; 5,000 failed
+ * the same way before moving it.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { cli } from './helpers/cli';
+import { tempDir } from './helpers/temp-dir';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../src/engine/model/json-value';
+
+const WORKFLOW = {
+  id: 'w',
+  initial: 'a',
+  states: { a: { allowed_tools: ['Read'], on: { GO: 'b' } }, b: { on: { DONE: 'c' } }, c: { type: 'final' } },
+};
+
+const objects = (levels: number): string => `${'{"a": '.repeat(levels)}1${'}'.repeat(levels)}`;
+const arrays = (levels: number): string => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+/** An object (what --context and --data of most commands must be) whose value nests `levels` in all. */
+const deepObject = (levels: number): string => `{"x": ${arrays(levels - 1)}}`;
+
+function started(t: { after(fn: () => void): void }): string {
+  const cwd = tempDir('sg-deep-', t);
+  fs.writeFileSync(path.join(cwd, 'w.workflow.json'), JSON.stringify(WORKFLOW));
+  assert.equal(cli(['run', 'start', 'w.workflow.json'], { cwd }).code, 0);
+  return cwd;
+}
+
+/** Every file of every run, by path, to show that nothing was written. */
+function runFiles(cwd: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (dir: string): void => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else out.set(path.relative(cwd, p), fs.readFileSync(p, 'utf8'));
+    }
+  };
+  walk(path.join(cwd, '.stategate'));
+  return out;
+}
+
+const ROWS: Array<{ name: string; args: (levels: number) => string[] }> = [
+  { name: 'run send --data (objects)', args: (n) => ['run', 'send', 'GO', '--data', objects(n)] },
+  { name: 'run send --data (arrays in an object)', args: (n) => ['run', 'send', 'GO', '--data', deepObject(n)] },
+  { name: 'run force --context', args: (n) => ['run', 'force', 'b', '--context', deepObject(n)] },
+  { name: 'run start --context', args: (n) => ['run', 'start', 'w.workflow.json', '--context', deepObject(n)] },
+  { name: 'run done --data', args: (n) => ['run', 'done', 'some-invocation', '--data', deepObject(n)] },
+  { name: 'run complete --payload', args: (n) => ['run', 'complete', 'finish', '--payload', deepObject(n)] },
+  { name: 'run result --input', args: (n) => ['run', 'result', 'Read', '--input', deepObject(n)] },
+];
+
+for (const row of ROWS) {
+  for (const levels of [MAX_JSON_DEPTH + 1, 3000, 5000]) {
+    test(`deep JSON: ${row.name}, ${levels} levels: refused with too_deep, the run's files untouched`, (t) => {
+      const cwd = started(t);
+      const before = runFiles(cwd);
+      const r = cli(row.args(levels), { cwd });
+      assert.notEqual(r.code, 0, r.stdout);
+      assert.equal(r.json?.error?.code, 'too_deep', r.stdout + r.stderr);
+      assert.match(r.json.error.message, new RegExp(`more than ${MAX_JSON_DEPTH} levels deep`));
+      assert.doesNotMatch(r.stderr, /internal error|Maximum call stack/);
+      assert.deepEqual(runFiles(cwd), before);
+      assert.equal(cli(['run', 'state'], { cwd }).json?.state, 'a');
+    });
+  }
+}
+
+test('deep JSON: run tool --input past the limit is denied, saying why, and nothing is counted', (t) => {
+  const cwd = started(t);
+  const before = runFiles(cwd);
+  const r = cli(['run', 'tool', 'Read', '--input', deepObject(3000)], { cwd });
+  assert.equal(r.json?.decision, 'deny', r.stdout + r.stderr);
+  assert.match(r.json.reason, new RegExp(`more than ${MAX_JSON_DEPTH} levels deep`));
+  assert.deepEqual(runFiles(cwd), before);
+});
+
+test('deep JSON: the hook denies a tool call whose input nests past the limit, and says why', (t) => {
+  const cwd = started(t);
+  const payload = JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', cwd, tool_name: 'Read', tool_input: { file_path: 'x.ts', extra: '@@' } }).replace(
+    '"@@"',
+    objects(3000),
+  );
+  const r = cli(['hook', '--client', 'claude'], { cwd, input: payload });
+  const out = r.json?.hookSpecificOutput;
+  assert.equal(out?.permissionDecision, 'deny', r.stdout + r.stderr);
+  assert.match(out.permissionDecisionReason, new RegExp(`more than ${MAX_JSON_DEPTH} levels deep`));
+});
+
+test('deep JSON: at the limit, data is taken (send moves the run and keeps the data)', (t) => {
+  const cwd = started(t);
+  const data = deepObject(MAX_JSON_DEPTH);
+  assert.equal(nestsDeeperThan(JSON.parse(data)), false);
+  const r = cli(['run', 'send', 'GO', '--data', data], { cwd });
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.equal(r.json?.to, 'b');
+  const state = cli(['run', 'state'], { cwd }).json;
+  assert.equal(state.state, 'b');
+  assert.equal(nestsDeeperThan(state.context.x, MAX_JSON_DEPTH - 2), true, 'the data is kept whole');
+});
+
+test('nestsDeeperThan: counts objects and arrays, not scalars or properties', () => {
+  const table: Array<[unknown, number, boolean]> = [
+    [1, 0, false],
+    [null, 0, false],
+    [{}, 0, true],
+    [{}, 1, false],
+    [{ a: [] }, 1, true],
+    [{ a: [] }, 2, false],
+    [[1, 'x', [null]], 2, false],
+    [[1, 'x', [null]], 1, true],
+    [[[], [[[]]]], 3, true],
+    [[[], [[[]]]], 4, false],
+    [JSON.parse(objects(10)), 10, false],
+    [JSON.parse(objects(11)), 10, true],
+  ];
+  for (const [value, max, deeper] of table) assert.equal(nestsDeeperThan(value, max), deeper, `${JSON.stringify(value)} past ${max}`);
+});
