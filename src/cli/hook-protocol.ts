@@ -15,7 +15,7 @@
  *   string: test/fixtures/hooks/claude-code-recorded/ has what 2.1.330 sends).
  */
 
-import type { HookClientName } from '../engine/index.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan, type HookClientName } from '../engine/index.js';
 
 export type HookClient = HookClientName;
 
@@ -52,6 +52,9 @@ export function parseHookObject(text: string): Record<string, unknown> {
     throw new HookInputError(`hook input is not JSON (${(err as Error).message})`);
   }
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new HookInputError('hook input must be a JSON object');
+  // Refused before anything walks it (model/json-value.ts says why): the envelope is one level, what it
+  // carries (tool_input) may have MAX_JSON_DEPTH, as anything handed to a run may.
+  if (nestsDeeperThan(raw, MAX_JSON_DEPTH + 1)) throw new HookInputError(`the hook input nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep; stategate reads at most ${MAX_JSON_DEPTH}`);
   return raw as Record<string, unknown>;
 }
 

@@ -8,6 +8,7 @@
  * (docs/architecture.md "Bundles").
  */
 export * from './model/index.js';
+export { MAX_JSON_DEPTH, nestsDeeperThan } from './model/json-value.js';
 export * from './formats/index.js';
 export * from './formats/statewright.js';
 export * from './formats/registry.js';

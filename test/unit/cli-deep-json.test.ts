@@ -80,16 +80,22 @@ test('deep JSON: run tool --input past the limit is denied, saying why, and noth
   assert.deepEqual(runFiles(cwd), before);
 });
 
-test('deep JSON: the hook denies a tool call whose input nests past the limit, and says why', (t) => {
+test('deep JSON: the hook denies a tool call whose input nests past the limit, and says why, at any depth', (t) => {
   const cwd = started(t);
-  const payload = JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', cwd, tool_name: 'Read', tool_input: { file_path: 'x.ts', extra: '@@' } }).replace(
-    '"@@"',
-    objects(3000),
-  );
-  const r = cli(['hook', '--client', 'claude'], { cwd, input: payload });
-  const out = r.json?.hookSpecificOutput;
-  assert.equal(out?.permissionDecision, 'deny', r.stdout + r.stderr);
-  assert.match(out.permissionDecisionReason, new RegExp(`more than ${MAX_JSON_DEPTH} levels deep`));
+  const payload = (inner: string) =>
+    JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', cwd, tool_name: 'Read', tool_input: { file_path: 'x.ts', extra: '@@' } }).replace('"@@"', inner);
+  // tool_input is one level more than what its `extra` holds: 255 levels there is 256 in tool_input, the most it may have.
+  const atLimit = cli(['hook', '--client', 'claude'], { cwd, input: payload(objects(MAX_JSON_DEPTH - 1)) });
+  assert.equal(atLimit.code, 0, atLimit.stdout + atLimit.stderr);
+  assert.equal(atLimit.stdout, '', 'Read is allowed in this state: a Claude hook allows by printing nothing');
+  // 9,000 and 50,000 levels overflowed the hook's stack before the runner saw the call ("internal error").
+  for (const levels of [MAX_JSON_DEPTH, 3000, 9000, 50_000]) {
+    const r = cli(['hook', '--client', 'claude'], { cwd, input: payload(objects(levels)) });
+    const out = r.json?.hookSpecificOutput;
+    assert.equal(out?.permissionDecision, 'deny', `${levels}: ${r.stdout}${r.stderr}`);
+    assert.match(out.permissionDecisionReason, new RegExp(`more than ${MAX_JSON_DEPTH} levels deep`), `${levels} levels`);
+    assert.doesNotMatch(r.stderr, /internal error|Maximum call stack/);
+  }
 });
 
 test('deep JSON: at the limit, data is taken (send moves the run and keeps the data)', (t) => {
