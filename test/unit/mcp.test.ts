@@ -78,6 +78,14 @@ test('tools/call statewright_transition with an unknown event is an error the ag
   assert.match(text(r), /NOPE.*available: DONE/s);
 });
 
+test('tools/call statewright_transition with data nested past 256 levels is refused, the run stays, the server answers on', async () => {
+  const deep: unknown = JSON.parse(`${'{"a": '.repeat(3000)}1${'}'.repeat(3000)}`);
+  const r = await client.callTool({ name: 'statewright_transition', arguments: { event: 'DONE', data: deep } });
+  assert.equal(r.isError, true);
+  assert.match(text(r), /more than 256 levels deep.*nothing was changed/);
+  assert.match(text((await client.callTool({ name: 'statewright_get_state', arguments: {} }))), /state "editing"/);
+});
+
 test('tools/call statewright_transition without an event is refused, not crashed', async () => {
   const r = await client.callTool({ name: 'statewright_transition', arguments: {} });
   assert.equal(r.isError, true);
