@@ -46,3 +46,16 @@ test('the statechart language service never throws on odd but loadable charts', 
   const yaml = readFileSync('test/e2e/fixtures/statechart-authoring/workspace/broken.statechart.yaml', 'utf8');
   assert.doesNotThrow(() => exercise(yaml, 'broken.statechart.yaml'));
 });
+
+test('the statechart language service never throws on charts nested thousands of levels deep (JSON, flow and block YAML)', () => {
+  for (const levels of [300, 3000, 20_000]) {
+    const deep = `${'['.repeat(levels)}${']'.repeat(levels)}`;
+    const block = Array.from({ length: Math.min(levels, 3000) }, (_, i) => `${' '.repeat(6 + 2 * i)}n:`).join('\n');
+    const rows: Array<[string, string]> = [
+      ['x.statechart.json', `{"statechart": {"initial": "a", "states": {"a": {}}, "context": {"x": ${deep}}}}`],
+      ['x.statechart.yaml', `statechart:\n  initial: a\n  states: {a: {}}\n  context: {x: ${deep}}\n`],
+      ['y.statechart.yaml', `statechart:\n  initial: a\n  states: {a: {}}\n  context:\n    x:\n${block} 1\n`],
+    ];
+    for (const [file, text] of rows) assert.doesNotThrow(() => exercise(text, file), `${file}, ${levels} levels`);
+  }
+});

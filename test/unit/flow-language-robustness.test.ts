@@ -43,3 +43,14 @@ test('the flow language service never throws on odd but loadable flows', () => {
   ];
   for (const text of odd) assert.doesNotThrow(() => exercise(text, text.startsWith('{') ? 'odd.flow.json' : 'odd.flow.yaml'), text);
 });
+
+test('the flow language service never throws on flows nested thousands of levels deep (JSON and flow YAML)', () => {
+  for (const levels of [300, 3000, 20_000]) {
+    const deep = `${'['.repeat(levels)}${']'.repeat(levels)}`;
+    const rows: Array<[string, string]> = [
+      ['x.flow.json', `{"start-at": "a", "states": {"a": {"tool": "bash", "arguments": {"command": ${deep}}}}}`],
+      ['x.flow.yaml', `start-at: a\nstates:\n  a:\n    tool: bash\n    arguments: {command: ${deep}}\n`],
+    ];
+    for (const [file, text] of rows) assert.doesNotThrow(() => exercise(text, file), `${file}, ${levels} levels`);
+  }
+});

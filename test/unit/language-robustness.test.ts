@@ -57,6 +57,16 @@ test('no service call throws on odd documents', () => {
   for (const text of odd) assert.doesNotThrow(() => exercise(text), text);
 });
 
+test('no service call throws on documents nested thousands of levels deep (refused, nothing offered inside)', () => {
+  for (const levels of [300, 3000, 20_000]) {
+    const deep = `${'['.repeat(levels)}${']'.repeat(levels)}`;
+    const text = `{"id": "x", "initial": "a", "states": {"a": {"type": "final"}}, "meta": {"x": ${deep}}}`;
+    assert.doesNotThrow(() => exercise(text), `${levels} levels`);
+    const inside = text.indexOf('[') + levels;
+    assert.deepEqual(completionsAt(text, undefined, inside, { tools: [{ name: 'Read' }], workflowIds: ['x'] }), [], `${levels} levels: nothing is offered inside`);
+  }
+});
+
 test('a gateway-wrapped workflow: completion and rename work below `definition`', () => {
   const text = '{"definition": {"id": "w", "initial": "a", "states": {"a": {"on": {"GO": "b"}}, "b": {"type": "final"}}}, "upstream_servers": []}';
   const { workflow: wf } = checkWorkflowFile(text, 'gw.json', { resolveInvoke: false });

@@ -19,8 +19,19 @@ export interface Cursor {
   readonly afterValue?: boolean;
 }
 
+/** Where nothing belongs: a document too deep to read (see cursorAt). */
+const NOWHERE: Cursor = { path: [], atKey: false, afterValue: true };
+
 export function cursorAt(text: string, offset: number, wrapped: boolean): Cursor {
-  const location = getLocation(text, offset);
+  let location: ReturnType<typeof getLocation>;
+  try {
+    location = getLocation(text, offset);
+  } catch (err) {
+    // getLocation recurses per nesting level: thousands of levels exhaust the stack. Such a document is
+    // refused anyway (formats/tree-depth.ts), and nothing is offered inside it.
+    if (err instanceof RangeError) return NOWHERE;
+    throw err;
+  }
   const path = stripWrapper(location.path, wrapped);
   const node = location.previousNode;
   // On a key, getLocation reports the key as a `property` node spanning the key literal.
