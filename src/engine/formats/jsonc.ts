@@ -61,7 +61,7 @@ function clampNode(node: Node, end: number): void {
 export function parseJsonc(text: string): ParsedJsonc {
   // Well-formed text (the common case) takes the fast path, which builds the same tree.
   const fast = fastParseTree(text);
-  if (fast) return deepest(fast, []);
+  if (fast) return withinDepth(fast, []);
   const errors: ParseError[] = [];
   let root: Node | undefined;
   try {
@@ -91,11 +91,11 @@ export function parseJsonc(text: string): ParsedJsonc {
       loc: { pointer: '', start: 0, end: 0 },
     });
   }
-  return root ? deepest(root, diagnostics) : { diagnostics };
+  return root ? withinDepth(root, diagnostics) : { diagnostics };
 }
 
 /** The tree and its diagnostics, or no tree and an error where it nests past MAX_TREE_DEPTH (tree-depth.ts says why). */
-function deepest(root: Node, diagnostics: Diagnostic[]): ParsedJsonc {
+function withinDepth(root: Node, diagnostics: Diagnostic[]): ParsedJsonc {
   const deep = depthError(root, 'JSON');
   if (!deep) return { root, diagnostics };
   diagnostics.push(deep);

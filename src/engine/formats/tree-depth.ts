@@ -16,10 +16,6 @@ import { MAX_JSON_DEPTH } from '../model/json-value.js';
 /** The most levels of objects and arrays, one inside the other, that a document may have. */
 export const MAX_TREE_DEPTH = MAX_JSON_DEPTH;
 
-// The walk's stack, reused across calls (a check walks once; nothing here is kept).
-const pending: JsonNode[] = [];
-const depths: number[] = [];
-
 /**
  * The first object or array (in document order) nested more than
  * MAX_TREE_DEPTH levels deep, or undefined. Iterative, so a tree of any depth
@@ -27,30 +23,23 @@ const depths: number[] = [];
  * is two.
  */
 export function tooDeep(root: JsonNode): JsonNode | undefined {
-  pending.length = 0;
-  depths.length = 0;
-  pending.push(root);
-  depths.push(1);
-  try {
-    while (pending.length > 0) {
-      const node = pending.pop()!;
-      const depth = depths.pop()!;
-      const children = node.children;
-      if (!children) continue;
-      if (node.type !== 'property' && depth > MAX_TREE_DEPTH) return node;
-      // A property passes its own depth on to its value; a container adds one. Pushed last child first, so
-      // the first child is taken next (document order).
-      const childDepth = node.type === 'property' ? depth : depth + 1;
-      for (let i = children.length - 1; i >= 0; i--) {
-        pending.push(children[i]!);
-        depths.push(childDepth);
-      }
+  const pending: JsonNode[] = [root];
+  const depths: number[] = [1];
+  while (pending.length > 0) {
+    const node = pending.pop()!;
+    const depth = depths.pop()!;
+    const children = node.children;
+    if (!children) continue;
+    if (node.type !== 'property' && depth > MAX_TREE_DEPTH) return node;
+    // A property passes its own depth on to its value; a container adds one. Pushed last child first, so
+    // the first child is taken next (document order).
+    const childDepth = node.type === 'property' ? depth : depth + 1;
+    for (let i = children.length - 1; i >= 0; i--) {
+      pending.push(children[i]!);
+      depths.push(childDepth);
     }
-    return undefined;
-  } finally {
-    pending.length = 0;
-    depths.length = 0;
   }
+  return undefined;
 }
 
 /**

@@ -17,13 +17,13 @@ let packagePath: YamlPackagePath | undefined;
 
 export function parseYamlTree(text: string): ParsedYaml {
   const fast = fastYamlTree(text);
-  if (fast) return deepest({ root: fast, diagnostics: [] });
+  if (fast) return withinDepth({ root: fast, diagnostics: [] });
   packagePath ??= require('./yaml-package.js') as YamlPackagePath;
-  return deepest(packagePath.parseWithYaml(text));
+  return withinDepth(packagePath.parseWithYaml(text));
 }
 
 /** The parse, or no tree and an error where it nests past MAX_TREE_DEPTH (tree-depth.ts says why). */
-function deepest(parsed: ParsedYaml): ParsedYaml {
+function withinDepth(parsed: ParsedYaml): ParsedYaml {
   const deep = parsed.root && depthError(parsed.root, 'YAML');
   return deep ? { diagnostics: [...parsed.diagnostics, deep] } : parsed;
 }
