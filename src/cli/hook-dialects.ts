@@ -34,7 +34,7 @@
  * - OpenCode: our own plugin (src/engine/clients/opencode-plugin.ts) sends
  *   Claude-shaped events and reads `{decision, reason?, context?}`.
  */
-import { MCP_SERVER_NAME, OWN_TOOLS, type HookClientName } from '../engine/index.js';
+import { isOwnTool, MCP_SERVER_NAME, OWN_TOOLS, type HookClientName } from '../engine/index.js';
 import { HOOK_EVENTS, HookInputError, parseHookInput, parseHookObject, preToolOutput, contextOutput, stopOutput, type HookEventName, type HookInput, type PreToolAnswer } from './hook-protocol.js';
 
 /** What the hook process prints and how it exits. */
@@ -59,19 +59,46 @@ const out = (stdout?: object): Reply => (stdout ? { stdout, exit: 0 } : { exit: 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
 /**
- * stategate's own MCP tools as each client spells them, in Claude Code's
- * spelling (`mcp__stategate__<tool>`), which the tool table knows: Gemini
- * `mcp_stategate_<tool>`, OpenCode `stategate_<tool>`, Copilot CLI
- * `stategate-<tool>`, Cursor `MCP:<tool>`. Only stategate's server name and
- * only the names of OWN_TOOLS: another server's look-alike keeps its name.
+ * How each client spells a tool of stategate's own MCP server (server
+ * MCP_SERVER_NAME): only these spellings are stategate's tools. Sources as in
+ * the header and src/engine/policy/tools.ts; VS Code's from its sources
+ * (McpPrefixGenerator: an MCP tool's id is `mcp_` + the server's name,
+ * lower-cased, + `_` + the tool's; its hooks report the id the model called).
+ * - VS Code: bare (the extension's own language-model tools), `mcp_stategate_<tool>`, `stategate/<tool>`.
+ * - Claude Code, Codex: `mcp__stategate__<tool>`.
+ * - Gemini CLI: only with `mcp_context.server_name` "stategate" (its
+ *   `mcp_<server>_<tool>` alone cannot tell server `stategate_x` + tool `y`
+ *   from server `stategate` + tool `x_y`).
+ * - Copilot CLI: `stategate-<tool>`. OpenCode: `stategate_<tool>`.
+ * - Cursor: `MCP:stategate:<tool>`, or beforeMCPExecution naming the tool
+ *   bare with the `command` of stategate's server (cursorTool).
  */
-export function ownToolSpelling(name: string): string {
-  for (const tool of OWN_TOOLS) {
-    if (!name.endsWith(tool)) continue;
-    const prefix = name.slice(0, -tool.length);
-    if ([`mcp_${MCP_SERVER_NAME}_`, `${MCP_SERVER_NAME}_`, `${MCP_SERVER_NAME}-`, 'MCP:', `mcp__${MCP_SERVER_NAME}__`, `${MCP_SERVER_NAME}/`].includes(prefix)) return `mcp__${MCP_SERVER_NAME}__${tool}`;
+const OWN_SPELLINGS: Readonly<Record<HookClientName, readonly string[]>> = {
+  vscode: ['', `mcp_${MCP_SERVER_NAME}_`, `${MCP_SERVER_NAME}/`],
+  claude: [`mcp__${MCP_SERVER_NAME}__`],
+  codex: [`mcp__${MCP_SERVER_NAME}__`],
+  gemini: [],
+  copilot: [`${MCP_SERVER_NAME}-`],
+  opencode: [`${MCP_SERVER_NAME}_`],
+  cursor: [`MCP:${MCP_SERVER_NAME}:`],
+};
+
+/**
+ * A client's tool name in the tool table's terms: stategate's own tools in
+ * Claude Code's spelling (`mcp__stategate__<tool>`, which isOwnTool takes), and
+ * a look-alike (a name isOwnTool would take that is not this client's spelling
+ * of stategate's server: another server's tool, an OpenCode custom tool named
+ * `statewright_pause`, VS Code's `mcp__stategate__x` of a server called
+ * `_stategate_`) renamed `<client>:<name>`, an ordinary tool the state's rules
+ * decide. Every other name is kept.
+ */
+export function ownToolSpelling(client: HookClientName, name: string): string {
+  for (const prefix of OWN_SPELLINGS[client]) {
+    if (!name.startsWith(prefix)) continue;
+    const tool = name.slice(prefix.length);
+    if (OWN_TOOLS.includes(tool)) return client === 'vscode' ? name : `mcp__${MCP_SERVER_NAME}__${tool}`;
   }
-  return name;
+  return isOwnTool(name) ? `${client}:${name}` : name;
 }
 
 /** A tool input that came as JSON text (Copilot's toolArgs, Cursor's MCP tool_input) as an object. */
@@ -89,13 +116,16 @@ function claudeShaped(client: HookClientName, raw: Record<string, unknown>, even
   const name = str(raw['hook_event_name']) ?? str(raw['hookEventName']);
   const mapped = name !== undefined ? events[name] : undefined;
   const input = parseHookInput(JSON.stringify(mapped ? { ...raw, hook_event_name: mapped, hookEventName: undefined } : raw), client);
-  return input.toolName ? { ...input, toolName: ownToolSpelling(input.toolName) } : input;
+  return input.toolName ? { ...input, toolName: ownToolSpelling(client, input.toolName) } : input;
 }
 
 // ---------------------------------------------------------------------------
 
 const claudeLike = (client: 'vscode' | 'claude'): Dialect => ({
-  parse: (raw) => parseHookInput(JSON.stringify(raw), client),
+  parse: (raw) => {
+    const input = parseHookInput(JSON.stringify(raw), client);
+    return input.toolName ? { ...input, toolName: ownToolSpelling(client, input.toolName) } : input;
+  },
   pre: (answer, notices) => out(preToolOutput(answer, notices)),
   context: (input, text, interrupted) => {
     // VS Code 1.139 drops a PostToolUse additionalContext but shows a block's reason (hook-command.ts).
@@ -129,7 +159,10 @@ const gemini: Dialect = {
     const mcp = raw['mcp_context'] as { server_name?: unknown; tool_name?: unknown } | undefined;
     const input = claudeShaped('gemini', raw, GEMINI_EVENTS);
     // Gemini names MCP tools `mcp_<server>_<tool>`; its mcp_context says which part is which.
-    if (input.toolName && typeof mcp?.server_name === 'string' && typeof mcp.tool_name === 'string') return { ...input, toolName: ownToolSpelling(`mcp__${mcp.server_name}__${mcp.tool_name}`) };
+    if (input.toolName && typeof mcp?.server_name === 'string' && typeof mcp.tool_name === 'string') {
+      const own = mcp.server_name === MCP_SERVER_NAME && OWN_TOOLS.includes(mcp.tool_name);
+      return { ...input, toolName: own ? `mcp__${MCP_SERVER_NAME}__${mcp.tool_name}` : ownToolSpelling('gemini', `mcp__${mcp.server_name}__${mcp.tool_name}`) };
+    }
     return input;
   },
   pre: (answer) => out(answer.decision === 'allow' ? {} : { decision: 'deny', reason: denyReason(answer) }),
@@ -158,7 +191,7 @@ const copilot: Dialect = {
       stopHookActive: raw['stop_hook_active'] === true || raw['stopHookActive'] === true,
       ...(cwd ? { cwd } : {}),
       ...(sessionId ? { sessionId } : {}),
-      ...(toolName ? { toolName: ownToolSpelling(toolName) } : {}),
+      ...(toolName ? { toolName: ownToolSpelling('copilot', toolName) } : {}),
       ...(raw['toolArgs'] !== undefined ? { toolInput: objectInput(raw['toolArgs']) } : {}),
       ...(result !== undefined ? { toolResponse: typeof result?.textResultForLlm === 'string' ? result.textResultForLlm : result } : {}),
     };
@@ -181,6 +214,20 @@ const CURSOR_EVENTS: Readonly<Record<string, HookEventName>> = {
   stop: 'Stop',
 };
 
+/**
+ * beforeMCPExecution's tool as `MCP:<server>:<tool>`: its `tool_name` may name
+ * the tool alone, with the server's `command` (or `url`) beside it. Only a
+ * command that runs stategate's server (`... cli.js mcp`, `stategate mcp`)
+ * makes it stategate's; a tool whose server cannot be told is another's.
+ */
+function cursorMcpName(raw: Record<string, unknown>): string {
+  const name = String(raw['tool_name'] ?? '');
+  if (name.startsWith('MCP:')) return ownToolSpelling('cursor', name);
+  const command = typeof raw['command'] === 'string' ? raw['command'] : '';
+  const ours = /(^|[\s/\\'"])(stategate|cli\.js)['"]?\s+mcp(\s|$)/.test(command);
+  return ownToolSpelling('cursor', ours ? `MCP:${MCP_SERVER_NAME}:${name}` : `MCP:${name}`);
+}
+
 /** Cursor's specific events carry the call in their own fields: as the tool table's calls. */
 function cursorTool(name: string, raw: Record<string, unknown>): { toolName: string; toolInput: unknown } | undefined {
   switch (name) {
@@ -189,7 +236,7 @@ function cursorTool(name: string, raw: Record<string, unknown>): { toolName: str
     case 'beforeReadFile':
       return { toolName: 'Read', toolInput: { file_path: raw['file_path'] } };
     case 'beforeMCPExecution':
-      return { toolName: ownToolSpelling(`MCP:${String(raw['tool_name'] ?? '')}`), toolInput: objectInput(raw['tool_input']) };
+      return { toolName: cursorMcpName(raw), toolInput: objectInput(raw['tool_input']) };
     case 'afterFileEdit': {
       const edits = Array.isArray(raw['edits']) ? raw['edits'] : [];
       return { toolName: 'MultiEdit', toolInput: { file_path: raw['file_path'], edits } };
@@ -220,7 +267,7 @@ const cursor: Dialect = {
       stopHookActive: (typeof raw['loop_count'] === 'number' && raw['loop_count'] > 0) || raw['stop_hook_active'] === true,
       ...(cwd ? { cwd } : {}),
       ...(sessionId ? { sessionId } : {}),
-      ...(toolName ? { toolName: ownToolSpelling(toolName) } : {}),
+      ...(toolName ? { toolName: special ? toolName : ownToolSpelling('cursor', toolName) } : {}),
       ...(toolInput !== undefined ? { toolInput } : {}),
       ...(response !== undefined ? { toolResponse: response } : {}),
     };

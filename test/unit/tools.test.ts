@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { canonicalTool, isOwnTool, toolMatches, extractCall, callEditLines, toolEntry, editLineCount, OWN_TOOLS } from '../../src/engine/policy/tools';
+import { canonicalTool, isOwnTool, toolMatches, extractCall, callEditLines, toolEntry, editLineCount, OWN_TOOLS, OWN_MCP_SERVER } from '../../src/engine/policy/tools';
+import { MCP_SERVER_NAME } from '../../src/engine/clients/client-configs';
 
 const canonicalRows: [string, string][] = [
   ['Read', 'Read'],
@@ -55,16 +56,25 @@ const ownRows: [string, boolean][] = [
   ['statewright_force_state', true],
   ['statewright_record_learning', true],
   ['mcp__stategate__statewright_record_learning', true],
-  ['mcp__statewright__statewright_transition', true],
-  ['mcp__my_server__statewright_get_state', true],
-  ['statewright/statewright_transition', true],
+  // Only stategate's own server's tools are its own (issue 29): another server's look-alike is an ordinary tool.
+  ['mcp__statewright__statewright_transition', false],
+  ['mcp__my_server__statewright_get_state', false],
+  ['mcp__evil__statewright_pause', false],
+  ['mcp__evil__statewright_transition', false],
+  ['statewright/statewright_transition', false],
+  ['evil/statewright_pause', false],
+  ['mcp_evil_statewright_pause', false],
+  ['mcp_stategate2_statewright_pause', false],
   ['stategate/statewright_pause', true],
+  ['mcp_stategate_statewright_pause', true],
+  ['mcp__stategate__statewright_transition', true],
   ['statewright_delete_everything', false],
   ['mcp__x__statewright_rm', false],
   ['Bash', false],
   ['transition', false],
 ];
 for (const [id, want] of ownRows) test(`isOwnTool(${id}) = ${want}`, () => assert.equal(isOwnTool(id), want));
+test('OWN_MCP_SERVER is the name the client setup gives stategate\'s MCP server', () => assert.equal(OWN_MCP_SERVER, MCP_SERVER_NAME));
 
 const matchRows: [string, string, boolean][] = [
   ['Edit', 'Edit', true],

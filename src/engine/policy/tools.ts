@@ -196,15 +196,38 @@ export function mcpParts(id: string): { server: string; tool: string } | undefin
 }
 
 /**
- * stategate's own tools in every spelling: bare, `mcp__<server>__name`,
- * `<server>/name`. Only the names in OWN_TOOLS: another server's
- * `statewright_anything` gets no bypass.
+ * The name stategate's MCP server goes by in every client's configuration
+ * (MCP_SERVER_NAME of clients/client-configs.ts, which the client setup
+ * writes; a test holds the two equal: the policy layer does not import the
+ * clients layer).
+ */
+export const OWN_MCP_SERVER = 'stategate';
+
+/**
+ * Is this call one of stategate's own tools (always allowed, never counted)?
+ * Only stategate's own MCP server's tools are: another server's tool is an
+ * ordinary tool whatever its name (`mcp__evil__statewright_pause` is decided by
+ * the state's rules like any tool), or one MCP server the agent can add would
+ * carry a tool past the gate. The spellings taken (each client's dialect maps
+ * its own onto Claude Code's first, src/cli/hook-dialects.ts):
+ * - bare (`statewright_pause`): how the VS Code extension's own
+ *   language-model tools arrive (package.json languageModelTools; VS Code's
+ *   hooks report a tool by the name the model called) and how the @stategate
+ *   participant names them. Other clients' bare look-alikes are renamed by
+ *   their dialect so they never reach here bare.
+ * - `mcp__stategate__<tool>`: Claude Code, Codex (and the others, mapped).
+ * - `mcp_stategate_<tool>`: VS Code's id of an MCP server's tool
+ *   (`mcp_` + the server's name, lower-cased, + `_` + the tool's), which its
+ *   hooks report.
+ * - `stategate/<tool>`: VS Code's reference to a server's tool in prompt files and tool sets.
  */
 export function isOwnTool(id: string): boolean {
   if (typeof id !== 'string') return false;
   if (OWN_TOOLS.includes(id)) return true;
-  const parts = mcpParts(id);
-  return parts !== undefined && OWN_TOOLS.includes(parts.tool);
+  for (const prefix of [`mcp__${OWN_MCP_SERVER}__`, `mcp_${OWN_MCP_SERVER}_`, `${OWN_MCP_SERVER}/`]) {
+    if (id.startsWith(prefix) && OWN_TOOLS.includes(id.slice(prefix.length))) return true;
+  }
+  return false;
 }
 
 /** Names that stand for every alias: the canonical table, plus Agent (Task's newer name). */
