@@ -39,6 +39,7 @@ export * from './policy/decide.js';
 export * from './policy/tools.js';
 export * from './policy/tool-aliases-file.js';
 export * from './policy/agent-tools.js';
+export * from './policy/agent-acts.js';
 // Stage pipelines: the completion step, turns, grants, stage views and the audit timeline (docs/pipelines.md).
 export * from './pipeline/index.js';
 // The run record (agent-state.json): its files, bounds, and the operations the participant calls (Runner.reportUsage).

@@ -165,7 +165,11 @@ test('a session bound to a fork branch keeps its binding', async () => {
 test('tool offer: no run offers everything but force_state; disallowed wins; debug offers force_state', async () => {
   assert.deepEqual(offeredTools(['read_file', 'statewright_force_state', 'statewright_get_state'], NO_RULES), ['read_file', 'statewright_get_state']);
   const rules = { allowed: ['Read', 'Edit'], disallowed: ['Edit'], atLimit: false, debug: true };
-  assert.deepEqual(offeredTools(['read_file', 'replace_string_in_file', 'create_file', 'statewright_force_state', 'mcp__sg__statewright_transition'], rules), ['read_file', 'statewright_force_state', 'mcp__sg__statewright_transition']);
+  // VS Code's id of stategate's own server's tool is stategate's; another server's look-alike is an ordinary tool (issue 29).
+  assert.deepEqual(
+    offeredTools(['read_file', 'replace_string_in_file', 'create_file', 'statewright_force_state', 'mcp_stategate_statewright_transition', 'mcp_sg_statewright_transition', 'mcp__sg__statewright_transition'], rules),
+    ['read_file', 'statewright_force_state', 'mcp_stategate_statewright_transition'],
+  );
   assert.deepEqual(offeredTools(['my_write'], { ...rules, allowed: ['Write'] }, { my_write: 'Write' }), ['my_write']);
   assert.equal(offerRules(undefined, false).allowed, null);
   assert.match(systemText(undefined), /No workflow run is active/);

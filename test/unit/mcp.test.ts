@@ -12,7 +12,9 @@ import { tempDir } from './helpers/temp-dir';
 const WORKFLOW = {
   id: 'review',
   initial: 'reading',
-  meta: { debug: true },
+  // These tests are about the tools working: the workflow grants the agent the acts that are a person's otherwise
+  // (test/unit/agent-may.test.ts has the refusals).
+  meta: { debug: true, agent_may: ['pause', 'load_workflow', 'force'] },
   states: {
     reading: { allowed_tools: ['Read'], instructions: 'Read first.', on: { READY: 'editing' } },
     editing: { allowed_tools: ['Read', 'Edit'], on: { DONE: 'done' } },

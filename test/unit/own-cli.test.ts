@@ -8,6 +8,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyseCommand } from '../../src/engine/shell/analyse';
+import { ownCliDenial } from '../../src/engine/policy/own-cli';
+import type { AgentAct } from '../../src/engine/model/workflow';
+import type { Word } from '../../src/engine/shell/words';
 
 const ALL = undefined;
 const LAUNCHERS = ['stategate', 'npx', 'npm', 'node', 'pnpm', 'yarn', 'bunx', 'cd', 'env'];
@@ -17,10 +20,13 @@ type Row = readonly [command: string, allowedCommands: readonly string[] | undef
 const rows: Row[] = [
   ['stategate run approve', ALL, /`stategate run approve` is a person's command, not the agent's: approval is never granted by the agent.*An agent may run `stategate run state`/],
   ['stategate run reject', ALL, /`stategate run reject` is a person's command/],
-  ['stategate run stop', ALL, /`stategate run stop`.*ends the run/],
-  ['stategate run pause', ALL, /statewright_pause/],
-  ['stategate run resume wf.json', ALL, /statewright_load_workflow/],
-  ['stategate run start other.workflow.json', ALL, /statewright_load_workflow/],
+  ['stategate run stop', ALL, /`stategate run stop` is a person's act here: stopping the run ends it and its enforcement/],
+  // Acts a workflow may grant (meta.agent_may): without the grant the reason says how a person does it, never
+  // that the agent has a tool for it (statewright_pause / load_workflow are refused the same way now).
+  ['stategate run pause', ALL, /`stategate run pause` is a person's act here: pausing the run turns its enforcement off.*"stategate: Pause Run" in VS Code.*`stategate run pause` in their own terminal/],
+  ['stategate run resume wf.json', ALL, /`stategate run resume` is a person's act here.*meta.agent_may does not grant "load_workflow".*`stategate run resume FILE` in their own terminal/],
+  ['stategate run start other.workflow.json', ALL, /`stategate run start` is a person's act here.*`stategate run start FILE`/],
+  ['stategate run force done', ALL, /`stategate run force` is a person's act here.*"force".*`stategate run force STATE` in their own terminal/],
   ['stategate run force done', ALL, /`stategate run force`/],
   ['stategate run reload', ALL, /`stategate run reload`/],
   ['stategate run file-changed .env', ALL, /fire interrupts/],
@@ -105,3 +111,29 @@ test('with no shell rule, other problems of the command do not deny (only the ow
   assert.deepEqual(await analyseCommand('pytest (', free), { ok: true });
 });
 
+
+/** Words as the shell analysis hands them to ownCliDenial (all literal here). */
+const words = (line: string): Word[] => line.split(' ').map((value) => ({ value, text: value, dynamic: false }));
+
+// meta.agent_may: a granted act passes the own-CLI check; every other person's command stays denied.
+const grantRows: readonly (readonly [command: string, granted: readonly AgentAct[], allowed: boolean])[] = [
+  ['stategate run stop', ['stop'], true],
+  ['stategate run stop', ['pause', 'load_workflow', 'force'], false],
+  ['stategate run pause', ['pause'], true],
+  ['stategate run pause', [], false],
+  ['npx stategate run start other.workflow.json', ['load_workflow'], true],
+  ['stategate run resume wf.json', ['load_workflow'], true],
+  ['stategate run resume wf.json', ['stop'], false],
+  ['stategate run force done', ['force'], true],
+  ['stategate run approve', ['pause', 'stop', 'load_workflow', 'force'], false],
+  ['stategate run reload', ['pause', 'stop', 'load_workflow', 'force'], false],
+  ['stategate disable', ['pause', 'stop', 'load_workflow', 'force'], false],
+];
+
+for (const [command, granted, allowed] of grantRows) {
+  test(`ownCliDenial: ${JSON.stringify(command)} with agent_may ${JSON.stringify(granted)} is ${allowed ? 'allowed' : 'denied'}`, () => {
+    const reason = ownCliDenial(words(command), granted);
+    if (allowed) assert.equal(reason, undefined);
+    else assert.match(reason ?? '', /is a person's/);
+  });
+}

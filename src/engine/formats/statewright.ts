@@ -20,7 +20,8 @@ import type {
   Workflow,
   WorkflowMeta,
 } from '../model/index.js';
-import { GUARD_OPS } from '../model/index.js';
+import { AGENT_ACTS, GUARD_OPS, type AgentAct } from '../model/index.js';
+import { closestName, didYouMean } from '../check/suggest.js';
 import { childPointer, nodeLoc, nodeValue, ownerLoc, parseJsonc, type JsonNode } from './jsonc.js';
 import { fieldsOf, Reader, type Entry, type Fields } from './reader.js';
 import { globProblem } from '../policy/paths/globs.js';
@@ -361,6 +362,22 @@ function readTrigger(r: Reader, e: Entry | undefined, owner: Entry, what: string
   return r.ref(f.get('file_pattern'));
 }
 
+/** `meta.agent_may`: a list of AGENT_ACTS; anything else is reported (and left out, so it grants nothing). */
+function readAgentMay(r: Reader, e: Entry | undefined): AgentAct[] | undefined {
+  const items = r.refArray(e);
+  if (!items) return undefined;
+  const acts: AgentAct[] = [];
+  for (const item of items) {
+    if ((AGENT_ACTS as readonly string[]).includes(item.name)) {
+      if (!acts.includes(item.name as AgentAct)) acts.push(item.name as AgentAct);
+      continue;
+    }
+    const closest = closestName(item.name, AGENT_ACTS);
+    r.report('error', 'invalid-value', `Each item of \`agent_may\` must be one of ${AGENT_ACTS.map((a) => `"${a}"`).join(', ')}; found "${item.name}". Approving is always a person's act.${didYouMean(closest)}`, item.loc);
+  }
+  return acts;
+}
+
 /** Known meta keys are type-checked; every key, known or not, is kept in `raw`. */
 export function readMeta(r: Reader, e: Entry | undefined): WorkflowMeta {
   const defaults: WorkflowMeta = { approvalMode: 'ask', captureOutput: false, debug: false, raw: {} };
@@ -379,6 +396,8 @@ export function readMeta(r: Reader, e: Entry | undefined): WorkflowMeta {
   const requiresHumanApproval = r.boolean(f.get('requires_human_approval'));
   const failureStates = r.stringArray(f.get('failure_states'));
   const defaultModel = r.string(f.get('default_model'));
+  const agentMay = readAgentMay(r, f.get('agent_may'));
+  if (agentMay !== undefined) meta.agentMay = agentMay;
   if (taskType !== undefined) meta.taskType = taskType;
   if (estimatedSteps !== undefined) meta.estimatedSteps = estimatedSteps;
   if (dangerLevel !== undefined) meta.dangerLevel = dangerLevel;

@@ -212,6 +212,16 @@ export interface InterruptDef {
 }
 
 export type DangerLevel = 'safe' | 'moderate' | 'dangerous';
+
+/**
+ * Acts that loosen or end an enforced run. Each is a person's (VS Code's
+ * commands and panel, `stategate run ...` in their own terminal) unless the
+ * workflow's `meta.agent_may` grants it to the agent: an agent that could
+ * pause, stop, replace or jump its own run could switch its gate off.
+ * Approving is not among them: it is always a person's.
+ */
+export const AGENT_ACTS = ['pause', 'stop', 'load_workflow', 'force'] as const;
+export type AgentAct = (typeof AGENT_ACTS)[number];
 export type ApprovalMode = 'ask' | 'none';
 
 export interface WorkflowMeta {
@@ -223,6 +233,8 @@ export interface WorkflowMeta {
   readonly requiresHumanApproval?: boolean;
   readonly captureOutput: boolean;
   readonly debug: boolean;
+  /** `agent_may`: the acts the agent may do itself (absent: none; see AGENT_ACTS). */
+  readonly agentMay?: readonly AgentAct[];
   /** Final states that count as failure when run as a child or branch. */
   readonly failureStates?: readonly string[];
   readonly defaultModel?: string;

@@ -3,9 +3,12 @@
  * instructions name them keep working. One definition serves every client:
  * VS Code's language-model tools, the MCP server and the @stategate
  * participant are adapters over `AGENT_TOOLS` and `invokeAgentTool`.
- * These tools are always allowed and never counted (see tools.ts).
+ * These tools are always allowed and never counted (see tools.ts); the acts
+ * that loosen an enforced run (pause, load another workflow, force a state)
+ * are refused here unless the run's workflow grants them (agent-acts.ts).
  */
 import * as path from 'node:path';
+import { actRefusal, isGranted, type AgentAct } from './agent-acts.js';
 import { briefing, type BriefedView } from './briefing.js';
 import { eventNames } from './chart-agent-view.js';
 import type { JsonObject, JsonValue } from '../model/index.js';
@@ -52,13 +55,13 @@ export const AGENT_TOOLS: readonly AgentToolSpec[] = [
   },
   {
     name: 'statewright_load_workflow',
-    description: 'Start a workflow of this workspace by id or registered name (resume: true continues its newest paused run). With `branch`, bind this session to that branch of an active fork instead.',
+    description: 'Start a workflow of this workspace by id or registered name (resume: true continues its newest paused run) when no run is enforced. While a run is enforced, starting another one stops it: that is a person\'s act unless the workflow grants it (meta.agent_may "load_workflow"). With `branch`, bind this session to that branch of an active fork instead (always allowed).',
     inputSchema: object({ name: { type: 'string' }, resume: { type: 'boolean' }, branch: { type: 'string' } }, ['name']),
     readOnly: false,
   },
   {
     name: 'statewright_pause',
-    description: 'Pause the active workflow run: its state and context are kept and enforcement is off until it is resumed.',
+    description: 'Pause the active workflow run: its state and context are kept and enforcement is off until it is resumed. A person\'s act unless the workflow grants it to the agent (meta.agent_may "pause"); otherwise refused, saying how a person pauses.',
     inputSchema: object({}),
     readOnly: false,
   },
@@ -70,7 +73,7 @@ export const AGENT_TOOLS: readonly AgentToolSpec[] = [
   },
   {
     name: 'statewright_force_state',
-    description: 'Debug workflows only: jump to any state, bypassing guards, optionally patching the context.',
+    description: 'Debug workflows only: jump to any state, bypassing guards, optionally patching the context. A person\'s act unless the workflow grants it to the agent (meta.agent_may "force").',
     inputSchema: object({ state: { type: 'string' }, context: { type: 'object' } }, ['state']),
     readOnly: false,
     debugOnly: true,
@@ -226,6 +229,23 @@ export async function activeIsDebug(runner: Runner): Promise<boolean> {
   return runner.env.load(active.run.workflow.definitionText)?.meta.debug === true;
 }
 
+/**
+ * The refusal of an act the active run's workflow does not grant the agent, or
+ * undefined when the call may go ahead. `enforcedOnly`: refused only while the
+ * run is enforced (running); an unreadable or tampered active run counts as
+ * enforced (the gate denies everything there; a person recovers it).
+ */
+async function refusedAct(runner: Runner, act: AgentAct, tool: AgentToolName, enforcedOnly: boolean): Promise<AgentToolResult | undefined> {
+  const active = await runner.active();
+  if (active.kind === 'none') return undefined;
+  if (active.kind === 'ok') {
+    if (enforcedOnly && active.run.status !== 'running') return undefined;
+    if (isGranted(act, runner.env.load(active.run.workflow.definitionText)?.meta)) return undefined;
+  }
+  const text = actRefusal(act, tool);
+  return { isError: true, text, data: { error: { code: 'person_only', act, message: text } } };
+}
+
 /** Run one of stategate's agent tools. Never throws: failures come back as `isError` results the agent can read. */
 export async function invokeAgentTool(runner: Runner, name: string, rawArgs: unknown, session: AgentSession = {}): Promise<AgentToolResult> {
   const args = asObject(rawArgs);
@@ -259,6 +279,8 @@ export async function invokeAgentTool(runner: Runner, name: string, rawArgs: unk
           session.branch = branch;
           return await stateText(runner, session);
         }
+        const refused = await refusedAct(runner, 'load_workflow', 'statewright_load_workflow', true);
+        if (refused) return refused;
         const found = findWorkflow(runner.workspaceRoot, wanted);
         if (!found) {
           const known = findWorkflows(runner.workspaceRoot).map((w) => w.id);
@@ -269,6 +291,8 @@ export async function invokeAgentTool(runner: Runner, name: string, rawArgs: unk
         return await stateText(runner, session);
       }
       case 'statewright_pause': {
+        const refused = await refusedAct(runner, 'pause', 'statewright_pause', true);
+        if (refused) return refused;
         const outcome = await runner.pause();
         return { isError: outcome.error !== undefined, text: outcome.error ? `Pause refused: ${outcome.error.message}` : `Paused in state "${outcome.state}": enforcement is off until the run is resumed.`, data: outcome as unknown as JsonValue };
       }
@@ -291,6 +315,8 @@ export async function invokeAgentTool(runner: Runner, name: string, rawArgs: unk
         return { isError: false, text: `Learning recorded in state "${outcome.state}" (iteration ${outcome.learning?.iteration ?? 0}).`, data: outcome as unknown as JsonValue };
       }
       case 'statewright_force_state': {
+        const refused = await refusedAct(runner, 'force', 'statewright_force_state', false);
+        if (refused) return refused;
         const outcome = await runner.force(requireString(args, 'state'), optionalObject(args, 'context'));
         if (outcome.error) return { isError: true, text: `force_state refused: ${outcome.error.message}`, data: outcome as unknown as JsonValue };
         return { isError: false, text: `Forced ${outcome.from} → ${outcome.to}.\n\n${briefing(await runner.state(session.branch))}`, data: outcome as unknown as JsonValue };

@@ -5,7 +5,10 @@
  * gate off ("Approval is never granted by the agent", DESIGN.md), so they are
  * denied in every enforced state, whatever its rules. What the agent may run:
  * `run state`, `run send` (a transition, like statewright_transition),
- * `validate`, `export`, `mcp`, `flow` and help.
+ * `validate`, `export`, `mcp`, `flow` and help; and `run pause`, `run stop`,
+ * `run start`/`run resume` and `run force` where the caller says the run's
+ * workflow grants the act (`meta.agent_may`, agent-acts.ts): the same acts
+ * its tools are refused without the grant.
  *
  * Recognised: the command `stategate` (any path), `npx`/`npm exec`/`pnpm
  * dlx`/`yarn`/`bunx`... running the package `stategate`, and `node` running a
@@ -17,6 +20,7 @@
 import * as path from 'node:path';
 import { packageName, visitPrograms } from '../shell/command-args';
 import type { Word } from '../shell/words';
+import { actRefusal, type AgentAct } from './agent-acts';
 
 /** Top-level commands the agent may run (the CLI answers `-x` words with help, a version or an error). */
 const AGENT_COMMANDS = new Set(['validate', 'export', 'mcp', 'help']);
@@ -27,11 +31,6 @@ const PERSON = "only a person does that, in VS Code (the notification or the sta
 const WHY: Readonly<Record<string, string>> = {
   'run approve': `approval is never granted by the agent: ${PERSON}`,
   'run reject': `an approval is decided by a person: ${PERSON}`,
-  'run stop': `it ends the run and its enforcement: ${PERSON}`,
-  'run pause': 'it turns enforcement off; the agent pauses with its statewright_pause tool',
-  'run resume': 'it replaces the run; the agent loads workflows with its statewright_load_workflow tool',
-  'run start': 'it replaces the run; the agent loads workflows with its statewright_load_workflow tool',
-  'run force': 'it jumps to any state; the agent has statewright_force_state in debug workflows',
   'run reload': `it applies the edited workflow file to the live run: ${PERSON}`,
   'run join': `it makes another run the active one (a stopped run enforces nothing): ${PERSON}`,
   'run tool': "it reports tool calls to the gate, which only the client's hook does",
@@ -41,6 +40,8 @@ const WHY: Readonly<Record<string, string>> = {
   enable: `it installs or removes the agents' hooks: ${PERSON}`,
   disable: `it installs or removes the agents' hooks: ${PERSON}`,
 };
+/** The run commands that are an act a workflow may grant the agent (meta.agent_may). */
+const ACTS: Readonly<Record<string, AgentAct>> = { 'run pause': 'pause', 'run stop': 'stop', 'run start': 'load_workflow', 'run resume': 'load_workflow', 'run force': 'force' };
 const MENTIONS = /stategate|cli/i;
 const ALLOWED = '`stategate run state`, `stategate run send EVENT`, `validate`, `export` and `mcp`';
 
@@ -57,7 +58,7 @@ function isStategate(how: 'command' | 'package' | 'script', w: Word): boolean {
 }
 
 /** Why running stategate's CLI with these arguments is the person's to do, or undefined when the agent may. */
-function personsCommand(args: readonly Word[]): string | undefined {
+function personsCommand(args: readonly Word[], granted: readonly AgentAct[]): string | undefined {
   const top = args[0];
   if (!top) return undefined;
   const cannotTell = (w: Word): string => `which stategate command \`${w.text}\` names is only known when it runs`;
@@ -77,17 +78,23 @@ function personsCommand(args: readonly Word[]): string | undefined {
     if (AGENT_RUN.has(sub.value)) return undefined;
     command = `run ${sub.value}`;
   }
+  const act = Object.hasOwn(ACTS, command) ? ACTS[command] : undefined;
+  if (act) return granted.includes(act) ? undefined : actRefusal(act, `\`stategate ${command}\``);
   const why = Object.hasOwn(WHY, command) ? WHY[command] : 'it is not one of the commands an agent may run';
   return `\`stategate ${command}\` is a person's command, not the agent's: ${why}. An agent may run ${ALLOWED}`;
 }
 
-/** The reason this simple command (words after quote removal) runs a person's stategate command, or undefined. */
-export function ownCliDenial(words: readonly Word[]): string | undefined {
+/**
+ * The reason this simple command (words after quote removal) runs a person's
+ * stategate command, or undefined. `granted`: the acts the run's workflow
+ * grants the agent (meta.agent_may); none unless the caller passes them.
+ */
+export function ownCliDenial(words: readonly Word[], granted: readonly AgentAct[] = []): string | undefined {
   // Every way recognised below has `stategate` or `cli` in a word (the hot path asks this of every command).
   if (!words.some((w) => MENTIONS.test(w.value))) return undefined;
   let reason: string | undefined;
   visitPrograms(words, (how, w, rest) => {
-    if (reason === undefined && isStategate(how, w)) reason = personsCommand(rest);
+    if (reason === undefined && isStategate(how, w)) reason = personsCommand(rest, granted);
   });
   return reason;
 }

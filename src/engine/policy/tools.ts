@@ -222,12 +222,17 @@ export const OWN_MCP_SERVER = 'stategate';
  * - `stategate/<tool>`: VS Code's reference to a server's tool in prompt files and tool sets.
  */
 export function isOwnTool(id: string): boolean {
-  if (typeof id !== 'string') return false;
-  if (OWN_TOOLS.includes(id)) return true;
+  return ownToolName(id) !== undefined;
+}
+
+/** The name in OWN_TOOLS of one of stategate's own tools in any of the spellings above, else undefined. */
+export function ownToolName(id: string): string | undefined {
+  if (typeof id !== 'string') return undefined;
+  if (OWN_TOOLS.includes(id)) return id;
   for (const prefix of [`mcp__${OWN_MCP_SERVER}__`, `mcp_${OWN_MCP_SERVER}_`, `${OWN_MCP_SERVER}/`]) {
-    if (id.startsWith(prefix) && OWN_TOOLS.includes(id.slice(prefix.length))) return true;
+    if (id.startsWith(prefix) && OWN_TOOLS.includes(id.slice(prefix.length))) return id.slice(prefix.length);
   }
-  return false;
+  return undefined;
 }
 
 /** Names that stand for every alias: the canonical table, plus Agent (Task's newer name). */

@@ -7,7 +7,7 @@
  * and every allowed call is recorded with `runner.result` (bytes, edited
  * file, interrupts). vscode-free, unit-tested with a fake model.
  */
-import { activeIsDebug, invokeAgentTool, type AgentSession, briefing, type BriefedView, INTERRUPT_MARKER, type RecordOutcome, type Runner, isOwnTool, OWN_TOOLS, type ExtraAliases, type UsageReport } from '../../engine/index.js';
+import { activeIsDebug, invokeAgentTool, type AgentSession, briefing, type BriefedView, INTERRUPT_MARKER, type RecordOutcome, type Runner, isOwnTool, ownToolName, OWN_TOOLS, type ExtraAliases, type UsageReport } from '../../engine/index.js';
 import { reportTurnUsage } from './turn-usage.js';
 import { offerRules, offeredTools } from './tool-offer.js';
 
@@ -112,7 +112,7 @@ async function runCall(call: ToolCallRequest, deps: LoopDeps): Promise<string> {
     // Own tools come first in the policy's order of checks (always allowed, never counted). They are
     // decided here rather than by runner.tool, which refuses every call while it cannot tell the state
     // (a parallel fork with no branch named), and statewright_load_workflow(branch) is how a session names it.
-    const own = OWN_TOOLS.find((t) => call.name === t || call.name.endsWith(`__${t}`) || call.name.endsWith(`/${t}`)) ?? call.name;
+    const own = ownToolName(call.name) ?? call.name;
     // Hidden from the offer unless debug; refused here too, whatever the model tries.
     if (own === 'statewright_force_state' && !(await activeIsDebug(runner))) return 'statewright_force_state is only available while the workflow\'s meta.debug is true.';
     return (await invokeAgentTool(runner, own, call.input, session)).text;

@@ -10,7 +10,7 @@
  * stages run at once, up to a cap; when a branch fails the run, the others
  * stop at their next turn. vscode-free, unit-tested with a scripted model.
  */
-import { invokeAgentTool, isOwnTool, OWN_TOOLS, stageBrief, type ExtraAliases, type JsonValue, type Runner, type SecurityMode, type StageView } from '../../engine/index.js';
+import { invokeAgentTool, isOwnTool, ownToolName, stageBrief, type ExtraAliases, type JsonValue, type Runner, type SecurityMode, type StageView } from '../../engine/index.js';
 import type { ModelTurn, ToolCallResult, TranscriptEntry } from './participant-loop.js';
 import { isOffered, offeredTools, type OfferRules } from './tool-offer.js';
 import { reportTurnUsage } from './turn-usage.js';
@@ -175,7 +175,7 @@ async function stageCall(name: string, input: unknown, stage: StageView, deps: P
   const { runner } = deps;
   const branch = stage.branch;
   if (isOwnTool(name)) {
-    const own = OWN_TOOLS.find((t) => name === t || name.endsWith(`__${t}`) || name.endsWith(`/${t}`)) ?? name;
+    const own = ownToolName(name) ?? name;
     return (await invokeAgentTool(runner, own, input, branch ? { branch } : {})).text;
   }
   const options = { ...(branch ? { branch } : {}), ...(deps.aliases ? { aliases: deps.aliases } : {}) };
