@@ -15,7 +15,7 @@ export const command: Command = {
   async run(args: readonly string[], out: Output): Promise<ExitCode> {
     const parsed = parse(args, { dir: { type: 'string' } }, USAGE);
     if (parsed.values.help) {
-      out.stdout(`usage: ${USAGE}\n\nA stdio MCP server with statewright_get_state, statewright_transition, statewright_load_workflow,\nstatewright_pause, statewright_list_workflows, statewright_record_learning, stategate_invocation_done|fail\n(and statewright_force_state in debug workflows).\nThe run is the one in DIR (default: $STATEGATE_DIR or ./.stategate).\n`);
+      out.stdout(`usage: ${USAGE}\n\nA stdio MCP server with statewright_get_state, statewright_transition, statewright_load_workflow,\nstatewright_pause, statewright_list_workflows, statewright_record_learning, stategate_invocation_done|fail\n(and statewright_force_state in debug workflows). Pausing, loading over an enforced run and forcing are\nrefused unless the workflow grants them (meta.agent_may).\nThe run is the one in DIR (default: $STATEGATE_DIR or ./.stategate).\n`);
       return 0;
     }
     const dir = stringOption(parsed, 'dir') ?? process.env.STATEGATE_DIR ?? '.stategate';

@@ -281,3 +281,38 @@ for (const [client, tool, allowed] of lookalikeRows) {
     }
   });
 }
+
+// ---------------------------------------------------------------------------
+// The agent's own shell: `stategate run stop|pause|start|resume|force` passes the own-CLI check only when granted.
+
+const SHELL = (agentMay?: readonly Act[]): object => ({
+  id: 'shell',
+  initial: 'working',
+  meta: { debug: true, ...(agentMay ? { agent_may: agentMay } : {}) },
+  states: { working: { allowed_tools: ['Read', 'Bash'], on: { FINISH: 'done' } }, done: { type: 'final' } },
+});
+
+const shellRows: readonly (readonly [command: string, grant: readonly Act[] | undefined, allowed: boolean])[] = [
+  ['stategate run stop', undefined, false],
+  ['stategate run stop', ['stop'], true],
+  ['stategate run stop', ['pause'], false],
+  ['npx stategate run pause', ['pause'], true],
+  ['stategate run pause', ['stop', 'load_workflow', 'force'], false],
+  ['stategate run start loose.workflow.json', ['load_workflow'], true],
+  ['stategate run resume loose.workflow.json', undefined, false],
+  ['stategate run force done', ['force'], true],
+  ['stategate run approve', ['pause', 'stop', 'load_workflow', 'force'], false],
+  ['stategate run send FINISH', undefined, true],
+];
+
+for (const [command, grant, allowed] of shellRows) {
+  test(`Bash \`${command}\` with agent_may ${JSON.stringify(grant ?? null)} is ${allowed ? 'allowed' : 'denied, saying how a person does it'}`, async () => {
+    const root = tempDir('sg-agent-may-shell-');
+    fs.writeFileSync(path.join(root, 'shell.workflow.json'), JSON.stringify(SHELL(grant)));
+    const runner = new Runner({ dir: path.join(root, '.stategate'), workspaceRoot: root, analyseShell: analyseForPolicy, rewriteShell: rewriteForPolicy });
+    await runner.start(path.join(root, 'shell.workflow.json'));
+    const answer = await runner.tool({ tool: 'Bash', input: { command } });
+    assert.equal(answer.decision, allowed ? 'allow' : 'deny', answer.reason);
+    if (!allowed) assert.match(answer.reason ?? '', /is a person's (act here|command)/);
+  });
+}

@@ -73,7 +73,8 @@ for (const client of ['vscode', 'claude'] as const) {
     for (const command of ['stategate run approve', 'npx stategate run stop', `node ${path.join('node_modules', 'stategate', 'dist', 'cli.js')} disable`, 'cd . && stategate run force done']) {
       const v = shell(client, cwd, command);
       assert.ok(v.denied, `${command} was allowed`);
-      assert.match(v.reason, /is a person's command, not the agent's/);
+      // approve / disable are never the agent's; stop / force are a person's act unless meta.agent_may grants them.
+      assert.match(v.reason, /is a person's (command, not the agent's|act here: .*How: a person)/);
     }
     for (const command of ['stategate run state', 'stategate run send TEST', 'npm test --script-shell=bash', 'ls -la']) assert.equal(shell(client, cwd, command).denied, false, command);
   });

@@ -75,8 +75,10 @@ function normaliseRules(rules: unknown): ShellRules {
   const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
   const blockedEnv = strings(r.blockedEnv);
   const writeAllowed = r.writeAllowed === true;
+  const agentMay = strings(r.agentMay) as ShellRules['agentMay'];
   // Present but not a list: no command is allowed.
-  return r.allowedCommands !== undefined ? { allowedCommands: strings(r.allowedCommands), blockedEnv, writeAllowed } : { blockedEnv, writeAllowed };
+  const granted = agentMay?.length ? { agentMay } : {};
+  return r.allowedCommands !== undefined ? { allowedCommands: strings(r.allowedCommands), blockedEnv, writeAllowed, ...granted } : { blockedEnv, writeAllowed, ...granted };
 }
 
 /** Loads the parser on first use, then analyses. Never rejects. */
@@ -534,7 +536,7 @@ class Walk {
     const text = textOf(words);
     // stategate's own CLI with a person's command: denied in every state, whatever it allows (before
     // anything else, so a state with no shell rule sees it even where the name is partly run-time text).
-    const own = ownCliDenial(words);
+    const own = ownCliDenial(words, this.rules.agentMay);
     if (own) throw new Denial(own, text, true);
     if (name.dynamic) deny(`the command name ${quote(name.text)} is only known when it runs`, text);
     const n = name.value;

@@ -3,12 +3,16 @@
  * policy, which builds them, and shell.ts, which applies them; kept apart so
  * the policy never loads the analysis).
  */
+import type { AgentAct } from '../model/index.js';
+
 export interface ShellRules {
   /** undefined: any command (the other rules still apply). */
   readonly allowedCommands?: readonly string[];
   readonly blockedEnv: readonly string[];
   /** Whether the state allows Write or Edit: shell writes to files need it. */
   readonly writeAllowed: boolean;
+  /** The acts the run's workflow grants the agent (meta.agent_may): `stategate run stop` etc. pass the own-CLI check. */
+  readonly agentMay?: readonly AgentAct[];
 }
 
 /**

@@ -438,7 +438,7 @@ export class Runner {
       const here = locateForCall(run, this.env, call.tool, { ...branchOpt(opts.branch), ...(aliases ? { aliases } : {}) });
       if ('code' in here) return denied(`stategate cannot tell which state applies: ${here.message}`, run.state);
       if (here.node.kind === 'final') return { ...off(`the run is in final state '${here.node.id}': enforcement is off`), state: here.node.id };
-      const policy: PolicyOptions = { ...branchOpt(opts.branch), ...this.pathOptions(opts), ...(aliases ? { aliases } : {}), ...(await this.shellInputs(here.node, call, aliases, here.commandLevels)) };
+      const policy: PolicyOptions = { ...branchOpt(opts.branch), ...this.pathOptions(opts), ...(aliases ? { aliases } : {}), ...(await this.shellInputs(here.node, call, aliases, here.commandLevels, this.env.load(run.workflow.definitionText)?.meta.agentMay)) };
       let decided = false;
       const answer = await this.apply((r) => {
         decided = true;
@@ -551,13 +551,15 @@ export class Runner {
   }
 
   /** The shell verdict (and rewrite) for a shell call, computed before taking the lock. */
-  private async shellInputs(node: StateNode, call: ToolCall, aliases?: ExtraAliases, levels: readonly StateNode[] = []): Promise<Pick<PolicyOptions, 'shell' | 'rewrite'>> {
+  private async shellInputs(node: StateNode, call: ToolCall, aliases?: ExtraAliases, levels: readonly StateNode[] = [], agentMay?: ShellRules['agentMay']): Promise<Pick<PolicyOptions, 'shell' | 'rewrite'>> {
     const extracted = extractCall(call.tool, call.input, aliases);
     if (extracted.kind !== 'shell' || extracted.command === undefined) return {};
     const command = extracted.command;
     const analyse = async (n: StateNode): Promise<ShellVerdict | undefined> => {
-      const rules = shellRulesFor(n, extracted, call.tool, aliases);
-      if (!rules) return undefined;
+      const found = shellRulesFor(n, extracted, call.tool, aliases);
+      if (!found) return undefined;
+      // The grant of meta.agent_may lets the agent's own `stategate run stop|pause|...` through (own-cli.ts).
+      const rules = agentMay?.length ? { ...found, agentMay } : found;
       return this.analyseShell ? await this.analyseShell(command, rules) : { ok: false, reason: 'no shell analyser is available' };
     };
     const out: { shell?: ShellVerdict; rewrite?: unknown } = {};
