@@ -8,10 +8,10 @@
  * are refused here unless the run's workflow grants them (agent-acts.ts).
  */
 import * as path from 'node:path';
-import { actRefusal, isGranted, type AgentAct } from './agent-acts.js';
+import { actRefusal, isGranted } from './agent-acts.js';
 import { briefing, type BriefedView } from './briefing.js';
 import { eventNames } from './chart-agent-view.js';
-import type { JsonObject, JsonValue } from '../model/index.js';
+import type { AgentAct, JsonObject, JsonValue } from '../model/index.js';
 import { Runner, RunnerError } from '../store/runner.js';
 import { findWorkflow, findWorkflows } from '../formats/workspace-workflows.js';
 import type { StageView } from '../pipeline/prompt.js';

@@ -20,7 +20,8 @@
 import * as path from 'node:path';
 import { packageName, visitPrograms } from '../shell/command-args';
 import type { Word } from '../shell/words';
-import { actRefusal, type AgentAct } from './agent-acts';
+import { actRefusal } from './agent-acts';
+import type { AgentAct } from '../model/index';
 
 /** Top-level commands the agent may run (the CLI answers `-x` words with help, a version or an error). */
 const AGENT_COMMANDS = new Set(['validate', 'export', 'mcp', 'help']);
