@@ -316,3 +316,20 @@ for (const [command, grant, allowed] of shellRows) {
     if (!allowed) assert.match(answer.reason ?? '', /is a person's (act here|command)/);
   });
 }
+
+test('a stage pipeline takes meta.agent_may as any workflow: pause refused without it, granted with it', async () => {
+  const example = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'examples', 'code-review-pipeline.workflow.json'), 'utf8')) as Record<string, unknown>;
+  for (const grant of [undefined, ['pause']] as const) {
+    const root = tempDir('sg-agent-may-pipeline-');
+    const file = path.join(root, 'pipeline.workflow.json');
+    fs.writeFileSync(file, JSON.stringify({ ...example, meta: grant ? { agent_may: grant } : {} }));
+    const checked = checkWorkflowFile(fs.readFileSync(file, 'utf8'), file, { resolveInvoke: false });
+    assert.deepEqual(checked.diagnostics.filter((d) => d.severity === 'error'), []);
+    const runner = new Runner({ dir: path.join(root, '.stategate'), workspaceRoot: root, analyseShell: analyseForPolicy, rewriteShell: rewriteForPolicy });
+    await runner.start(file, undefined, { task: 'review the change' });
+    assert.ok((await runner.stages()).length > 0, 'a stage is live');
+    const result = await invokeAgentTool(runner, 'statewright_pause', {}, {});
+    assert.equal(result.isError, grant === undefined, result.text);
+    if (!grant) assert.match(result.text, PAUSE_HOW);
+  }
+});
