@@ -66,9 +66,11 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== 
  * lower-cased, + `_` + the tool's; its hooks report the id the model called).
  * - VS Code: bare (the extension's own language-model tools), `mcp_stategate_<tool>`, `stategate/<tool>`.
  * - Claude Code, Codex: `mcp__stategate__<tool>`.
- * - Gemini CLI: only with `mcp_context.server_name` "stategate" (its
- *   `mcp_<server>_<tool>` alone cannot tell server `stategate_x` + tool `y`
- *   from server `stategate` + tool `x_y`).
+ * - Gemini CLI: `mcp_<server>_<tool>` (0.61's bundle) only with
+ *   `mcp_context.server_name` "stategate" (the name alone cannot tell server
+ *   `stategate_x` + tool `y` from server `stategate` + tool `x_y`; a tool
+ *   without mcp_context is not an MCP tool there), or `mcp__stategate__<tool>`
+ *   (the spelling its hooks reference documents).
  * - Copilot CLI: `stategate-<tool>`. OpenCode: `stategate_<tool>`.
  * - Cursor: `MCP:stategate:<tool>`, or beforeMCPExecution naming the tool
  *   bare with the `command` of stategate's server (cursorTool).
@@ -77,7 +79,7 @@ const OWN_SPELLINGS: Readonly<Record<HookClientName, readonly string[]>> = {
   vscode: ['', `mcp_${MCP_SERVER_NAME}_`, `${MCP_SERVER_NAME}/`],
   claude: [`mcp__${MCP_SERVER_NAME}__`],
   codex: [`mcp__${MCP_SERVER_NAME}__`],
-  gemini: [],
+  gemini: [`mcp__${MCP_SERVER_NAME}__`],
   copilot: [`${MCP_SERVER_NAME}-`],
   opencode: [`${MCP_SERVER_NAME}_`],
   cursor: [`MCP:${MCP_SERVER_NAME}:`],

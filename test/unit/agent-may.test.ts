@@ -17,6 +17,9 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { Runner } from '../../src/engine/store/runner';
 import { invokeAgentTool, type AgentSession } from '../../src/engine/policy/agent-tools';
 import { checkWorkflowFile } from '../../src/engine/check/check-file';
+import { isOwnTool } from '../../src/engine/policy/tools';
+import type { HookClientName } from '../../src/engine/clients/hook-install';
+import { ownToolSpelling } from '../../src/cli/hook-dialects';
 import { analyseForPolicy, rewriteForPolicy } from '../../src/engine/shell/gate';
 import { CLI, cli, requireBuiltCli, type CliResult } from './helpers/cli';
 import { STATE_ENV } from './helpers/state-dir';
@@ -333,3 +336,41 @@ test('a stage pipeline takes meta.agent_may as any workflow: pause refused witho
     if (!grant) assert.match(result.text, PAUSE_HOW);
   }
 });
+
+// ---------------------------------------------------------------------------
+// Each client's spelling of stategate's own server, and every other look-alike, as the hook dialects map them.
+
+const spellingRows: readonly (readonly [client: HookClientName, name: string, own: boolean])[] = [
+  ['claude', 'mcp__stategate__statewright_pause', true],
+  ['claude', 'mcp__evil__statewright_pause', false],
+  ['claude', 'statewright_pause', false],
+  ['claude', 'mcp_stategate_statewright_pause', false],
+  ['codex', 'mcp__stategate__statewright_transition', true],
+  ['codex', 'stategate/statewright_transition', false],
+  ['vscode', 'statewright_pause', true],
+  ['vscode', 'mcp_stategate_statewright_pause', true],
+  ['vscode', 'stategate/statewright_pause', true],
+  ['vscode', 'mcp_stategate2_statewright_pause', false],
+  ['vscode', 'mcp__stategate__statewright_pause', false],
+  ['gemini', 'mcp__stategate__statewright_pause', true],
+  ['gemini', 'mcp_stategate_statewright_pause', false], // without mcp_context: not an MCP tool
+  ['gemini', 'statewright_pause', false],
+  ['copilot', 'stategate-statewright_pause', true],
+  ['copilot', 'evil-statewright_pause', false],
+  ['copilot', 'statewright_pause', false],
+  ['opencode', 'stategate_statewright_pause', true],
+  ['opencode', 'evil_statewright_pause', false],
+  ['opencode', 'statewright_pause', false],
+  ['cursor', 'MCP:stategate:statewright_pause', true],
+  ['cursor', 'MCP:evil:statewright_pause', false],
+  ['cursor', 'MCP:statewright_pause', false],
+  ['cursor', 'statewright_pause', false],
+];
+
+for (const [client, name, own] of spellingRows) {
+  test(`ownToolSpelling(${client}, ${name}) is ${own ? "stategate's own" : 'an ordinary tool'}`, () => {
+    const mapped = ownToolSpelling(client, name);
+    assert.equal(isOwnTool(mapped), own, mapped);
+    if (!own && isOwnTool(name)) assert.equal(mapped, `${client}:${name}`, 'a look-alike is renamed for the client');
+  });
+}
