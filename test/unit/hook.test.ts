@@ -147,7 +147,10 @@ for (const client of ['vscode', 'claude'] as const) {
     const cwd = workspace();
     at(cwd, 'locked');
     assert.equal(decision(hook(cwd, event(client, cwd, 'PreToolUse', t.read(path.join(cwd, 'a.ts'))))), 'deny');
-    assert.equal(decision(hook(cwd, event(client, cwd, 'PreToolUse', { tool_name: 'statewright_get_state', tool_input: {} }))), undefined);
+    // Each client's own spelling of stategate's tool: Claude Code's are its MCP server's (a bare name there is
+    // no tool of stategate's, issue 29); VS Code's bare name is the extension's language-model tool.
+    const own = client === 'claude' ? 'mcp__stategate__statewright_get_state' : 'statewright_get_state';
+    assert.equal(decision(hook(cwd, event(client, cwd, 'PreToolUse', { tool_name: own, tool_input: {} }))), undefined);
   });
 
   test(`${client}: an agent edit of a file matching an interrupt switches the state and says so`, () => {
