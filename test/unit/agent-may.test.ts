@@ -121,7 +121,7 @@ interface Row {
 }
 
 const PAUSE_HOW = /statewright_pause is a person's act here: pausing the run turns its enforcement off, and the workflow's meta.agent_may does not grant "pause" to the agent\. How: a person pauses the run with "stategate: Pause Run" in VS Code .* or `stategate run pause` in their own terminal\. Nothing changed\. The agent moves the run on with statewright_transition/;
-const LOAD_HOW = /statewright_load_workflow is a person's act here: starting or resuming another workflow stops the enforced run.*"load_workflow".*`stategate run start FILE` \/ `stategate run resume FILE` in their own terminal/;
+const LOAD_HOW = /statewright_load_workflow is a person's act here: starting or resuming another workflow stops the enforced run.*"load_workflow".*`stategate run start FILE` \/ `stategate run resume FILE` in their own terminal.*Binding this session to a branch of a fork \(`branch`\) stays allowed/;
 const FORCE_HOW = /statewright_force_state is a person's act here.*"force".*`stategate run force STATE` in their own terminal/;
 
 const activeIs = (workflowId: string, status: string) => async (runner: Runner): Promise<void> => {

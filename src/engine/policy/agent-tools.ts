@@ -242,7 +242,8 @@ async function refusedAct(runner: Runner, act: AgentAct, tool: AgentToolName, en
     if (enforcedOnly && active.run.status !== 'running') return undefined;
     if (isGranted(act, runner.env.load(active.run.workflow.definitionText)?.meta)) return undefined;
   }
-  const text = actRefusal(act, tool);
+  // Binding a session to a fork branch is the load tool's other use, and stays the agent's: say so where it applies.
+  const text = `${actRefusal(act, tool)}${act === 'load_workflow' ? ' Binding this session to a branch of a fork (`branch`) stays allowed.' : ''}`;
   return { isError: true, text, data: { error: { code: 'person_only', act, message: text } } };
 }
 
