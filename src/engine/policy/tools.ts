@@ -70,6 +70,16 @@ const ALIASES: Readonly<Record<string, { to: string; source: ToolSource; edit?: 
   Agent: { to: 'Task', source: 'claude-docs' },
   // VS Code's built-in agent tool ids as hooks report them (ToolName enum).
   run_in_terminal: { to: 'Bash', source: 'vscode-source' },
+  // Tools that hand text to a shell another way: each is a shell call, so allowed_commands and the
+  // shell analysis apply to it (they used to be 'other' or unknown, and escaped allowed_commands).
+  send_to_terminal: { to: 'Bash', source: 'vscode-source' },
+  create_and_run_task: { to: 'Bash', source: 'assumed' },
+  run_task: { to: 'Bash', source: 'assumed' },
+  run_vscode_command: { to: 'Bash', source: 'assumed' },
+  runTests: { to: 'Bash', source: 'assumed' },
+  copilot_runInTerminal: { to: 'Bash', source: 'assumed' },
+  copilot_createAndRunTask: { to: 'Bash', source: 'assumed' },
+  copilot_runVsCodeTask: { to: 'Bash', source: 'assumed' },
   get_terminal_output: { to: 'BashOutput', source: 'assumed' },
   kill_terminal: { to: 'KillShell', source: 'assumed' },
   create_file: { to: 'Write', source: 'vscode-docs' },
@@ -126,6 +136,8 @@ const ALIASES: Readonly<Record<string, { to: string; source: ToolSource; edit?: 
   task: { to: 'Task', source: 'opencode-source' },
   patch: { to: 'Edit', source: 'opencode-source', edit: 'patch' },
   // GitHub Copilot CLI's tools (`edit` and `bash` as OpenCode's above: the same keys are read).
+  // Copilot CLI's `write_bash` types text into a shell session it started earlier: a shell call.
+  write_bash: { to: 'Bash', source: 'copilot-docs' },
   view: { to: 'Read', source: 'copilot-docs' },
   create: { to: 'Write', source: 'copilot-docs' },
   // Cursor's preToolUse names.
@@ -142,7 +154,6 @@ const ALIASES: Readonly<Record<string, { to: string; source: ToolSource; edit?: 
 const OWN_NAMED: Readonly<Record<string, ToolEntry>> = {
   run_notebook_cell: e('run_notebook_cell', 'other', 'vscode-source'),
   copilot_runNotebookCell: e('copilot_runNotebookCell', 'other', 'vscode-source'),
-  send_to_terminal: e('send_to_terminal', 'other', 'vscode-source'),
   get_errors: e('get_errors', 'read', 'vscode-source'),
   copilot_getErrors: e('copilot_getErrors', 'read', 'vscode-source'),
 };
@@ -326,6 +337,27 @@ function callPaths(input: Input, shape: EditShape | undefined): string[] {
 }
 
 /**
+ * The text a shell tool hands to a shell: `command` (most clients), `cmd`,
+ * Copilot CLI's `write_bash` `input`, VS Code's `create_and_run_task`
+ * `task.command` with its `args`. The arguments are joined as they are, not
+ * quoted: a task of type "shell" gives them to a shell, so a `;` in one must be
+ * read as the shell would read it (reading more as syntax only denies more).
+ * A shell tool with none of these (`run_task`, which runs whatever tasks.json
+ * says) has no command, and is denied wherever commands are checked.
+ */
+function shellCommand(obj: Input): string | undefined {
+  const direct = pick(obj, 'command', 'cmd', 'input');
+  if (direct !== undefined) return direct;
+  const task = obj['task'];
+  if (typeof task !== 'object' || task === null || Array.isArray(task)) return undefined;
+  const t = task as Input;
+  const head = str(t['command']);
+  if (head === undefined) return undefined;
+  const args = Array.isArray(t['args']) ? (t['args'] as unknown[]).map((a) => (typeof a === 'string' ? a : typeof a === 'object' && a !== null ? str((a as Input)['value']) ?? '' : String(a))) : [];
+  return [head, ...args].join(' ');
+}
+
+/**
  * What a call does, read off its input. Never throws: garbage input yields a
  * call with no paths and no command (the policy then fails closed where it
  * needs them).
@@ -335,7 +367,7 @@ export function extractCall(id: string, input: unknown, extra?: ExtraAliases): E
   const obj: Input = typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Input) : {};
   const kind = entry?.kind ?? 'other';
   const shape = editShape(entry?.edit, obj);
-  const command = kind === 'shell' ? pick(obj, 'command', 'cmd') : undefined;
+  const command = kind === 'shell' ? shellCommand(obj) : undefined;
   const cwd = pick(obj, 'cwd', 'working_directory', 'workingDirectory', 'workdir');
   return {
     canonical: entry?.canonical ?? String(id),
