@@ -17,7 +17,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { chosenStoreUrl, findStoreDir, briefing, completionToolCalled, INTERRUPT_MARKER, isOwnTool, type Runner, stageBrief, userStateDir } from '../engine/index.js';
+import { bareNamesAreOurs, chosenStoreUrl, findStoreDir, briefing, completionToolCalled, INTERRUPT_MARKER, isOwnTool, type Runner, stageBrief, userStateDir } from '../engine/index.js';
 import { parse, stringOption } from './args.js';
 import { isCliError, type ExitCode, type Output } from './io.js';
 import type { Command } from './commands.js';
@@ -78,11 +78,11 @@ async function newStageBriefs(runner: Runner): Promise<string[]> {
  * reason, or nothing when the call may go on. A parallel fork's stages are
  * not counted here: the hook cannot tell which branch a call belongs to.
  */
-async function stageTurn(runner: Runner, tool: string, claim: () => boolean | Promise<boolean>): Promise<string | undefined> {
+async function stageTurn(runner: Runner, tool: string, client: string, claim: () => boolean | Promise<boolean>): Promise<string | undefined> {
   if (isOwnTool(tool)) return undefined;
   const stages = await runner.stages();
   if (stages.length !== 1) return undefined;
-  if (completionToolCalled(tool, (await runner.stageTools()).map((t) => t.completion_tool))) return undefined;
+  if (completionToolCalled(tool, (await runner.stageTools()).map((t) => t.completion_tool), bareNamesAreOurs(client))) return undefined;
   if (!(await claim())) return undefined;
   const turn = await runner.beginTurn(stages[0]!.branch);
   if (turn.allowed || !turn.failed) return undefined;
@@ -105,7 +105,7 @@ async function handle(input: HookInput, runner: Runner, dir: string, out: Output
   switch (input.event) {
     case 'PreToolUse': {
       // A pipeline stage's turn: a stage past its turn_cap fails here, and the call with it.
-      const turn = await stageTurn(runner, input.toolName!, () => claimTurn(dir, input.callId));
+      const turn = await stageTurn(runner, input.toolName!, input.client, () => claimTurn(dir, input.callId));
       if (turn) return emit(out, dialect.pre({ decision: 'deny', reason: turn }));
       // The agent's folder: where its relative paths (and its shell's `> file`) start.
       const answer = await runner.tool({ tool: input.toolName!, input: input.toolInput ?? {} }, callOptions(input));

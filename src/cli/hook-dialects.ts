@@ -99,6 +99,9 @@ export function ownToolSpelling(client: HookClientName, name: string): string {
     if (!name.startsWith(prefix)) continue;
     const tool = name.slice(prefix.length);
     if (OWN_TOOLS.includes(tool)) return client === 'vscode' ? name : `mcp__${MCP_SERVER_NAME}__${tool}`;
+    // Any other tool of stategate's server (a stage's completion tool) in the one spelling the
+    // policy reads; a hook client's bare name is never stategate's (completion-call.ts).
+    if (client !== 'vscode' && prefix !== '' && tool !== '') return `mcp__${MCP_SERVER_NAME}__${tool}`;
   }
   return isOwnTool(name) ? `${client}:${name}` : name;
 }

@@ -11,5 +11,5 @@ export { beginTurn, STAGE_FAIL_EVENT, type TurnOutcome } from './turns.js';
 export { askGrant, answerGrant, argsDigest, argsSummary, consumeGrant, findGrant, typedDenial, type AnswerOutcome, type AskOutcome, type TypedDenial } from './grants.js';
 export { activeStages, promptSent, stageView, workflowStageTools, type StageTool, type StageView } from './prompt.js';
 export { auditText, auditTimeline, isStageEvent, type AuditCompletion, type AuditGrant, type AuditStage, type AuditTimeline } from './audit.js';
-export { completionToolCalled, STATEGATE_SERVER } from './completion-call.js';
+export { bareNamesAreOurs, completionToolCalled, STATEGATE_SERVER } from './completion-call.js';
 export { isSecurityMode, securityModeOf, setSecurityMode, SECURITY_MODES, type SecurityMode, type SecurityModeOutcome, type SecurityModeSource } from './security-mode.js';

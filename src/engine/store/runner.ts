@@ -40,7 +40,7 @@ import { learningFrom, recordLearning, reportUsage, type LearningOutcome, type U
 import { locateForCall } from '../policy/effective-rules.js';
 import { nodePathEnv } from '../policy/paths/env.js';
 import { PathGuard, type PathEnv } from '../policy/paths/write-guard.js';
-import { activeStages, workflowStageTools, type StageTool, answerGrant, completionToolCalled, askGrant, beginTurn, completeStage, consumeGrant, findGrant, promptSent, stageFor, stageView, syncStages, type AnswerOutcome, type AskOutcome, type CompletionOutcome, type GrantAnswerer, type StageView, type TurnOutcome, setSecurityMode, type SecurityModeOutcome } from '../pipeline/index.js';
+import { activeStages, workflowStageTools, type StageTool, answerGrant, bareNamesAreOurs, completionToolCalled, askGrant, beginTurn, completeStage, consumeGrant, findGrant, promptSent, stageFor, stageView, syncStages, type AnswerOutcome, type AskOutcome, type CompletionOutcome, type GrantAnswerer, type StageView, type TurnOutcome, setSecurityMode, type SecurityModeOutcome } from '../pipeline/index.js';
 
 /**
  * check.ts (the schema validator, ajv's compiled code, and the semantic rules)
@@ -431,7 +431,7 @@ export class Runner {
       // parallel fork must still be able to bind itself (statewright_load_workflow) or read the state.
       if (isOwnTool(call.tool)) return { decision: 'allow', notices: [], counted: false, enforcement: 'on', state: run.state };
       // The active stage's completion tool ends the stage: its payload is checked when it is called (completeStage), never refused here.
-      if (run.pipeline && completionToolCalled(call.tool, activeStages(run, (t) => this.env.load(t)).map((s) => s.completion_tool))) {
+      if (run.pipeline && completionToolCalled(call.tool, activeStages(run, (t) => this.env.load(t)).map((s) => s.completion_tool), bareNamesAreOurs(opts.client))) {
         return { decision: 'allow', notices: [], counted: false, enforcement: 'on', state: run.state };
       }
       const aliases = this.aliasesFor(opts);
