@@ -185,7 +185,9 @@ export function decide(run: RunSnapshot, call: ToolCall, env: MachineEnv, opts: 
   const guard = pathGuard(opts);
   const shellRules = shellRulesFor(node, extracted, call.tool, aliases);
   const strictShell = shellRules !== undefined && commandRulesInForce(shellRules);
-  const plan = planWrites({ extracted, lenient: !strictShell, ...(opts.cwd ? { cwd: opts.cwd } : {}), ...(opts.shell ? { shell: opts.shell } : {}) }, guard);
+  // A tool the built-in table does not know (MCP, unknown, or known only by a user's alias) may write whatever its arguments name.
+  const unknownTool = toolEntry(call.tool) === undefined ? { unknownToolInput: call.input } : {};
+  const plan = planWrites({ extracted, lenient: !strictShell, ...(opts.cwd ? { cwd: opts.cwd } : {}), ...(opts.shell ? { shell: opts.shell } : {}), ...unknownTool }, guard);
   const layout = toolEntry(call.tool, aliases)?.edit;
   const guarded = protectedWriteReason(plan, { tool: call.tool, input: call.input, ...(layout ? { layout } : {}) }, extracted, guard);
   if (guarded) return deny(guarded);

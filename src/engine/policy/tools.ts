@@ -254,6 +254,14 @@ const pick = (input: Input, ...keys: string[]): string | undefined => {
 };
 
 const PATH_KEYS = ['file_path', 'filePath', 'notebook_path', 'notebookPath', 'path', 'dirPath', 'dir_path'];
+/**
+ * Where a command runs, in each client's spelling: Cursor's beforeShellExecution
+ * `cwd`, OpenCode's bash and Codex's shell `workdir`, `working_directory`. Its
+ * relative paths and `> file` start there (write-plan.ts).
+ */
+const CWD_KEYS = ['cwd', 'working_directory', 'workingDirectory', 'workdir'];
+/** Gemini CLI's run_shell_command names its folder `dir_path` (older releases `directory`); on its other tools `dir_path` is the path read. */
+const SHELL_CWD_KEYS = ['dir_path', 'directory'];
 const OLD_KEYS = ['old_string', 'oldString', 'old_str'];
 const NEW_KEYS = ['new_string', 'newString', 'new_str'];
 
@@ -308,7 +316,7 @@ export function extractCall(id: string, input: unknown, extra?: ExtraAliases): E
   const kind = entry?.kind ?? 'other';
   const shape = editShape(entry?.edit, obj);
   const command = kind === 'shell' ? pick(obj, 'command', 'cmd') : undefined;
-  const cwd = pick(obj, 'cwd', 'working_directory', 'workingDirectory', 'workdir');
+  const cwd = pick(obj, ...CWD_KEYS, ...(kind === 'shell' ? SHELL_CWD_KEYS : []));
   return {
     canonical: entry?.canonical ?? String(id),
     kind,
