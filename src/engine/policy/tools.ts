@@ -265,15 +265,18 @@ const SHELL_CWD_KEYS = ['dir_path', 'directory'];
 const OLD_KEYS = ['old_string', 'oldString', 'old_str'];
 const NEW_KEYS = ['new_string', 'newString', 'new_str'];
 
+/** Claude Code's `replace_all`, OpenCode's `replaceAll`: every occurrence is replaced. */
+const replaceAll = (input: Input): boolean => input['replace_all'] === true || input['replaceAll'] === true;
+
 function editShape(layout: EditLayout | undefined, input: Input): EditShape | undefined {
   switch (layout) {
     case 'replace':
-      return { kind: 'replace', oldText: pick(input, ...OLD_KEYS) ?? '', newText: pick(input, ...NEW_KEYS) ?? '' };
+      return { kind: 'replace', oldText: pick(input, ...OLD_KEYS) ?? '', newText: pick(input, ...NEW_KEYS) ?? '', ...(replaceAll(input) ? { all: true } : {}) };
     case 'multi': {
       const list = Array.isArray(input['edits']) ? input['edits'] : Array.isArray(input['replacements']) ? input['replacements'] : [];
       const edits = list
         .filter((x): x is Input => typeof x === 'object' && x !== null)
-        .map((x) => ({ oldText: pick(x, ...OLD_KEYS) ?? '', newText: pick(x, ...NEW_KEYS) ?? '' }));
+        .map((x) => ({ oldText: pick(x, ...OLD_KEYS) ?? '', newText: pick(x, ...NEW_KEYS) ?? '', ...(replaceAll(x) ? { all: true } : {}) }));
       return { kind: 'multi', edits };
     }
     case 'patch':

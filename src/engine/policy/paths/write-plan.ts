@@ -5,6 +5,7 @@
  * shell analysis). The policy runs the path rules over this one list:
  * protected files first (write-guard.ts), the state's path scope later.
  */
+import * as path from 'node:path';
 import type { ShellEffects } from '../../shell/analyse.js';
 import { shellWritePaths, startFolders } from '../../shell/write-paths.js';
 import type { EditLayout, ExtractedCall } from '../tools.js';
@@ -47,7 +48,10 @@ export function planWrites(input: PlanInput, guard: PathGuard): WritePlan {
   const plan = plannedWrites(input, guard);
   if (input.unknownToolInput === undefined) return plan;
   const named = namedPaths(input.unknownToolInput);
-  return { ...plan, named: named.paths.map((p) => ({ path: guard.resolve(p, input.cwd), tree: false })), ...(named.tooMany ? { tooManyNamed: true } : {}) };
+  // `~/x` as a server that expands it would read it (a path resolved as written is checked too).
+  const home = guard.home;
+  const spellings = named.paths.flatMap((p) => (home !== undefined && (p === '~' || p.startsWith('~/')) ? [p, path.join(home, p.slice(1))] : [p]));
+  return { ...plan, named: spellings.map((p) => ({ path: guard.resolve(p, input.cwd), tree: false })), ...(named.tooMany ? { tooManyNamed: true } : {}) };
 }
 
 /** What a file tool or a shell command writes. */
