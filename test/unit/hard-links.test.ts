@@ -59,6 +59,15 @@ for (const [client, tool, input] of ROWS) {
   });
 }
 
+test('folders have many links but name no other file: writes into them pass', (t) => {
+  const ws = workspace(t);
+  fs.mkdirSync(path.join(ws, 'src', 'a', 'b'), { recursive: true });
+  assert.ok(fs.statSync(path.join(ws, 'src')).nlink > 1);
+  assert.equal(hook('claude', ws, 'Bash', { command: 'mkdir -p src && touch src/new.ts' }).deny, false);
+  assert.equal(hook('claude', ws, 'mcp__git__status', { repo_path: ws, dir: 'src' }).deny, false);
+  assert.equal(hook('vscode', ws, 'create_file', { filePath: path.join(ws, 'src', 'a', 'x.ts'), content: '' }).deny, false);
+});
+
 test('run tool: a hard-linked file is refused, and breaking the link makes it writable', (t) => {
   const ws = workspace(t);
   const write = () => cli(['run', 'tool', 'Write', '--input', JSON.stringify({ file_path: 'x', content: '{}' })], { cwd: ws }).json;

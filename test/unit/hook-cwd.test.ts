@@ -125,7 +125,7 @@ test('run tool: no tool may create a .stategate folder, the workspace\'s own wor
 /** Creating a `.stategate` anywhere, by any tool: [client, tool, input, why]. */
 const CREATE_STORE: Array<[Client, string, (ws: string) => Record<string, unknown>]> = [
   ['claude', 'Write', (ws) => ({ file_path: path.join(ws, 'sub', '.stategate', 'workflows', 'w.json'), content: '{}' })],
-  ['claude', 'Write', (ws) => ({ file_path: path.join(ws, 'a', 'b', 'c', '.stategate', 'notes'), content: 'x' })],
+  ['claude', 'Write', (ws) => ({ file_path: path.join(ws, 'a', 'b', 'c', '.stategate'), content: 'x' })],
   ['vscode', 'create_file', (ws) => ({ filePath: path.join(ws, 'sub', '.STATEGATE', 'workflows', 'w.json'), content: '{}' })],
   ['claude', 'Bash', () => ({ command: 'mkdir -p sub/.stategate' })],
   ['vscode', 'run_in_terminal', () => ({ command: 'mkdir sub/deeper/.stategate', explanation: 'x', isBackground: false })],

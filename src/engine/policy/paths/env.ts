@@ -21,7 +21,11 @@ export function nodePathEnv(root: string, env: NodeJS.ProcessEnv = process.env):
     env,
     readFile: (p) => attempt(() => fs.readFileSync(p, 'utf8')),
     readdir: (p) => attempt(() => fs.readdirSync(p)),
-    linkCount: (p) => attempt(() => fs.statSync(p).nlink),
+    // Files only: a folder's link count is its subfolders plus two, and names no other file.
+    linkCount: (p) => attempt(() => {
+      const st = fs.statSync(p);
+      return st.isFile() ? st.nlink : undefined;
+    }),
     ...(bundleDir() ? { bundleDir: bundleDir()! } : {}),
   };
 }

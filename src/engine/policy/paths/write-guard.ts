@@ -32,7 +32,7 @@ export interface PathEnv extends PathLookup {
   readonly readFile?: (p: string) => string | undefined;
   /** The names in a folder (to expand a shell glob the way bash will). */
   readonly readdir?: (p: string) => string[] | undefined;
-  /** How many names (hard links) an existing file has; undefined when it does not exist. */
+  /** How many names (hard links) an existing regular file has; undefined for a folder or where nothing is. */
   readonly linkCount?: (p: string) => number | undefined;
   /** The folder of the running stategate bundle (env.ts): its files are the hook itself. */
   readonly bundleDir?: string;
