@@ -14,6 +14,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cli, type CliResult } from './helpers/cli';
 import { tempDir } from './helpers/temp-dir';
+import { findStoreDir, recordFileFor } from '../../src/engine/store/active-record';
 
 let seq = 0;
 const callId = (): string => `cwd-call-${++seq}`;
@@ -169,5 +170,34 @@ for (const [client, tool, args] of CWD_ROWS) {
     assert.equal(inClaude.deny, true, 'allowed: the command was taken to run in the workspace folder');
     assert.match(inClaude.reason, /\.claude\/settings\.json|Claude Code's settings/);
     assert.equal(hook(client, ws, ws, tool, args(client === 'cursor' ? path.join(ws, 'src') : 'src')).deny, false);
+  });
+}
+
+/** findStoreDir itself: [what is on disk, the cwd, the folder found]. */
+const STORE_ROWS: Array<[name: string, setup: { records: string[]; stores: Array<[string, boolean]> }, cwd: string, found: string | undefined]> = [
+  ['a record at the root wins over a forged run below', { records: ['ws'], stores: [['ws', true], ['ws/sub', true]] }, 'ws/sub/deeper', 'ws'],
+  ['a record whose .stategate is gone still names it (tampering)', { records: ['ws'], stores: [['ws/sub', true]] }, 'ws/sub', 'ws'],
+  ['the nearest record wins (a nested project with its own run)', { records: ['ws', 'ws/sub'], stores: [['ws', true], ['ws/sub', true]] }, 'ws/sub/deeper', 'ws/sub'],
+  ['no record: the outermost .stategate naming a run', { records: [], stores: [['ws', true], ['ws/sub', true]] }, 'ws/sub', 'ws'],
+  ['no record: a folder of workflows only does not hide a run below', { records: [], stores: [['ws', false], ['ws/sub', true]] }, 'ws/sub', 'ws/sub'],
+  ['no record, no run: the nearest .stategate', { records: [], stores: [['ws', false], ['ws/sub', false]] }, 'ws/sub', 'ws/sub'],
+  ['nothing at all', { records: [], stores: [] }, 'ws/sub', undefined],
+];
+for (const [name, setup, cwd, found] of STORE_ROWS) {
+  test(`findStoreDir: ${name}`, (t) => {
+    const base = fs.realpathSync(tempDir('sg-find-store-'));
+    t.after(() => fs.rmSync(base, { recursive: true, force: true }));
+    const state = path.join(base, 'state');
+    fs.mkdirSync(path.join(base, 'ws', 'sub', 'deeper'), { recursive: true });
+    for (const [dir, running] of setup.stores) {
+      fs.mkdirSync(path.join(base, dir, '.stategate', 'workflows'), { recursive: true });
+      if (running) fs.writeFileSync(path.join(base, dir, '.stategate', 'active'), 'r1\n');
+    }
+    for (const dir of setup.records) {
+      const file = recordFileFor(path.join(base, dir), state);
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, '{}');
+    }
+    assert.equal(findStoreDir(path.join(base, cwd), state), found === undefined ? undefined : path.join(base, found, '.stategate'));
   });
 }
