@@ -29,6 +29,6 @@ test('replace_all is read in every client spelling, and only when true', () => {
   assert.equal((extractCall('Edit', { file_path: 'a', old_string: 'x', new_string: 'y', replace_all: true }).editShape as { all?: boolean }).all, true);
   assert.equal((extractCall('edit', { filePath: 'a', oldString: 'x', newString: 'y', replaceAll: true }).editShape as { all?: boolean }).all, true);
   assert.equal((extractCall('Edit', { file_path: 'a', old_string: 'x', new_string: 'y', replace_all: 'yes' }).editShape as { all?: boolean }).all, undefined);
-  const multi = extractCall('MultiEdit', { file_path: 'a', edits: [{ old_string: 'x', new_string: 'y' }, { old_string: 'p', new_string: 'q', replace_all: true }] }).editShape as { edits: Array<{ all?: boolean }> };
+  const multi = extractCall('MultiEdit', { file_path: 'a', edits: [{ old_string: 'x', new_string: 'y' }, { old_string: 'p', new_string: 'q', replace_all: true }] }).editShape as unknown as { edits: Array<{ all?: boolean }> };
   assert.deepEqual(multi.edits.map((e) => e.all === true), [false, true]);
 });

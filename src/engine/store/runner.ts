@@ -585,6 +585,9 @@ export class Runner {
     if (extractCall(call.tool, call.input, aliases).kind !== 'shell') return {};
     const here = locateForCall(run, this.env, call.tool, { ...branchOpt(opts.branch), ...(aliases ? { aliases } : {}) });
     if ('code' in here || here.node.kind === 'final') return {};
+    // Only interrupts need it here (the files were counted when the call was decided): no parse where none is defined.
+    const root = this.env.load(run.workflow.definitionText);
+    if (!here.workflow.interrupts.length && !root?.interrupts.length) return {};
     const { shell } = await this.shellInputs(here.node, call, aliases, here.commandLevels);
     return shell ? { shell } : {};
   }
