@@ -288,6 +288,14 @@ for (const client of ['vscode', 'claude'] as const) {
     denied(call('mcp__fs__copy', { from: 'a', to: '~/.claude/settings.json' }), /Claude Code's settings/);
     denied(call('mcp__fs__write_file', { uri: `file://${p.ws}/.vscode/settings.json`, content: '{}' }), GATE);
     denied(call('my_own_tool', { target: '.claude/settings.local.json' }), GATE);
+    // A folder named may be removed or filled by the tool: one holding a protected file is refused.
+    denied(call('mcp__fs__delete_directory', { path: '.github' }), /its arguments name \.github, which holds .*\.github\/hooks/);
+    denied(call('mcp__fs__move', { source: 'evil', destination: '.claude' }), /holds .*\.claude\/settings/);
+    denied(call('mcp__fs__delete_directory', { path: '.stategate' }), /holds .*\.stategate\/(active|runs)/);
+    // The workspace itself and the folders above it are what everyday tools name (a repository, a root).
+    allowed(call('mcp__git__git_status', { repo_path: p.ws }));
+    allowed(call('mcp__fs__list_directory', { path: '.' }));
+    allowed(call('mcp__fs__list_directory', { path: 'src' }));
     // Everyday calls: text that is no protected path, URLs, ordinary files.
     allowed(call('mcp__fs__write_file', { path: 'src/a.ts', content: 'export const a = 1;' }));
     allowed(call('mcp__search__query', { query: 'how to configure .claude settings', url: 'https://example.invalid/.claude/settings.json', limit: 5 }));

@@ -97,6 +97,11 @@ export class PathGuard {
     return this.env.readdir?.(p.real) !== undefined;
   }
 
+  /** Is `p` the workspace folder or a folder above it? */
+  holdsWorkspace(p: ResolvedPath): boolean {
+    return isInside(this.realRoot, p.real) || isInside(path.resolve(this.env.root), p.lexical);
+  }
+
   /** The home folder as given (for `~` in shell words and globs). */
   get home(): string | undefined {
     return this.env.home;

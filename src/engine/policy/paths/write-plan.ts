@@ -51,7 +51,16 @@ export function planWrites(input: PlanInput, guard: PathGuard): WritePlan {
   // `~/x` as a server that expands it would read it (a path resolved as written is checked too).
   const home = guard.home;
   const spellings = named.paths.flatMap((p) => (home !== undefined && (p === '~' || p.startsWith('~/')) ? [p, path.join(home, p.slice(1))] : [p]));
-  return { ...plan, named: spellings.map((p) => ({ path: guard.resolve(p, input.cwd), tree: false })), ...(named.tooMany ? { tooManyNamed: true } : {}) };
+  // A tool that may write what it names may also remove or fill a folder it names (`delete_directory
+  // {"path": ".github"}`), so each is checked as a tree, except the workspace and the folders above it:
+  // everyday tools name the repository they work in, and a run's files removed that way are tampering
+  // the record outside the workspace reveals (active-record.ts).
+  const plannedNamed = spellings.map((p) => {
+    const at = guard.resolve(p, input.cwd);
+    // An existing file is no tree (and keeps the hard-link check of a single file).
+    return { path: at, tree: !guard.holdsWorkspace(at) && guard.env.linkCount?.(at.real) === undefined };
+  });
+  return { ...plan, named: plannedNamed, ...(named.tooMany ? { tooManyNamed: true } : {}) };
 }
 
 /** What a file tool or a shell command writes. */
@@ -92,7 +101,7 @@ export function protectedWriteReason(plan: WritePlan, call: { tool: string; inpu
   }
   if (plan.tooManyNamed) return `${call.tool} denied: its arguments hold more than ${MAX_NAMED_PATHS} strings, and stategate checks every string an unknown tool is given against the protected files (it cannot tell which name a file the tool writes). Pass fewer at a time.`;
   for (const w of plan.named ?? []) {
-    const p = guard.protection(w.path, false);
+    const p = guard.protection(w.path, w.tree);
     if (p) return `${call.tool} denied: its arguments name ${p.where}, which ${p.what} stategate does not know this tool, so it cannot tell that the tool only reads what it names.`;
   }
   return undefined;
