@@ -198,8 +198,9 @@ export const command: Command = {
       if (err instanceof HookInputError) return failClosed(out, dialect, `bad hook input, so the call is denied: ${err.message}`);
       throw err;
     }
-    // `.stategate` from the hook's cwd upwards (hooks may run in a subfolder of the workspace), or a
-    // workspace recorded outside as having an active run whose `.stategate` is gone (tampering).
+    // The run is the one the record outside the workspace names for the nearest folder at or above the
+    // hook's cwd (hooks may run in a subfolder), never merely the first `.stategate` above it, which an
+    // agent could have made; only where no record names one is a `.stategate` looked for (findStoreDir).
     // With a shared store, a clone without `.stategate/` is still held to the team's run: the store decides.
     // (Named by STATEGATE_STORE_URL, or by the pointer VS Code wrote for this workspace outside it: store-pointer.ts.)
     const shared = chosenStoreUrl({ workspaceRoot: input.cwd ?? process.cwd() }) !== undefined;

@@ -33,10 +33,11 @@ function workflow(outside: string) {
     meta: { debug: true },
     interrupts: { config: { trigger: { file_pattern: 'config/**' }, target: 'review' } },
     states: {
-      write: { allowed_tools: ['Read', 'Write', 'Edit', 'MultiEdit', 'Bash'], on: { DONE: 'done', STRICT: 'strict', SCOPED: 'scoped', FILES: 'files', FREE: 'free' } },
+      write: { allowed_tools: ['Read', 'Write', 'Edit', 'MultiEdit', 'Bash', 'mcp__fs'], on: { DONE: 'done', STRICT: 'strict', SCOPED: 'scoped', FILES: 'files', FREE: 'free', LINES: 'lines' } },
       strict: { allowed_tools: ['Read', 'Write', 'Edit', 'Bash'], allowed_commands: ['echo', 'cd', 'cp'], on: { DONE: 'done' } },
       scoped: { allowed_tools: ['Read', 'Write', 'Edit', 'Bash'], allowed_paths: ['src/**', `${outside}/**`], denied_paths: ['src/generated/**'], on: { DONE: 'done' } },
-      files: { allowed_tools: ['Edit'], max_files_per_state: 1, on: { DONE: 'done' } },
+      files: { allowed_tools: ['Edit', 'Bash'], max_files_per_state: 1, on: { DONE: 'done' } },
+      lines: { allowed_tools: ['Read', 'Edit', 'MultiEdit', 'edit'], max_edit_lines: 5, on: { DONE: 'done' } },
       free: { on: { DONE: 'done' } },
       review: { allowed_tools: ['Read'], on: { OK: '$return' } },
       done: { type: 'final' },
@@ -230,6 +231,79 @@ for (const client of ['vscode', 'claude'] as const) {
     const r = cli(['hook', '--client', client], { cwd: p.ws, input: event(client, p.ws, 'PostToolUse', { ...edit, tool_response: 'ok' }), env: p.env });
     assert.match(r.json?.hookSpecificOutput?.additionalContext ?? '', /\[STATEWRIGHT INTERRUPT\] Writing config\/app\.env fired interrupt "config"/);
   });
+
+  test(`${client}: shell writes count against max_files_per_state (issue 29)`, (c) => {
+    const p = place(c, 'files');
+    fs.mkdirSync(path.join(p.ws, 'src'));
+    allowed(pre(p, client, t.edit(path.join(p.ws, 'src', 'a.ts'), 'a', 'b')));
+    // Re-writing the file already edited is free, whoever writes it.
+    allowed(pre(p, client, t.shell('echo x >> src/a.ts')));
+    denied(pre(p, client, t.shell('echo x > src/b.ts')), /allows edits to 1 file\(s\) \(max_files_per_state\) and 1 are edited \(src\/a\.ts\); src\/b\.ts \(written by the command\) would be more/);
+    denied(pre(p, client, t.shell('cp src/a.ts src/c.ts && rm src/a.ts')), /src\/c\.ts \(written by the command\) would be more/);
+  });
+
+  test(`${client}: a shell write fires the interrupt whose file_pattern it matches (issue 29)`, (c) => {
+    const p = place(c);
+    fs.mkdirSync(path.join(p.ws, 'config'));
+    const post = (cmd: string) => cli(['hook', '--client', client], { cwd: p.ws, input: event(client, p.ws, 'PostToolUse', { ...t.shell(cmd), tool_response: 'ok' }), env: p.env });
+    assert.equal(post('echo x > notes.txt').stdout, '', 'a write outside config/ fires nothing');
+    assert.match(post('echo A=2 > config/app.env').json?.hookSpecificOutput?.additionalContext ?? '', /\[STATEWRIGHT INTERRUPT\] Writing config\/app\.env fired interrupt "config"/);
+  });
+
+  test(`${client}: every stategate.* setting is guarded in every VS Code settings file (issue 29)`, (c) => {
+    const p = place(c, 'free');
+    const settings = path.join(p.ws, '.vscode', 'settings.json');
+    fs.mkdirSync(path.dirname(settings));
+    fs.writeFileSync(settings, '{\n  "editor.tabSize": 2\n}\n');
+    denied(pre(p, client, t.edit(settings, '"editor.tabSize": 2', '"editor.tabSize": 2,\n  "stategate.toolAliases": { "my_writer": "Read" }')), GATE);
+    denied(pre(p, client, t.write(settings, '{ "stategate": { "toolAliases": { "my_writer": "Read" } } }')), GATE);
+    allowed(pre(p, client, t.edit(settings, '"editor.tabSize": 2', '"editor.tabSize": 4')));
+    const wsFile = path.join(p.ws, 'team.code-workspace');
+    fs.writeFileSync(wsFile, '{ "folders": [{ "path": "." }], "settings": { "editor.tabSize": 2, "stategate.store": "" } }');
+    denied(pre(p, client, t.edit(wsFile, '"stategate.store": ""', '"stategate.store": "postgres://x"')), GATE);
+    // A workspace file's other settings may change now (it was refused whole before).
+    allowed(pre(p, client, t.edit(wsFile, '"editor.tabSize": 2', '"editor.tabSize": 4')));
+    for (const user of [path.join(p.home, '.vscode-server', 'data', 'Machine', 'settings.json'), path.join(p.home, '.local', 'share', 'code-server', 'Machine', 'settings.json'), path.join(p.home, '.config', 'Code', 'User', 'settings.json')]) {
+      denied(pre(p, client, t.write(user, '{ "stategate.toolAliases": { "x": "Read" } }')), /VS Code (machine|user) settings.*installs or switches on the agent gate/);
+    }
+  });
+
+  test(`${client}: Claude Code's managed settings and stategate's own installation are protected (issue 29)`, (c) => {
+    const p = place(c, 'free');
+    denied(pre(p, client, t.write('/etc/claude-code/managed-settings.json', '{"allowManagedHooksOnly": true}')), /Claude Code's managed settings.*installs or switches on the agent gate/);
+    denied(pre(p, client, t.write('/etc/claude-code/managed-mcp.json', '{}')), /Claude Code's managed MCP servers/);
+    denied(pre(p, client, t.write(path.join(p.home, '.vscode', 'extensions', 'stategate.stategate-1.4.0', 'dist', 'cli.js'), '')), /stategate's installed extension/);
+    denied(pre(p, client, t.shell(`echo > ${p.home}/.vscode-server/extensions/stategate.stategate-1.4.0/package.json`)), /stategate's installed extension/);
+    denied(pre(p, client, t.shell('rm -rf ~/.vscode/extensions')), /holds .*\.vscode\/extensions/);
+    // The running CLI (this repository's dist/ in tests) is the hook itself.
+    denied(pre(p, client, t.write(path.join(__dirname, '..', '..', 'dist', 'cli', 'hook.js'), '')), /folder of the running stategate CLI/);
+  });
+
+  test(`${client}: MCP and unknown tools may not name a protected file in their arguments (issue 29)`, (c) => {
+    const p = place(c, 'free');
+    const call = (tool: string, input: unknown) => pre(p, client, { tool_name: tool, tool_input: input });
+    denied(call('mcp__fs__write_file', { path: '.claude/settings.json', content: '{}' }), /mcp__fs__write_file denied: its arguments name \.claude\/settings\.json, which is Claude Code's settings.*does not know this tool/);
+    denied(call('fs/edit', { edits: [{ target: { file: path.join(p.ws, '.github', 'hooks', 'x.json') } }] }), /\.github\/hooks\/x\.json/);
+    denied(call('mcp__fs__write_files', { files: { '.stategate/active': 'forged' } }), /one of the run's own files/);
+    denied(call('mcp__fs__copy', { from: 'a', to: '~/.claude/settings.json' }), /Claude Code's settings/);
+    denied(call('mcp__fs__write_file', { uri: `file://${p.ws}/.vscode/settings.json`, content: '{}' }), GATE);
+    denied(call('my_own_tool', { target: '.claude/settings.local.json' }), GATE);
+    // A folder named may be removed or filled by the tool: one holding a protected file is refused.
+    denied(call('mcp__fs__delete_directory', { path: '.github' }), /its arguments name \.github, which holds .*\.github\/hooks/);
+    denied(call('mcp__fs__move', { source: 'evil', destination: '.claude' }), /holds .*\.claude\/settings/);
+    denied(call('mcp__fs__delete_directory', { path: '.stategate' }), /holds .*\.stategate\/(active|runs)/);
+    // The workspace itself and the folders above it are what everyday tools name (a repository, a root).
+    allowed(call('mcp__git__git_status', { repo_path: p.ws }));
+    allowed(call('mcp__fs__list_directory', { path: '.' }));
+    allowed(call('mcp__fs__list_directory', { path: 'src' }));
+    // Everyday calls: text that is no protected path, URLs, ordinary files.
+    allowed(call('mcp__fs__write_file', { path: 'src/a.ts', content: 'export const a = 1;' }));
+    allowed(call('mcp__search__query', { query: 'how to configure .claude settings', url: 'https://example.invalid/.claude/settings.json', limit: 5 }));
+    allowed(call('mcp__github__create_issue', { title: 'settings.json is broken', body: 'see\n.claude/settings.json' }));
+    // A known read-only tool reading a protected file is fine.
+    allowed(pre(p, client, client === 'claude' ? { tool_name: 'Read', tool_input: { file_path: '.claude/settings.json' } } : { tool_name: 'read_file', tool_input: { filePath: '.claude/settings.json' } }));
+  });
+
 }
 
 test('vscode: an apply_patch touching the hook file is denied', (c) => {
@@ -237,3 +311,25 @@ test('vscode: an apply_patch touching the hook file is denied', (c) => {
   const patch = '*** Begin Patch\n*** Update File: .github/hooks/stategate.json\n@@\n-{}\n+{"hooks":{}}\n*** End Patch';
   denied(pre(p, 'vscode', { tool_name: 'apply_patch', tool_input: { input: patch, explanation: 'x' } }), GATE);
 });
+
+/** replace_all changes every occurrence: max_edit_lines counts each (issue 29). [client, call, lines or refusal]. */
+const REPLACE_ALL: Array<[string, Record<string, unknown>, RegExp | 'allow']> = [
+  ['claude', { tool_name: 'Edit', tool_input: { file_path: 'many.txt', old_string: 'foo', new_string: 'bar', replace_all: true } }, /This edit changes 8 line\(s\); state 'lines' allows 5/],
+  ['claude', { tool_name: 'Edit', tool_input: { file_path: 'many.txt', old_string: 'foo\n', new_string: 'bar\nbaz\n', replace_all: true } }, /changes 16 line\(s\)/],
+  ['claude', { tool_name: 'MultiEdit', tool_input: { file_path: 'many.txt', edits: [{ old_string: 'top', new_string: 'TOP' }, { old_string: 'foo', new_string: 'bar', replace_all: true }] } }, /changes 9 line\(s\)/],
+  ['opencode', { tool_name: 'edit', tool_input: { filePath: 'many.txt', oldString: 'foo', newString: 'bar', replaceAll: true } }, /changes 8 line\(s\)/],
+  ['claude', { tool_name: 'Edit', tool_input: { file_path: 'missing.txt', old_string: 'foo', new_string: 'bar', replace_all: true } }, /replaces every occurrence \(replace_all\) in missing\.txt, which stategate cannot read to count them/],
+  ['claude', { tool_name: 'Edit', tool_input: { file_path: 'many.txt', old_string: 'top', new_string: 'TOP', replace_all: true } }, 'allow'],
+  ['claude', { tool_name: 'Edit', tool_input: { file_path: 'many.txt', old_string: 'top', new_string: 'TOP' } }, 'allow'],
+];
+for (const [client, call, expect] of REPLACE_ALL) {
+  test(`${client}: ${JSON.stringify(call.tool_input)} under max_edit_lines 5`, (c) => {
+    const p = place(c, 'lines');
+    fs.writeFileSync(path.join(p.ws, 'many.txt'), `top\n${'foo\n'.repeat(8)}`);
+    const input = JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', cwd: p.ws, tool_use_id: nextCallId(), ...call });
+    const r = cli(['hook', '--client', client], { cwd: p.ws, input, env: p.env });
+    const reason = r.json?.hookSpecificOutput?.permissionDecisionReason ?? r.json?.reason;
+    if (expect === 'allow') return assert.ok(reason === undefined, `denied: ${reason}`);
+    assert.match(String(reason), expect);
+  });
+}

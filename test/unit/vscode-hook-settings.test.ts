@@ -23,9 +23,17 @@ const rows: Array<[string, string | undefined, string, boolean]> = [
   ['content that does not parse', BEFORE, '{ "editor.tabSize": ', false],
   ['a new file without hook settings', undefined, '{ "editor.tabSize": 2 }', true],
   ['a new file that turns hooks off', undefined, '{ "chat.useHooks": false }', false],
+  // Issue 29: every stategate.* setting (stategate.toolAliases relabels tools).
+  ['stategate.toolAliases added', BEFORE, BEFORE.replace('{', '{ "stategate.toolAliases": { "my_writer": "Read" },'), false],
+  ['stategate.toolAliases in the nested spelling', BEFORE, BEFORE.replace('{', '{ "stategate": { "toolAliases": { "my_writer": "Read" } },'), false],
+  ['stategate.store in a language override', BEFORE, BEFORE.replace('{', '{ "[json]": { "stategate.store": "postgres://x" },'), false],
+  ['a workspace file\'s settings', '{ "folders": [], "settings": { "stategate.toolAliases": {} } }', '{ "folders": [], "settings": { "stategate.toolAliases": { "w": "Read" } } }', false],
+  ['a workspace file\'s folders changed, stategate.* kept', '{ "folders": [], "settings": { "stategate.store": "" } }', '{ "folders": [{ "path": "." }], "settings": { "stategate.store": "" } }', true],
+  ['a key that only starts like it', BEFORE, BEFORE.replace('{', '{ "stategateNotes.x": 1,'), true],
+  ['a new file setting stategate.*', undefined, '{ "stategate.toolAliases": { "x": "Read" } }', false],
 ];
 for (const [name, before, after, same] of rows) {
-  test(`hook settings: ${name} -> ${same ? 'unchanged' : 'changed'}`, () => assert.equal(hookSettingsUnchanged(before, after), same));
+  test(`guarded settings: ${name} -> ${same ? 'unchanged' : 'changed'}`, () => assert.equal(hookSettingsUnchanged(before, after), same));
 }
 
 test('contentAfter: Write is its content; Edit and MultiEdit apply to the current text', () => {

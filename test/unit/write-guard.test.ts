@@ -51,6 +51,17 @@ const protectedRows: Array<[string, RegExp]> = [
   ['/home/me/.local/state/stategate', /stategate's own state folder/],
   ['.stategate/active', /one of the run's own files/],
   ['src/../.stategate/runs/r/run.json', /one of the run's own files/],
+  // Issue 29: Claude Code's managed settings, VS Code's machine settings, stategate's installed extension.
+  ['/etc/claude-code/managed-settings.json', /Claude Code's managed settings/],
+  ['/etc/claude-code/managed-mcp.json', /Claude Code's managed MCP servers/],
+  ['/etc/claude-code/managed-settings.d/10-hooks.json', /part of Claude Code's managed settings/],
+  ['/Library/Application Support/ClaudeCode/managed-settings.json', /Claude Code's managed settings/],
+  ['C:/ProgramData/ClaudeCode/managed-mcp.json', /Claude Code's managed MCP servers/],
+  ['/home/me/.vscode-server/data/Machine/settings.json', /VS Code machine settings/],
+  ['/home/me/.local/share/code-server/Machine/settings.json', /VS Code machine settings/],
+  ['/home/me/.vscode/extensions/stategate.stategate-1.4.0/dist/cli.js', /stategate's installed extension/],
+  ['/home/me/.vscode-server/extensions/stategate.stategate-1.4.0/package.json', /stategate's installed extension/],
+  ['/home/me/.local/share/code-server/extensions/stategate.stategate-1.4.0/dist/cli/hook.js', /stategate's installed extension/],
 ];
 for (const [p, why] of protectedRows) {
   test(`protected: ${p}`, () => {
@@ -71,6 +82,9 @@ const freeRows = [
   'src/settings.json',
   '.stategate/workflows/x.json',
   '/home/me/.bashrc',
+  '/etc/claude-code/notes.txt',
+  '/home/me/.vscode/extensions/other.ext-1.0.0/x.js',
+  '/home/me/.vscode-server/data/Machine/keybindings.json',
 ];
 for (const p of freeRows) test(`not protected: ${p}`, () => assert.equal(protection(p), undefined));
 
@@ -84,6 +98,8 @@ test('a tree write is refused when a protected file lies inside it', () => {
   assert.match(protection('/home/me', true)?.what ?? '', /holds \/home\/me\/\./);
   assert.match(protection('/home/me/.local/state', true)?.what ?? '', /holds \/home\/me\/\.local\/state\/stategate/);
   assert.match(protection('/home/me/.config', true)?.what ?? '', /holds \/home\/me\/\.config\/(opencode|Code)/);
+  assert.match(protection('/home/me/.vscode-server', true)?.what ?? '', /holds \/home\/me\/\.vscode-server\/(extensions|data)/);
+  assert.match(protection('/etc', true)?.what ?? '', /holds \/etc\/claude-code/);
   assert.equal(protection('src', true), undefined);
   assert.equal(protection('.stategate/workflows/team', true), undefined);
   // The same folder written as a single file is no tree.
@@ -165,3 +181,47 @@ test('identity: one spelling per file, workspace-relative inside, absolute outsi
   assert.equal(guard.identity(guard.resolve('/ws/src/a.ts')), 'src/a.ts');
   assert.equal(guard.identity(guard.resolve('/tmp/x')), '/tmp/x');
 });
+
+/** Issue 29: a `.stategate` folder is created by no agent, anywhere; the workspace's own one is written as before. */
+const storeRows: Array<[string, boolean]> = [
+  ['sub/.stategate/workflows/w.json', true],
+  ['sub/.stategate', true],
+  ['a/b/c/.STATEGATE/notes.md', true],
+  ['/tmp/x/.stategate/active', true],
+  ['.stategate/workflows/w.json', false],
+  ['sub/.stategate-notes/x', false],
+  ['sub/stategate/x', false],
+];
+for (const [p, refused] of storeRows) {
+  test(`${refused ? 'refused' : 'passes'}: a write of ${p}`, () => {
+    const r = protection(p);
+    if (!refused) return assert.equal(r, undefined);
+    assert.ok(r, 'was writable');
+    assert.match(r.what, /would create a \.stategate folder|one of the run's own files/);
+  });
+}
+
+test('the folder of the running bundle is protected, and everything in it', () => {
+  const g = new PathGuard({ ...ENV, bundleDir: '/opt/stategate/dist' });
+  assert.match(g.protection(g.resolve('/opt/stategate/dist/cli/hook.js'))?.what ?? '', /folder of the running stategate CLI/);
+  assert.match(g.protection(g.resolve('/opt/stategate'), true)?.what ?? '', /holds \/opt\/stategate\/dist/);
+  assert.equal(g.protection(g.resolve('/opt/stategate/README.md')), undefined);
+});
+
+/** Issue 29: a file with more than one name (hard links) is refused, whatever the name written. */
+const linkRows: Array<[links: number | undefined, refused: boolean]> = [
+  [undefined, false],
+  [1, false],
+  [2, true],
+  [7, true],
+];
+for (const [links, refused] of linkRows) {
+  test(`a write to a file with ${links ?? 'no'} link(s) ${refused ? 'is refused' : 'passes'}`, () => {
+    const g = new PathGuard({ ...ENV, linkCount: (p) => (p === '/ws/src/x.json' ? links : 1) });
+    const r = g.protection(g.resolve('src/x.json'));
+    if (!refused) return assert.equal(r, undefined);
+    assert.match(`${r?.where} ${r?.what}`, new RegExp(`src/x\\.json has ${links} hard links: a write to it changes the file under every one of its names.*Copy it to a new file`));
+    // A tree write over it is no write through the link.
+    assert.equal(g.protection(g.resolve('src/x.json'), true), undefined);
+  });
+}

@@ -31,7 +31,8 @@ import { commandRulesInForce, type ShellRules } from '../shell/rules.js';
 import type { ShellEffects } from '../shell/analyse.js';
 import { extractCall, isOwnTool, toolEntry, toolMatches, editLineCount, type ExtraAliases, type ExtractedCall } from './tools.js';
 import { noteBounds } from '../record/bounds.js';
-import { planWrites, protectedWriteReason, scopeWriteReason, unknownWriteReason } from './paths/write-plan.js';
+import { editLinesInFile, replacesAll } from './edit-lines.js';
+import { planWrites, protectedWriteReason, scopeWriteReason, unknownWriteReason, type WritePlan } from './paths/write-plan.js';
 import { PathGuard, type PathEnv } from './paths/write-guard.js';
 
 export type { ShellRules } from '../shell/rules.js';
@@ -136,9 +137,39 @@ function pathGuard(opts: PolicyOptions): PathGuard {
   return new PathGuard(opts.paths ?? lexicalPathEnv(opts.workspaceRoot ?? '/'));
 }
 
+/**
+ * The lines an edit changes (edit-lines.ts): a replace_all counts every
+ * occurrence in the file it edits, read where it really is. `unreadable`
+ * names the file when that count is not possible.
+ */
+function editSize(extracted: ExtractedCall, guard: PathGuard, cwd: string | undefined): { lines: number; unreadable?: string } {
+  const shape = extracted.editShape!;
+  if (!replacesAll(shape)) return { lines: editLineCount(shape) };
+  const target = extracted.paths[0];
+  const current = target === undefined ? undefined : guard.env.readFile?.(guard.resolve(target, cwd).real);
+  const size = editLinesInFile(shape, current);
+  return size.unknown ? { lines: size.lines, unreadable: target ?? 'a file the call does not name' } : { lines: size.lines };
+}
+
 /** The edited files of a call, one spelling per file (workspace-relative, or the real absolute path outside). */
 function editedFiles(extracted: ExtractedCall, guard: PathGuard, cwd: string | undefined): string[] {
   return [...new Set(extracted.paths.map((p) => guard.identity(guard.resolve(p, cwd))))];
+}
+
+/**
+ * The files a shell command writes, one spelling per file (as editedFiles).
+ * A target that may be a folder (`cp a.ts c.ts`) is planned as both `c.ts`
+ * and `c.ts/a.ts`: one file is written, so the one inside is not counted.
+ */
+function plannedFiles(plan: WritePlan, guard: PathGuard): string[] {
+  const all = [...new Set(plan.writes.map((w) => guard.identity(w.path)))];
+  return all.filter((f) => !all.some((other) => other !== f && f.startsWith(`${other}/`)));
+}
+
+/** The files a shell call wrote, from the analysis of its command (opts.shell), for interrupts. */
+function shellWrittenFiles(extracted: ExtractedCall, guard: PathGuard, opts: PolicyOptions): string[] {
+  if (extracted.kind !== 'shell' || !opts.shell) return [];
+  return plannedFiles(planWrites({ extracted, lenient: true, shell: opts.shell, ...(opts.cwd ? { cwd: opts.cwd } : {}) }, guard), guard);
 }
 
 /**
@@ -185,7 +216,9 @@ export function decide(run: RunSnapshot, call: ToolCall, env: MachineEnv, opts: 
   const guard = pathGuard(opts);
   const shellRules = shellRulesFor(node, extracted, call.tool, aliases);
   const strictShell = shellRules !== undefined && commandRulesInForce(shellRules);
-  const plan = planWrites({ extracted, lenient: !strictShell, ...(opts.cwd ? { cwd: opts.cwd } : {}), ...(opts.shell ? { shell: opts.shell } : {}) }, guard);
+  // A tool the built-in table does not know (MCP, unknown, or known only by a user's alias) may write whatever its arguments name.
+  const unknownTool = toolEntry(call.tool) === undefined ? { unknownToolInput: call.input } : {};
+  const plan = planWrites({ extracted, lenient: !strictShell, ...(opts.cwd ? { cwd: opts.cwd } : {}), ...(opts.shell ? { shell: opts.shell } : {}), ...unknownTool }, guard);
   const layout = toolEntry(call.tool, aliases)?.edit;
   const guarded = protectedWriteReason(plan, { tool: call.tool, input: call.input, ...(layout ? { layout } : {}) }, extracted, guard);
   if (guarded) return deny(guarded);
@@ -218,18 +251,30 @@ export function decide(run: RunSnapshot, call: ToolCall, env: MachineEnv, opts: 
   let editLines = 0;
   let newFiles: string[] = [];
   if (extracted.editShape) {
-    editLines = editLineCount(extracted.editShape);
+    const size = editSize(extracted, guard, opts.cwd);
+    editLines = size.lines;
     const used = counters.read('maxEditLines').editLines;
+    if (rules.maxEditLines !== undefined && size.unreadable !== undefined) {
+      return deny(
+        `This edit replaces every occurrence (replace_all) in ${size.unreadable}, which stategate cannot read to count them, so it cannot be held to max_edit_lines (${rules.maxEditLines} in ${limitHolder(node, found.limitOwners, 'maxEditLines')}). Replace one occurrence at a time, or transition.`,
+      );
+    }
     if (rules.maxEditLines !== undefined && used + editLines > rules.maxEditLines) {
       return deny(
         `This edit changes ${editLines} line(s); ${limitHolder(node, found.limitOwners, 'maxEditLines')} allows ${rules.maxEditLines} (max_edit_lines) and ${used} are used. Make a smaller edit, or transition.`,
       );
     }
+  }
+  // The files a call writes count against max_files_per_state whoever writes them: an edit tool's
+  // targets, or the files a shell command writes (known before it runs: write-plan.ts).
+  const written = extracted.editShape ? editedFiles(extracted, guard, opts.cwd) : plannedFiles(plan, guard);
+  if (written.length) {
     const edited = counters.read('maxFilesPerState').filesEdited;
-    newFiles = editedFiles(extracted, guard, opts.cwd).filter((p) => !edited.includes(p));
+    newFiles = written.filter((p) => !edited.includes(p));
     if (rules.maxFilesPerState !== undefined && edited.length + newFiles.length > rules.maxFilesPerState) {
+      const by = extracted.editShape ? '' : ` (written by the command)`;
       return deny(
-        `${capitalised(limitHolder(node, found.limitOwners, 'maxFilesPerState'))} allows edits to ${rules.maxFilesPerState} file(s) (max_files_per_state) and ${edited.length} are edited (${edited.join(', ') || 'none'}); ${newFiles.join(', ')} would be more. Re-editing those files is free.`,
+        `${capitalised(limitHolder(node, found.limitOwners, 'maxFilesPerState'))} allows edits to ${rules.maxFilesPerState} file(s) (max_files_per_state) and ${edited.length} are edited (${edited.join(', ') || 'none'}); ${newFiles.join(', ')}${by} would be more. Re-editing those files is free.`,
       );
     }
   }
@@ -296,7 +341,8 @@ export function record(run: RunSnapshot, call: ToolCall, result: ToolResult, env
   const bytes = isOwnTool(call.tool) || extracted.editShape ? 0 : Math.max(0, Math.floor(result.bytes ?? 0));
   const counters = callCounters(next, position, found.limitOwners);
   counters.addBytes(bytes);
-  const files = extracted.editShape ? editedFiles(extracted, pathGuard(opts), opts.cwd) : [];
+  // An edit's targets, or the files a shell command wrote (a `> config/app.env` fires an interrupt as an Edit of it does).
+  const files = extracted.editShape ? editedFiles(extracted, pathGuard(opts), opts.cwd) : shellWrittenFiles(extracted, pathGuard(opts), opts);
   const capture = workflow.meta.captureOutput && result.output !== undefined ? { output: result.output.slice(0, CAPTURE_LIMIT) } : {};
   journal.push({
     kind: 'tool_result',

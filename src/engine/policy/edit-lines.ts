@@ -9,8 +9,9 @@
  */
 
 export type EditShape =
-  | { readonly kind: 'replace'; readonly oldText: string; readonly newText: string }
-  | { readonly kind: 'multi'; readonly edits: readonly { readonly oldText: string; readonly newText: string }[] }
+  /** `all`: replace_all / replaceAll, every occurrence is replaced. */
+  | { readonly kind: 'replace'; readonly oldText: string; readonly newText: string; readonly all?: boolean }
+  | { readonly kind: 'multi'; readonly edits: readonly { readonly oldText: string; readonly newText: string; readonly all?: boolean }[] }
   | { readonly kind: 'patch'; readonly patch: string }
   | { readonly kind: 'write'; readonly content: string }
   | { readonly kind: 'insert'; readonly code: string };
@@ -99,4 +100,48 @@ export function patchPaths(patch: string): string[] {
     if (p && p !== '/dev/null' && !out.includes(p)) out.push(p);
   });
   return out;
+}
+
+/** Does the edit replace every occurrence of a text somewhere (so its size depends on the file)? */
+export function replacesAll(shape: EditShape): boolean {
+  return (shape.kind === 'replace' && shape.all === true) || (shape.kind === 'multi' && shape.edits.some((e) => e.all === true));
+}
+
+/** Non-overlapping occurrences of `needle` in `text`, as a replace-all finds them. */
+function occurrences(text: string, needle: string): number {
+  return needle === '' ? 0 : text.split(needle).length - 1;
+}
+
+/**
+ * The lines an edit changes, given the file it edits (`current`; undefined
+ * when it cannot be read). A replace_all counts its block once per
+ * occurrence: replacing a line that occurs 40 times changes 40 lines, not 1.
+ * MultiEdit's edits apply in order, each to the text the one before left.
+ * `unknown`: a replace_all on a file stategate cannot read, whose occurrences
+ * cannot be counted (each such edit is counted once; the caller refuses it
+ * where max_edit_lines holds).
+ */
+export function editLinesInFile(shape: EditShape, current: string | undefined): { lines: number; unknown: boolean } {
+  if (shape.kind !== 'replace' && shape.kind !== 'multi') return { lines: editLineCount(shape), unknown: false };
+  const edits = shape.kind === 'replace' ? [shape] : shape.edits;
+  let text = current;
+  let lines = 0;
+  let unknown = false;
+  for (const e of edits) {
+    const block = replaceLines(e.oldText, e.newText);
+    if (!e.all) {
+      lines += block;
+      if (text !== undefined && e.oldText !== '') text = text.replace(e.oldText, () => e.newText);
+      continue;
+    }
+    if (text === undefined) {
+      unknown = true;
+      lines += block;
+      continue;
+    }
+    // An edit that finds nothing fails; counted once, as if it were applied.
+    lines += block * Math.max(1, occurrences(text, e.oldText));
+    if (e.oldText !== '') text = text.split(e.oldText).join(e.newText);
+  }
+  return { lines, unknown };
 }

@@ -3,7 +3,11 @@
  * setting `stategate.toolAliases`) where every process that decides tool calls
  * can read them: the hook, the CLI and the MCP server run outside VS Code and
  * cannot read its settings. The extension keeps the file in step with the
- * setting; the store folder is one agents cannot write (protected-paths.ts).
+ * setting; the store folder is one agents cannot write (paths/protected.ts),
+ * and the setting itself may not be changed by an agent in any settings file
+ * (`.vscode/settings.json`, `*.code-workspace`, user and machine settings:
+ * paths/vscode-hook-settings.ts guards every `stategate.*` key), since an alias
+ * that maps a writing tool onto `Read` would let it write unchecked.
  *
  * A file that is present but unreadable is an error, not "no aliases": an
  * alias can put a tool under `disallowed_tools`, so ignoring it could allow a

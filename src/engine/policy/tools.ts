@@ -293,18 +293,29 @@ const pick = (input: Input, ...keys: string[]): string | undefined => {
 };
 
 const PATH_KEYS = ['file_path', 'filePath', 'notebook_path', 'notebookPath', 'path', 'dirPath', 'dir_path'];
+/**
+ * Where a command runs, in each client's spelling: Cursor's beforeShellExecution
+ * `cwd`, OpenCode's bash and Codex's shell `workdir`, `working_directory`. Its
+ * relative paths and `> file` start there (write-plan.ts).
+ */
+const CWD_KEYS = ['cwd', 'working_directory', 'workingDirectory', 'workdir'];
+/** Gemini CLI's run_shell_command names its folder `dir_path` (older releases `directory`); on its other tools `dir_path` is the path read. */
+const SHELL_CWD_KEYS = ['dir_path', 'directory'];
 const OLD_KEYS = ['old_string', 'oldString', 'old_str'];
 const NEW_KEYS = ['new_string', 'newString', 'new_str'];
+
+/** Claude Code's `replace_all`, OpenCode's `replaceAll`: every occurrence is replaced. */
+const replaceAll = (input: Input): boolean => input['replace_all'] === true || input['replaceAll'] === true;
 
 function editShape(layout: EditLayout | undefined, input: Input): EditShape | undefined {
   switch (layout) {
     case 'replace':
-      return { kind: 'replace', oldText: pick(input, ...OLD_KEYS) ?? '', newText: pick(input, ...NEW_KEYS) ?? '' };
+      return { kind: 'replace', oldText: pick(input, ...OLD_KEYS) ?? '', newText: pick(input, ...NEW_KEYS) ?? '', ...(replaceAll(input) ? { all: true } : {}) };
     case 'multi': {
       const list = Array.isArray(input['edits']) ? input['edits'] : Array.isArray(input['replacements']) ? input['replacements'] : [];
       const edits = list
         .filter((x): x is Input => typeof x === 'object' && x !== null)
-        .map((x) => ({ oldText: pick(x, ...OLD_KEYS) ?? '', newText: pick(x, ...NEW_KEYS) ?? '' }));
+        .map((x) => ({ oldText: pick(x, ...OLD_KEYS) ?? '', newText: pick(x, ...NEW_KEYS) ?? '', ...(replaceAll(x) ? { all: true } : {}) }));
       return { kind: 'multi', edits };
     }
     case 'patch':
@@ -368,7 +379,7 @@ export function extractCall(id: string, input: unknown, extra?: ExtraAliases): E
   const kind = entry?.kind ?? 'other';
   const shape = editShape(entry?.edit, obj);
   const command = kind === 'shell' ? shellCommand(obj) : undefined;
-  const cwd = pick(obj, 'cwd', 'working_directory', 'workingDirectory', 'workdir');
+  const cwd = pick(obj, ...CWD_KEYS, ...(kind === 'shell' ? SHELL_CWD_KEYS : []));
   return {
     canonical: entry?.canonical ?? String(id),
     kind,

@@ -150,10 +150,24 @@ export class ActiveRecordFile {
 }
 
 /**
- * The store folder that governs `cwd`: the nearest `.stategate` folder at or
- * above it, or, at a level that has none, a workspace the user state directory
- * records an active run for (its `.stategate` is gone: the store reports the
- * tampering). Undefined when neither is found: nothing to enforce.
+ * The store folder that governs `cwd`. The run is found from the record kept
+ * outside every workspace, never from the first `.stategate` above `cwd`: an
+ * agent that creates `sub/.stategate` (with a forged run that allows
+ * everything) and works from `sub/` must not take its hook there.
+ *
+ * 1. The nearest folder at or above `cwd` that a record in the user state
+ *    directory names as having an active run: its `.stategate` (even when that
+ *    is gone: the store reports the tampering). Every enforced run has such a
+ *    record (the store writes it on each commit of a running run), so a real
+ *    run always wins over any `.stategate` an agent made below it.
+ * 2. Only where no record names any ancestor (no run above `cwd` is enforced):
+ *    the outermost `.stategate` above `cwd` whose `active` names a run, else
+ *    the nearest `.stategate`. Outermost, because a folder an agent creates
+ *    lies inside the workspace it works in, below the workspace's own
+ *    `.stategate`; a run without a record (a store started before records, or
+ *    under another state directory) is then still the workspace's.
+ *
+ * Undefined when none is found: nothing to enforce.
  */
 export function findStoreDir(cwd: string, stateDir: string): string | undefined {
   let start = path.resolve(cwd);
@@ -162,12 +176,24 @@ export function findStoreDir(cwd: string, stateDir: string): string | undefined 
   } catch {
     /* a cwd that does not exist: look from its resolved path */
   }
+  const ancestors: string[] = [];
   for (let dir = start; ; dir = path.dirname(dir)) {
-    const candidate = path.join(dir, '.stategate');
-    if (isDirectory(candidate)) return candidate;
-    // An ancestor of a real path is real, so its record key needs no realpath.
-    if (fs.existsSync(recordFileFor(dir, stateDir))) return candidate;
-    if (path.dirname(dir) === dir) return undefined;
+    ancestors.push(dir);
+    if (path.dirname(dir) === dir) break;
+  }
+  // An ancestor of a real path is real, so its record key needs no realpath.
+  const recorded = ancestors.find((dir) => fs.existsSync(recordFileFor(dir, stateDir)));
+  if (recorded !== undefined) return path.join(recorded, '.stategate');
+  const stores = ancestors.map((dir) => path.join(dir, '.stategate')).filter(isDirectory);
+  return [...stores].reverse().find(namesARun) ?? stores[0];
+}
+
+/** Does the store folder's `active` file name a run? */
+function namesARun(store: string): boolean {
+  try {
+    return fs.readFileSync(path.join(store, 'active'), 'utf8').trim() !== '';
+  } catch {
+    return false;
   }
 }
 

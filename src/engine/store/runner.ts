@@ -476,10 +476,12 @@ export class Runner {
     }
     refuseTooDeep(`the ${call.tool} call`, call.input);
     const aliases = this.aliasesFor(opts);
+    // A shell call's write targets fire interrupts as an edit's file does: the command is analysed again (before the lock).
+    const written = await this.shellWritten(active.run, call, opts, aliases);
     let recorded = false;
     const out = await this.apply((r) => {
       recorded = true;
-      return this.once('result', r, call, opts, aliases, (same) => ({ notices: [], interrupted: false, state: same.state ?? r.state }), () => record(r, call, result, this.env, { ...branchOpt(opts.branch), ...this.pathOptions(opts), ...(aliases ? { aliases } : {}) }), (o) => ({ state: o.state }));
+      return this.once('result', r, call, opts, aliases, (same) => ({ notices: [], interrupted: false, state: same.state ?? r.state }), () => record(r, call, result, this.env, { ...branchOpt(opts.branch), ...this.pathOptions(opts), ...(aliases ? { aliases } : {}), ...written }), (o) => ({ state: o.state }));
     }, callKey('result', call, opts, aliases));
     if (!recorded) this.noteRepeat('result', call, opts, aliases);
     return { ...out, enforcement: 'on' };
@@ -578,6 +580,18 @@ export class Runner {
       out.rewrite = { ...(call.input as object), command: this.rewriteShell(extracted.command, node.rules.blockedEnv, overrides) };
     }
     return out;
+  }
+
+  /** For a shell call after it ran: the analysis of its command (what it wrote), or nothing. */
+  private async shellWritten(run: RunSnapshot, call: ToolCall, opts: ToolOptions, aliases?: ExtraAliases): Promise<Pick<PolicyOptions, 'shell'>> {
+    if (extractCall(call.tool, call.input, aliases).kind !== 'shell') return {};
+    const here = locateForCall(run, this.env, call.tool, { ...branchOpt(opts.branch), ...(aliases ? { aliases } : {}) });
+    if ('code' in here || here.node.kind === 'final') return {};
+    // Only interrupts need it here (the files were counted when the call was decided): no parse where none is defined.
+    const root = this.env.load(run.workflow.definitionText);
+    if (!here.workflow.interrupts.length && !root?.interrupts.length) return {};
+    const { shell } = await this.shellInputs(here.node, call, aliases, here.commandLevels);
+    return shell ? { shell } : {};
   }
 
   private pathOptions(opts: ToolOptions): Pick<PolicyOptions, 'workspaceRoot' | 'paths' | 'cwd'> {

@@ -12,7 +12,8 @@
  *   outside the workspace (a client reads `.claude/settings.json` from the
  *   folder it starts in and from the home folder alike);
  * - `home`: under the user's home folder; `state`: stategate's own user
- *   state folder (the tamper-evidence record and the hook launcher).
+ *   state folder (the tamper-evidence record and the hook launcher);
+ *   `bundle`: the folder the running stategate bundle was loaded from.
  *
  * MCP configuration (`.vscode/mcp.json`, `.github/mcp.json`, `.cursor/mcp.json`)
  * is not here: it gives the agent tools, each of which is still gated by the
@@ -24,7 +25,7 @@ import { isInside } from './real-path.js';
 export interface EnforcementFile {
   /** Segments, `*` within a segment, a trailing `/**` for a folder and everything in it. */
   readonly pattern: string;
-  readonly at: 'anywhere' | 'home' | 'state';
+  readonly at: 'anywhere' | 'home' | 'state' | 'bundle';
   /** What it is, for the denial ("Claude Code's project settings, which hold its hooks"). */
   readonly what: string;
   /** A VS Code settings file: a write that leaves its hook settings unchanged may pass (vscode-hook-settings.ts). */
@@ -35,10 +36,27 @@ export const ENFORCEMENT_FILES: readonly EnforcementFile[] = [
   { pattern: '.github/hooks/**', at: 'anywhere', what: 'a hook file of VS Code and Copilot CLI (any file there can add or shadow hooks)' },
   { pattern: '.claude/settings.json', at: 'anywhere', what: "Claude Code's settings, which VS Code reads for hooks too" },
   { pattern: '.claude/settings.local.json', at: 'anywhere', what: "Claude Code's local settings, where stategate installs its hooks" },
-  { pattern: '.vscode/settings.json', at: 'anywhere', what: 'VS Code workspace settings (chat.useHooks, chat.useClaudeHooks, chat.hookFilesLocations)', hookSettings: true },
-  { pattern: '*.code-workspace', at: 'anywhere', what: 'a VS Code workspace file, whose settings can turn hooks off' },
-  { pattern: 'User/settings.json', at: 'anywhere', what: 'VS Code user settings (chat.useHooks, chat.useClaudeHooks, chat.hookFilesLocations)', hookSettings: true },
-  { pattern: 'User/profiles/*/settings.json', at: 'anywhere', what: 'VS Code profile settings (chat.useHooks, chat.useClaudeHooks, chat.hookFilesLocations)', hookSettings: true },
+  { pattern: '.vscode/settings.json', at: 'anywhere', what: 'VS Code workspace settings (chat.useHooks, chat.useClaudeHooks, chat.hookFilesLocations, stategate.*)', hookSettings: true },
+  { pattern: '*.code-workspace', at: 'anywhere', what: 'a VS Code workspace file, whose settings can turn hooks off or change stategate.*', hookSettings: true },
+  { pattern: 'User/settings.json', at: 'anywhere', what: 'VS Code user settings (chat.useHooks, chat.useClaudeHooks, chat.hookFilesLocations, stategate.*)', hookSettings: true },
+  { pattern: 'User/profiles/*/settings.json', at: 'anywhere', what: 'VS Code profile settings (chat.useHooks, chat.useClaudeHooks, chat.hookFilesLocations, stategate.*)', hookSettings: true },
+  // Remote and code-server machine settings (`~/.vscode-server/data/Machine/settings.json`,
+  // `~/.local/share/code-server/Machine/settings.json`): VS Code reads hook and stategate.* settings there too.
+  { pattern: 'Machine/settings.json', at: 'anywhere', what: 'VS Code machine settings (chat.useHooks, chat.useClaudeHooks, chat.hookFilesLocations, stategate.*)', hookSettings: true },
+  // Claude Code's managed (enterprise) settings: /etc/claude-code on Linux and WSL, /Library/Application
+  // Support/ClaudeCode on macOS, C:\ProgramData\ClaudeCode on Windows. They hold hooks (and can forbid
+  // every other hook) and the managed MCP servers; `managed-settings.d/` holds drop-in parts of them.
+  { pattern: 'claude-code/managed-settings.json', at: 'anywhere', what: "Claude Code's managed settings, which hold hooks above every other settings file" },
+  { pattern: 'claude-code/managed-settings.d/**', at: 'anywhere', what: "a part of Claude Code's managed settings, which hold hooks above every other settings file" },
+  { pattern: 'claude-code/managed-mcp.json', at: 'anywhere', what: "Claude Code's managed MCP servers, which replace the user's (stategate's among them)" },
+  { pattern: 'ClaudeCode/managed-settings.json', at: 'anywhere', what: "Claude Code's managed settings, which hold hooks above every other settings file" },
+  { pattern: 'ClaudeCode/managed-settings.d/**', at: 'anywhere', what: "a part of Claude Code's managed settings, which hold hooks above every other settings file" },
+  { pattern: 'ClaudeCode/managed-mcp.json', at: 'anywhere', what: "Claude Code's managed MCP servers, which replace the user's (stategate's among them)" },
+  // stategate's installed extension in every VS Code family's extensions folder (`~/.vscode/extensions`,
+  // `~/.vscode-server/extensions`, `~/.local/share/code-server/extensions`, Insiders, Cursor...): its
+  // files are the hook that decides, and the launcher runs them.
+  { pattern: 'extensions/stategate.stategate-*/**', at: 'anywhere', what: "stategate's installed extension, whose files are the hook that decides every call" },
+  { pattern: '**', at: 'bundle', what: 'the folder of the running stategate CLI, whose files are the hook that decides every call' },
   { pattern: '.copilot/hooks/**', at: 'anywhere', what: "a Copilot CLI user hook file" },
   { pattern: '.codex/hooks.json', at: 'anywhere', what: "Codex's hook file" },
   { pattern: '.codex/config.toml', at: 'anywhere', what: "Codex's configuration, which can hold hooks" },
@@ -58,6 +76,8 @@ export interface EnforcementPlaces {
   readonly home?: string;
   /** userStateDir() (real path). */
   readonly stateDir?: string;
+  /** The folder of the running stategate bundle (real path), when it runs from one (env.ts). */
+  readonly bundleDir?: string;
   readonly platform: NodeJS.Platform;
   readonly env: Readonly<Record<string, string | undefined>>;
 }
@@ -83,7 +103,7 @@ export function enforcementFileAt(real: string, places: EnforcementPlaces): Enfo
       if (matcher(`**/${entry.pattern}`)(slash(real).replace(/^\/+/, ''))) return entry;
       continue;
     }
-    const base = entry.at === 'home' ? places.home : places.stateDir;
+    const base = entry.at === 'home' ? places.home : entry.at === 'bundle' ? places.bundleDir : places.stateDir;
     if (base === undefined || !isInside(real, base, true)) continue;
     const rel = slash(path.relative(base.toLowerCase(), real.toLowerCase()));
     if (entry.pattern === '**' || matcher(entry.pattern)(rel)) return entry;
@@ -103,10 +123,23 @@ function userSettingsFiles(places: EnforcementPlaces): string[] {
       : places.platform === 'darwin'
         ? path.join(home, 'Library', 'Application Support')
         : (places.env['XDG_CONFIG_HOME'] ?? path.join(home, '.config'));
+  const codeServer = path.join(home, '.local', 'share', 'code-server');
   return [
     ...VSCODE_PRODUCTS.map((p) => path.join(config, p, 'User', 'settings.json')),
-    path.join(home, '.local', 'share', 'code-server', 'User', 'settings.json'),
+    path.join(codeServer, 'User', 'settings.json'),
+    path.join(codeServer, 'Machine', 'settings.json'),
+    path.join(home, '.vscode-server', 'data', 'Machine', 'settings.json'),
+    // The folders stategate's extension is installed in (a tree write over one removes it).
+    ...['.vscode', '.vscode-insiders', '.vscode-server', '.vscode-server-insiders', '.cursor', '.windsurf', '.vscode-oss'].map((d) => path.join(home, d, 'extensions')),
+    path.join(codeServer, 'extensions'),
   ];
+}
+
+/** Where Claude Code's managed settings are on this platform (its settings documentation). */
+function managedSettingsFolder(places: EnforcementPlaces): string {
+  if (places.platform === 'win32') return path.join(places.env['ProgramData'] ?? 'C:\\ProgramData', 'ClaudeCode');
+  if (places.platform === 'darwin') return '/Library/Application Support/ClaudeCode';
+  return '/etc/claude-code';
 }
 
 /**
@@ -120,8 +153,9 @@ export function enforcementLocations(places: EnforcementPlaces): string[] {
   const out: string[] = [];
   for (const entry of ENFORCEMENT_FILES) {
     const literal = entry.pattern.replace(/\/\*\*$/, '');
-    if (entry.at === 'state') {
-      if (places.stateDir !== undefined) out.push(places.stateDir);
+    if (entry.at === 'state' || entry.at === 'bundle') {
+      const dir = entry.at === 'state' ? places.stateDir : places.bundleDir;
+      if (dir !== undefined) out.push(dir);
     } else if (entry.at === 'home') {
       if (places.home !== undefined) out.push(path.join(places.home, literal));
     } else if (!/[*?[{]/.test(literal)) {
@@ -129,5 +163,5 @@ export function enforcementLocations(places: EnforcementPlaces): string[] {
       if (places.home !== undefined) out.push(path.join(places.home, literal));
     }
   }
-  return [...new Set([...out, ...userSettingsFiles(places)])];
+  return [...new Set([...out, ...userSettingsFiles(places), managedSettingsFolder(places)])];
 }

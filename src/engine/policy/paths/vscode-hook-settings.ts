@@ -1,22 +1,30 @@
 /**
- * `.vscode/settings.json` (and VS Code's user settings) hold what turns agent
- * hooks on or off or moves them (`chat.useHooks`, `chat.useClaudeHooks`,
- * `chat.hookFilesLocations`), next to many settings an agent may well need to
- * change (formatter, test runner). So a write there passes when the file's
- * content after it leaves every hook setting as it was; a write whose result
- * cannot be computed (a patch, an edit whose text is not found exactly once,
- * content that does not parse) is denied.
+ * `.vscode/settings.json`, `*.code-workspace` files and VS Code's user and
+ * machine settings hold what turns agent hooks on or off or moves them
+ * (`chat.useHooks`, `chat.useClaudeHooks`, `chat.hookFilesLocations`) and
+ * stategate's own settings (`stategate.toolAliases` relabels tools: an agent
+ * that maps its writing tool onto `Read` would write unseen), next to many
+ * settings an agent may well need to change (formatter, test runner).
  *
- * Hook settings are found by name, not by a fixed list: every key whose name
- * mentions "hook" at any depth (`"chat.useHooks"`, a nested `"chat": {"useHooks"}`,
- * a language override), so a setting VS Code adds later is covered too.
+ * The precise rule, not a ban of the whole file: a write there passes when
+ * the file's content after it leaves every guarded setting as it was, and a
+ * write whose result cannot be computed (a patch, an edit whose text is not
+ * found exactly once, content that does not parse as JSONC) is denied. It is
+ * sound because the comparison is of the parsed values (jsonc-parser, as VS
+ * Code reads them), taken from the whole content the write leaves, not of the
+ * edit's text: no spelling of a key (nested `"stategate": {...}`, a language
+ * override, a workspace file's `settings`) escapes it.
+ *
+ * Guarded settings are found by name, not by a fixed list: every key whose
+ * name mentions "hook", and every key that is `stategate` or starts with
+ * `stategate.`, at any depth, so a setting added later is covered too.
  */
 import { parse, type ParseError } from 'jsonc-parser';
 import type { EditShape } from '../edit-lines.js';
 
 type Input = Record<string, unknown>;
 
-/** Every `key path -> value` under a key that mentions hooks, as one comparable string; undefined when the text does not parse. */
+/** Every `key path -> value` under a guarded key (hooks, stategate.*), as one comparable string; undefined when the text does not parse. */
 function hookSettings(text: string | undefined): string | undefined {
   if (text === undefined || text.trim() === '') return '[]';
   const errors: ParseError[] = [];
@@ -27,7 +35,7 @@ function hookSettings(text: string | undefined): string | undefined {
     if (typeof v !== 'object' || v === null) return;
     for (const [k, child] of Object.entries(v as Input)) {
       const here = [...at, k];
-      if (/hook/i.test(k)) found.push([JSON.stringify(here), JSON.stringify(child)]);
+      if (/hook/i.test(k) || /^stategate(\.|$)/i.test(k)) found.push([JSON.stringify(here), JSON.stringify(child)]);
       else visit(child, here);
     }
   };
@@ -35,7 +43,7 @@ function hookSettings(text: string | undefined): string | undefined {
   return JSON.stringify(found.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
-/** Does `after` keep every hook setting of `before` (undefined: the file does not exist yet)? */
+/** Does `after` keep every guarded setting (hooks, stategate.*) of `before` (undefined: the file does not exist yet)? */
 export function hookSettingsUnchanged(before: string | undefined, after: string): boolean {
   const was = hookSettings(before);
   const now = hookSettings(after);

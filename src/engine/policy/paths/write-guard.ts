@@ -32,6 +32,10 @@ export interface PathEnv extends PathLookup {
   readonly readFile?: (p: string) => string | undefined;
   /** The names in a folder (to expand a shell glob the way bash will). */
   readonly readdir?: (p: string) => string[] | undefined;
+  /** How many names (hard links) an existing regular file has; undefined for a folder or where nothing is. */
+  readonly linkCount?: (p: string) => number | undefined;
+  /** The folder of the running stategate bundle (env.ts): its files are the hook itself. */
+  readonly bundleDir?: string;
 }
 
 /** A path as written (made absolute) and where it really leads. */
@@ -56,6 +60,8 @@ export interface Protection extends Refusal {
 }
 
 const GATE_WAY_OUT = 'A person changes it with "stategate: Disable Agent Enforcement" or by stopping the run (`stategate run stop`).';
+/** The folder that holds a workspace's runs. */
+const STORE_NAME = '.stategate';
 /** A name no real file has: a tree write is admitted only where a file inside it would be. */
 const INSIDE_PROBE = '.stategate-path-probe';
 
@@ -68,7 +74,8 @@ export class PathGuard {
     this.realRoot = resolveReal(env.root, env.root, env) ?? path.resolve(env.root);
     const stateDir = env.stateDir === undefined ? undefined : resolveReal(env.stateDir, env.root, env);
     const home = env.home === undefined ? undefined : resolveReal(env.home, env.root, env);
-    this.places = { root: this.realRoot, platform: env.platform, env: env.env, ...(home ? { home } : {}), ...(stateDir ? { stateDir } : {}) };
+    const bundleDir = env.bundleDir === undefined ? undefined : resolveReal(env.bundleDir, env.root, env);
+    this.places = { root: this.realRoot, platform: env.platform, env: env.env, ...(home ? { home } : {}), ...(stateDir ? { stateDir } : {}), ...(bundleDir ? { bundleDir } : {}) };
   }
 
   /**
@@ -88,6 +95,11 @@ export class PathGuard {
   /** Is `p` an existing folder (where it really leads)? */
   isFolder(p: ResolvedPath): boolean {
     return this.env.readdir?.(p.real) !== undefined;
+  }
+
+  /** Is `p` the workspace folder or a folder above it? */
+  holdsWorkspace(p: ResolvedPath): boolean {
+    return isInside(this.realRoot, p.real) || isInside(path.resolve(this.env.root), p.lexical);
   }
 
   /** The home folder as given (for `~` in shell words and globs). */
@@ -113,12 +125,46 @@ export class PathGuard {
     if (own) return { where, what: own.replace(/^.*? (is one of)/, '$1') };
     const entry = enforcementFileAt(p.real, this.places) ?? enforcementFileAt(p.lexical, this.places);
     if (entry) return { entry, where, what: `is ${entry.what}: it installs or switches on the agent gate, so no agent may write it while a run is enforced. ${GATE_WAY_OUT}` };
-    if (!tree) return undefined;
+    const created = this.newStoreFolder(p);
+    if (created) return { where, what: `would create a ${STORE_NAME} folder (${created}): the hook finds runs by that name, so no agent may create one while a run is enforced. Use another folder name.` };
+    if (!tree) return this.hardLinked(p, where);
     const inside = this.locations().find((l) => isInside(l.at, p.real, true) || isInside(l.at, p.lexical, true));
     if (!inside) return undefined;
     const runFile = inside.shown.includes('.stategate');
     const its = runFile ? "one of the run's own files, which only stategate writes" : 'a file or folder that installs or switches on the agent gate';
     return { where, what: `holds ${inside.shown}, ${its}, so a command that may change everything in it cannot run while a run is enforced. Aim it at a folder that holds none of them.${runFile ? '' : ` ${GATE_WAY_OUT}`}` };
+  }
+
+  /**
+   * The first `.stategate` folder the write would create (a `.stategate` segment of the
+   * path, as written or where it really lands, that is not an existing folder), or
+   * undefined. The workspace's own `.stategate` exists while a run is enforced, so only
+   * a new one is refused: one an agent makes in a subfolder could otherwise be taken
+   * for the run by a hook started there (active-record.ts findStoreDir).
+   */
+  private newStoreFolder(p: ResolvedPath): string | undefined {
+    for (const spelling of [p.lexical, p.real]) {
+      const parts = spelling.split(/[\\/]/);
+      for (let i = 0; i < parts.length; i++) {
+        if (parts[i]!.toLowerCase() !== STORE_NAME) continue;
+        const folder = parts.slice(0, i + 1).join(path.sep) || path.sep;
+        if (this.env.readdir?.(folder) === undefined && (this.env.readdir !== undefined || !isInside(folder, path.join(this.realRoot, STORE_NAME), true))) return folder;
+      }
+    }
+    return undefined;
+  }
+
+  /**
+   * A file with more than one hard link is one file under several names, and
+   * a write through any name changes it under all of them (`ln
+   * .claude/settings.json x`, then a Write of `x`). Finding the other names
+   * means searching every disk, so such a write is refused, saying how to
+   * break the link. A new file (no links yet) and a tree write pass.
+   */
+  private hardLinked(p: ResolvedPath, where: string): Protection | undefined {
+    const links = this.env.linkCount?.(p.real);
+    if (links === undefined || links < 2) return undefined;
+    return { where, what: `has ${links} hard links: a write to it changes the file under every one of its names, which may be a protected file, and stategate cannot find them all. Copy it to a new file (\`cp x x.new && mv x.new x\`) to break the link, then write that.` };
   }
 
   /** Why the state's path scope refuses a write to `p`, or undefined. */

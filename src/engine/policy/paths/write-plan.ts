@@ -5,10 +5,12 @@
  * shell analysis). The policy runs the path rules over this one list:
  * protected files first (write-guard.ts), the state's path scope later.
  */
+import * as path from 'node:path';
 import type { ShellEffects } from '../../shell/analyse.js';
 import { shellWritePaths, startFolders } from '../../shell/write-paths.js';
 import type { EditLayout, ExtractedCall } from '../tools.js';
 import { contentAfter, hookSettingsUnchanged } from './vscode-hook-settings.js';
+import { MAX_NAMED_PATHS, namedPaths } from './named-paths.js';
 import type { PathGuard, Refusal, ResolvedPath } from './write-guard.js';
 import type { PathScope } from './scope.js';
 
@@ -22,6 +24,10 @@ export interface PlannedWrite {
 
 export interface WritePlan {
   readonly writes: readonly PlannedWrite[];
+  /** Paths an unknown tool's arguments name (named-paths.ts): checked against the protected files only. */
+  readonly named?: readonly PlannedWrite[];
+  /** The unknown tool's arguments hold more strings than are checked: refused. */
+  readonly tooManyNamed?: boolean;
   /** Shell writes whose path cannot be known before the command runs. */
   readonly unknown: ReadonlyArray<{ readonly how: string; readonly why: string }>;
 }
@@ -34,9 +40,31 @@ export interface PlanInput {
   readonly shell?: ShellEffects;
   /** A free state's command: what cannot be followed is let go (shell.ts's lenient walk). */
   readonly lenient: boolean;
+  /** The arguments of a tool stategate does not know (an MCP tool, an alias): every path they name may be written. */
+  readonly unknownToolInput?: unknown;
 }
 
 export function planWrites(input: PlanInput, guard: PathGuard): WritePlan {
+  const plan = plannedWrites(input, guard);
+  if (input.unknownToolInput === undefined) return plan;
+  const named = namedPaths(input.unknownToolInput);
+  // `~/x` as a server that expands it would read it (a path resolved as written is checked too).
+  const home = guard.home;
+  const spellings = named.paths.flatMap((p) => (home !== undefined && (p === '~' || p.startsWith('~/')) ? [p, path.join(home, p.slice(1))] : [p]));
+  // A tool that may write what it names may also remove or fill a folder it names (`delete_directory
+  // {"path": ".github"}`), so each is checked as a tree, except the workspace and the folders above it:
+  // everyday tools name the repository they work in, and a run's files removed that way are tampering
+  // the record outside the workspace reveals (active-record.ts).
+  const plannedNamed = spellings.map((p) => {
+    const at = guard.resolve(p, input.cwd);
+    // An existing file is no tree (and keeps the hard-link check of a single file).
+    return { path: at, tree: !guard.holdsWorkspace(at) && guard.env.linkCount?.(at.real) === undefined };
+  });
+  return { ...plan, named: plannedNamed, ...(named.tooMany ? { tooManyNamed: true } : {}) };
+}
+
+/** What a file tool or a shell command writes. */
+function plannedWrites(input: PlanInput, guard: PathGuard): WritePlan {
   const { extracted } = input;
   if (extracted.editShape) return { writes: extracted.paths.map((p) => ({ path: guard.resolve(p, input.cwd), tree: false })), unknown: [] };
   if (extracted.kind !== 'shell' || !input.shell) return { writes: [], unknown: [] };
@@ -70,6 +98,11 @@ export function protectedWriteReason(plan: WritePlan, call: { tool: string; inpu
     if (!p) continue;
     if (p.entry?.hookSettings && w.how === undefined && keepsHookSettings(w.path, call, extracted, guard)) continue;
     return sentence(call.tool, w, p);
+  }
+  if (plan.tooManyNamed) return `${call.tool} denied: its arguments hold more than ${MAX_NAMED_PATHS} strings, and stategate checks every string an unknown tool is given against the protected files (it cannot tell which name a file the tool writes). Pass fewer at a time.`;
+  for (const w of plan.named ?? []) {
+    const p = guard.protection(w.path, w.tree);
+    if (p) return `${call.tool} denied: its arguments name ${p.where}, which ${p.what} stategate does not know this tool, so it cannot tell that the tool only reads what it names.`;
   }
   return undefined;
 }
