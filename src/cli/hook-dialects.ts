@@ -234,7 +234,8 @@ const cursor: Dialect = {
 
 const opencode: Dialect = {
   parse: (raw) => claudeShaped('opencode', raw),
-  pre: (answer) => out(answer.decision === 'allow' ? { decision: 'allow' } : { decision: 'deny', reason: denyReason(answer) }),
+  // The plugin puts updated_input (the sandboxed command) in place of the tool's arguments.
+  pre: (answer) => out(answer.decision === 'allow' ? { decision: 'allow', ...(answer.updatedInput !== undefined ? { updated_input: answer.updatedInput } : {}) } : { decision: 'deny', reason: denyReason(answer) }),
   context: (_input, text) => out({ context: text }),
   stop: () => out({}),
   failClosed: (reason) => ({ stdout: { decision: 'deny', reason }, stderr: `stategate: ${reason}\n`, exit: 2 }),
