@@ -30,7 +30,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { enforcementLocations } from '../policy/paths/enforcement-files.js';
+import { ENFORCEMENT_FILES, enforcementLocations } from '../policy/paths/enforcement-files.js';
 
 export interface SandboxSetting {
   /** The workspace folder. */
@@ -108,11 +108,16 @@ export function sandboxPlan(s: SandboxSetting): SandboxPlan {
   const roots = [...writable].sort(byDepth);
   const rootOf = (p: string): string | undefined => roots.filter((w) => inside(p, w)).at(-1);
 
+  const folders = new Set([s.storeDir, s.stateDir, ...s.installDirs].map((p) => path.resolve(p)));
+  // The table's `X/**` entries are folders: missing, the folder itself is sealed rather than its parent made read-only.
+  const folderTails = ENFORCEMENT_FILES.filter((e) => e.pattern.endsWith('/**') && e.pattern !== '**').map((e) => `${path.sep}${e.pattern.slice(0, -3)}`);
+  const isFolder = (abs: string): boolean => folders.has(abs) || folderTails.some((tail) => abs.endsWith(tail));
   const protectedPaths = [
     s.storeDir,
     s.stateDir,
     ...s.installDirs,
-    ...enforcementLocations({ root: workspace, ...(s.home !== undefined ? { home: s.home } : {}), stateDir: s.stateDir, platform: s.platform, env: s.env }),
+    // A client reads its settings from the folder it starts in: the copies in every writable root count.
+    ...roots.flatMap((root) => enforcementLocations({ root, ...(s.home !== undefined ? { home: s.home } : {}), stateDir: s.stateDir, platform: s.platform, env: s.env })),
   ];
   const readOnly = new Set<string>();
   const sealed = new Set<string>();
@@ -139,7 +144,7 @@ export function sandboxPlan(s: SandboxSetting): SandboxPlan {
     // No client reads these from a workspace (VS Code's user folder, Copilot CLI's user hooks): an
     // empty folder left in every workspace for them would be litter with no protection in it.
     if (roots.includes(parentReal) && USER_ONLY.has(path.basename(child))) continue;
-    if (child !== abs) sealed.add(step); // a missing folder on the way: an empty read-only folder there
+    if (child !== abs || isFolder(abs)) sealed.add(step); // a missing folder: an empty read-only folder there
     else if (roots.includes(parentReal)) uncovered.push(step); // a file directly in a writable root
     else readOnly.add(parentReal); // a missing file in an existing folder: that folder read-only
   }
