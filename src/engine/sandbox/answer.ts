@@ -61,7 +61,8 @@ export function sandboxAnswer(c: SandboxCall): SandboxAnswer {
     ...(c.rules.allowedPaths ? { allowedPaths: c.rules.allowedPaths } : {}),
     network: c.rules.network !== false,
     platform: process.platform,
-    env: process.env,
+    // An empty variable counts as unset (XDG_CONFIG_HOME='' is not the current folder).
+    env: Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== '')),
   });
   return { sandbox: { enforced: true }, updated_input: { ...(input as object), command: sandboxCommand(backend.path, plan, c.command) } };
 }

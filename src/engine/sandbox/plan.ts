@@ -123,6 +123,8 @@ export function sandboxPlan(s: SandboxSetting): SandboxPlan {
   const sealed = new Set<string>();
   const uncovered: string[] = [];
   for (const p of protectedPaths) {
+    // A relative path here came from an empty variable (XDG_CONFIG_HOME=''): it names no real place.
+    if (!path.isAbsolute(p)) continue;
     const abs = path.resolve(p);
     const r = real(abs);
     if (r !== undefined) {
