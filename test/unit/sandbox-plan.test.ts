@@ -5,7 +5,7 @@
  * inner bash byte for byte; and that the probe runs once per binary.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
@@ -94,7 +94,7 @@ test('quoting: the agent\'s command reaches the inner bash byte for byte', (t) =
   const plan = sandboxPlan(s);
   for (const command of QUOTING) {
     const plain = spawnSync('bash', ['-c', command], { cwd: ws, encoding: 'utf8', env: { ...process.env, HOME: '/h' } });
-    const wrapped = spawnSync('bash', ['-c', sandboxCommand(bwrap, plan, command)], { cwd: ws, encoding: 'utf8', env: { ...process.env, HOME: '/h' } });
+    const wrapped: SpawnSyncReturns<string> = spawnSync('bash', ['-c', sandboxCommand(bwrap, plan, command)], { cwd: ws, encoding: 'utf8', env: { ...process.env, HOME: '/h' } });
     assert.equal(wrapped.stderr, plain.stderr, command);
     assert.equal(wrapped.stdout, plain.stdout, command);
     assert.equal(wrapped.status, plain.status, command);

@@ -43,6 +43,14 @@ export interface SandboxCall {
   readonly stateDir: string;
 }
 
+/**
+ * Whether this machine can put the boundary under shell commands (`run state`, the panel):
+ * bubblewrap found and working. Per call a client that cannot take the rewrite still turns it off.
+ */
+export function sandboxStatusHere(backend: SandboxBackend): SandboxStatus {
+  return backend.kind === 'none' ? { enforced: false, reason: `${backend.reason}; the command analysis alone decides` } : { enforced: true };
+}
+
 const off = (reason: string): SandboxAnswer => ({ sandbox: { enforced: false, reason } });
 
 export function sandboxAnswer(c: SandboxCall): SandboxAnswer {

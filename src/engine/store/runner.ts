@@ -40,7 +40,7 @@ import { learningFrom, recordLearning, reportUsage, type LearningOutcome, type U
 import { locateForCall } from '../policy/effective-rules.js';
 import { nodePathEnv } from '../policy/paths/env.js';
 import { PathGuard, type PathEnv } from '../policy/paths/write-guard.js';
-import { sandboxAnswer, type SandboxProvider, type SandboxStatus } from '../sandbox/answer.js';
+import { sandboxAnswer, sandboxStatusHere, type SandboxProvider, type SandboxStatus } from '../sandbox/answer.js';
 import { activeStages, workflowStageTools, type StageTool, answerGrant, completionToolCalled, askGrant, beginTurn, completeStage, consumeGrant, findGrant, promptSent, stageFor, stageView, syncStages, type AnswerOutcome, type AskOutcome, type CompletionOutcome, type GrantAnswerer, type StageView, type TurnOutcome, setSecurityMode, type SecurityModeOutcome } from '../pipeline/index.js';
 
 /**
@@ -451,7 +451,7 @@ export class Runner {
       if (here.node.kind === 'final') return { ...off(`the run is in final state '${here.node.id}': enforcement is off`), state: here.node.id };
       const policy: PolicyOptions = { ...branchOpt(opts.branch), ...this.pathOptions(opts), ...(aliases ? { aliases } : {}), ...(await this.shellInputs(here.node, call, aliases, here.commandLevels)) };
       let decided = false;
-      const answer = await this.apply((r) => {
+      const answer = await this.apply<ToolAnswer>((r) => {
         decided = true;
         // The run may have moved while the command was analysed: decide only on the state analysed.
         if (r.status !== 'running') return { run: r, journal: [], outcome: { ...off(`the run is ${r.status}: enforcement is off`), state: r.state } };
@@ -568,8 +568,7 @@ export class Runner {
    */
   sandboxStatus(): SandboxStatus {
     if (!this.sandbox) return { enforced: false, reason: 'this process puts no sandbox under shell commands' };
-    const backend = this.sandbox.backend();
-    return backend.kind === 'none' ? { enforced: false, reason: `${backend.reason}; the command analysis alone decides` } : { enforced: true };
+    return sandboxStatusHere(this.sandbox.backend());
   }
 
   /**
