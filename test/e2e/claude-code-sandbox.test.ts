@@ -40,6 +40,7 @@ const out = {};
 for (const f of JSON.parse(process.argv[2])) {
   try { fs.writeFileSync(f, 'pwned'); out[f] = 'OK'; } catch (e) { out[f] = e.code; }
 }
+try { fs.rmSync('.stategate', { recursive: true, force: true }); out.rm = 'OK'; } catch (e) { out.rm = e.code; }
 console.log('ATTACK ' + JSON.stringify(out));
 `;
 
@@ -74,6 +75,8 @@ test('Claude Code runs the sandboxed command stategate hands back, and still ask
     assert.equal(got[settings], 'EROFS');
     assert.notEqual(got[path.join(outside, 'notes.txt')], 'OK');
     assert.equal(got[inside], 'OK');
+    assert.ok(got['rm'] !== undefined && got['rm'] !== 'OK', `the script could not delete .stategate/ (the adversary test deletes it with the sandbox off): ${got['rm']}`);
+    assert.ok(fs.existsSync(active), '.stategate/ is still there');
   });
 
   await t.test('the gate files and the file outside are byte-identical; the workspace write landed', () => {
