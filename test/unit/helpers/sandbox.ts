@@ -11,7 +11,9 @@ import { tempDir } from './temp-dir';
 
 /** The bwrap path, or undefined after skipping `t` (outside CI) when there is none. */
 export function bwrapOrSkip(t: TestContext): string | undefined {
-  const found = findSandbox({ stateDir: tempDir('sg-probe-', t) });
+  // STATEGATE_BWRAP, as the CLI reads it (runner-factory.ts): also how a run without bwrap is tried here.
+  const override = process.env.STATEGATE_BWRAP;
+  const found = findSandbox({ stateDir: tempDir('sg-probe-', t), ...(override ? { candidates: [override] } : {}) });
   if (found.kind === 'bwrap') return found.path;
   if (process.env.CI === 'true') assert.fail(`the sandbox tests need bubblewrap under CI: ${found.reason}`);
   t.skip(`no usable bubblewrap: ${found.reason}`);
