@@ -190,3 +190,35 @@ test('run tool: sandbox and updated_input; off with the reason without bwrap, an
   assert.equal(denied.decision, 'deny');
   assert.equal(denied.sandbox, undefined);
 });
+
+test('statecharts: network: false on an ancestor holds in a child that says network: true', (t) => {
+  if (!bwrapOrSkip(t)) return;
+  const ws = fs.realpathSync(tempDir('sg-sandbox-chart-', t));
+  fs.writeFileSync(
+    path.join(ws, 'net.statechart.yaml'),
+    [
+      'statechart:',
+      '  id: net_chart',
+      '  initial: offline',
+      '  states:',
+      '    offline:',
+      '      network: false',
+      '      initial: building',
+      '      states:',
+      '        building:',
+      '          allowed_tools: [Bash]',
+      '          network: true',
+      '      on:',
+      '        DONE:',
+      '          target: finished',
+      '    finished:',
+      '      type: final',
+      '',
+    ].join('\n'),
+  );
+  const started = cli(['run', 'start', 'net.statechart.yaml'], { cwd: ws });
+  assert.equal(started.code, 0, started.stdout + started.stderr);
+  const answer = cli(['run', 'tool', 'Bash', '--input', JSON.stringify({ command: 'echo hi' })], { cwd: ws }).json;
+  assert.equal(answer.decision, 'allow', JSON.stringify(answer));
+  assert.match(answer.updated_input.command, /'--unshare-net'/);
+});
