@@ -222,3 +222,24 @@ test('statecharts: network: false on an ancestor holds in a child that says netw
   assert.equal(answer.decision, 'allow', JSON.stringify(answer));
   assert.match(answer.updated_input.command, /'--unshare-net'/);
 });
+
+test('effects: the gate folders cannot be moved, deleted or hard-linked from inside', (t) => {
+  if (!bwrapOrSkip(t)) return;
+  const ws = workspace(t);
+  const rows: [script: string, error: RegExp][] = [
+    ['mv .stategate gone', /Device or resource busy/],
+    ['mv .claude c2', /Device or resource busy/],
+    ['rm -rf .stategate', /Read-only file system/],
+    ['ln .stategate/active hl', /Invalid cross-device link/],
+  ];
+  for (const [script, error] of rows) {
+    fs.writeFileSync(path.join(ws, 'try.sh'), `${script}\n`);
+    const command = wrapped(ws, 'sh try.sh');
+    const active = fs.readFileSync(path.join(ws, '.stategate', 'active'));
+    const r = runAsClient(ws, command);
+    assert.notEqual(r.status, 0, script);
+    assert.match(r.stderr, error, script);
+    assert.deepEqual(fs.readFileSync(path.join(ws, '.stategate', 'active')), active, script);
+    assert.ok(!fs.existsSync(path.join(ws, 'gone')) && !fs.existsSync(path.join(ws, 'hl')), script);
+  }
+});
