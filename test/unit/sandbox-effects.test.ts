@@ -29,7 +29,7 @@ const WORKFLOW = {
   },
 };
 
-/** A workspace with a started run, outside /tmp's sandbox-private view? No: tests live in os.tmpdir(); the plan binds the workspace itself. */
+/** A workspace with a started run (under os.tmpdir(): the plan binds the workspace itself over the private /tmp). */
 function workspace(t: TestContext, state = 'build'): string {
   const ws = fs.realpathSync(tempDir('sg-sandbox-', t));
   fs.writeFileSync(path.join(ws, 'x.workflow.json'), JSON.stringify(WORKFLOW));
