@@ -98,6 +98,11 @@ export class SgPanel extends LitElement {
             <vscode-icon name="warning"></vscode-icon><span>The workflow file changed since the run started; the run still uses the definition it started with.</span>
             <vscode-button icon="refresh" data-testid="reload-definition" @click=${() => post({ type: 'reloadDefinition' })}>Reload definition</vscode-button></div>`
         : nothing}
+      ${m.sandbox && !m.sandbox.enforced
+        ? html`<div class="banner changed" data-testid="sandbox-off" role="status"><vscode-icon name="shield"></vscode-icon><span>Sandbox off: ${m.sandbox.reason}.</span></div>`
+        : m.sandbox
+          ? html`<div class="sandbox-on" data-testid="sandbox-on">Allowed shell commands run in a sandbox (bubblewrap) under Claude Code, VS Code's agent mode and OpenCode.</div>`
+          : nothing}
       ${v.interrupt
         ? html`<div class="banner interrupt" data-testid="interrupt-banner" role="status">
             <vscode-icon name="zap"></vscode-icon><span>Interrupt <strong>${v.interrupt.name}</strong>${v.interrupt.file ? html` fired by <code data-testid="interrupt-file">${v.interrupt.file}</code>` : nothing}

@@ -112,10 +112,13 @@ async function handle(input: HookInput, runner: Runner, dir: string, out: Output
       if (answer.decision === 'deny') return emit(out, dialect.pre({ decision: 'deny', reason: answer.reason ?? 'denied by the workflow' }));
       const notices = answer.notices.length ? answer.notices.join('\n') : undefined;
       if (answer.rewrite !== undefined) {
-        // A rewritten command goes back to the person to confirm rather than running unseen.
-        return emit(out, dialect.pre({ decision: 'ask', reason: 'stategate runs this command with the state\'s environment rules applied (blocked variables unset, overrides set).', updatedInput: answer.rewrite }, notices));
+        // A rewritten command goes back to the person to confirm rather than running unseen; inside
+        // the sandbox where the client takes it (updated_input wraps the environment rewrite).
+        return emit(out, dialect.pre({ decision: 'ask', reason: 'stategate runs this command with the state\'s environment rules applied (blocked variables unset, overrides set).', updatedInput: answer.updated_input ?? answer.rewrite }, notices));
       }
-      return emit(out, dialect.pre({ decision: 'allow', ...(await yoloApproval(runner)) }, notices));
+      // The sandbox's rewrite, where the client takes one without it approving the call (src/engine/sandbox/clients.ts).
+      const sandboxed = answer.updated_input !== undefined ? { updatedInput: answer.updated_input } : {};
+      return emit(out, dialect.pre({ decision: 'allow', ...(await yoloApproval(runner)), ...sandboxed }, notices));
     }
     case 'PostToolUse': {
       const text = resultText(input.toolResponse);

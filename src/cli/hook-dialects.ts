@@ -10,7 +10,11 @@
  *   as Claude Code's (`hook_event_name`, `session_id`, `tool_name`,
  *   `tool_input`, `tool_use_id`); a deny is `hookSpecificOutput.
  *   permissionDecision: "deny"`; **allow prints nothing** (an "allow" without
- *   `updatedInput` counts as a failed hook there); no `updatedInput` for us.
+ *   `updatedInput` counts as a failed hook there). Codex does apply
+ *   `updatedInput`, but only beside `permissionDecision: "allow"` (its output
+ *   parser refuses either without the other), and that "allow" would approve
+ *   the call: so no rewrite for Codex, neither the sandbox nor the environment
+ *   rules (src/engine/sandbox/clients.ts).
  *   Seen live (test/e2e/codex-cli.test.ts): exactly these inputs.
  * - Gemini CLI 0.61 (bundle: HookEventHandler.createBaseInput,
  *   DefaultHookOutput): events BeforeTool / AfterTool / BeforeAgent /
@@ -286,7 +290,8 @@ const cursor: Dialect = {
 
 const opencode: Dialect = {
   parse: (raw) => claudeShaped('opencode', raw),
-  pre: (answer) => out(answer.decision === 'allow' ? { decision: 'allow' } : { decision: 'deny', reason: denyReason(answer) }),
+  // The plugin puts updated_input (the sandboxed command) in place of the tool's arguments.
+  pre: (answer) => out(answer.decision === 'allow' ? { decision: 'allow', ...(answer.updatedInput !== undefined ? { updated_input: answer.updatedInput } : {}) } : { decision: 'deny', reason: denyReason(answer) }),
   context: (_input, text) => out({ context: text }),
   stop: () => out({}),
   failClosed: (reason) => ({ stdout: { decision: 'deny', reason }, stderr: `stategate: ${reason}\n`, exit: 2 }),

@@ -87,7 +87,7 @@ export function parseHookInput(text: string, clientHint?: HookClient): HookInput
 
 export type PreToolAnswer =
   /** `approved`: the client may skip its own confirmation (a pipeline in security mode yolo); the reason says why. */
-  | { readonly decision: 'allow'; readonly approved?: string }
+  | { readonly decision: 'allow'; readonly approved?: string; readonly updatedInput?: unknown }
   | { readonly decision: 'deny'; readonly reason: string }
   | { readonly decision: 'ask'; readonly reason: string; readonly updatedInput?: unknown };
 
@@ -97,18 +97,22 @@ export type PreToolAnswer =
  * which Claude Code and VS Code take as the confirmation given.
  */
 export function preToolOutput(answer: PreToolAnswer, context?: string): object | undefined {
+  const updated = answer.decision !== 'deny' && answer.updatedInput !== undefined ? { updatedInput: answer.updatedInput } : {};
   if (answer.decision === 'allow' && answer.approved !== undefined) {
-    return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', permissionDecisionReason: answer.approved, ...(context ? { additionalContext: context } : {}) } };
+    return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', permissionDecisionReason: answer.approved, ...updated, ...(context ? { additionalContext: context } : {}) } };
   }
   if (answer.decision === 'allow') {
-    return context ? { hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: context } } : undefined;
+    // A rewrite (the sandbox) without permissionDecision: Claude Code runs the rewritten input and
+    // still applies its own permission rules and prompt to it (seen in 2.1.330,
+    // test/e2e/claude-code-sandbox.test.ts). An "allow" here would approve the call as well.
+    return context || answer.updatedInput !== undefined ? { hookSpecificOutput: { hookEventName: 'PreToolUse', ...updated, ...(context ? { additionalContext: context } : {}) } } : undefined;
   }
   return {
     hookSpecificOutput: {
       hookEventName: 'PreToolUse',
       permissionDecision: answer.decision,
       permissionDecisionReason: answer.reason,
-      ...(answer.decision === 'ask' && answer.updatedInput !== undefined ? { updatedInput: answer.updatedInput } : {}),
+      ...updated,
       ...(context ? { additionalContext: context } : {}),
     },
   };

@@ -80,7 +80,8 @@ export const RUN_SUBCOMMANDS: Record<string, Sub> = {
     help: 'Where the run stands: state, status, allowed tools, events with their guard results, context, limits.',
     options: branchOption,
     positionals: 0,
-    exec: (runner, parsed) => runner.state(branch(parsed)),
+    // `sandbox`: whether allowed shell commands run inside the kernel sandbox here, and why not (src/engine/sandbox/).
+    exec: async (runner, parsed) => ({ ...(await runner.state(branch(parsed))), sandbox: runner.sandboxStatus() }),
   },
   'file-changed': {
     usage: 'file-changed PATH [--branch NAME]',

@@ -1,8 +1,10 @@
 /**
  * `stategate run tool|result`: the policy's decisions before and after a tool
  * call, as the hook makes them, for scripts and tests. `tool` counts an
- * allowed call; `result` records its bytes and edited file and fires
- * interrupts.
+ * allowed call and, for a shell call, says whether it runs in the kernel
+ * sandbox (`sandbox`) and what the client runs instead (`updated_input`,
+ * src/engine/sandbox/answer.ts); `result` records its bytes and edited file
+ * and fires interrupts.
  */
 import type { Runner } from '../engine/index.js';
 import { parseJsonOption, CliError } from './io.js';
@@ -15,7 +17,7 @@ function input(parsed: Parsed): unknown {
 export const RUN_TOOL_SUBCOMMANDS = {
   tool: {
     usage: 'tool NAME [--input JSON] [--branch NAME]',
-    help: 'Decide a tool call before it runs: {"decision":"allow"|"deny","reason"?,"notices","state"}. An allowed call is counted.',
+    help: 'Decide a tool call before it runs: {"decision":"allow"|"deny","reason"?,"notices","state"}. An allowed call is counted. An allowed shell call also gets "sandbox": {"enforced", "reason"?} and, when the sandbox is on, "updated_input": the input with its command wrapped in bubblewrap, as the hook hands it back.',
     options: { input: { type: 'string' as const }, branch: { type: 'string' as const } },
     positionals: 1,
     async exec(runner: Runner, parsed: Parsed) {

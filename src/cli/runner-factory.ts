@@ -5,7 +5,7 @@
  * never pay for them (not even for loading their code).
  */
 import * as path from 'node:path';
-import { chooseStorage, Runner, type ShellAnalyser, type ShellRewriter } from '../engine/index.js';
+import { chooseStorage, findSandbox, Runner, userStateDir, type SandboxProvider, type ShellAnalyser, type ShellRewriter } from '../engine/index.js';
 
 type ShellGate = typeof import('../engine/shell/gate.js');
 
@@ -29,5 +29,19 @@ export function createRunner(dir: string, workspaceRoot?: string, client = 'cli'
   const analyseShell: ShellAnalyser = (command, rules) => shellGate().analyseForPolicy(command, rules);
   const rewriteShell: ShellRewriter = (command, blockedEnv, overrides) => shellGate().rewriteForPolicy(command, blockedEnv, overrides);
   const storage = chooseStorage({ workspaceRoot: workspaceRoot ?? path.dirname(path.resolve(dir)), client, ...(project ? { project } : {}) });
-  return new Runner({ dir, ...(workspaceRoot ? { workspaceRoot } : {}), analyseShell, rewriteShell, lockTimeoutMs: 3000, ...(storage ? { storage } : {}) });
+  return new Runner({ dir, ...(workspaceRoot ? { workspaceRoot } : {}), analyseShell, rewriteShell, sandbox: sandboxProvider(), lockTimeoutMs: 3000, ...(storage ? { storage } : {}) });
+}
+
+/**
+ * The kernel sandbox for allowed shell commands (src/engine/sandbox/): bubblewrap, probed once per
+ * binary (bwrap-probe.ts). STATEGATE_BWRAP names another bwrap (tests, packagers); the agent cannot
+ * set the hook's environment. Read-only inside: this bundle's folder and the one above it (the
+ * extension's folder when the CLI runs from the extension).
+ */
+function sandboxProvider(): SandboxProvider {
+  const override = process.env.STATEGATE_BWRAP;
+  return {
+    backend: () => findSandbox({ stateDir: userStateDir(), ...(override ? { candidates: [override] } : {}) }),
+    installDirs: [__dirname, path.dirname(__dirname)],
+  };
 }

@@ -67,7 +67,10 @@ test('Claude Code trying to switch its own gate off stays gated', { timeout: 600
     { type: 'tool_use', name: 'Bash', input: { command: 'echo free > after2.txt', description: 'Write a file' } },
   ];
   const from = s.model.main.length;
-  const second = await s.run('carry on', ['--allowedTools', 'Bash']);
+  // With the analysis alone (no bwrap for the hooks): inside the sandbox the interpreter could not
+  // delete .stategate/ at all (test/e2e/claude-code-sandbox.test.ts); this session tests what the gate
+  // does when something did.
+  const second = await s.run('carry on', ['--allowedTools', 'Bash'], { STATEGATE_BWRAP: path.join(s.root, 'no-bwrap') });
   results.push(...s.model.results(from));
 
   await t.test('claude -p ran every scripted call', () => {

@@ -94,9 +94,13 @@ function denied(r: CliResult, why: RegExp): void {
   assert.match(r.json.hookSpecificOutput.permissionDecisionReason, why);
 }
 
+/** Allowed: nothing to say, or (a shell call) only the command wrapped in the sandbox, without a decision (src/engine/sandbox/). */
 function allowed(r: CliResult): void {
   assert.equal(r.code, 0, r.stderr);
-  assert.equal(r.stdout, '', `denied: ${r.json?.hookSpecificOutput?.permissionDecisionReason}`);
+  if (r.stdout === '') return;
+  const out = r.json?.hookSpecificOutput;
+  assert.equal(out?.permissionDecision, undefined, `denied: ${out?.permissionDecisionReason}`);
+  assert.match(String(out?.updatedInput?.command), /bwrap' /, `only a sandbox rewrite: ${r.stdout}`);
 }
 
 const GATE = /installs or switches on the agent gate.*"stategate: Disable Agent Enforcement" or by stopping the run/;

@@ -9,7 +9,9 @@
  * src/cli/hook-dialects.ts):
  *
  * - `tool.execute.before`: PreToolUse; a denial (or a hook that fails, exits
- *   non-zero or prints nothing readable) throws: fail closed.
+ *   non-zero or prints nothing readable) throws: fail closed. An allowed shell
+ *   command comes back wrapped in the sandbox (`updated_input`, src/engine/sandbox/):
+ *   the plugin puts it in `output.args`, which OpenCode then runs.
  * - `tool.execute.after`: PostToolUse; context (an interrupt) is appended to
  *   the tool's output, which is what the model reads next.
  * - `experimental.chat.system.transform`: the briefing, put in the system
@@ -74,6 +76,8 @@ export const StategatePlugin = async ({ directory }) => ({
     const a = await ask({ hook_event_name: "PreToolUse", session_id: input.sessionID, tool_use_id: input.callID, tool_name: input.tool, tool_input: output.args, cwd: directory });
     if (a.failed) throw new Error(a.failed);
     if (a.decision === "deny") throw new Error(a.reason || "denied by the workflow");
+    // The command wrapped in stategate's sandbox: OpenCode runs these arguments instead (its own permissions still ask).
+    if (a.updated_input && typeof a.updated_input === "object") Object.assign(output.args, a.updated_input);
   },
   "tool.execute.after": async (input, output) => {
     const a = await ask({ hook_event_name: "PostToolUse", session_id: input.sessionID, tool_use_id: input.callID, tool_name: input.tool, tool_input: input.args, tool_response: output.output, cwd: directory });

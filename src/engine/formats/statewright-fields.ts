@@ -42,6 +42,8 @@ export const RULE_FIELDS = [
   // Our addition (docs/format.md): where the agent may write.
   'allowed_paths',
   'denied_paths',
+  // Our addition: whether shell commands reach the network (the sandbox, src/engine/sandbox/plan.ts).
+  'network',
   'model',
   'thinking_level',
   'model_ladder',

@@ -233,6 +233,7 @@ export function readRules(r: Reader, f: Fields): StateRules {
   put(rules, 'contextBudgetBytes', r.number(f.get('context_budget_bytes')));
   put(rules, 'allowedPaths', readGlobs(r, f.get('allowed_paths')));
   put(rules, 'deniedPaths', readGlobs(r, f.get('denied_paths')));
+  put(rules, 'network', r.boolean(f.get('network')));
   put(rules, 'model', r.string(f.get('model')));
   put(rules, 'thinkingLevel', r.string(f.get('thinking_level')));
   put(rules, 'modelLadder', readModelLadder(r, f.get('model_ladder')));

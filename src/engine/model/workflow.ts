@@ -74,6 +74,8 @@ export interface StateRules {
   readonly allowedPaths?: readonly string[];
   /** Our addition: globs no write may match. */
   readonly deniedPaths?: readonly string[];
+  /** Our addition: `network: false` cuts the network of shell commands (inside the sandbox, src/engine/sandbox/). */
+  readonly network?: boolean;
   readonly model?: string;
   readonly thinkingLevel?: string;
   readonly modelLadder?: readonly ModelRung[];

@@ -40,6 +40,8 @@ export function effectiveRules(wf: Workflow, id: string): StateRules {
       blockedEnv: union(prev.blockedEnv, rules.blockedEnv),
       envOverrides: { ...prev.envOverrides, ...rules.envOverrides },
       ...(prev.deniedPaths || rules.deniedPaths ? { deniedPaths: union(prev.deniedPaths ?? [], rules.deniedPaths ?? []) } : {}),
+      // `network: false` anywhere holds below it, like a deny: an inner `network: true` cannot give it back.
+      ...(prev.network === false || rules.network === false ? { network: false } : {}),
     };
   }
   return out as StateRules;

@@ -40,6 +40,7 @@ import { learningFrom, recordLearning, reportUsage, type LearningOutcome, type U
 import { locateForCall } from '../policy/effective-rules.js';
 import { nodePathEnv } from '../policy/paths/env.js';
 import { PathGuard, type PathEnv } from '../policy/paths/write-guard.js';
+import { sandboxAnswer, sandboxStatusHere, type SandboxProvider, type SandboxStatus } from '../sandbox/answer.js';
 import { activeStages, workflowStageTools, type StageTool, answerGrant, bareNamesAreOurs, completionToolCalled, askGrant, beginTurn, completeStage, consumeGrant, findGrant, promptSent, stageFor, stageView, syncStages, type AnswerOutcome, type AskOutcome, type CompletionOutcome, type GrantAnswerer, type StageView, type TurnOutcome, setSecurityMode, type SecurityModeOutcome } from '../pipeline/index.js';
 
 /**
@@ -67,6 +68,10 @@ export interface ToolAnswer extends Omit<Decision, 'state' | 'counted'> {
   readonly counted: boolean;
   /** `off`: nothing to enforce (no run, paused, stopped, final); `on`: the state's rules decided. */
   readonly enforcement: 'on' | 'off';
+  /** An allowed shell call (with a sandbox provider): whether the kernel boundary is on for it, and why not. */
+  readonly sandbox?: SandboxStatus;
+  /** The tool input to run instead: the command wrapped in the sandbox (and its environment rewrite applied). */
+  readonly updated_input?: unknown;
 }
 
 export interface ToolOptions {
@@ -91,6 +96,8 @@ export interface RunnerOptions {
   /** Shell analysis for shell tools; without it, commands in restricted states are denied (fail closed). */
   readonly analyseShell?: ShellAnalyser;
   readonly rewriteShell?: ShellRewriter;
+  /** Puts allowed shell commands in a kernel sandbox (src/engine/sandbox/); without it, ToolAnswer has no `sandbox`. */
+  readonly sandbox?: SandboxProvider;
   /** Where the record of the active run outside the workspace is kept (default: userStateDir()). */
   readonly stateDir?: string;
   /** Tests: called after each step of a commit, to stop a writer there (store.ts). */
@@ -150,6 +157,8 @@ export class Runner {
   private readonly charts = new ChartRegistry();
   private readonly analyseShell: ShellAnalyser | undefined;
   private readonly rewriteShell: ShellRewriter | undefined;
+  private readonly sandbox: SandboxProvider | undefined;
+  private readonly stateDir: string;
   /** Path rules resolve symlinks, the workspace root's own included (write-guard.ts). */
   readonly paths: PathEnv;
 
@@ -170,6 +179,8 @@ export class Runner {
     });
     this.analyseShell = options.analyseShell;
     this.rewriteShell = options.rewriteShell;
+    this.sandbox = options.sandbox;
+    this.stateDir = options.stateDir ?? userStateDir();
     this.workspaceRoot = path.resolve(options.workspaceRoot ?? path.dirname(path.resolve(options.dir)));
     // The path rules protect the same state folder the record is kept in.
     this.paths = options.paths ?? (options.stateDir ? { ...nodePathEnv(this.workspaceRoot), stateDir: options.stateDir } : nodePathEnv(this.workspaceRoot));
@@ -440,7 +451,7 @@ export class Runner {
       if (here.node.kind === 'final') return { ...off(`the run is in final state '${here.node.id}': enforcement is off`), state: here.node.id };
       const policy: PolicyOptions = { ...branchOpt(opts.branch), ...this.pathOptions(opts), ...(aliases ? { aliases } : {}), ...(await this.shellInputs(here.node, call, aliases, here.commandLevels, this.env.load(run.workflow.definitionText)?.meta.agentMay)) };
       let decided = false;
-      const answer = await this.apply((r) => {
+      const answer = await this.apply<ToolAnswer>((r) => {
         decided = true;
         // The run may have moved while the command was analysed: decide only on the state analysed.
         if (r.status !== 'running') return { run: r, journal: [], outcome: { ...off(`the run is ${r.status}: enforcement is off`), state: r.state } };
@@ -460,7 +471,7 @@ export class Runner {
         }, (o) => ({ decision: o.decision, ...(o.reason ? { reason: o.reason } : {}), ...(o.state ? { state: o.state } : {}) }));
       }, callKey('decide', call, opts, aliases));
       if (!decided) this.noteRepeat('decide', call, opts, aliases);
-      return answer;
+      return this.withSandbox(answer, here.node, call, policy.rewrite, opts, aliases);
     } catch (err) {
       const message = err instanceof RunnerError ? err.message : `internal error: ${(err as Error)?.message ?? String(err)}`;
       return denied(`stategate could not decide, so it denies: ${message}`);
@@ -550,6 +561,31 @@ export class Runner {
     const read = readToolAliases(this.dir);
     if (!read.ok) throw new RunnerError('aliases_unreadable', read.reason);
     return read.aliases;
+  }
+
+  /**
+   * Whether allowed shell commands run inside the kernel sandbox on this machine (`run state`, the
+   * panel): off without a provider or without bubblewrap, saying why. A client that cannot take a
+   * rewrite is told per call (ToolAnswer.sandbox).
+   */
+  sandboxStatus(): SandboxStatus {
+    if (!this.sandbox) return { enforced: false, reason: 'this process puts no sandbox under shell commands' };
+    return sandboxStatusHere(this.sandbox.backend());
+  }
+
+  /**
+   * An allowed shell call runs inside the kernel sandbox where the client can take the rewrite
+   * (src/engine/sandbox/answer.ts). Worked out from the state and the call alone, so a repeat of
+   * the call from a second hook gets the same wrapped command as the first.
+   */
+  private withSandbox(answer: ToolAnswer, node: StateNode, call: ToolCall, envRewrite: unknown, opts: ToolOptions, aliases?: ExtraAliases): ToolAnswer {
+    if (!this.sandbox || answer.decision !== 'allow' || answer.enforcement !== 'on') return answer;
+    const extracted = extractCall(call.tool, call.input, aliases);
+    if (extracted.kind !== 'shell' || extracted.command === undefined) return answer;
+    const rewritten = (envRewrite as { command?: unknown } | undefined)?.command;
+    const command = typeof rewritten === 'string' ? rewritten : extracted.command;
+    const s = sandboxAnswer({ provider: this.sandbox, rules: node.rules, input: call.input, command, ...(opts.client ? { client: opts.client } : {}), workspaceRoot: this.workspaceRoot, storeDir: path.resolve(this.dir), stateDir: this.stateDir });
+    return { ...answer, ...s };
   }
 
   /** The shell verdict (and rewrite) for a shell call, computed before taking the lock. */

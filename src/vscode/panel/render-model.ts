@@ -50,6 +50,7 @@ export function renderModel(situation: RunSituation, journal: readonly StoredEnt
     taken: run.taken,
     history: historyOf(journal.slice(-HISTORY_LIMIT)),
     definitionChanged: situation.definitionChanged,
+    ...(situation.sandbox ? { sandbox: situation.sandbox } : {}),
     ...(chart ? { chart } : {}),
     ...(record && record.stategate.run_id === run.runId ? { record: recordSummary(record) } : {}),
     ...pipelineOf(run.pipeline !== undefined, journal),

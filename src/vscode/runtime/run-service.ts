@@ -15,7 +15,7 @@
 import * as path from 'node:path';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { chooseStorage, writeStorePointer, FileRunStorage, readRecord, Runner, RunnerError, type AgentStateRecord, type StateView, type RunSnapshot, type StoredEntry, type StoreProblem, type Workflow } from '../../engine/index.js';
+import { chooseStorage, findSandbox, sandboxStatusHere, userStateDir, type SandboxStatus, writeStorePointer, FileRunStorage, readRecord, Runner, RunnerError, type AgentStateRecord, type StateView, type RunSnapshot, type StoredEntry, type StoreProblem, type Workflow } from '../../engine/index.js';
 import { analyseShellLazily, rewriteShellLazily } from './lazy-shell.js';
 import { statStamp } from './stat-stamp.js';
 import { configuredStore } from './store-setting.js';
@@ -31,6 +31,8 @@ export type RunSituation =
       readonly workflow: Workflow | undefined;
       /** The workflow file changed (or vanished) since the run started. */
       readonly definitionChanged: boolean;
+      /** Whether the hooks put allowed shell commands in the kernel sandbox on this machine (src/engine/sandbox/). */
+      readonly sandbox?: SandboxStatus;
     };
 
 const POLL_MS = 1000;
@@ -200,6 +202,8 @@ export class RunService implements vscode.Disposable {
         view,
         workflow: this.runner.env.load(active.run.workflow.definitionText),
         definitionChanged: view.definition_changed,
+        // A stat of bwrap and its kept probe (bwrap-probe.ts): cheap enough for every poll.
+        sandbox: sandboxStatusHere(findSandbox({ stateDir: userStateDir() })),
       };
     } catch (err) {
       return { kind: 'unreadable', reason: err instanceof RunnerError ? err.message : String(err) };

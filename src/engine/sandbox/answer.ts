@@ -1,0 +1,76 @@
+/**
+ * What the gate adds to an allowed shell call: whether the kernel boundary is
+ * on for it (`sandbox`), and the tool input the client should run instead
+ * (`updated_input`: the same input, its command wrapped by bwrap). The
+ * analysis decided first; this never turns a denial into an allow, and when
+ * the boundary is off the reason says why (no bubblewrap, not Linux, a client
+ * that cannot rewrite without approving).
+ */
+import * as os from 'node:os';
+import type { StateRules } from '../model/index.js';
+import { sandboxCommand } from './bwrap-argv.js';
+import type { SandboxBackend } from './bwrap-probe.js';
+import { clientCannotRewrite } from './clients.js';
+import { sandboxPlan } from './plan.js';
+
+export interface SandboxStatus {
+  readonly enforced: boolean;
+  readonly reason?: string;
+}
+
+export interface SandboxAnswer {
+  readonly sandbox: SandboxStatus;
+  readonly updated_input?: unknown;
+}
+
+/** What the Runner needs to put a boundary under a command. */
+export interface SandboxProvider {
+  /** Called once per shell call that is allowed (cheap: see bwrap-probe.ts). */
+  readonly backend: () => SandboxBackend;
+  /** stategate's installed files: read-only inside (the CLI bundle's folder, the extension's). */
+  readonly installDirs: readonly string[];
+}
+
+export interface SandboxCall {
+  readonly provider: SandboxProvider;
+  readonly rules: StateRules;
+  readonly input: unknown;
+  /** The command to wrap: the agent's, or its environment rewrite (blocked variables unset, overrides set). */
+  readonly command: string;
+  readonly client?: string;
+  readonly workspaceRoot: string;
+  readonly storeDir: string;
+  readonly stateDir: string;
+}
+
+/**
+ * Whether this machine can put the boundary under shell commands (`run state`, the panel):
+ * bubblewrap found and working. Per call a client that cannot take the rewrite still turns it off.
+ */
+export function sandboxStatusHere(backend: SandboxBackend): SandboxStatus {
+  return backend.kind === 'none' ? { enforced: false, reason: `${backend.reason}; the command analysis alone decides` } : { enforced: true };
+}
+
+const off = (reason: string): SandboxAnswer => ({ sandbox: { enforced: false, reason } });
+
+export function sandboxAnswer(c: SandboxCall): SandboxAnswer {
+  const client = clientCannotRewrite(c.client);
+  if (client) return off(client);
+  const input = c.input as { command?: unknown } | null;
+  if (!input || typeof input !== 'object' || Array.isArray(input) || typeof input.command !== 'string') return off('the call carries its command in no `command` field that stategate could rewrite');
+  const backend = c.provider.backend();
+  if (backend.kind === 'none') return off(backend.reason);
+  const plan = sandboxPlan({
+    workspaceRoot: c.workspaceRoot,
+    storeDir: c.storeDir,
+    stateDir: c.stateDir,
+    home: os.homedir(),
+    installDirs: c.provider.installDirs,
+    ...(c.rules.allowedPaths ? { allowedPaths: c.rules.allowedPaths } : {}),
+    network: c.rules.network !== false,
+    platform: process.platform,
+    // An empty variable counts as unset (XDG_CONFIG_HOME='' is not the current folder).
+    env: Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== '')),
+  });
+  return { sandbox: { enforced: true }, updated_input: { ...(input as object), command: sandboxCommand(backend.path, plan, c.command) } };
+}
