@@ -23,7 +23,8 @@ import { isCliError, type ExitCode, type Output } from './io.js';
 import type { Command } from './commands.js';
 import { alreadyBriefed, markBriefed } from './hook-briefed.js';
 import { claimTurn } from './hook-turns.js';
-import { HookInputError, parseHookInput, resultBytes, type HookInput } from './hook-protocol.js';
+import { HookInputError, parseHookInput, parseHookObject, resultBytes, type HookInput } from './hook-protocol.js';
+import { callOutcome, type CallOutcome } from './hook-outcome.js';
 import { DIALECTS, parseClientInput, type Dialect, type Reply } from './hook-dialects.js';
 import { createRunner } from './runner-factory.js';
 import { HOOK_CLIENTS, isHookClient, type HookClientName } from '../engine/index.js';
@@ -101,7 +102,7 @@ function callOptions(input: HookInput): { cwd?: string; client: string; callId?:
   return { client: input.client, ...(input.cwd ? { cwd: input.cwd } : {}), ...(input.callId ? { callId: input.callId } : {}) };
 }
 
-async function handle(input: HookInput, runner: Runner, dir: string, out: Output, dialect: Dialect): Promise<ExitCode> {
+async function handle(input: HookInput, runner: Runner, dir: string, out: Output, dialect: Dialect, outcome?: CallOutcome): Promise<ExitCode> {
   switch (input.event) {
     case 'PreToolUse': {
       // A pipeline stage's turn: a stage past its turn_cap fails here, and the call with it.
@@ -119,7 +120,9 @@ async function handle(input: HookInput, runner: Runner, dir: string, out: Output
     }
     case 'PostToolUse': {
       const text = resultText(input.toolResponse);
-      const recorded = await runner.result({ tool: input.toolName!, input: input.toolInput ?? {} }, { bytes: resultBytes(input.toolResponse), ...(text !== undefined ? { output: text } : {}) }, callOptions(input));
+      // How the call ended, as the client said it (a shell command's exit code): evidence guards read.
+      const result = { bytes: resultBytes(input.toolResponse), ...(text !== undefined ? { output: text } : {}), ...(outcome ? { outcome } : {}) };
+      const recorded = await runner.result({ tool: input.toolName!, input: input.toolInput ?? {} }, result, callOptions(input));
       const lines = [...recorded.notices];
       // A completion tool call (through stategate's MCP server) may have started the next stage.
       lines.push(...(await newStageBriefs(runner)));
@@ -207,7 +210,8 @@ export const command: Command = {
     if (!dir) return 0; // no .stategate anywhere above, no record of one, no shared store: nothing to enforce
     const root = input.cwd && !stringOption(parsed, 'dir') ? path.dirname(path.resolve(dir)) : undefined;
     try {
-      return await handle(input, createRunner(path.resolve(dir), root, `hook ${input.client}`), path.resolve(dir), out, dialect);
+      const outcome = input.event === 'PostToolUse' && input.toolName ? callOutcome(client, parseHookObject(text), input.toolName) : undefined;
+      return await handle(input, createRunner(path.resolve(dir), root, `hook ${input.client}`), path.resolve(dir), out, dialect, outcome);
     } catch (err) {
       const message = (err as Error)?.message ?? String(err);
       if (input.event === 'PreToolUse') return failClosed(out, dialect, `stategate could not decide, so it denies: ${message}`);

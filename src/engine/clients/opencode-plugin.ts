@@ -11,7 +11,8 @@
  * - `tool.execute.before`: PreToolUse; a denial (or a hook that fails, exits
  *   non-zero or prints nothing readable) throws: fail closed.
  * - `tool.execute.after`: PostToolUse; context (an interrupt) is appended to
- *   the tool's output, which is what the model reads next.
+ *   the tool's output, which is what the model reads next. The bash tool's
+ *   exit code (`metadata.exit`) goes as `tool_exit_code`: evidence for guards.
  * - `experimental.chat.system.transform`: the briefing, put in the system
  *   prompt of each model request (OpenCode has no prompt-submit hook).
  *
@@ -76,7 +77,7 @@ export const StategatePlugin = async ({ directory }) => ({
     if (a.decision === "deny") throw new Error(a.reason || "denied by the workflow");
   },
   "tool.execute.after": async (input, output) => {
-    const a = await ask({ hook_event_name: "PostToolUse", session_id: input.sessionID, tool_use_id: input.callID, tool_name: input.tool, tool_input: input.args, tool_response: output.output, cwd: directory });
+    const a = await ask({ hook_event_name: "PostToolUse", session_id: input.sessionID, tool_use_id: input.callID, tool_name: input.tool, tool_input: input.args, tool_response: output.output, ...(typeof output.metadata?.exit === "number" ? { tool_exit_code: output.metadata.exit } : {}), cwd: directory });
     if (a.context) output.output = (output.output ? output.output + "\\n\\n" : "") + a.context;
   },
   "experimental.chat.system.transform": async (input, output) => {

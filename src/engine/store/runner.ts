@@ -20,6 +20,7 @@ import type { MachineEnv, MachineResult, StateView } from '../machine/operations
 import type { JsonObject, JsonValue, StateNode } from '../model/index.js';
 import { isInvokeProblem } from '../model/index.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../model/json-value.js';
+import { EVIDENCE_KEY } from '../machine/evidence.js';
 import { WorkflowRegistry } from '../formats/registry.js';
 import { detectFormat } from '../formats/index.js';
 import { ChartRegistry } from '../formats/chart-registry.js';
@@ -123,6 +124,20 @@ export class RunnerError extends Error {
 function refuseTooDeep(what: string, value: unknown): void {
   if (nestsDeeperThan(value)) {
     throw new RunnerError('too_deep', `${what} nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep; stategate takes at most ${MAX_JSON_DEPTH} (nothing was changed)`);
+  }
+}
+
+/**
+ * Data sent with an event never sets evidence (machine/evidence.ts): guards read `evidence` only
+ * from what stategate observed, so such data could not pass a guard anyway; it is refused rather
+ * than dropped, so the agent learns at once that evidence cannot be claimed, and what to do instead.
+ */
+function refuseEvidence(what: string, data: JsonValue | undefined): void {
+  if (data !== null && typeof data === 'object' && !Array.isArray(data) && Object.prototype.hasOwnProperty.call(data, EVIDENCE_KEY)) {
+    throw new RunnerError(
+      'evidence_in_data',
+      `${what} has an "${EVIDENCE_KEY}" key: evidence is what stategate observed in this state (the commands the client reported running, their exit codes, the files written), never data sent with an event; run the command (for example \`npm test\`) in this state, then send the event without it (nothing was changed)`,
+    );
   }
 }
 
@@ -307,6 +322,7 @@ export class Runner {
   send(event: string, data?: JsonValue, branch?: string): Promise<machine.SendOutcome> {
     return this.apply((r) => {
       refuseTooDeep(`the data of ${event}`, data);
+      refuseEvidence(`the data of ${event}`, data);
       return machine.sendEvent(r, event, data, this.env, branchOpt(branch));
     });
   }
@@ -379,6 +395,7 @@ export class Runner {
   complete(id: string, ok: boolean, data?: JsonValue): Promise<ChartOutcome> {
     return this.apply((r) => {
       refuseTooDeep(`the data of ${id}`, data);
+      refuseEvidence(`the data of ${id}`, data);
       const wf = chartWorkflow(r, this.env);
       if (!wf) throw new RunnerError('not_a_statechart', 'run done|fail completes invocations of a statechart run; the active run is not one');
       return completeChartInvocation(r, wf, id, ok, data, this.env);
