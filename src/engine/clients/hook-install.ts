@@ -23,6 +23,12 @@ import { cliInvocation, guardedCommandLine, RUNTIME_ENV, type HostRuntime } from
 export const INSTALLED_HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop'] as const;
 export type HookEvent = (typeof INSTALLED_HOOK_EVENTS)[number];
 
+/**
+ * Claude Code reports a failed tool call (a shell command's non-zero exit) as PostToolUseFailure,
+ * not PostToolUse: without it stategate would never hear of a failing `npm test` (evidence guards).
+ */
+export const CLAUDE_ONLY_HOOK_EVENTS = ['PostToolUseFailure'] as const;
+
 export const VSCODE_HOOK_FILE = '.github/hooks/stategate.json';
 export const CLAUDE_SETTINGS_FILE = '.claude/settings.local.json';
 
@@ -90,10 +96,10 @@ export function mergeClaudeSettings(existing: unknown, rt: HostRuntime): Json {
   const base = { ...(asObject(existing) ?? {}) };
   const hooks = { ...(asObject(base['hooks']) ?? {}) };
   const command = hookCommand(rt, 'claude');
-  for (const event of INSTALLED_HOOK_EVENTS) {
+  for (const event of [...INSTALLED_HOOK_EVENTS, ...CLAUDE_ONLY_HOOK_EVENTS]) {
     const kept = (Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : []).filter((g) => !isOurGroup(g));
     // Claude Code filters tool events by matcher ("*": every tool); VS Code ignores it.
-    const matcher = event === 'PreToolUse' || event === 'PostToolUse' ? { matcher: '*' } : {};
+    const matcher = event === 'PreToolUse' || event === 'PostToolUse' || event === 'PostToolUseFailure' ? { matcher: '*' } : {};
     hooks[event] = [...kept, { ...matcher, hooks: [{ type: 'command', command, timeout: HOOK_TIMEOUT_S }] }];
   }
   base['hooks'] = hooks;
