@@ -27,7 +27,8 @@ import { HookInputError, parseHookInput, parseHookObject, resultBytes, type Hook
 import { callOutcome, type CallOutcome } from './hook-outcome.js';
 import { DIALECTS, parseClientInput, type Dialect, type Reply } from './hook-dialects.js';
 import { createRunner } from './runner-factory.js';
-import { HOOK_CLIENTS, isHookClient, type HookClientName } from '../engine/index.js';
+import { HOOK_CLIENTS, HOOK_TIMEOUT_S, hookBoundMs, isHookClient, setProcessDeadline, type HookClientName } from '../engine/index.js';
+import { decideInTime } from './hook-deadline.js';
 
 const USAGE = `stategate hook [--client ${HOOK_CLIENTS.join('|')}] [--event NAME] [--dir DIR]`;
 
@@ -171,6 +172,9 @@ export const command: Command = {
   name: 'hook',
   answersInJson: () => false,
   async run(args: readonly string[], out: Output): Promise<ExitCode> {
+    // One deadline for the whole call, from the process start: every store read and lock wait takes what remains.
+    const boundMs = hookBoundMs();
+    setProcessDeadline({ at: performance.timeOrigin + boundMs, boundMs, why: `the client waits ${HOOK_TIMEOUT_S} s for its hook (the timeout \`stategate enable\` writes)` });
     let parsed;
     try {
       parsed = parse(args, { client: { type: 'string' }, event: { type: 'string' }, dir: { type: 'string' } }, USAGE);
@@ -211,7 +215,12 @@ export const command: Command = {
     const root = input.cwd && !stringOption(parsed, 'dir') ? path.dirname(path.resolve(dir)) : undefined;
     try {
       const outcome = input.event === 'PostToolUse' && input.toolName ? callOutcome(client, parseHookObject(text), input.toolName) : undefined;
-      return await handle(input, createRunner(path.resolve(dir), root, `hook ${input.client}`), path.resolve(dir), out, dialect, outcome);
+      const runner = createRunner(path.resolve(dir), root, `hook ${input.client}`);
+      return await decideInTime(() => handle(input, runner, path.resolve(dir), out, dialect, outcome), (reason) => {
+        if (input.event === 'PreToolUse') return failClosed(out, dialect, `${reason}; so the call is denied. Try again; if it happens again, find what is slow (\`stategate store status\` checks a shared store).`);
+        out.stderr(`stategate: ${reason}\n`);
+        return 0;
+      });
     } catch (err) {
       const message = (err as Error)?.message ?? String(err);
       if (input.event === 'PreToolUse') return failClosed(out, dialect, `stategate could not decide, so it denies: ${message}`);

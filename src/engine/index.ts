@@ -29,6 +29,7 @@ export * from './store/atomic-file.js';
 export * from './store/active-record.js';
 export * from './store/user-state-dir.js';
 export * from './store/recent-calls.js';
+export * from './store/deadline.js';
 // The shared PostgreSQL store's schema (versioned migrations; docs/team.md).
 export * as storeSchema from './store/postgres/schema.js';
 export { StoreSchemaError, isStoreSchemaError, type SchemaStatus, type SchemaProblem, type MigrateResult } from './store/postgres/schema.js';

@@ -60,7 +60,7 @@ const CHART = `statechart:
 
 type Step =
   | { run: 'send'; event: string; data?: unknown; expect: 'moves' | 'guard_failed' | 'evidence_in_data' }
-  | { run: 'result'; command: string; args: string[] }
+  | { run: 'result'; command: string; args: readonly string[] }
   | { run: 'hook'; event: 'PostToolUse' | 'PostToolUseFailure'; command: string; response?: unknown; error?: string };
 
 function workspace(kind: 'flat' | 'chart'): string {

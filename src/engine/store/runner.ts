@@ -33,6 +33,7 @@ import { decide, record, shellRulesFor, type Decision, type PolicyOptions, type 
 import { readToolAliases } from '../policy/tool-aliases-file.js';
 import { extractCall, isOwnTool, type ExtraAliases } from '../policy/tools.js';
 import { userStateDir } from './user-state-dir.js';
+import { remainingMs } from './deadline.js';
 import { callDigest, findSameCall, noteCall, readRecentCalls, type RecentCall } from './recent-calls.js';
 import { readRecord, writeRunRecord, type RecordContext } from '../record/record-file.js';
 import type { PgCommittedChange } from './postgres/pg-storage.js';
@@ -228,9 +229,19 @@ export class Runner {
     return path.join(this.dir, 'runs', runId);
   }
 
+  /**
+   * A shared store that could not be read, in a process bound by a deadline (a hook: deadline.ts):
+   * every later read in this process gets the same answer at once. A second read would wait for
+   * the store again with the time the first one used up, and the hook would deny only after
+   * both, past the client's timeout (a PreToolUse reads the run for the stage's turn, then to decide).
+   */
+  private storeDown: ActiveRun<RunSnapshot> | undefined;
+
   /** The active run, or why there is none or why it cannot be read. Never throws. */
   async active(): Promise<ActiveRun<RunSnapshot>> {
+    if (this.storeDown && remainingMs() !== undefined) return this.storeDown;
     const read = await this.store.readActive();
+    if (read.kind === 'unreadable' && read.store !== undefined && remainingMs() !== undefined) this.storeDown = read;
     if (read.kind !== 'ok') return read;
     // A run.json that parses but cannot be interpreted (its stored definition no
     // longer loads, or its state is not in it) is as unreadable as a corrupt one:
