@@ -16,6 +16,7 @@ export * from './formats/workspace-workflows.js';
 export * from './formats/text-position.js';
 export type * from './check/check-file.js';
 export * from './machine/run.js';
+export { evidenceView, EVIDENCE_KEY, type CallOutcome, type Evidence } from './machine/evidence.js';
 export * from './machine/describe.js';
 export * from './store/runner.js';
 export * from './store/run-store.js';

@@ -18,6 +18,8 @@ import { fieldSteps, readField } from '../../src/engine/machine/guards';
 import { noteEvidence } from '../../src/engine/machine/evidence';
 import { replay } from '../../src/engine/store/replay';
 import type { JournalEntry } from '../../src/engine/machine/run';
+import { chartEvents } from '../../src/engine/machine/chart-events';
+import { createMachineEnv } from '../../src/engine/machine/env';
 
 const FLAT = {
   id: 'verified',
@@ -256,4 +258,26 @@ test('evidence: commands named like Object.prototype keys stay plain data', () =
   const e = noteEvidence(undefined, { tool: 'Bash', command: '__proto__', files: [], outcome: { exitCode: 0 } });
   assert.deepEqual(Object.keys(e.commands), ['__proto__']);
   assert.equal(Object.getPrototypeOf(e.commands), Object.prototype);
+});
+
+// What the agent is told matches what a send would do: the state view's guards read the same evidence.
+for (const kind of ['flat', 'chart'] as const) {
+  test(`evidence (${kind}): the state view shows the guard passing only once npm test passed`, () => {
+    const cwd = workspace(kind);
+    const deploy = () => (cli(['run', 'state'], { cwd }).json.transitions as { event: string; available: boolean }[]).find((t) => t.event === 'DEPLOY')!;
+    assert.equal(deploy().available, false);
+    play(cwd, passed);
+    assert.equal(deploy().available, true);
+  });
+}
+
+test('evidence: the panel\'s event list of a statechart reads it too', () => {
+  const cwd = workspace('chart');
+  play(cwd, passed);
+  const runDir = fs.readdirSync(path.join(cwd, '.stategate', 'runs'))[0]!;
+  const run = JSON.parse(fs.readFileSync(path.join(cwd, '.stategate', 'runs', runDir, 'run.json'), 'utf8')).run;
+  const wf = createMachineEnv({}).load(run.workflow.definitionText)!;
+  const enabled = (evidence?: unknown) => chartEvents(wf, run.chart, Date.now(), evidence as never).find((e) => e.event === 'DEPLOY')!.enabled;
+  assert.equal(enabled(), false, 'without the evidence the guard is false');
+  assert.equal(enabled(run.counters.evidence), true);
 });
