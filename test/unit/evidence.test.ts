@@ -281,3 +281,11 @@ test('evidence: the panel\'s event list of a statechart reads it too', () => {
   assert.equal(enabled(), false, 'without the evidence the guard is false');
   assert.equal(enabled(run.counters.evidence), true);
 });
+
+test('evidence: a failed evidence guard says what was observed, and what would satisfy it', () => {
+  const cwd = workspace('flat');
+  const message = () => cli(['run', 'send', 'DEPLOY'], { cwd }).json.error.message as string;
+  assert.match(message(), /\(nothing observed yet\): `evidence` is what stategate observed in this state/);
+  play(cwd, { run: 'result', command: 'npm test', args: ['--exit-code', '1'] });
+  assert.match(message(), /failed \(evidence\.commands\["npm test"\]\.exit_code eq 0\) \(observed 1\)/);
+});
