@@ -23,10 +23,12 @@ import { isCliError, type ExitCode, type Output } from './io.js';
 import type { Command } from './commands.js';
 import { alreadyBriefed, markBriefed } from './hook-briefed.js';
 import { claimTurn } from './hook-turns.js';
-import { HookInputError, parseHookInput, resultBytes, type HookInput } from './hook-protocol.js';
+import { HookInputError, parseHookInput, parseHookObject, resultBytes, type HookInput } from './hook-protocol.js';
+import { callOutcome, type CallOutcome } from './hook-outcome.js';
 import { DIALECTS, parseClientInput, type Dialect, type Reply } from './hook-dialects.js';
 import { createRunner } from './runner-factory.js';
-import { HOOK_CLIENTS, isHookClient, type HookClientName } from '../engine/index.js';
+import { HOOK_CLIENTS, HOOK_TIMEOUT_S, hookBoundMs, isHookClient, setProcessDeadline, type HookClientName } from '../engine/index.js';
+import { decideInTime } from './hook-deadline.js';
 
 const USAGE = `stategate hook [--client ${HOOK_CLIENTS.join('|')}] [--event NAME] [--dir DIR]`;
 
@@ -101,7 +103,7 @@ function callOptions(input: HookInput): { cwd?: string; client: string; callId?:
   return { client: input.client, ...(input.cwd ? { cwd: input.cwd } : {}), ...(input.callId ? { callId: input.callId } : {}) };
 }
 
-async function handle(input: HookInput, runner: Runner, dir: string, out: Output, dialect: Dialect): Promise<ExitCode> {
+async function handle(input: HookInput, runner: Runner, dir: string, out: Output, dialect: Dialect, outcome?: CallOutcome): Promise<ExitCode> {
   switch (input.event) {
     case 'PreToolUse': {
       // A pipeline stage's turn: a stage past its turn_cap fails here, and the call with it.
@@ -122,7 +124,9 @@ async function handle(input: HookInput, runner: Runner, dir: string, out: Output
     }
     case 'PostToolUse': {
       const text = resultText(input.toolResponse);
-      const recorded = await runner.result({ tool: input.toolName!, input: input.toolInput ?? {} }, { bytes: resultBytes(input.toolResponse), ...(text !== undefined ? { output: text } : {}) }, callOptions(input));
+      // How the call ended, as the client said it (a shell command's exit code): evidence guards read.
+      const result = { bytes: resultBytes(input.toolResponse), ...(text !== undefined ? { output: text } : {}), ...(outcome ? { outcome } : {}) };
+      const recorded = await runner.result({ tool: input.toolName!, input: input.toolInput ?? {} }, result, callOptions(input));
       const lines = [...recorded.notices];
       // A completion tool call (through stategate's MCP server) may have started the next stage.
       lines.push(...(await newStageBriefs(runner)));
@@ -171,6 +175,9 @@ export const command: Command = {
   name: 'hook',
   answersInJson: () => false,
   async run(args: readonly string[], out: Output): Promise<ExitCode> {
+    // One deadline for the whole call, from the process start: every store read and lock wait takes what remains.
+    const boundMs = hookBoundMs();
+    setProcessDeadline({ at: performance.timeOrigin + boundMs, boundMs, why: `the client waits ${HOOK_TIMEOUT_S} s for its hook (the timeout \`stategate enable\` writes)` });
     let parsed;
     try {
       parsed = parse(args, { client: { type: 'string' }, event: { type: 'string' }, dir: { type: 'string' } }, USAGE);
@@ -211,7 +218,13 @@ export const command: Command = {
     if (!dir) return 0; // no .stategate anywhere above, no record of one, no shared store: nothing to enforce
     const root = input.cwd && !stringOption(parsed, 'dir') ? path.dirname(path.resolve(dir)) : undefined;
     try {
-      return await handle(input, createRunner(path.resolve(dir), root, `hook ${input.client}`), path.resolve(dir), out, dialect);
+      const outcome = input.event === 'PostToolUse' && input.toolName ? callOutcome(client, parseHookObject(text), input.toolName) : undefined;
+      const runner = createRunner(path.resolve(dir), root, `hook ${input.client}`);
+      return await decideInTime(() => handle(input, runner, path.resolve(dir), out, dialect, outcome), (reason) => {
+        if (input.event === 'PreToolUse') return failClosed(out, dialect, `${reason}; so the call is denied. Try again; if it happens again, find what is slow (\`stategate store status\` checks a shared store).`);
+        out.stderr(`stategate: ${reason}\n`);
+        return 0;
+      });
     } catch (err) {
       const message = (err as Error)?.message ?? String(err);
       if (input.event === 'PreToolUse') return failClosed(out, dialect, `stategate could not decide, so it denies: ${message}`);

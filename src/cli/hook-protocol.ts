@@ -63,7 +63,8 @@ export function parseHookInput(text: string, clientHint?: HookClient): HookInput
   const o = parseHookObject(text);
   const eventRaw = str(o.hookEventName) ?? str(o.hook_event_name);
   if (!eventRaw) throw new HookInputError('hook input has no hookEventName / hook_event_name');
-  const event = HOOK_EVENTS.find((e) => e.toLowerCase() === eventRaw.toLowerCase());
+  // Claude Code reports a failed call (a shell command's non-zero exit) as PostToolUseFailure: a result all the same (hook-outcome.ts reads how it ended).
+  const event = eventRaw.toLowerCase() === 'posttoolusefailure' ? 'PostToolUse' : HOOK_EVENTS.find((e) => e.toLowerCase() === eventRaw.toLowerCase());
   if (!event) throw new HookInputError(`unknown hook event "${eventRaw}"`);
   const client: HookClient = clientHint ?? ('hookEventName' in o || 'sessionId' in o ? 'vscode' : 'claude');
   const toolName = str(o.tool_name) ?? str(o.toolName);

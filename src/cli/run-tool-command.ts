@@ -14,6 +14,15 @@ function input(parsed: Parsed): unknown {
   return parseJsonOption('input', stringOption(parsed, 'input')) ?? {};
 }
 
+/** `--exit-code N` and `--outcome ok|failed` as the hook reports them (an exit code alone: ok when 0). */
+function callOutcome(exitRaw: string | undefined, outcomeRaw: string | undefined): { ok?: boolean; exitCode?: number } | undefined {
+  const exitCode = exitRaw === undefined ? undefined : Number(exitRaw);
+  if (exitCode !== undefined && (exitRaw!.trim() === '' || !Number.isInteger(exitCode))) throw new CliError('usage', `--exit-code must be a whole number, got ${exitRaw}`);
+  if (outcomeRaw !== undefined && outcomeRaw !== 'ok' && outcomeRaw !== 'failed') throw new CliError('usage', `--outcome must be ok or failed, got ${outcomeRaw}`);
+  if (exitCode === undefined && outcomeRaw === undefined) return undefined;
+  return { ...(outcomeRaw !== undefined ? { ok: outcomeRaw === 'ok' } : {}), ...(exitCode !== undefined ? { exitCode } : {}) };
+}
+
 export const RUN_TOOL_SUBCOMMANDS = {
   tool: {
     usage: 'tool NAME [--input JSON] [--branch NAME]',
@@ -27,16 +36,17 @@ export const RUN_TOOL_SUBCOMMANDS = {
     },
   },
   result: {
-    usage: 'result NAME [--input JSON] [--bytes N] [--branch NAME]',
-    help: 'Record a call after it ran: result bytes, the edited file, and the interrupt an edit fires: {"notices","interrupted","state"}.',
-    options: { input: { type: 'string' as const }, bytes: { type: 'string' as const }, branch: { type: 'string' as const } },
+    usage: 'result NAME [--input JSON] [--bytes N] [--exit-code N] [--outcome ok|failed] [--branch NAME]',
+    help: 'Record a call after it ran: result bytes, the edited file, how it ended (kept as evidence for guards), and the interrupt an edit fires: {"notices","interrupted","state"}.',
+    options: { input: { type: 'string' as const }, bytes: { type: 'string' as const }, 'exit-code': { type: 'string' as const }, outcome: { type: 'string' as const }, branch: { type: 'string' as const } },
     positionals: 1,
     async exec(runner: Runner, parsed: Parsed) {
       const raw = stringOption(parsed, 'bytes');
       const bytes = raw === undefined ? undefined : Number(raw);
       if (bytes !== undefined && (!Number.isInteger(bytes) || bytes < 0)) throw new CliError('usage', `--bytes must be a whole number ≥ 0, got ${raw}`);
+      const outcome = callOutcome(stringOption(parsed, 'exit-code'), stringOption(parsed, 'outcome'));
       const branch = stringOption(parsed, 'branch');
-      return await runner.result({ tool: parsed.positionals[0]!, input: input(parsed) }, bytes === undefined ? {} : { bytes }, branch ? { branch } : {});
+      return await runner.result({ tool: parsed.positionals[0]!, input: input(parsed) }, { ...(bytes === undefined ? {} : { bytes }), ...(outcome ? { outcome } : {}) }, branch ? { branch } : {});
     },
   },
 };

@@ -16,6 +16,7 @@ export * from './formats/workspace-workflows.js';
 export * from './formats/text-position.js';
 export type * from './check/check-file.js';
 export * from './machine/run.js';
+export { evidenceView, EVIDENCE_KEY, type CallOutcome, type Evidence } from './machine/evidence.js';
 export * from './machine/describe.js';
 export * from './store/runner.js';
 export * from './sandbox/answer.js';
@@ -34,6 +35,7 @@ export * from './store/atomic-file.js';
 export * from './store/active-record.js';
 export * from './store/user-state-dir.js';
 export * from './store/recent-calls.js';
+export * from './store/deadline.js';
 // The shared PostgreSQL store's schema (versioned migrations; docs/team.md).
 export * as storeSchema from './store/postgres/schema.js';
 export { StoreSchemaError, isStoreSchemaError, type SchemaStatus, type SchemaProblem, type MigrateResult } from './store/postgres/schema.js';

@@ -21,6 +21,7 @@ import {
   vscodeHookFile,
 } from '../../src/vscode/agents/hook-install';
 import { cli, CLI, REPO_ROOT } from './helpers/cli';
+import { CLAUDE_ONLY_HOOK_EVENTS } from '../../src/engine/clients/hook-install';
 
 
 /** The line older versions wrote (no guard): still recognised, and re-pointed on activation. */
@@ -69,7 +70,8 @@ test('Claude Code settings: our hooks merged in the nested shape, every other ke
 test('Claude Code settings: removal takes back only our entries, and reports an empty file as deletable', () => {
   const mine = { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'guard.sh' }] }] }, env: { A: '1' } };
   const back = removeFromClaudeSettings(mergeClaudeSettings(mine, RT));
-  assert.equal(back.removed, HOOK_EVENTS.length);
+  // Claude Code's settings also get PostToolUseFailure (a failing command's exit code: evidence).
+  assert.equal(back.removed, HOOK_EVENTS.length + CLAUDE_ONLY_HOOK_EVENTS.length);
   assert.deepEqual(back.settings, mine);
   const fresh = removeFromClaudeSettings(mergeClaudeSettings(undefined, RT));
   assert.equal(fresh.settings, undefined);

@@ -39,6 +39,7 @@ import { applyEdits, modify, parse as parseJsonc, type ParseError } from 'jsonc-
 import { cliInvocation, type HostRuntime } from './cli-launch.js';
 import {
   CLAUDE_SETTINGS_FILE,
+  HOOK_TIMEOUT_S,
   hookCommand,
   isOurVscodeHookFile,
   isStategateHookCommand,
@@ -63,8 +64,8 @@ export const OPENCODE_CONFIG_FILES = ['opencode.jsonc', 'opencode.json'] as cons
 /** The name stategate's MCP server is registered under in every client. */
 export const MCP_SERVER_NAME = 'stategate';
 
-/** Seconds, as in hook-install.ts: a hook answers in well under one. */
-const TIMEOUT_S = 10;
+/** Seconds, the one timeout every client's hook entries get (hook-install.ts: the hook's bound assumes it). */
+const TIMEOUT_S = HOOK_TIMEOUT_S;
 
 export class ClientConfigError extends Error {}
 
@@ -348,8 +349,9 @@ export function isOurCopilotHookFile(value: unknown): boolean {
 
 export function mergeCursorHooks(text: string | undefined, l: ClientLaunch): string {
   const command = l.hook('cursor', CURSOR_HOOKS_FILE);
-  // failClosed: a hook that crashes or times out denies instead of letting the call through.
-  const entries = Object.fromEntries(CURSOR_EVENTS.map((e) => [e, e === 'preToolUse' ? { command, failClosed: true } : { command }]));
+  // failClosed: a hook that crashes or times out denies instead of letting the call through; `timeout`
+  // (seconds): written so that the hook's bound (HOOK_BOUND_MS) is below what Cursor waits.
+  const entries = Object.fromEntries(CURSOR_EVENTS.map((e) => [e, e === 'preToolUse' ? { command, timeout: TIMEOUT_S, failClosed: true } : { command, timeout: TIMEOUT_S }]));
   return mergeHookLists(text, CURSOR_HOOKS_FILE, entries, { version: 1 });
 }
 

@@ -23,11 +23,36 @@ import { cliInvocation, guardedCommandLine, RUNTIME_ENV, type HostRuntime } from
 export const INSTALLED_HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop'] as const;
 export type HookEvent = (typeof INSTALLED_HOOK_EVENTS)[number];
 
+/**
+ * Claude Code reports a failed tool call (a shell command's non-zero exit) as PostToolUseFailure,
+ * not PostToolUse: without it stategate would never hear of a failing `npm test` (evidence guards).
+ */
+export const CLAUDE_ONLY_HOOK_EVENTS = ['PostToolUseFailure'] as const;
+
 export const VSCODE_HOOK_FILE = '.github/hooks/stategate.json';
 export const CLAUDE_SETTINGS_FILE = '.claude/settings.local.json';
 
-/** Seconds: a hook answers in well under one; a cold start of a large run stays inside. */
+/**
+ * Seconds, the timeout `enable` writes for every client's hook entries (docs/agents.md has the
+ * table): a hook answers in well under one; a cold start of a large run stays inside.
+ */
 export const HOOK_TIMEOUT_S = 10;
+/** What the hook keeps of the client's timeout for the client's own part: starting the process, reading the answer. */
+export const HOOK_MARGIN_MS = 2000;
+/**
+ * The hook's bound, from its process start: past it, a PreToolUse is denied saying why rather than
+ * answered after the client stopped waiting (which lets the call run, or counts as a failed hook).
+ */
+export const HOOK_BOUND_MS = HOOK_TIMEOUT_S * 1000 - HOOK_MARGIN_MS;
+/** Lowers the bound (tests, a client configured with a shorter timeout); it never raises it. */
+export const HOOK_BOUND_ENV = 'STATEGATE_HOOK_BOUND_MS';
+
+/** The bound in force: HOOK_BOUND_MS, or STATEGATE_HOOK_BOUND_MS when that is a smaller positive number. */
+export function hookBoundMs(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env[HOOK_BOUND_ENV];
+  const n = raw === undefined || raw.trim() === '' ? NaN : Number(raw);
+  return Number.isFinite(n) && n > 0 ? Math.min(n, HOOK_BOUND_MS) : HOOK_BOUND_MS;
+}
 
 type Json = Record<string, unknown>;
 
@@ -90,10 +115,10 @@ export function mergeClaudeSettings(existing: unknown, rt: HostRuntime): Json {
   const base = { ...(asObject(existing) ?? {}) };
   const hooks = { ...(asObject(base['hooks']) ?? {}) };
   const command = hookCommand(rt, 'claude');
-  for (const event of INSTALLED_HOOK_EVENTS) {
+  for (const event of [...INSTALLED_HOOK_EVENTS, ...CLAUDE_ONLY_HOOK_EVENTS]) {
     const kept = (Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : []).filter((g) => !isOurGroup(g));
     // Claude Code filters tool events by matcher ("*": every tool); VS Code ignores it.
-    const matcher = event === 'PreToolUse' || event === 'PostToolUse' ? { matcher: '*' } : {};
+    const matcher = event === 'PreToolUse' || event === 'PostToolUse' || event === 'PostToolUseFailure' ? { matcher: '*' } : {};
     hooks[event] = [...kept, { ...matcher, hooks: [{ type: 'command', command, timeout: HOOK_TIMEOUT_S }] }];
   }
   base['hooks'] = hooks;

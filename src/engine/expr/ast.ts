@@ -23,7 +23,8 @@ interface Span {
 }
 
 /** The names a path can start from. */
-export type RootName = 'context' | 'event' | 'env';
+/** `evidence`: what stategate observed in the current state (machine/evidence.ts), never the agent's data. */
+export type RootName = 'context' | 'event' | 'env' | 'evidence';
 
 /** The callable functions, spelled as written. */
 export type FunctionName = 'now' | 'len' | 'agents.select';

@@ -3,7 +3,8 @@
  * `eval`, no `new Function`, no property read that is not an own property of
  * a plain JSON object or an index of an array.
  *
- * Paths: `context.a.b`, `event.type`, `event.data.x`, `env.NAME`, `x[i]`.
+ * Paths: `context.a.b`, `event.type`, `event.data.x`, `env.NAME`, `x[i]`,
+ * `evidence.commands["npm test"].exit_code` (what the host observed).
  * A missing step, or a step into null, reads as null (not an error), so a
  * guard can test `context.reviewer == null` before the key exists. A step
  * into a string, number or boolean is an error, as are an array indexed by
@@ -33,6 +34,8 @@ export interface ExprBindings {
   readonly now?: number;
   /** agents.select(role, hint); absent: agents.select() gives null. */
   readonly agents?: (role: string, hint: JsonValue) => string | null;
+  /** `evidence`: facts the host observed in the current state (never the agent's data); absent: none observed. */
+  readonly evidence?: JsonObject;
 }
 
 export function evaluateExpression(expr: Expr, bindings: ExprBindings): EvalResult {
@@ -71,8 +74,12 @@ function evaluateNode(node: ExprNode, bindings: ExprBindings): JsonValue {
   }
 }
 
+/** What `evidence` reads where the host observed nothing (a chart checked in the editor, a state with no reports yet). */
+const NO_EVIDENCE: JsonObject = Object.freeze({ commands: Object.freeze({}), files_written: Object.freeze([]) as unknown as JsonValue[], tools: Object.freeze({}) }) as JsonObject;
+
 function readRoot(node: Extract<ExprNode, { kind: 'root' }>, bindings: ExprBindings): JsonValue {
   if (node.name === 'context') return bindings.context;
+  if (node.name === 'evidence') return bindings.evidence ?? NO_EVIDENCE;
   if (node.name === 'event') {
     const event = bindings.event;
     if (!event) return null;

@@ -52,7 +52,7 @@ const REFUSED_OPERATORS: Readonly<Record<string, string>> = {
   '|': 'use or',
 };
 
-const KNOWN_NAMES = ['context', 'event', 'env', 'now', 'len', 'agents'];
+const KNOWN_NAMES = ['context', 'event', 'evidence', 'env', 'now', 'len', 'agents'];
 
 class ConvertFailure {
   constructor(readonly error: ExprError) {}
@@ -130,7 +130,7 @@ class Converter {
         return this.fail('the conditional operator "?:" is not supported: write two guarded transitions', at, at + 1);
       }
       case 'ThisExpression':
-        return this.failAt('unknown name "this": a path starts with context., event. or env.', node);
+        return this.failAt('unknown name "this": a path starts with context., event., evidence. or env.', node);
       default:
         return this.failAt(`unsupported syntax (${node.type})`, node);
     }
@@ -156,7 +156,7 @@ class Converter {
   /** A name standing alone (not after a dot, not called). */
   private identifier(node: JsepNode): ExprNode {
     const name = str(node, 'name');
-    if (name === 'context' || name === 'event') return Object.freeze({ kind: 'root', name, ...this.span(node) });
+    if (name === 'context' || name === 'event' || name === 'evidence') return Object.freeze({ kind: 'root', name, ...this.span(node) });
     if (name === 'env') this.failAt('read one variable: env.NAME', node);
     if (name === 'agents') this.failAt('agents is only used as agents.select(role, hint)', node);
     if (isFunctionName(name)) this.failAt(`${name} is a function: call it as ${FUNCTIONS[name].signature}`, node);

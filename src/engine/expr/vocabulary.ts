@@ -14,7 +14,7 @@ export const MAX_EXPRESSION_LENGTH = 4096;
  */
 export const MAX_NESTING = 64;
 
-export const ROOT_NAMES: ReadonlySet<string> = new Set<RootName>(['context', 'event', 'env']);
+export const ROOT_NAMES: ReadonlySet<string> = new Set<RootName>(['context', 'event', 'env', 'evidence']);
 
 /**
  * Names that lead to JavaScript's prototype machinery. They are refused as

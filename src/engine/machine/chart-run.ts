@@ -14,6 +14,7 @@ import { interpreter } from '../statechart/lazy.js';
 import type { ChartEffect, ChartResult, ChartSnapshot } from '../statechart/index.js';
 import type { MachineEnv } from './cursor.js';
 import { freshCounters, resetStateCounters, RUN_SNAPSHOT_VERSION } from './run.js';
+import { evidenceView } from './evidence.js';
 import type { ChartOp, Counters, JournalEntry, MachineError, RunSnapshot, RunStatus } from './run.js';
 
 /**
@@ -94,9 +95,9 @@ export function childCharts(env: MachineEnv): chart.ChildCharts {
   };
 }
 
-/** The interpreter's options for an operation on `run`: the run's clock, its file, child charts through the env. */
-function stepOptions(file: string | undefined, env: MachineEnv): chart.StepOptions {
-  return { now: chartClock(env), children: childCharts(env), ...(file === undefined ? {} : { file }) };
+/** The interpreter's options for an operation on `run`: the run's clock, its file, child charts through the env, the state's evidence. */
+function stepOptions(file: string | undefined, env: MachineEnv, counters?: Counters): chart.StepOptions {
+  return { now: chartClock(env), children: childCharts(env), ...(file === undefined ? {} : { file }), ...(counters ? { evidence: evidenceView(counters.evidence) } : {}) };
 }
 
 /** The run after a chart result: the snapshot stored, state/context mirrored, the `chart` journal entry. */
@@ -146,7 +147,7 @@ function stateCounters(run: RunSnapshot, r: ChartResult, steps: number): Counter
 }
 
 /** Whether a state was exited, a child machine's included (the agent is held to the child's states). */
-function anyExit(effects: readonly ChartEffect[]): boolean {
+export function anyExit(effects: readonly ChartEffect[]): boolean {
   return effects.some((e) => e.type === 'exit' || (e.type === 'child' && anyExit(e.effects)));
 }
 
@@ -236,7 +237,7 @@ export function step(run: RunSnapshot, wf: Workflow, env: MachineEnv, op: ChartO
     const error: MachineError = { code: 'not_running', message: `the run is ${run.status}` };
     return { run, journal: [], outcome: outcome(run, run, wf, env, false, event, error) };
   }
-  const r = fn(wf, run.chart as ChartSnapshot, stepOptions(run.workflow.file, env));
+  const r = fn(wf, run.chart as ChartSnapshot, stepOptions(run.workflow.file, env, run.counters));
   if (r.error && r.snapshot === run.chart) {
     const error: MachineError = { code: r.snapshot.status === 'running' ? 'unknown_event' : 'final_state', message: r.error };
     const rejected: JournalEntry = { kind: 'rejected', at, ...(event === undefined ? { event: op } : { event }), state: run.state, code: error.code, message: r.error };
@@ -257,7 +258,7 @@ export function completeChartInvocation(run: RunSnapshot, wf: Workflow, id: stri
 /** Fires the timers due by the run's clock; nothing to journal when none is due. */
 export function fireChartTimers(run: RunSnapshot, wf: Workflow, env: MachineEnv): { run: RunSnapshot; journal: JournalEntry[] } {
   if (run.status !== 'running' || !run.chart) return { run, journal: [] };
-  const { now, ...rest } = stepOptions(run.workflow.file, env);
+  const { now, ...rest } = stepOptions(run.workflow.file, env, run.counters);
   const r = interpreter().fireDueTimers(wf, run.chart, now, rest);
   if (r.snapshot === run.chart) return { run, journal: [] };
   const { run: next, entry } = applyResult(run, wf, r, 'timers', env.now());

@@ -19,13 +19,14 @@
  *   event data, say), and whether sending the event now would take it (the
  *   interpreter is run on a copy: nothing is stored).
  */
-import type { StateRules, Workflow } from '../model/index.js';
+import type { JsonObject, StateRules, Workflow } from '../model/index.js';
 import { pathScopeOf } from '../policy/paths/scope.js';
 import { effectiveRules, LIMIT_KEYS, levels, limitOwners, type LimitKey } from '../policy/chart-rules.js';
 import { interpreter } from '../statechart/lazy.js';
 import { resolveTarget, ROOT_ID } from '../statechart/targets.js';
 import type { ChartSnapshot } from '../statechart/index.js';
 import { chartClock } from './chart-run.js';
+import { evidenceView } from './evidence.js';
 import type { MachineEnv } from './cursor.js';
 import type { NodeCounters, RunSnapshot } from './run.js';
 import type { LimitsView, RuleFieldsView } from './rule-fields.js';
@@ -152,12 +153,13 @@ function transitionSources(wf: Workflow, configuration: readonly string[]): { id
 
 function transitionViews(wf: Workflow, run: RunSnapshot, s: ChartSnapshot, configuration: readonly string[], env: MachineEnv): ChartTransitionView[] {
   const now = chartClock(env);
+  const evidence = evidenceView(run.counters.evidence);
   const taken = new Map<string, Set<string>>();
   /** The transitions (`source#index`) sending `event` now would take, on a copy of the run. */
   const takenBy = (event: string): Set<string> => {
     let hit = taken.get(event);
     if (!hit) {
-      const r = run.status === 'running' && event !== '*' ? interpreter().sendEvent(wf, s, { type: event }, { now }) : undefined;
+      const r = run.status === 'running' && event !== '*' ? interpreter().sendEvent(wf, s, { type: event }, { now, evidence }) : undefined;
       hit = new Set((r?.effects ?? []).flatMap((e) => (e.type === 'transition' && e.event === event ? [`${e.source}#${e.index}`] : [])));
       taken.set(event, hit);
     }
@@ -169,7 +171,7 @@ function transitionViews(wf: Workflow, run: RunSnapshot, s: ChartSnapshot, confi
       if (t.trigger.kind !== 'event') return;
       const event = t.trigger.event;
       const targets = t.targets.map((ref) => resolveTarget(wf, id, ref) ?? ref.name);
-      const guard = t.guard ? evaluateGuard(t.guard.text, s, event, now) : null;
+      const guard = t.guard ? evaluateGuard(t.guard.text, s, event, now, evidence) : null;
       out.push({
         event,
         source: id,
@@ -185,9 +187,9 @@ function transitionViews(wf: Workflow, run: RunSnapshot, s: ChartSnapshot, confi
   return out;
 }
 
-function evaluateGuard(text: string, s: ChartSnapshot, event: string, now: number): NonNullable<ChartTransitionView['guard']> {
+function evaluateGuard(text: string, s: ChartSnapshot, event: string, now: number, evidence: JsonObject): NonNullable<ChartTransitionView['guard']> {
   const { evaluateText, isTruthy } = interpreter();
-  const r = evaluateText(text, { context: s.context, event: { type: event }, now });
+  const r = evaluateText(text, { context: s.context, event: { type: event }, now, evidence });
   return r.ok ? { expression: text, passes: isTruthy(r.value) } : { expression: text, passes: null, error: r.error.message };
 }
 

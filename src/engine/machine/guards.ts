@@ -12,6 +12,13 @@
  * Every step is an own-property check, so `__proto__`, `constructor` or
  * `toString` are only found when the context really has such a key.
  *
+ * - A step may be written in brackets with a quoted key, `a["b.c"].d`, for a
+ *   key with dots or spaces in it (a command such as `npm run test:unit`).
+ * - `evidence` and the paths under it (`evidence.commands["npm test"].exit_code`)
+ *   read what stategate observed in this state (evidence.ts), never the
+ *   context: the agent sets the context with the data it sends, so a context
+ *   key named `evidence` is not evidence.
+ *
  * Missing fields: `exists` is false and `not_exists` true; every other
  * operator is false (so `neq` is false on a missing field, as in the
  * reference). A present `null` counts as missing for `exists`/`not_exists`
@@ -19,18 +26,60 @@
  */
 import type { GuardDef, JsonObject, JsonValue } from '../model/index.js';
 import { isJsonObject, jsonEqual, ownValue } from '../model/json-value.js';
+import { EVIDENCE_KEY, evidenceView } from './evidence.js';
 
-/** Reads `field` from `context` as documented above; `undefined` when missing. */
-export function readField(context: JsonObject, field: string): JsonValue | undefined {
+/** Reads `field` from `context` (or `evidence`) as documented above; `undefined` when missing. */
+export function readField(context: JsonObject, field: string, evidence?: JsonObject): JsonValue | undefined {
+  const steps = fieldSteps(field);
+  if (steps?.[0] === EVIDENCE_KEY) return walk(evidenceView(evidence), steps.slice(1));
   const direct = ownValue(context, field);
-  if (direct !== undefined || !field.includes('.')) return direct;
-  let cur: JsonValue | undefined = context;
-  for (const step of field.split('.')) {
+  if (direct !== undefined || !steps || steps.length < 2) return direct;
+  return walk(context, steps);
+}
+
+function walk(root: JsonValue, steps: readonly string[]): JsonValue | undefined {
+  let cur: JsonValue | undefined = root;
+  for (const step of steps) {
     if (!isJsonObject(cur)) return undefined;
     cur = ownValue(cur, step);
     if (cur === undefined) return undefined;
   }
   return cur;
+}
+
+/**
+ * The steps of a field path: split at dots, with `["key"]` or `['key']` as one
+ * step whatever it holds. Undefined when a bracket is not closed as that
+ * (the field is then only ever a key of its own).
+ */
+export function fieldSteps(field: string): string[] | undefined {
+  if (!field.includes('[')) return field.split('.');
+  const steps: string[] = [];
+  let i = 0;
+  let part = '';
+  while (i < field.length) {
+    const ch = field[i]!;
+    if (ch === '.') {
+      if (part !== '' || field[i - 1] !== ']') steps.push(part);
+      part = '';
+      i++;
+    } else if (ch === '[') {
+      const quote = field[i + 1];
+      if (quote !== '"' && quote !== "'") return undefined;
+      const end = field.indexOf(`${quote}]`, i + 2);
+      if (end < 0) return undefined;
+      if (part !== '') steps.push(part);
+      steps.push(field.slice(i + 2, end));
+      part = '';
+      i = end + 2;
+      if (i < field.length && field[i] !== '.' && field[i] !== '[') return undefined;
+    } else {
+      part += ch;
+      i++;
+    }
+  }
+  if (part !== '' || !field.endsWith(']')) steps.push(part);
+  return steps;
 }
 
 type Predicate = (actual: JsonValue, expected: JsonValue | undefined) => boolean;
@@ -55,9 +104,9 @@ const PREDICATES: Record<Exclude<GuardDef['op'], 'exists' | 'not_exists'>, Predi
   },
 };
 
-/** True when the guard passes on `context` (the context before the transition). */
-export function evaluateGuard(def: Pick<GuardDef, 'field' | 'op' | 'value'>, context: JsonObject): boolean {
-  const actual = readField(context, def.field);
+/** True when the guard passes on `context` (the context before the transition) and this state's `evidence`. */
+export function evaluateGuard(def: Pick<GuardDef, 'field' | 'op' | 'value'>, context: JsonObject, evidence?: JsonObject): boolean {
+  const actual = readField(context, def.field, evidence);
   const present = actual !== undefined && actual !== null;
   if (def.op === 'exists') return present;
   if (def.op === 'not_exists') return !present;

@@ -48,11 +48,15 @@ export function failedStateOf(wf: Workflow): string | undefined {
  * Puts a position in `to`. A change of state resets the per-state counters; a
  * transition to the state it is already in (re-entry) keeps them, so an agent
  * cannot refill its `max_iterations` budget by looping on a self-transition.
+ * Evidence starts again on every entry, a re-entry included: what was seen
+ * before it is not evidence of this entry.
  */
 export function enterState(op: Op, loc: Loc, from: string, event: string, to: string): void {
   const pos = op.position(loc);
   pos.state = to;
   if (to !== from) resetStateCounters(pos.counters);
+  // Evidence is of this entry into the state: a self-transition starts it again too (evidence.ts).
+  else delete pos.counters.evidence;
   const frame = op.frame(loc.frame);
   addVisited(frame, to);
   addTaken(frame, from, event, to);

@@ -3,7 +3,8 @@
  * the five transition patterns, guards on the pre-transition context,
  * `safe_next` for events the state does not define, `$return`.
  */
-import { evaluateGuard } from './guards.js';
+import { evaluateGuard, fieldSteps, readField } from './guards.js';
+import { EVIDENCE_KEY, evidenceView } from './evidence.js';
 import type { ForkTransition, InvokeTransition, JsonValue, NameRef, StateNode, TargetTransition, Workflow } from '../model/index.js';
 import { RETURN_TARGET } from '../model/index.js';
 import type { MachineError, Position } from './run.js';
@@ -28,14 +29,19 @@ export interface GuardResult {
   passes: boolean;
   /** Set when the guard name has no definition (a validation error; it fails at run time). */
   undefined?: true;
+  /** A failed guard on `evidence.*`: what stategate observed there (undefined: nothing), for the message. */
+  observed?: { value: JsonValue | undefined };
 }
 
-/** Each guard's result on `context`; an undefined guard fails. */
-export function checkGuards(wf: Workflow, refs: readonly NameRef[], pos: Pick<Position, 'context'>): GuardResult[] {
+/** Each guard's result on `context` and the state's evidence; an undefined guard fails. */
+export function checkGuards(wf: Workflow, refs: readonly NameRef[], pos: Pick<Position, 'context'> & { readonly counters?: Position['counters'] }): GuardResult[] {
+  const evidence = evidenceView(pos.counters?.evidence);
   return refs.map((ref) => {
     const def = wf.guards.get(ref.name);
     if (!def) return { name: ref.name, passes: false, undefined: true };
-    return { name: ref.name, passes: evaluateGuard(def, pos.context) };
+    const passes = evaluateGuard(def, pos.context, evidence);
+    if (passes || fieldSteps(def.field)?.[0] !== EVIDENCE_KEY) return { name: ref.name, passes };
+    return { name: ref.name, passes, observed: { value: readField(pos.context, def.field, evidence) } };
   });
 }
 
@@ -43,7 +49,10 @@ function guardFailure(wf: Workflow, failed: GuardResult): MachineError {
   if (failed.undefined) return { code: 'guard_failed', message: `guard "${failed.name}" is not defined in the workflow, so it fails` };
   const def = wf.guards.get(failed.name);
   const rule = def ? ` (${def.field} ${def.op}${def.value === undefined ? '' : ` ${JSON.stringify(def.value)}`})` : '';
-  return { code: 'guard_failed', message: `guard "${failed.name}" failed${rule}` };
+  // An evidence guard cannot be satisfied by what the agent sends: say what would satisfy it.
+  const seen = failed.observed ? (failed.observed.value === undefined ? 'nothing observed yet' : `observed ${JSON.stringify(failed.observed.value)}`) : '';
+  const observed = failed.observed ? ` (${seen}): \`evidence\` is what stategate observed in this state (the commands the client reported running and how they ended, the files written), so run what it names here; data sent with an event never sets it` : '';
+  return { code: 'guard_failed', message: `guard "${failed.name}" failed${rule}${observed}` };
 }
 
 /** The events a state accepts, for messages ("available: ..."). */

@@ -13,6 +13,7 @@
 import type { ForkMode, JoinRule, JsonObject, JsonValue } from '../model/index.js';
 import type { ChartEffect, ChartSnapshot } from '../statechart/index.js';
 import type { PipelineState, StageEvent } from '../pipeline/types.js';
+import type { Evidence } from './evidence.js';
 
 export const RUN_SNAPSHOT_VERSION = 1;
 
@@ -32,6 +33,8 @@ export interface Counters {
   bytesRead: number;
   /** Tool calls counted over the whole life of this position (never reset). */
   stepsTotal: number;
+  /** Facts observed in the current state from the client's post-call reports (evidence.ts); absent: none yet. */
+  evidence?: Evidence;
 }
 
 export interface WorkflowRef {
@@ -275,7 +278,24 @@ export type JournalEntry =
   /** A pipeline's security mode chosen (pipeline/security-mode.ts): `mode` is the one then in force, `requested` what was asked. */
   | (EntryBase & { kind: 'security_mode'; mode: 'ask' | 'yolo'; source: 'run' | 'workflow' | 'setting' | 'default'; requested: 'ask' | 'yolo'; requested_by: 'run' | 'setting' })
   | (EntryBase & StageEvent)
-  | (EntryBase & { kind: 'tool_result'; tool: string; state: string; bytes?: number; file?: string; editLines?: number; output?: string; /** The agent client whose hook reported it. */ client?: string });
+  | (EntryBase & {
+      kind: 'tool_result';
+      tool: string;
+      state: string;
+      bytes?: number;
+      file?: string;
+      /** Every file the call wrote, when more than one (`file` is the first). */
+      files?: string[];
+      editLines?: number;
+      output?: string;
+      /** The agent client whose hook reported it. */
+      client?: string;
+      /** The shell command the result is of (kept as evidence: evidence.ts), when it is short enough to keep. */
+      command?: string;
+      /** How the client said the call ended: what replay rebuilds the evidence from. */
+      ok?: boolean;
+      exit_code?: number;
+    });
 
 /** The statechart operation a `chart` journal entry records. */
 export type ChartOp = 'start' | 'send' | 'timers' | 'done' | 'fail' | 'force' | 'interrupt';
@@ -318,8 +338,9 @@ export function freshCounters(): Counters {
   return { iterations: 0, transitions: 0, filesEdited: [], editLines: 0, bytesRead: 0, stepsTotal: 0 };
 }
 
-/** Resets the counters that are "per state" (iterations, files, edit lines, bytes). */
+/** Resets the counters that are "per state" (iterations, files, edit lines, bytes, evidence). */
 export function resetStateCounters(c: Counters): void {
+  delete c.evidence;
   c.iterations = 0;
   c.filesEdited = [];
   c.editLines = 0;

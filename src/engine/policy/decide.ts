@@ -32,6 +32,7 @@ import type { ShellEffects } from '../shell/analyse.js';
 import { extractCall, isOwnTool, toolEntry, toolMatches, editLineCount, type ExtraAliases, type ExtractedCall } from './tools.js';
 import { noteBounds } from '../record/bounds.js';
 import { editLinesInFile, replacesAll } from './edit-lines.js';
+import { MAX_COMMAND_CHARS, noteEvidence, type CallOutcome, type ObservedCall } from '../machine/evidence.js';
 import { planWrites, protectedWriteReason, scopeWriteReason, unknownWriteReason, type WritePlan } from './paths/write-plan.js';
 import { PathGuard, type PathEnv } from './paths/write-guard.js';
 
@@ -310,6 +311,8 @@ export interface ToolResult {
   readonly bytes?: number;
   /** The output, kept in the journal (capped) when the workflow's meta.capture_output is true. */
   readonly output?: string;
+  /** How the client said the call ended (a shell command's exit code): kept as evidence (machine/evidence.ts). */
+  readonly outcome?: CallOutcome;
 }
 
 export interface RecordOutcome {
@@ -321,6 +324,13 @@ export interface RecordOutcome {
 }
 
 const CAPTURE_LIMIT = 4096;
+
+/** A reported call as evidence (undefined for stategate's own tools, which are not facts about the work). */
+function observedCall(call: ToolCall, extracted: ExtractedCall, files: readonly string[], outcome: CallOutcome | undefined): ObservedCall | undefined {
+  if (isOwnTool(call.tool)) return undefined;
+  const command = extracted.kind === 'shell' && extracted.command !== undefined && extracted.command.length <= MAX_COMMAND_CHARS ? extracted.command : undefined;
+  return { tool: call.tool, files, ...(command !== undefined ? { command } : {}), ...(outcome ? { outcome } : {}) };
+}
 
 /**
  * After a call: add its result bytes to the state's budget, journal it, and
@@ -344,6 +354,8 @@ export function record(run: RunSnapshot, call: ToolCall, result: ToolResult, env
   // An edit's targets, or the files a shell command wrote (a `> config/app.env` fires an interrupt as an Edit of it does).
   const files = extracted.editShape ? editedFiles(extracted, pathGuard(opts), opts.cwd) : shellWrittenFiles(extracted, pathGuard(opts), opts);
   const capture = workflow.meta.captureOutput && result.output !== undefined ? { output: result.output.slice(0, CAPTURE_LIMIT) } : {};
+  const observed = observedCall(call, extracted, files, result.outcome);
+  if (observed) position.counters.evidence = noteEvidence(position.counters.evidence, observed);
   journal.push({
     kind: 'tool_result',
     at,
@@ -351,8 +363,13 @@ export function record(run: RunSnapshot, call: ToolCall, result: ToolResult, env
     state: node.id,
     ...(bytes ? { bytes } : {}),
     ...(files[0] ? { file: files[0] } : {}),
+    ...(files.length > 1 ? { files } : {}),
     ...(found.scope ? { scope: found.scope } : {}),
     ...capture,
+    // What the evidence of this call was made of, so that replay rebuilds it (store/replay.ts).
+    ...(observed?.command !== undefined ? { command: observed.command } : {}),
+    ...(observed?.outcome?.ok !== undefined ? { ok: observed.outcome.ok } : {}),
+    ...(observed?.outcome?.exitCode !== undefined ? { exit_code: observed.outcome.exitCode } : {}),
   } as JournalEntry);
   const notices: string[] = [];
   const budget = node.rules.contextBudgetBytes;

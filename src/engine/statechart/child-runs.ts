@@ -206,6 +206,8 @@ function childOptions(rs: RunState, file: string | undefined): StepOptions {
     now: o.now,
     ...(o.env ? { env: o.env } : {}),
     ...(o.agents ? { agents: o.agents } : {}),
+    // The agent is held to a child's states as to the run's own: the same observed facts.
+    ...(o.evidence ? { evidence: o.evidence } : {}),
     ...(o.maxMicrosteps === undefined ? {} : { maxMicrosteps: o.maxMicrosteps }),
     ...(o.children ? { children: o.children } : {}),
     depth: (o.depth ?? 0) + 1,

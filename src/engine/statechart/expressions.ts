@@ -11,13 +11,14 @@ export type Evaluated = { ok: true; value: JsonValue } | { ok: false; message: s
 
 /** Evaluates `text` against the run's current context and `event`. */
 export function evaluate(rs: RunState, text: string, event: EventBinding): Evaluated {
-  const { env, now, agents } = rs.options;
+  const { env, now, agents, evidence } = rs.options;
   const result = evaluateText(text, {
     context: rs.context,
     event,
     now,
     ...(env ? { env } : {}),
     ...(agents ? { agents } : {}),
+    ...(evidence ? { evidence } : {}),
   });
   return result.ok ? { ok: true, value: result.value } : { ok: false, message: result.error.message };
 }

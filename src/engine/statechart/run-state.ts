@@ -38,6 +38,11 @@ export interface StepOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** `agents.select(role, hint)` for expressions. */
   readonly agents?: (role: string, hint: JsonValue) => string | null;
+  /**
+   * `evidence` for expressions: what the host observed in the run's current state (machine/evidence.ts),
+   * as it was when the operation began (guards of eventless transitions later in the same step see it too).
+   */
+  readonly evidence?: JsonObject;
   /** The microstep limit for one event (default MAX_MICROSTEPS, DESIGN.md's 1,000; tests lower it). */
   readonly maxMicrosteps?: number;
   /** Runs `statechart:` invocations as child machines (child-runs.ts); without it they are handed out like agent tasks. */

@@ -4,12 +4,17 @@
  * merged data, forks and invokes the data merged when they started, joins and
  * child returns the patch merged into the frame, force its patch, and any
  * entry that changed the run's status the new status. Entries of nested
- * frames and branches (those with a `scope`) only count as transitions.
+ * frames and branches (those with a `scope`) only count as transitions. The
+ * evidence of the current state (machine/evidence.ts) is rebuilt from the
+ * tool_result entries since the state was last entered.
  */
 import type { JsonObject } from '../model/index.js';
 import { cloneJson, mergeShallow } from '../model/json-value.js';
 import type { JournalEntry, RunStatus } from '../machine/run.js';
 import { countTransitions } from '../statechart/effects.js';
+import { noteEvidence, type Evidence } from '../machine/evidence.js';
+import { anyExit } from '../machine/chart-run.js';
+import { isOwnTool } from '../policy/tools.js';
 
 export interface Replayed {
   state: string;
@@ -17,6 +22,8 @@ export interface Replayed {
   status: RunStatus;
   /** Equals the snapshot's `counters.transitions`. */
   transitions: number;
+  /** Equals the snapshot's `counters.evidence` (absent: none observed since the state was entered). */
+  evidence?: Evidence;
 }
 
 /** The entry kinds `counters.transitions` counts, at every level of the run. */
@@ -27,6 +34,7 @@ export function replay(entries: readonly JournalEntry[]): Replayed {
   let context: JsonObject = {};
   let status: RunStatus = 'running';
   let transitions = 0;
+  let evidence: Evidence | undefined;
   for (const e of entries) {
     if (COUNTED.has(e.kind)) transitions++;
     if (e.scope === undefined) {
@@ -35,13 +43,16 @@ export function replay(entries: readonly JournalEntry[]): Replayed {
           state = e.state;
           context = cloneJson(e.context);
           transitions = 0;
+          evidence = undefined;
           break;
         case 'transition':
           context = mergeShallow(context, e.data);
           state = e.to;
+          evidence = undefined;
           break;
         case 'interrupt':
           state = e.to;
+          evidence = undefined;
           break;
         case 'fork_start':
         case 'invoke_start':
@@ -50,17 +61,29 @@ export function replay(entries: readonly JournalEntry[]): Replayed {
         case 'join':
         case 'child_done':
           context = mergeShallow(context, e.patch);
-          if (e.to !== undefined) state = e.to;
+          if (e.to !== undefined) {
+            state = e.to;
+            evidence = undefined;
+          }
           break;
         case 'chart':
           // A statechart operation: its entry carries the state and context it left.
           context = cloneJson(e.context);
           state = e.state;
           transitions += countTransitions(e.effects);
+          if (anyExit(e.effects)) evidence = undefined;
           break;
         case 'force':
           context = mergeShallow(context, e.patch);
           state = e.to;
+          evidence = undefined;
+          break;
+        case 'tool_result':
+          // What record() kept as evidence of the call (policy/decide.ts): the same facts, in the same order.
+          if (!isOwnTool(e.tool)) {
+            const outcome = { ...(e.ok !== undefined ? { ok: e.ok } : {}), ...(e.exit_code !== undefined ? { exitCode: e.exit_code } : {}) };
+            evidence = noteEvidence(evidence, { tool: e.tool, files: e.files ?? (e.file !== undefined ? [e.file] : []), ...(e.command !== undefined ? { command: e.command } : {}), ...(Object.keys(outcome).length ? { outcome } : {}) });
+          }
           break;
         default:
           break;
@@ -68,5 +91,5 @@ export function replay(entries: readonly JournalEntry[]): Replayed {
     }
     if (e.scope === undefined && e.status !== undefined) status = e.status;
   }
-  return { state, context, status, transitions };
+  return { state, context, status, transitions, ...(evidence ? { evidence } : {}) };
 }

@@ -24,6 +24,7 @@
  * with a `runId`, and asks the caller to check the snapshot's shape (and, for
  * the record, whether a snapshot enforces anything).
  */
+import { withinDeadline } from './deadline.js';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { accepts, ActiveRecordFile, workspaceOf, type RecordRead, type Seen } from './active-record.js';
@@ -315,7 +316,8 @@ export class RunStore<R extends { readonly runId: string }> {
   locked<T>(fn: () => T): T {
     fs.mkdirSync(this.dir, { recursive: true });
     try {
-      return withFileLock(this.lockFile, { timeoutMs: this.lockTimeoutMs }, fn);
+      // A hook waits for the lock only as long as its deadline leaves (deadline.ts).
+      return withFileLock(this.lockFile, { timeoutMs: withinDeadline(this.lockTimeoutMs) }, fn);
     } catch (err) {
       if (err instanceof LockBusyError) throw new StoreError('busy', err.message);
       throw err;

@@ -20,6 +20,7 @@ import type { MachineEnv, MachineResult, StateView } from '../machine/operations
 import type { JsonObject, JsonValue, StateNode } from '../model/index.js';
 import { isInvokeProblem } from '../model/index.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../model/json-value.js';
+import { EVIDENCE_KEY } from '../machine/evidence.js';
 import { WorkflowRegistry } from '../formats/registry.js';
 import { detectFormat } from '../formats/index.js';
 import { ChartRegistry } from '../formats/chart-registry.js';
@@ -32,6 +33,7 @@ import { decide, record, shellRulesFor, type Decision, type PolicyOptions, type 
 import { readToolAliases } from '../policy/tool-aliases-file.js';
 import { extractCall, isOwnTool, type ExtraAliases } from '../policy/tools.js';
 import { userStateDir } from './user-state-dir.js';
+import { remainingMs } from './deadline.js';
 import { callDigest, findSameCall, noteCall, readRecentCalls, type RecentCall } from './recent-calls.js';
 import { readRecord, writeRunRecord, type RecordContext } from '../record/record-file.js';
 import type { PgCommittedChange } from './postgres/pg-storage.js';
@@ -133,6 +135,20 @@ function refuseTooDeep(what: string, value: unknown): void {
   }
 }
 
+/**
+ * Data sent with an event never sets evidence (machine/evidence.ts): guards read `evidence` only
+ * from what stategate observed, so such data could not pass a guard anyway; it is refused rather
+ * than dropped, so the agent learns at once that evidence cannot be claimed, and what to do instead.
+ */
+function refuseEvidence(what: string, data: JsonValue | undefined): void {
+  if (data !== null && typeof data === 'object' && !Array.isArray(data) && Object.prototype.hasOwnProperty.call(data, EVIDENCE_KEY)) {
+    throw new RunnerError(
+      'evidence_in_data',
+      `${what} has an "${EVIDENCE_KEY}" key: evidence is what stategate observed in this state (the commands the client reported running, their exit codes, the files written), never data sent with an event; run the command (for example \`npm test\`) in this state, then send the event without it (nothing was changed)`,
+    );
+  }
+}
+
 /** A shape check of a stored snapshot: enough that the machine can work on it. */
 export function checkRunSnapshot(value: unknown): string | undefined {
   if (!value || typeof value !== 'object') return 'the run is not an object';
@@ -224,9 +240,19 @@ export class Runner {
     return path.join(this.dir, 'runs', runId);
   }
 
+  /**
+   * A shared store that could not be read, in a process bound by a deadline (a hook: deadline.ts):
+   * every later read in this process gets the same answer at once. A second read would wait for
+   * the store again with the time the first one used up, and the hook would deny only after
+   * both, past the client's timeout (a PreToolUse reads the run for the stage's turn, then to decide).
+   */
+  private storeDown: ActiveRun<RunSnapshot> | undefined;
+
   /** The active run, or why there is none or why it cannot be read. Never throws. */
   async active(): Promise<ActiveRun<RunSnapshot>> {
+    if (this.storeDown && remainingMs() !== undefined) return this.storeDown;
     const read = await this.store.readActive();
+    if (read.kind === 'unreadable' && read.store !== undefined && remainingMs() !== undefined) this.storeDown = read;
     if (read.kind !== 'ok') return read;
     // A run.json that parses but cannot be interpreted (its stored definition no
     // longer loads, or its state is not in it) is as unreadable as a corrupt one:
@@ -318,6 +344,7 @@ export class Runner {
   send(event: string, data?: JsonValue, branch?: string): Promise<machine.SendOutcome> {
     return this.apply((r) => {
       refuseTooDeep(`the data of ${event}`, data);
+      refuseEvidence(`the data of ${event}`, data);
       return machine.sendEvent(r, event, data, this.env, branchOpt(branch));
     });
   }
@@ -390,6 +417,7 @@ export class Runner {
   complete(id: string, ok: boolean, data?: JsonValue): Promise<ChartOutcome> {
     return this.apply((r) => {
       refuseTooDeep(`the data of ${id}`, data);
+      refuseEvidence(`the data of ${id}`, data);
       const wf = chartWorkflow(r, this.env);
       if (!wf) throw new RunnerError('not_a_statechart', 'run done|fail completes invocations of a statechart run; the active run is not one');
       return completeChartInvocation(r, wf, id, ok, data, this.env);

@@ -4,7 +4,7 @@
  * `after` timers with what they will do, the invocations, and the events the
  * active states accept with their guard results. Pure, unit-tested.
  */
-import { chartEvents, configurationPaths, duration, ROOT_ID, type ChartSnapshot, type ChartTimer, type RunSnapshot, type Workflow } from '../../engine/index.js';
+import { chartEvents, evidenceView, configurationPaths, duration, ROOT_ID, type ChartSnapshot, type ChartTimer, type RunSnapshot, type Workflow } from '../../engine/index.js';
 import type { ChartPanelModel, ChartTimerView } from '../../protocol.js';
 import { configurationSummary } from '../runtime/chart-summary.js';
 
@@ -29,7 +29,7 @@ export function chartPanelModel(run: RunSnapshot, wf: Workflow, now: number): Ch
     summary: configurationSummary(wf.id, configuration),
     timers: s.status === 'running' ? s.timers.map((t) => timerView(wf, t)).sort((a, b) => a.dueMs - b.dueMs) : [],
     invocations: s.invocations,
-    events: chartEvents(wf, s, now),
+    events: chartEvents(wf, s, now, evidenceView(run.counters.evidence)),
     ...(s.error === undefined ? {} : { error: s.error }),
   };
 }

@@ -5,7 +5,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { exportWorkflow, TEXT_EXPORT_FORMATS, type TextExportFormat, RunnerError, activeFirst, findWorkflows, chartEvents, isChartWorkflow } from '../../engine/index.js';
+import { exportWorkflow, TEXT_EXPORT_FORMATS, type TextExportFormat, RunnerError, activeFirst, findWorkflows, chartEvents, evidenceView, isChartWorkflow } from '../../engine/index.js';
 import type { RegisterCommand } from '../contributions.js';
 import type { RunService } from './run-service.js';
 
@@ -89,7 +89,7 @@ export function registerRunCommands(service: RunService, register: RegisterComma
       let event = typeof arg === 'string' ? arg : undefined;
       if (!event) {
         const chart = situation.workflow && situation.run.chart && isChartWorkflow(situation.workflow)
-          ? chartEvents(situation.workflow, situation.run.chart, Date.parse(service.runner.env.now()))
+          ? chartEvents(situation.workflow, situation.run.chart, Date.parse(service.runner.env.now()), evidenceView(situation.run.counters.evidence))
           : undefined;
         // A statechart run: the events its active states handle (the state view lists no transitions for one).
         const items = chart

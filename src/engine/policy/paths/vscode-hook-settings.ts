@@ -24,22 +24,53 @@ import type { EditShape } from '../edit-lines.js';
 
 type Input = Record<string, unknown>;
 
-/** Every `key path -> value` under a guarded key (hooks, stategate.*), as one comparable string; undefined when the text does not parse. */
+/**
+ * Settings files larger than this are not parsed: a decision must come within the client's hook
+ * timeout, and parsing is synchronous (nothing can interrupt it). A write to one is denied,
+ * saying why; VS Code's own settings files are a few kilobytes.
+ */
+export const MAX_SETTINGS_CHARS = 8 * 1024 * 1024;
+
+/** A key path as a chain to its parent: a key's path is only spelled out when it is a hook setting. */
+interface KeyPath {
+  readonly key: string;
+  readonly parent: KeyPath | undefined;
+}
+
+function spelled(p: KeyPath): string[] {
+  const out: string[] = [];
+  for (let at: KeyPath | undefined = p; at; at = at.parent) out.push(at.key);
+  return out.reverse();
+}
+
+/**
+ * Every `key path -> value` under a guarded key (hooks, stategate.*), as one comparable string; undefined
+ * when the text does not parse (or nests too deep for the parser, or is too large to parse in time).
+ * The walk is iterative and shares each path prefix: copying the path at every key made a deep
+ * file quadratic (a 5.6 MB settings file nested thousands of levels took tens of seconds).
+ */
 function hookSettings(text: string | undefined): string | undefined {
   if (text === undefined || text.trim() === '') return '[]';
+  if (text.length > MAX_SETTINGS_CHARS) return undefined;
   const errors: ParseError[] = [];
-  const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  let value: unknown;
+  try {
+    value = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  } catch {
+    return undefined; // jsonc-parser recurses per level: a file nested past the stack cannot be checked
+  }
   if (errors.length > 0 || typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   const found: Array<[string, string]> = [];
-  const visit = (v: unknown, at: string[]): void => {
-    if (typeof v !== 'object' || v === null) return;
+  const stack: Array<[unknown, KeyPath | undefined]> = [[value, undefined]];
+  while (stack.length) {
+    const [v, at] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
     for (const [k, child] of Object.entries(v as Input)) {
-      const here = [...at, k];
-      if (/hook/i.test(k) || /^stategate(\.|$)/i.test(k)) found.push([JSON.stringify(here), JSON.stringify(child)]);
-      else visit(child, here);
+      const here: KeyPath = { key: k, parent: at };
+      if (/hook/i.test(k) || /^stategate(\.|$)/i.test(k)) found.push([JSON.stringify(spelled(here)), JSON.stringify(child)]);
+      else stack.push([child, here]);
     }
-  };
-  visit(value, []);
+  }
   return JSON.stringify(found.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 

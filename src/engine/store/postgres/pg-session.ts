@@ -13,6 +13,7 @@ import { isStoreError, StoreError } from '../store-error.js';
 import { classifyStoreError, describeStoreFailure } from './classify-error.js';
 import { redactUrl, storeConnectOptions, type StoreConnectOptions } from './connect-options.js';
 import { init } from './schema.js';
+import { processDeadline, waitingOn, withinDeadline, type ProcessDeadline } from '../deadline.js';
 
 export const STORE_TIMEOUT_ENV = 'STATEGATE_STORE_TIMEOUT_MS';
 /** A hook answers within a few seconds whatever the server does. */
@@ -50,15 +51,22 @@ export class PgSession {
     this.timeoutMs = options.timeoutMs ?? storeTimeoutMs(options.env);
   }
 
-  /** Run `fn` with the session's client, within the bound; failures as StoreError (`store_unavailable`, `busy`). */
+  /**
+   * Run `fn` with the session's client, within the bound (STATEGATE_STORE_TIMEOUT_MS, or what
+   * remains of the process's deadline when that is less: a hook answers within its client's
+   * timeout, ../deadline.ts); failures as StoreError (`store_unavailable`, `busy`).
+   */
   async run<T>(what: string, fn: (sql: Sql) => Promise<T>): Promise<T> {
+    const bound = withinDeadline(this.timeoutMs);
+    const cut = bound < this.timeoutMs ? processDeadline() : undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(Object.assign(new Error(`no answer within ${this.timeoutMs} ms`), { code: 'STORE_DEADLINE' })), this.timeoutMs);
+      const fail = () => reject(Object.assign(new Error(`no answer within ${bound} ms`), { code: 'STORE_DEADLINE', boundMs: bound, ...(cut ? { cut } : {}) }));
+      timer = setTimeout(fail, bound);
       timer.unref?.();
     });
     try {
-      return await Promise.race([this.client().then(fn), deadline]);
+      return await waitingOn(`the shared store at ${this.redacted} (${what})`, () => Promise.race([this.client().then(fn), deadline]));
     } catch (err) {
       throw this.storeError(what, err);
     } finally {
@@ -86,10 +94,12 @@ export class PgSession {
   storeError(what: string, err: unknown): StoreError {
     if (isStoreError(err)) return err;
     if ((err as { code?: unknown })?.code === 'STORE_DEADLINE') {
+      const e = err as { boundMs?: number; cut?: ProcessDeadline };
+      const within = e.cut ? `within the ${Math.round(e.boundMs ?? 0)} ms left of this process's ${e.cut.boundMs} ms bound (${e.cut.why})` : `within ${Math.round(e.boundMs ?? this.timeoutMs)} ms`;
       const problem = {
         reason: 'timeout',
-        message: `the shared store at ${this.redacted} did not answer ${what} within ${this.timeoutMs} ms`,
-        recovery: `check that the server is up and reachable from this machine (or raise ${STORE_TIMEOUT_ENV})`,
+        message: `the shared store at ${this.redacted} did not answer ${what} ${within}`,
+        recovery: e.cut ? 'check that the server is up and reachable from this machine' : `check that the server is up and reachable from this machine (or raise ${STORE_TIMEOUT_ENV})`,
       };
       return new StoreError('store_unavailable', `${problem.message}: ${problem.recovery}; stategate does not fall back to the local files`, problem);
     }
@@ -111,7 +121,9 @@ export class PgSession {
       ...(env ? { env } : {}),
       ...(this.options.client ? { applicationName: `stategate ${this.options.client}` } : {}),
       max: this.options.max ?? 1,
-      timeouts: { connectTimeoutSeconds: Math.max(1, Math.ceil(this.timeoutMs / 1000)) },
+      // A second past the operation's own bound: a server that never answers is reported by that bound (run()),
+      // and the driver does not give up and dial again inside one operation (one read, one connection).
+      timeouts: { connectTimeoutSeconds: Math.ceil(withinDeadline(this.timeoutMs) / 1000) + 1 },
     });
     const password = (this.connect.options as { password?: unknown }).password;
     if (typeof password === 'string') this.secrets.push(password);
