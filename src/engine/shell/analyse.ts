@@ -23,6 +23,7 @@ import { riskyArguments, riskyAssignment, type Assignment, type Finding } from '
 import { matchEntries, type EntryMatch } from './command-match';
 import { ownCliDenial } from '../policy/own-cli';
 import { commandRulesInForce, type ShellRules } from './rules';
+import { canonicalCommand, optionFinding } from './option-risks';
 import { envReadReason, findExecs, isCodeLoadingVar, SHELLS, shellRun, touchesEnviron, unwrap, WRAPPERS, writesFiles, xargsReplace } from './commands';
 import { falseComment, joinedContinuation, type Misread, skippedText, splitWords } from './misread';
 import { loadShellParser, type ShellParser } from './parser';
@@ -570,17 +571,20 @@ class Walk {
     }
     if (spec) {
       const u = unwrap(words, spec);
-      if (u.kind === 'opaque') deny(`${n} with ${quote(u.offending)} runs something that cannot be analysed`, text);
+      if (u.kind === 'opaque') deny(`${n} with ${quote(u.offending)} runs something that cannot be analysed${u.why ? ` (${u.why})` : ''}`, text);
+      // A wrapper whose options stategate cannot read as it does could run anything: denied whatever the entries.
+      if (u.kind === 'unreadable') deny(`${u.reason}; stategate cannot tell what it runs, so it is denied (write the option in full, as ${n} --help lists it)`, text);
       if (u.kind === 'wrapped') {
         const wrapped = u.assignments.map((a): Assignment => {
           const eq = a.value.indexOf('=');
           return { name: a.value.slice(0, eq), value: { ...a, value: a.value.slice(eq + 1) }, append: false, text: a.text };
         });
-        const rep = n === 'xargs' ? xargsReplace(words) : undefined;
+        const own = u.own ?? words;
+        const rep = n === 'xargs' ? xargsReplace(own) : undefined;
         const inner = rep ? u.words.map((w) => (w.value.includes(rep) ? { ...w, dynamic: true } : w)) : n === 'xargs' ? [...u.words, XARGS_INPUT] : u.words;
         // sudo/doas: the author must allow the elevated command itself, not just what it wraps.
         if (u.privileged) this.mustMatch(words, text);
-        const chdir = n === 'env' ? envChdir(words) : undefined;
+        const chdir = n === 'env' ? envChdir(own) : undefined;
         if (chdir) this.changedDir(chdir);
         return this.run(inner, depth, [...assigns, ...wrapped], n === 'xargs' && !rep);
       }
@@ -601,10 +605,12 @@ class Walk {
       const why = envReadReason(words, this.blocked);
       if (why) deny(`${quote(text)} is not allowed while variables are blocked: ${why}`, text);
     }
-    if (writesFiles(words)) {
+    // Writers' options in their full spelling (`sort --outp=f` is `sort --output f`), as the program reads them.
+    const canonical = canonicalCommand(words);
+    if (writesFiles(canonical)) {
       // The policy checks each target against the protected files and the path scope, whatever the state allows.
       // xargs's input words (XARGS_INPUT, for the argument checks) are reported once, as an unknown tree.
-      for (const t of writeTargets(fromXargs ? words.filter((w) => w !== XARGS_INPUT) : words)) this.wrote(t, text);
+      for (const t of writeTargets(fromXargs ? canonical.filter((w) => w !== XARGS_INPUT) : canonical)) this.wrote(t, text);
       if (fromXargs) this.wrote({ word: UNKNOWN_TARGET, tree: true }, text);
       if (!this.rules.writeAllowed) deny(`${quote(text)} writes files, and this state allows no Write or Edit`, text);
     }
@@ -617,7 +623,7 @@ class Walk {
         this.run(exec, depth);
       }
     }
-    if (name === 'sed') this.sed(words, text);
+    if (name === 'sed') this.sed(canonical, text);
     if (name === 'rg') {
       // ripgrep runs `--pre COMMAND` on every file it searches.
       words.forEach((w, i) => {
@@ -671,7 +677,8 @@ class Walk {
         return `${quote(full())} sets ${a.name}, which changes what the allowed command runs or loads: ${why}. An allowed_commands entry allows that only by naming it (e.g. "${a.text} ${textOf(words)}")`;
       }
     }
-    const f = riskyArguments(words, (i, upTo) => match.covers(i, upTo));
+    const covers = (i: number, upTo: number): boolean => match.covers(i, upTo);
+    const f = riskyArguments(words, covers) ?? optionFinding(words, covers);
     return f ? riskReason(words, f, full()) : undefined;
   }
 }

@@ -5,6 +5,8 @@
  * works on words after quote removal (see shell-words.ts); callers deny any
  * dynamic word these functions need to read.
  */
+import { canonicalWords, getopt } from './getopt';
+import { ENV_OPTIONS, NICE_OPTIONS, NOHUP_OPTIONS, SETSID_OPTIONS, STDBUF_OPTIONS, TIMEOUT_OPTIONS, XARGS_OPTIONS, type ProgramOptions } from './program-options';
 import type { Word } from './words';
 
 interface WrapperSpec {
@@ -18,25 +20,29 @@ interface WrapperSpec {
   readonly opaque?: readonly string[];
   /** Elevates privileges: the full command must be allowed as well as the wrapped one. */
   readonly privileged?: boolean;
+  /**
+   * Its options, read as getopt_long reads them (program-options.ts): then
+   * `withArg` and `opaque` are unused, an option the table does not know is
+   * an error, and a `runs` option is opaque.
+   */
+  readonly options?: ProgramOptions;
 }
 
 export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
-  nohup: {},
+  nohup: { options: NOHUP_OPTIONS },
   // `time x= cmd` and `sudo X=1 cmd` take assignments before the command.
   time: { withArg: ['-f', '--format', '-o', '--output'], assignments: true },
-  nice: { withArg: ['-n', '--adjustment'] },
-  timeout: { withArg: ['-s', '--signal', '-k', '--kill-after'], leading: 1 },
-  env: { withArg: ['-u', '--unset', '-C', '--chdir'], assignments: true, opaque: ['-S', '--split-string'] },
+  nice: { options: NICE_OPTIONS },
+  timeout: { options: TIMEOUT_OPTIONS, leading: 1 },
+  env: { options: ENV_OPTIONS, assignments: true },
   command: {},
   builtin: {},
   exec: { withArg: ['-a'] },
-  stdbuf: { withArg: ['-i', '-o', '-e', '--input', '--output', '--error'] },
-  setsid: {},
+  stdbuf: { options: STDBUF_OPTIONS },
+  setsid: { options: SETSID_OPTIONS },
   coproc: {},
   busybox: {},
-  xargs: {
-    withArg: ['-a', '-d', '-E', '-I', '-L', '-n', '-P', '-s', '--arg-file', '--delimiter', '--max-lines', '--max-args', '--max-procs', '--max-chars', '--process-slot-var'],
-  },
+  xargs: { options: XARGS_OPTIONS },
   sudo: {
     withArg: ['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-T', '-U', '--user', '--group', '--close-from', '--chdir', '--host', '--prompt', '--role', '--type', '--command-timeout', '--other-user'],
     opaque: ['-s', '-i', '-e', '--shell', '--login', '--edit'],
@@ -47,14 +53,24 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
 };
 
 export type Unwrapped =
-  | { readonly kind: 'wrapped'; readonly words: readonly Word[]; readonly assignments: readonly Word[]; readonly privileged: boolean }
+  | {
+      readonly kind: 'wrapped';
+      readonly words: readonly Word[];
+      readonly assignments: readonly Word[];
+      readonly privileged: boolean;
+      /** The wrapper's own words with options in their full spelling (read with its table), for envChdir and xargsReplace. */
+      readonly own?: readonly Word[];
+    }
   | { readonly kind: 'alone' }
-  | { readonly kind: 'opaque'; readonly offending: string };
+  | { readonly kind: 'opaque'; readonly offending: string; readonly why?: string }
+  /** Its options cannot be read the way it reads them (unknown, ambiguous, run-time): the reason says which. */
+  | { readonly kind: 'unreadable'; readonly reason: string; readonly offending: string };
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
 /** The command a wrapper runs, after its options; `alone` when it runs none. */
 export function unwrap(words: readonly Word[], spec: WrapperSpec): Unwrapped {
+  if (spec.options) return unwrapWithTable(words, spec, spec.options);
   const assignments: Word[] = [];
   let i = 1;
   for (; i < words.length; i++) {
@@ -88,18 +104,44 @@ export function unwrap(words: readonly Word[], spec: WrapperSpec): Unwrapped {
   return rest.length === 0 ? { kind: 'alone' } : { kind: 'wrapped', words: rest, assignments, privileged: spec.privileged ?? false };
 }
 
-/** xargs's replace string (`-I R`, `-i`, `--replace[=R]`): words holding it are filled in at run time. */
-export function xargsReplace(words: readonly Word[]): string | undefined {
-  for (let i = 1; i < words.length; i++) {
-    const v = words[i]?.value ?? '';
-    if (v === '-I') return words[i + 1]?.value;
-    if (v.startsWith('-I')) return v.slice(2);
-    if (v === '-i' || v === '--replace') return '{}';
-    if (v.startsWith('-i')) return v.slice(2);
-    if (v.startsWith('--replace=')) return v.slice('--replace='.length);
-    if (!v.startsWith('-')) return undefined;
+/** `unwrap` for a wrapper whose options are read with its getopt table. */
+function unwrapWithTable(words: readonly Word[], spec: WrapperSpec, table: ProgramOptions): Unwrapped {
+  const read = getopt(table, words);
+  if (!read.ok) return { kind: 'unreadable', reason: read.error, offending: words[read.index]?.text ?? '' };
+  const runs = read.options.find((o) => o.spec.means === 'runs');
+  if (runs) return { kind: 'opaque', offending: words.slice(runs.index, runs.last + 1).map((w) => w.text).join(' '), ...(runs.spec.why ? { why: runs.spec.why } : {}) };
+  let i = read.end;
+  // `env - cmd`: a lone `-` is -i.
+  if (table === ENV_OPTIONS && words[i]?.value === '-' && !words[i]?.dynamic) i++;
+  const assignments: Word[] = [];
+  if (spec.assignments) {
+    for (; i < words.length; i++) {
+      const w = words[i]!;
+      if (w.dynamic) return { kind: 'opaque', offending: w.text };
+      if (!ASSIGNMENT.test(w.value)) break;
+      assignments.push(w);
+    }
   }
-  return undefined;
+  i += spec.leading ?? 0;
+  const rest = words.slice(i);
+  const own = canonicalWords(words.slice(0, read.end), { ...read, operands: [] });
+  return rest.length === 0 ? { kind: 'alone' } : { kind: 'wrapped', words: rest, assignments, privileged: spec.privileged ?? false, own };
+}
+
+/**
+ * xargs's replace string (`-I R`, `-i`, `--replace[=R]`; the last one given):
+ * words holding it are filled in at run time. `own`: xargs's words with its
+ * options in their full spelling (unwrap's `own`).
+ */
+export function xargsReplace(own: readonly Word[]): string | undefined {
+  let rep: string | undefined;
+  for (let i = 1; i < own.length; i++) {
+    const v = own[i]?.value ?? '';
+    if (v === '-I') rep = own[++i]?.value;
+    else if (v === '--replace') rep = '{}';
+    else if (v.startsWith('--replace=')) rep = v.slice('--replace='.length);
+  }
+  return rep;
 }
 
 export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'posh', 'yash']);
@@ -190,6 +232,18 @@ function outputTarget(words: readonly Word[], flags: readonly string[]): boolean
   return false;
 }
 
+/** uniq's operands (INPUT, OUTPUT), its options given in full (option-risks.ts canonicalCommand). */
+export function uniqOperands(args: readonly Word[]): Word[] {
+  const out: Word[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i]!;
+    if (!w.dynamic && w.value === '--') return [...out, ...args.slice(i + 1)];
+    if (w.dynamic || !w.value.startsWith('-') || w.value === '-') out.push(w);
+    else if (['--skip-fields', '--skip-chars', '--check-chars'].includes(w.value)) i++;
+  }
+  return out;
+}
+
 /**
  * Does this command write files by itself (not through a redirect)? Known
  * file commands and the write options of commands an author may well allow
@@ -211,6 +265,9 @@ export function writesFiles(words: readonly Word[]): boolean {
       return opts.some((w) => /^-[^-]*i/.test(w.value) || w.value.startsWith('--in-place'));
     case 'sort':
       return outputTarget(words, ['-o', '--output']);
+    case 'uniq':
+      // `uniq IN OUT` writes OUT.
+      return uniqOperands(args).slice(1, 2).some((w) => w.dynamic || !HARMLESS_TARGETS.has(w.value));
     case 'find':
       return args.some((w) => ['-delete', '-fprint', '-fprint0', '-fprintf', '-fls'].includes(w.value));
     case 'curl':

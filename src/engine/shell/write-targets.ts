@@ -12,6 +12,7 @@
  * tree. Unknown commands are not handled here: the caller knows they write
  * and that their targets are unknown.
  */
+import { uniqOperands } from './commands';
 import type { Word } from './words';
 
 export interface WriteTarget {
@@ -238,6 +239,8 @@ export function writeTargets(words: readonly Word[], sedFiles: readonly string[]
       return perlTargets(args);
     case 'sort':
       return asTargets(valuesOf(parse(args, ['-o', '--output', '-k', '--key', '-t', '--field-separator', '-T', '--temporary-directory', '-S', '--buffer-size']), '-o', '--output'), false);
+    case 'uniq':
+      return asTargets(uniqOperands(args).slice(1, 2).filter((w) => w.dynamic || w.value !== '-'), false);
     case 'find':
       return findTargets(args);
     case 'curl': {
