@@ -8,7 +8,7 @@
  * Reading it any other way lets an agent hide an option from the analysis
  * that the program itself still obeys.
  */
-import { dynamicShape } from './command-args';
+import { dynamicShape } from './dynamic-shape';
 import type { OptionSpec, ProgramOptions } from './program-options';
 import type { Word } from './words';
 

@@ -120,11 +120,24 @@ function fromUrl(url: Word, dir: Word | undefined): WriteTarget {
   return name ? { word: { ...base, value: `${base.value}/${name}` }, tree: false } : { word: base, tree: true };
 }
 
+/** tar's options that take a value, by letter (the old style's letters take the next words in order). */
+const TAR_LETTERS_WITH_VALUE = 'fCTXbHVgIKLNF';
+
 function tarTargets(args: readonly Word[]): WriteTarget[] {
-  // The mode letters may come without a dash in the first argument (`tar xzf a.tgz`).
+  // The mode letters may come without a dash in the first argument (`tar xzf a.tgz`, `tar cfC a.tar out`):
+  // each letter is an option of its own, and each that takes a value takes the next word.
   const first = args[0];
-  const dashless = first && !first.dynamic && !first.value.startsWith('-') ? [derived(first, `-${first.value}`), ...args.slice(1)] : args;
-  const p = parse(dashless, ['-f', '--file', '-C', '--directory', '-T', '--files-from', '-X', '--exclude-from', '-b', '-H', '--format', '-V', '--label', '-g', '--listed-incremental', '-I', '--use-compress-program']);
+  let dashless = args;
+  if (first && !first.dynamic && !first.value.startsWith('-')) {
+    const out: Word[] = [];
+    let next = 1;
+    for (const c of first.value) {
+      out.push(derived(first, `-${c}`));
+      if (TAR_LETTERS_WITH_VALUE.includes(c)) out.push(args[next++] ?? UNKNOWN_TARGET);
+    }
+    dashless = [...out, ...args.slice(next)];
+  }
+  const p = parse(dashless, ['-f', '--file', '-C', '--directory', '-T', '--files-from', '-X', '--exclude-from', '-b', '-H', '--format', '-V', '--label', '-g', '--listed-incremental', '-I', '--use-compress-program', '-F', '--info-script', '-K', '-L', '-N']);
   const archive = valuesOf(p, '-f', '--file');
   const out: WriteTarget[] = [];
   if (has(p, '-c', '--create', '-r', '--append', '-u', '--update', '-A', '--concatenate', '--delete')) out.push(...asTargets(archive, false));
