@@ -24,6 +24,7 @@ import { matchEntries, type EntryMatch } from './command-match';
 import { ownCliDenial } from '../policy/own-cli';
 import { commandRulesInForce, type ShellRules } from './rules';
 import { canonicalCommand, optionFinding } from './option-risks';
+import { outputTargets } from './output-flags';
 import { envReadReason, findExecs, isCodeLoadingVar, SHELLS, shellRun, touchesEnviron, unwrap, WRAPPERS, writesFiles, xargsReplace } from './commands';
 import { falseComment, joinedContinuation, type Misread, skippedText, splitWords } from './misread';
 import { loadShellParser, type ShellParser } from './parser';
@@ -613,6 +614,12 @@ class Walk {
       for (const t of writeTargets(fromXargs ? canonical.filter((w) => w !== XARGS_INPUT) : canonical)) this.wrote(t, text);
       if (fromXargs) this.wrote({ word: UNKNOWN_TARGET, tree: true }, text);
       if (!this.rules.writeAllowed) deny(`${quote(text)} writes files, and this state allows no Write or Edit`, text);
+    }
+    // Report files, coverage and build output of test runners, compilers and linters (`pytest --junitxml=F`).
+    const outputs = outputTargets(canonical);
+    for (const t of outputs) this.wrote(t, text);
+    if (outputs.length > 0 && !this.rules.writeAllowed) {
+      deny(`${quote(text)} writes files (${outputs.map((t) => t.word.text).join(', ')}), and this state allows no Write or Edit`, text);
     }
     const change = dirChange(words);
     if (change) this.changedDir(change);
