@@ -616,7 +616,7 @@ class Walk {
       if (!this.rules.writeAllowed) deny(`${quote(text)} writes files, and this state allows no Write or Edit`, text);
     }
     // Report files, coverage and build output of test runners, compilers and linters (`pytest --junitxml=F`).
-    const outputs = outputTargets(canonical);
+    const outputs = outputTargets(canonical).filter((t) => t.word.dynamic || !HARMLESS_TARGETS.has(t.word.value));
     for (const t of outputs) this.wrote(t, text);
     if (outputs.length > 0 && !this.rules.writeAllowed) {
       deny(`${quote(text)} writes files (${outputs.map((t) => t.word.text).join(', ')}), and this state allows no Write or Edit`, text);
