@@ -7,6 +7,7 @@
  */
 import { canonicalWords, getopt } from './getopt';
 import { ENV_OPTIONS, NICE_OPTIONS, NOHUP_OPTIONS, SETSID_OPTIONS, STDBUF_OPTIONS, TIMEOUT_OPTIONS, XARGS_OPTIONS, type ProgramOptions } from './program-options';
+import { uniqOperands, writeTargets } from './write-targets';
 import type { Word } from './words';
 
 interface WrapperSpec {
@@ -232,18 +233,6 @@ function outputTarget(words: readonly Word[], flags: readonly string[]): boolean
   return false;
 }
 
-/** uniq's operands (INPUT, OUTPUT), its options given in full (option-risks.ts canonicalCommand). */
-export function uniqOperands(args: readonly Word[]): Word[] {
-  const out: Word[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const w = args[i]!;
-    if (!w.dynamic && w.value === '--') return [...out, ...args.slice(i + 1)];
-    if (w.dynamic || !w.value.startsWith('-') || w.value === '-') out.push(w);
-    else if (['--skip-fields', '--skip-chars', '--check-chars'].includes(w.value)) i++;
-  }
-  return out;
-}
-
 /**
  * Does this command write files by itself (not through a redirect)? Known
  * file commands and the write options of commands an author may well allow
@@ -278,7 +267,7 @@ export function writesFiles(words: readonly Word[]): boolean {
     case 'wget':
       return !args.some((w) => w.value === '--spider') && !/(?:^|\s)(?:-O|-qO|--output-document=?)\s?(?:-|\/dev\/null)(?:\s|$)/.test(args.map((w) => w.value).join(' '));
     case 'git':
-      return args.some((w) => w.value === '--output' || w.value.startsWith('--output='));
+      return writeTargets(words).length > 0;
     case 'dd':
       return args.some((w) => w.value.startsWith('of=') && !HARMLESS_TARGETS.has(w.value.slice(3)));
     default: {

@@ -12,7 +12,6 @@
  * tree. Unknown commands are not handled here: the caller knows they write
  * and that their targets are unknown.
  */
-import { uniqOperands } from './commands';
 import type { Word } from './words';
 
 export interface WriteTarget {
@@ -84,6 +83,18 @@ function parse(args: readonly Word[], withArg: readonly string[]): Parsed {
 const has = (p: Parsed, ...names: string[]): boolean => names.some((n) => p.flags.has(n) || p.values.has(n));
 const valuesOf = (p: Parsed, ...names: string[]): Word[] => names.flatMap((n) => p.values.get(n) ?? []);
 const asTargets = (words: readonly Word[], tree: boolean): WriteTarget[] => words.map((word) => ({ word, tree }));
+
+/** uniq's operands (INPUT, OUTPUT), its options given in full (option-risks.ts canonicalCommand). */
+export function uniqOperands(args: readonly Word[]): Word[] {
+  const out: Word[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i]!;
+    if (!w.dynamic && w.value === '--') return [...out, ...args.slice(i + 1)];
+    if (w.dynamic || !w.value.startsWith('-') || w.value === '-') out.push(w);
+    else if (['--skip-fields', '--skip-chars', '--check-chars'].includes(w.value)) i++;
+  }
+  return out;
+}
 
 /** cp, mv, ln, install: DEST (or `-t DIR`), and DEST/basename(SOURCE) for each source. */
 function copyLike(p: Parsed, tree: boolean, sourcesChange: boolean): WriteTarget[] {
@@ -272,12 +283,85 @@ export function writeTargets(words: readonly Word[], sedFiles: readonly string[]
       return [...out, ...p.operands.map((u) => fromUrl(u, dir))];
     }
     case 'git':
-      return asTargets(valuesOf(parse(args, ['--output', '-C', '-c']), '--output'), false);
+      return gitTargets(args);
     case 'dd':
       return args.filter((w) => w.value.startsWith('of=') && !['of=/dev/null', 'of=/dev/stdout', 'of=/dev/stderr'].includes(w.value)).map((w) => ({ word: derived(w, w.value.slice(3)), tree: false }));
     default:
       return [{ word: UNKNOWN_TARGET, tree: true }];
   }
+}
+
+const WHOLE_TREE: WriteTarget = { word: here('.'), tree: true };
+
+/**
+ * git: `--output F`, and the subcommands that change the working tree, as
+ * writes to the paths they name: `rm`, `mv`, `restore`, `checkout [REV] --
+ * PATHS`; the whole tree (the folder git runs in) for `checkout BRANCH`,
+ * `switch`, `reset --hard/--merge/--keep`, `stash` (push, pop, apply),
+ * `clean`, `apply`, `am`; `worktree add DIR`. Reading and recording (`status`,
+ * `diff`, `log`, `add`, `commit`) change no file of the tree.
+ */
+function gitTargets(args: readonly Word[]): WriteTarget[] {
+  // Options before the subcommand: -C DIR moves where paths are taken from; another work tree is unknown.
+  let i = 0;
+  let dir: Word | undefined;
+  for (; i < args.length; i++) {
+    const v = args[i]!.value;
+    if (args[i]!.dynamic || !v.startsWith('-')) break;
+    if (v === '-C') dir = args[++i];
+    else if (v === '-c' || v === '--git-dir' || v === '--namespace' || v === '--super-prefix' || v === '--config-env') i++;
+    else if (v === '--work-tree' || v.startsWith('--work-tree=')) return [{ word: UNKNOWN_TARGET, tree: true }];
+  }
+  const sub = args[i];
+  const rest = args.slice(i + 1);
+  const out = asTargets(valuesOf(parse(args, ['--output', '-C', '-c']), '--output'), false);
+  if (!sub) return out;
+  const inDir = (t: WriteTarget): WriteTarget => (dir && !t.word.value.startsWith('/') ? { ...t, word: { ...t.word, value: `${dir.value}/${t.word.value}`, dynamic: t.word.dynamic || dir.dynamic, text: `${dir.text}/${t.word.text}` } } : t);
+  const p = parse(rest, ['-m', '--message', '-b', '-B', '-c', '-C', '--orphan', '-s', '--source', '--pathspec-from-file', '-e', '--exclude', '-x', '-X', '-p', '--patch']);
+  const afterDashDash = (): Word[] => {
+    const at = rest.findIndex((w) => !w.dynamic && w.value === '--');
+    return at < 0 ? [] : rest.slice(at + 1);
+  };
+  const found = ((): WriteTarget[] => {
+    if (sub.dynamic) return [{ word: UNKNOWN_TARGET, tree: true }];
+    switch (sub.value) {
+      case 'rm':
+        return has(p, '--cached') ? [] : asTargets(p.operands, has(p, '-r'));
+      case 'mv':
+        return copyLike(p, true, true);
+      case 'restore':
+        // Only --staged: the index, not the files.
+        return has(p, '--staged', '-S') && !has(p, '--worktree', '-W') ? [] : asTargets(p.operands, true);
+      case 'checkout': {
+        const paths = afterDashDash();
+        if (paths.length > 0) return asTargets(paths, true);
+        // `checkout -b NAME` alone starts a branch where HEAD is: no file changes.
+        if (has(p, '-b', '-B', '--orphan') && p.operands.length === 0) return [];
+        return p.operands.length > 0 || has(p, '-f', '--force', '-m', '--merge') ? [WHOLE_TREE] : [];
+      }
+      case 'switch':
+        return has(p, '-c', '-C', '--create', '--force-create') && p.operands.length === 0 ? [] : [WHOLE_TREE];
+      case 'reset':
+        return has(p, '--hard', '--merge', '--keep') ? [WHOLE_TREE] : [];
+      case 'stash': {
+        const op = p.operands[0]?.value;
+        return op === undefined || ['push', 'save', 'pop', 'apply', 'branch'].includes(op) ? [WHOLE_TREE] : [];
+      }
+      case 'clean':
+        return has(p, '-n', '--dry-run') ? [] : p.operands.length > 0 ? asTargets(p.operands, true) : [WHOLE_TREE];
+      case 'apply':
+        return has(p, '--check', '--stat', '--numstat', '--summary', '--cached') && !has(p, '--index') ? [] : [WHOLE_TREE];
+      case 'am':
+      case 'cherry-pick':
+      case 'revert':
+        return [WHOLE_TREE];
+      case 'worktree':
+        return p.operands[0]?.value === 'add' && p.operands[1] ? [{ word: p.operands[1], tree: true }] : p.operands[0]?.value === 'remove' ? asTargets(p.operands.slice(1), true) : [];
+      default:
+        return [];
+    }
+  })();
+  return [...out, ...found.map(inDir)];
 }
 
 /** find: with -delete the starting points as trees; `-fprint F` and friends write F. */
