@@ -62,8 +62,9 @@ function parse(args: readonly Word[], withArg: readonly string[]): Parsed {
     }
     if (v.startsWith('--')) {
       const eq = v.indexOf('=');
+      // getopt_long takes any unique prefix (`--target .claude` is --target-directory): a prefix of an option with a value takes the next word.
       if (eq > 0) put(v.slice(0, eq), derived(w, v.slice(eq + 1)));
-      else if (withArg.includes(v)) put(v, args[++i]);
+      else if (withArg.some((o) => o.startsWith('--') && o.startsWith(v) && v.length > 2)) put(v, args[++i]);
       else flags.add(v);
       continue;
     }
@@ -80,8 +81,10 @@ function parse(args: readonly Word[], withArg: readonly string[]): Parsed {
   return { operands, values, flags };
 }
 
-const has = (p: Parsed, ...names: string[]): boolean => names.some((n) => p.flags.has(n) || p.values.has(n));
-const valuesOf = (p: Parsed, ...names: string[]): Word[] => names.flatMap((n) => p.values.get(n) ?? []);
+/** Whether `given` (as written) names the option `name`: itself, or a prefix of a long one (`--recur` is --recursive). */
+const names = (given: string, name: string): boolean => given === name || (name.startsWith('--') && given.startsWith('--') && given.length > 2 && name.startsWith(given));
+const has = (p: Parsed, ...wanted: string[]): boolean => wanted.some((n) => [...p.flags, ...p.values.keys()].some((g) => names(g, n)));
+const valuesOf = (p: Parsed, ...wanted: string[]): Word[] => [...p.values].filter(([g]) => wanted.some((n) => names(g, n))).flatMap(([, ws]) => ws);
 const asTargets = (words: readonly Word[], tree: boolean): WriteTarget[] => words.map((word) => ({ word, tree }));
 
 /** uniq's operands (INPUT, OUTPUT), its options given in full (option-risks.ts canonicalCommand). */
