@@ -575,6 +575,12 @@ class Walk {
       if (u.kind === 'opaque') deny(`${n} with ${quote(u.offending)} runs something that cannot be analysed${u.why ? ` (${u.why})` : ''}`, text);
       // A wrapper whose options stategate cannot read as it does could run anything: denied whatever the entries.
       if (u.kind === 'unreadable') deny(`${u.reason}; stategate cannot tell what it runs, so it is denied (write the option in full, as ${n} --help lists it)`, text);
+      if (u.kind === 'shell') {
+        if (u.body.dynamic) deny(`${n} runs shell text only known when it runs (${quote(u.body.text)}), which cannot be analysed`, text);
+        // flock and watch are allowed by an entry of their own, as well as the text they run.
+        this.mustMatch(words, text);
+        return this.source(u.body.value, depth + 1);
+      }
       if (u.kind === 'wrapped') {
         const wrapped = u.assignments.map((a): Assignment => {
           const eq = a.value.indexOf('=');
@@ -583,7 +589,7 @@ class Walk {
         const own = u.own ?? words;
         const rep = n === 'xargs' ? xargsReplace(own) : undefined;
         const inner = rep ? u.words.map((w) => (w.value.includes(rep) ? { ...w, dynamic: true } : w)) : n === 'xargs' ? [...u.words, XARGS_INPUT] : u.words;
-        // sudo/doas: the author must allow the elevated command itself, not just what it wraps.
+        // sudo/doas (and flock, watch, chroot): the author must allow the wrapper command itself, not just what it wraps.
         if (u.privileged) this.mustMatch(words, text);
         const chdir = n === 'env' ? envChdir(own) : undefined;
         if (chdir) this.changedDir(chdir);

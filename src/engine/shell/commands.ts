@@ -6,7 +6,7 @@
  * dynamic word these functions need to read.
  */
 import { canonicalWords, getopt } from './getopt';
-import { ENV_OPTIONS, NICE_OPTIONS, NOHUP_OPTIONS, SETSID_OPTIONS, STDBUF_OPTIONS, TIMEOUT_OPTIONS, XARGS_OPTIONS, type ProgramOptions } from './program-options';
+import { CHROOT_OPTIONS, ENV_OPTIONS, FLOCK_OPTIONS, NICE_OPTIONS, WATCH_OPTIONS, NOHUP_OPTIONS, SETSID_OPTIONS, STDBUF_OPTIONS, TIMEOUT_OPTIONS, XARGS_OPTIONS, type ProgramOptions } from './program-options';
 import { uniqOperands, writeTargets } from './write-targets';
 import type { Word } from './words';
 
@@ -27,6 +27,18 @@ interface WrapperSpec {
    * an error, and a `runs` option is opaque.
    */
   readonly options?: ProgramOptions;
+  /** After the leading words, `-c TEXT` / `--command TEXT` is shell text it runs (flock). */
+  readonly commandFlag?: boolean;
+  /** Joins the command's words and runs them with `sh -c`, unless this option is given (watch without -x). */
+  readonly joinsUnless?: string;
+  /** With no command it still runs something (chroot: `$SHELL -i`). */
+  readonly alone?: string;
+  /**
+   * Not a plain pass-through (watch runs the command forever, flock creates
+   * its lock file, chroot changes the root): an entry must allow the wrapper
+   * itself as well as what it runs.
+   */
+  readonly itself?: boolean;
 }
 
 export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
@@ -44,6 +56,9 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   coproc: {},
   busybox: {},
   xargs: { options: XARGS_OPTIONS },
+  flock: { options: FLOCK_OPTIONS, leading: 1, commandFlag: true, itself: true },
+  watch: { options: WATCH_OPTIONS, joinsUnless: 'exec', itself: true },
+  chroot: { options: CHROOT_OPTIONS, leading: 1, privileged: true, itself: true, alone: 'with no command it runs `$SHELL -i`, which reads commands from its input' },
   sudo: {
     withArg: ['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-T', '-U', '--user', '--group', '--close-from', '--chdir', '--host', '--prompt', '--role', '--type', '--command-timeout', '--other-user'],
     opaque: ['-s', '-i', '-e', '--shell', '--login', '--edit'],
@@ -63,6 +78,8 @@ export type Unwrapped =
       readonly own?: readonly Word[];
     }
   | { readonly kind: 'alone' }
+  /** It runs shell text (`flock F -c TEXT`, `watch TEXT...`): analysed as a `sh -c` body. */
+  | { readonly kind: 'shell'; readonly body: Word }
   | { readonly kind: 'opaque'; readonly offending: string; readonly why?: string }
   /** Its options cannot be read the way it reads them (unknown, ambiguous, run-time): the reason says which. */
   | { readonly kind: 'unreadable'; readonly reason: string; readonly offending: string };
@@ -71,6 +88,11 @@ const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
 /** The command a wrapper runs, after its options; `alone` when it runs none. */
 export function unwrap(words: readonly Word[], spec: WrapperSpec): Unwrapped {
+  const u = unwrapOnly(words, spec);
+  return u.kind === 'wrapped' && spec.itself ? { ...u, privileged: true } : u;
+}
+
+function unwrapOnly(words: readonly Word[], spec: WrapperSpec): Unwrapped {
   if (spec.options) return unwrapWithTable(words, spec, spec.options);
   const assignments: Word[] = [];
   let i = 1;
@@ -126,7 +148,16 @@ function unwrapWithTable(words: readonly Word[], spec: WrapperSpec, table: Progr
   i += spec.leading ?? 0;
   const rest = words.slice(i);
   const own = canonicalWords(words.slice(0, read.end), { ...read, operands: [] });
-  return rest.length === 0 ? { kind: 'alone' } : { kind: 'wrapped', words: rest, assignments, privileged: spec.privileged ?? false, own };
+  if (rest.length === 0) return spec.alone ? { kind: 'opaque', offending: words.map((w) => w.text).join(' '), why: spec.alone } : { kind: 'alone' };
+  const flag = rest[0]!;
+  if (spec.commandFlag && !flag.dynamic && (flag.value === '-c' || flag.value === '--command')) {
+    return rest[1] ? { kind: 'shell', body: rest[1] } : { kind: 'opaque', offending: flag.text };
+  }
+  if (spec.joinsUnless && !read.options.some((o) => o.spec.long?.[0] === spec.joinsUnless)) {
+    const text = rest.map((w) => w.value).join(' ');
+    return { kind: 'shell', body: { value: text, dynamic: rest.some((w) => w.dynamic), text: rest.map((w) => w.text).join(' ') } };
+  }
+  return { kind: 'wrapped', words: rest, assignments, privileged: spec.privileged ?? false, own };
 }
 
 /**

@@ -38,6 +38,9 @@ export function dynamicShape(text: string): { splits: boolean; first: string | u
       // Arithmetic gives digits and `-` only: never an option's name, so it may stay unquoted.
       i = arithmeticEnd(text, i + 3);
       emit(undefined);
+    } else if (c === '{' && !/^\{[^{}]*(,|\.\.)[^{}]*\}/.test(text.slice(i))) {
+      // Not a brace expansion (`{}`, `{x}`): bash keeps it as it is.
+      emit(c);
     } else if (c === '{') {
       // Brace expansion makes several words, but each starts with the text before
       // the brace (`tests/{a,b}.py`): only a brace in front can make one start with `-`,

@@ -52,11 +52,15 @@ function longOption(t: ProgramOptions, name: string): OptionSpec | 'ambiguous' |
 
 const shortOption = (t: ProgramOptions, c: string): OptionSpec | undefined => t.options.find((o) => o.short?.includes(c));
 
-/** A run-time word where an option may stand: readable only if it can neither split nor start with `-`. */
+/**
+ * A run-time word where an option may stand: readable only if it cannot
+ * split, and starts with a literal character (a literal `-` makes it an
+ * option, whose name is then checked to be literal too).
+ */
 function hidesOption(w: Word): boolean {
   if (!w.dynamic) return false;
   const shape = dynamicShape(w.text);
-  return shape.splits || shape.first === undefined || shape.first === '-';
+  return shape.splits || shape.first === undefined;
 }
 
 /** Reads `words` (words[0] is the program) with its table, from word `from` on. */
@@ -74,7 +78,9 @@ export function getopt(t: ProgramOptions, words: readonly Word[], from = 1): Get
       for (let k = i + 1; k < words.length; k++) operands.push({ word: words[k]!, index: k });
       return { ok: true, options, operands, end: t.permute ? words.length : i + 1 };
     }
-    if (!v.startsWith('-') || v === '-' || (t.numeric && /^-\d+$/.test(v))) {
+    // `nice -10 cmd`: an old spelling of -n 10.
+    if (t.numeric && !w.dynamic && /^-\d+$/.test(v)) continue;
+    if (!v.startsWith('-') || v === '-') {
       if (!t.permute) break;
       operands.push({ word: w, index: i });
       continue;

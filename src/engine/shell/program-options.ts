@@ -138,6 +138,57 @@ export const SETSID_OPTIONS: ProgramOptions = {
   ],
 };
 
+export const FLOCK_OPTIONS: ProgramOptions = {
+  program: 'flock',
+  names: ['flock'],
+  permute: false,
+  options: [
+    { long: ['shared'], short: 's', arg: 'none' },
+    { long: ['exclusive'], short: 'xe', arg: 'none' },
+    { long: ['unlock'], short: 'u', arg: 'none' },
+    { long: ['nonblock', 'nb'], short: 'n', arg: 'none' },
+    { long: ['timeout', 'wait'], short: 'w', arg: 'required' },
+    { long: ['conflict-exit-code'], short: 'E', arg: 'required' },
+    { long: ['close'], short: 'o', arg: 'none' },
+    { long: ['command'], short: 'c', arg: 'required', means: 'runs', why: 'runs the shell text it gives (after the lock file it is read as a shell command: `flock F -c "make test"`)' },
+    { long: ['no-fork'], short: 'F', arg: 'none' },
+    { long: ['verbose'], arg: 'none' },
+    { long: ['help'], short: 'h', arg: 'none' },
+    { long: ['version'], short: 'V', arg: 'none' },
+  ],
+};
+
+export const WATCH_OPTIONS: ProgramOptions = {
+  program: 'watch',
+  names: ['watch'],
+  permute: false,
+  options: [
+    { long: ['beep'], short: 'b', arg: 'none' },
+    { long: ['color'], short: 'c', arg: 'none' },
+    { long: ['no-color'], short: 'C', arg: 'none' },
+    { long: ['differences'], short: 'd', arg: 'optional' },
+    { long: ['errexit'], short: 'e', arg: 'none' },
+    { long: ['chgexit'], short: 'g', arg: 'none' },
+    { long: ['equexit'], short: 'q', arg: 'required' },
+    { long: ['interval'], short: 'n', arg: 'required' },
+    { long: ['precise'], short: 'p', arg: 'none' },
+    { long: ['no-rerun'], short: 'r', arg: 'none' },
+    { long: ['no-title'], short: 't', arg: 'none' },
+    { long: ['no-wrap'], short: 'w', arg: 'none' },
+    // Without it watch joins its words and runs them with `sh -c`: they are read as shell text.
+    { long: ['exec'], short: 'x', arg: 'none' },
+    { long: ['help'], short: 'h', arg: 'none' },
+    { long: ['version'], short: 'v', arg: 'none' },
+  ],
+};
+
+export const CHROOT_OPTIONS: ProgramOptions = {
+  program: 'chroot',
+  names: ['chroot'],
+  permute: false,
+  options: [{ long: ['groups'], arg: 'required' }, { long: ['userspec'], arg: 'required' }, { long: ['skip-chdir'], arg: 'none' }, ...HELP],
+};
+
 export const SORT_OPTIONS: ProgramOptions = {
   program: 'sort',
   names: ['sort'],
@@ -231,7 +282,7 @@ export const TEE_OPTIONS: ProgramOptions = {
 };
 
 /** The wrappers read with a table here (commands.ts WRAPPERS names the rest). */
-export const WRAPPER_OPTIONS: readonly ProgramOptions[] = [ENV_OPTIONS, XARGS_OPTIONS, TIMEOUT_OPTIONS, NICE_OPTIONS, NOHUP_OPTIONS, STDBUF_OPTIONS, SETSID_OPTIONS];
+export const WRAPPER_OPTIONS: readonly ProgramOptions[] = [ENV_OPTIONS, XARGS_OPTIONS, TIMEOUT_OPTIONS, NICE_OPTIONS, NOHUP_OPTIONS, STDBUF_OPTIONS, SETSID_OPTIONS, FLOCK_OPTIONS, WATCH_OPTIONS, CHROOT_OPTIONS];
 
 /** The writers read with a table here. */
 export const WRITER_OPTIONS: readonly ProgramOptions[] = [SORT_OPTIONS, SED_OPTIONS, UNIQ_OPTIONS, TEE_OPTIONS];
