@@ -272,6 +272,10 @@ const shapes: [string, boolean, string | undefined][] = [
   ["'-'$X", true, '-'],
   ['$((1+2))', false, undefined],
   ['{a,b}', true, undefined],
+  // brace expansion after a literal start gives words that all start with it (pytest tests/{a,b}.py)
+  ['tests/{a,b}.py', false, 't'],
+  ['-x{,-p}', true, '-'],
+  ['{}', false, '{'],
 ];
 for (const [text, splits, first] of shapes) {
   test(`dynamicShape(${text})`, () => assert.deepEqual(dynamicShape(text), { splits, first }));
