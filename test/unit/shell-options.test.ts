@@ -36,6 +36,7 @@ const denied: Row[] = [
   ["awk '{print > \".claude/settings.json\"}' f", ['awk'], /writes files \(`print > FILE`\)/],
   ["awk '@load \"x\"; {}' f", ['awk'], /loads code \(`@load`/],
   ['awk -f evil.awk f', ['awk'], /awk -f: runs the awk program in the file/],
+  ["awk -- 'BEGIN{system(\"id\")}'", ['awk'], /awk the program/],
   ['awk --exe=evil.awk f', ['awk'], /awk --exe: runs the awk program in the file/],
   ["awk -e 'BEGIN{system(\"id\")}' f", ['awk'], /awk -e: awk program text that runs commands/],
   ['awk -W exec evil.awk', ['awk'], /awk -W/],
@@ -64,6 +65,7 @@ const denied: Row[] = [
   ["vi -c '!id' f", ['vi'], /vim runs any shell command/],
   ['ed f', ['ed'], /ed runs any shell command/],
   ['nano f', ['nano'], /nano runs any shell command/],
+  ['emacs f', ['emacs'], /emacs runs any shell command/],
   // test runners, make, git
   ['pytest --pdb', ['pytest'], /pytest --pdb: stops in the Python debugger/],
   ['pytest --trace', ['pytest'], /pytest --trace/],
@@ -117,6 +119,8 @@ const allowed: Row[] = [
   ['nice -n 5 pytest', ['pytest'], true],
   ['nice -10 pytest', ['pytest'], true],
   ['nohup pytest', ['pytest'], true],
+  ['time pytest', ['pytest'], true],
+  ['time -p pytest', ['pytest'], true],
   ['stdbuf -oL pytest', ['pytest'], true],
   ['watch -n 5 make test', ['watch', 'make test'], true],
   ["flock /tmp/build.lock -c 'make test'", ['flock', 'make test'], true],
@@ -165,6 +169,8 @@ const writeRows: Array<[string, string[]]> = [
   ['uniq in .claude/settings.json', ['.claude/settings.json']],
   ['uniq -c -f 1 in out', ['out']],
   ['cp --target=.claude a', ['.claude/a']],
+  ['\\time -o .claude/settings.json pytest', ['.claude/settings.json']],
+  ['time --out=.claude/settings.json pytest', ['.claude/settings.json']],
   ['cp --recur evil .stategate', ['.stategate/**', '.stategate/evil/**']],
   ['tar cfC a.tar out', ['a.tar']],
   // report and output flags of test runners, compilers, linters, formatters

@@ -587,6 +587,10 @@ class Walk {
           return { name: a.value.slice(0, eq), value: { ...a, value: a.value.slice(eq + 1) }, append: false, text: a.text };
         });
         const own = u.own ?? words;
+        for (const file of u.writes ?? []) {
+          this.wrote({ word: file, tree: false }, text);
+          if (!this.rules.writeAllowed && (file.dynamic || !HARMLESS_TARGETS.has(file.value))) deny(`${quote(text)} writes files (${file.text}), and this state allows no Write or Edit`, text);
+        }
         const rep = n === 'xargs' ? xargsReplace(own) : undefined;
         const inner = rep ? u.words.map((w) => (w.value.includes(rep) ? { ...w, dynamic: true } : w)) : n === 'xargs' ? [...u.words, XARGS_INPUT] : u.words;
         // sudo/doas (and flock, watch, chroot): the author must allow the wrapper command itself, not just what it wraps.

@@ -153,16 +153,21 @@ class Reader {
     const sx = t.syntax;
     const positionals: string[] = [];
     let sawStdinException = false;
+    let operandsOnly = false;
     for (let i = start; i < this.words.length; i++) {
       const w = this.words[i]!;
       const v = w.value;
-      if (!w.dynamic && v === '--') {
+      if (!w.dynamic && v === '--' && !operandsOnly && sx.dashDash === 'operands') {
+        operandsOnly = true;
+        continue;
+      }
+      if (!w.dynamic && v === '--' && !operandsOnly) {
         if (t.first?.kind === 'program' && positionals.length === 0) return this.program(t, i + 1);
         if (sx.dashDash === 'scripts') return this.read(SCRIPT_ARGS, i + 1);
         if (sx.dashDash === 'end') return;
         continue;
       }
-      if (v.startsWith('-') && v !== '-') {
+      if (v.startsWith('-') && v !== '-' && !operandsOnly) {
         if (t.stdinWithout && (t.stdinWithout.includes(v.split('=')[0] ?? v) || (!v.startsWith('--') && [...v.slice(1)].some((c) => t.stdinWithout?.includes(`-${c}`))))) {
           sawStdinException = true;
         }

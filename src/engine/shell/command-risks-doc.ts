@@ -24,6 +24,7 @@ function howRead(t: ToolRisks): string {
   if (sx.oldStyle) notes.push('a first word without a dash is option letters, each taking the next word');
   if (sx.dashDash === 'scripts') notes.push('after `--`: the script’s arguments');
   if (sx.dashDash === 'end') notes.push('`--` ends options');
+  if (sx.dashDash === 'operands') notes.push('`--` ends options, the program text may follow it');
   if (t.programFlag) notes.push(`\`-${t.programFlag} MODULE\` goes on with that module's table`);
   if (t.stdinWithout) notes.push('no script: reads its program from its input');
   return notes.join('; ');

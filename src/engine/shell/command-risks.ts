@@ -43,9 +43,11 @@ export interface Syntax {
   /**
    * What `--` does: `end` (only positional words follow), `scripts` (what
    * follows goes to a package script: read as a test runner's or linter's
-   * arguments), `options` (options go on, as for yargs-based tools).
+   * arguments), `options` (options go on, as for yargs-based tools),
+   * `operands` (options end, but the words after it are still read as
+   * positional words: awk's program text may follow `--`).
    */
-  readonly dashDash: 'end' | 'scripts' | 'options';
+  readonly dashDash: 'end' | 'scripts' | 'options' | 'operands';
   /** Options end at the first positional word (the script: node, python). */
   readonly stopAtPositional?: boolean;
   /** Long options may be shortened to any prefix (npm, git's subcommands, GNU make). */
@@ -506,7 +508,7 @@ const AWK: ToolRisks = {
   tool: 'awk',
   heading: 'awk (gawk, mawk)',
   names: ['awk', 'gawk', 'mawk', 'nawk', 'original-awk'],
-  syntax: { dashDash: 'end', stopAtPositional: true, abbreviations: true, fold: 'exact', shortWithValue: 'vF', longWithValue: ['assign', 'field-separator'] },
+  syntax: { dashDash: 'operands', stopAtPositional: true, abbreviations: true, fold: 'exact', shortWithValue: 'vF', longWithValue: ['assign', 'field-separator'] },
   flags: [
     { long: ['file', 'exec', 'include'], short: 'fEi', value: 'next', why: 'runs the awk program in the file it names (system() and pipes in it run commands)' },
     { long: ['load'], short: 'l', value: 'next', why: 'loads the shared library it names into gawk' },
@@ -599,7 +601,13 @@ const editor = (tool: string, names: string[]): ToolRisks => ({
     fix: 'an editor cannot be allowed under allowed_commands; let the agent use the Edit and Write tools',
   },
 });
-const EDITORS: ToolRisks[] = [editor('vim', ['vim', 'vi', 'nvim', 'view', 'vimdiff', 'rvim', 'ex', 'gvim']), editor('ed', ['ed', 'red']), editor('nano', ['nano', 'pico', 'emacs', 'joe', 'mcedit', 'micro'])];
+const EDITORS: ToolRisks[] = [
+  editor('vim', ['vim', 'vi', 'nvim', 'view', 'vimdiff', 'rvim', 'ex', 'gvim']),
+  editor('ed', ['ed', 'red']),
+  editor('nano', ['nano', 'pico']),
+  editor('emacs', ['emacs', 'emacsclient']),
+  editor('joe, mcedit, micro', ['joe', 'mcedit', 'micro']),
+];
 
 /** Every tool stategate reads the arguments of, in the order the docs list them. */
 export const TOOL_RISKS: readonly ToolRisks[] = [NPM, NPX, YARN, BUN, SCRIPT_ARGS, JEST, VITEST, MOCHA, ESLINT, NODE, PYTHON, PYTEST, CARGO, GO, MAKE, GIT, MAVEN, GRADLE, AWK, TAR, RSYNC, ZIP, LESS, MAN, ...EDITORS];

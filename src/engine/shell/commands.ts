@@ -6,7 +6,7 @@
  * dynamic word these functions need to read.
  */
 import { canonicalWords, getopt } from './getopt';
-import { CHROOT_OPTIONS, ENV_OPTIONS, FLOCK_OPTIONS, NICE_OPTIONS, WATCH_OPTIONS, NOHUP_OPTIONS, SETSID_OPTIONS, STDBUF_OPTIONS, TIMEOUT_OPTIONS, XARGS_OPTIONS, type ProgramOptions } from './program-options';
+import { CHROOT_OPTIONS, ENV_OPTIONS, FLOCK_OPTIONS, NICE_OPTIONS, TIME_OPTIONS, WATCH_OPTIONS, NOHUP_OPTIONS, SETSID_OPTIONS, STDBUF_OPTIONS, TIMEOUT_OPTIONS, XARGS_OPTIONS, type ProgramOptions } from './program-options';
 import { uniqOperands, writeTargets } from './write-targets';
 import type { Word } from './words';
 
@@ -44,7 +44,7 @@ interface WrapperSpec {
 export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   nohup: { options: NOHUP_OPTIONS },
   // `time x= cmd` and `sudo X=1 cmd` take assignments before the command.
-  time: { withArg: ['-f', '--format', '-o', '--output'], assignments: true },
+  time: { options: TIME_OPTIONS, assignments: true },
   nice: { options: NICE_OPTIONS },
   timeout: { options: TIMEOUT_OPTIONS, leading: 1 },
   env: { options: ENV_OPTIONS, assignments: true },
@@ -76,6 +76,8 @@ export type Unwrapped =
       readonly privileged: boolean;
       /** The wrapper's own words with options in their full spelling (read with its table), for envChdir and xargsReplace. */
       readonly own?: readonly Word[];
+      /** Files the wrapper itself writes (`time -o FILE`). */
+      readonly writes?: readonly Word[];
     }
   | { readonly kind: 'alone' }
   /** It runs shell text (`flock F -c TEXT`, `watch TEXT...`): analysed as a `sh -c` body. */
@@ -157,7 +159,8 @@ function unwrapWithTable(words: readonly Word[], spec: WrapperSpec, table: Progr
     const text = rest.map((w) => w.value).join(' ');
     return { kind: 'shell', body: { value: text, dynamic: rest.some((w) => w.dynamic), text: rest.map((w) => w.text).join(' ') } };
   }
-  return { kind: 'wrapped', words: rest, assignments, privileged: spec.privileged ?? false, own };
+  const writes = read.options.filter((o) => o.spec.means === 'writes' && o.value).map((o) => o.value!);
+  return { kind: 'wrapped', words: rest, assignments, privileged: spec.privileged ?? false, own, ...(writes.length ? { writes } : {}) };
 }
 
 /**

@@ -138,6 +138,23 @@ export const SETSID_OPTIONS: ProgramOptions = {
   ],
 };
 
+/** GNU time (`\time`, `command time`; bash's own `time` keyword takes only -p, and stategate reads both the same way). */
+export const TIME_OPTIONS: ProgramOptions = {
+  program: 'time',
+  names: ['time'],
+  permute: false,
+  options: [
+    { long: ['format'], short: 'f', arg: 'required' },
+    { long: ['portability'], short: 'p', arg: 'none' },
+    { long: ['output'], short: 'o', arg: 'required', means: 'writes', why: 'writes the timings to the file it names' },
+    { long: ['append'], short: 'a', arg: 'none' },
+    { long: ['verbose'], short: 'v', arg: 'none' },
+    { long: ['quiet'], short: 'q', arg: 'none' },
+    { long: ['help'], arg: 'none' },
+    { long: ['version'], short: 'V', arg: 'none' },
+  ],
+};
+
 export const FLOCK_OPTIONS: ProgramOptions = {
   program: 'flock',
   names: ['flock'],
@@ -282,7 +299,7 @@ export const TEE_OPTIONS: ProgramOptions = {
 };
 
 /** The wrappers read with a table here (commands.ts WRAPPERS names the rest). */
-export const WRAPPER_OPTIONS: readonly ProgramOptions[] = [ENV_OPTIONS, XARGS_OPTIONS, TIMEOUT_OPTIONS, NICE_OPTIONS, NOHUP_OPTIONS, STDBUF_OPTIONS, SETSID_OPTIONS, FLOCK_OPTIONS, WATCH_OPTIONS, CHROOT_OPTIONS];
+export const WRAPPER_OPTIONS: readonly ProgramOptions[] = [TIME_OPTIONS, ENV_OPTIONS, XARGS_OPTIONS, TIMEOUT_OPTIONS, NICE_OPTIONS, NOHUP_OPTIONS, STDBUF_OPTIONS, SETSID_OPTIONS, FLOCK_OPTIONS, WATCH_OPTIONS, CHROOT_OPTIONS];
 
 /** The writers read with a table here. */
 export const WRITER_OPTIONS: readonly ProgramOptions[] = [SORT_OPTIONS, SED_OPTIONS, UNIQ_OPTIONS, TEE_OPTIONS];
