@@ -3,6 +3,7 @@
  * (test/unit/command-risks.test.ts keeps the two equal).
  */
 import { ENV_RISKS, TOOL_RISKS, type FlagRisk, type ToolRisks } from './command-risks';
+import { TOOL_OUTPUTS, type OutputFlag, type ToolOutputs } from './output-flags';
 import { WRAPPER_OPTIONS, WRITER_OPTIONS, type OptionSpec, type ProgramOptions } from './program-options';
 
 const code = (s: string): string => `\`${s}\``;
@@ -58,6 +59,13 @@ function optionRows(t: ProgramOptions, role: string, out: string[]): void {
   out.push(...lines);
 }
 
+function outputSpellings(f: OutputFlag, t: ToolOutputs): string {
+  const dash = t.singleDashLong ? '-' : '--';
+  const longs = [...(f.long ?? []), ...(f.longPrefix ?? []).map((p) => `${p}*`)].map((l) => (l.length <= 2 && !t.singleDashLong ? `-${l}` : `${dash}${l}`));
+  const what = f.operands ? ' (rewrites the files it is given)' : f.path === 'after-colon' ? ' (`TYPE:PATH`)' : f.path === 'output-pair' ? ' (`output=PATH`)' : f.tree ? ' (a folder)' : '';
+  return `${[...longs, ...[...(f.short ?? '')].map((c) => `-${c}`)].map(code).join(', ')}${what}`;
+}
+
 /** The Markdown tables of risky arguments and assignments. */
 export function commandRisksMarkdown(): string {
   const out = ['| tool | flag or word | why it is denied | values that pass |', '|---|---|---|---|'];
@@ -71,6 +79,18 @@ export function commandRisksMarkdown(): string {
   );
   for (const t of WRAPPER_OPTIONS) optionRows(t, 'wrapper: the command it runs must be allowed', out);
   for (const t of WRITER_OPTIONS) optionRows(t, 'writer', out);
+  out.push(
+    '',
+    'Output flags of test runners, compilers, linters and formatters (output-flags.ts) are writes: the protected files and allowed_paths apply to the files they name, and a state that allows no Write or Edit denies them.',
+    '',
+    '| tool | flags that write |',
+    '|---|---|',
+  );
+  for (const t of TOOL_OUTPUTS) {
+    const flags = t.flags.map((f) => outputSpellings(f, t)).join('; ');
+    out.push(`| ${t.names.map(code).join(', ')} | ${flags || 'the files and folders it is given (unless `--check`, `--diff`)'} |`);
+  }
+  out.push('| `ruff format`, `ruff --fix`, `gofmt -w` | the files and folders they are given |', '| `git rm`, `mv`, `restore`, `checkout -- PATHS` | those paths; `checkout BRANCH`, `switch`, `reset --hard`, `stash`, `clean`, `apply`, `am`, `cherry-pick`, `revert`: the whole working tree |');
   out.push('', '| assignment | why it is denied |', '|---|---|');
   for (const e of ENV_RISKS) {
     const how = e.argsOf ? ` (read as ${e.argsOf.tool}'s options: only risky ones deny)` : e.listOf ? ` (each filter read as -${e.listOf.flag})` : '';

@@ -61,9 +61,9 @@ const JEST: ToolOutputs = {
   names: ['jest', 'vitest', 'mocha', '_mocha'],
   fold: 'loose',
   flags: [
-    { long: ['outputfile'], longPrefix: ['outputfile.'] },
-    { long: ['coveragedirectory', 'cachedirectory', 'coverage.reportsdirectory'], tree: true },
-    { long: ['reporteroption', 'reporteroptions'], short: 'O', path: 'output-pair' },
+    { long: ['outputFile'], longPrefix: ['outputFile.'] },
+    { long: ['coverageDirectory', 'cacheDirectory', 'coverage.reportsDirectory'], tree: true },
+    { long: ['reporter-option', 'reporter-options'], short: 'O', path: 'output-pair' },
   ],
 };
 
@@ -85,7 +85,7 @@ const TSC: ToolOutputs = {
   tool: 'tsc',
   names: ['tsc'],
   fold: 'loose',
-  flags: [{ long: ['outfile', 'out', 'tsbuildinfofile'] }, { long: ['outdir', 'declarationdir'], tree: true }],
+  flags: [{ long: ['outFile', 'out', 'tsBuildInfoFile'] }, { long: ['outDir', 'declarationDir'], tree: true }],
 };
 
 const CC: ToolOutputs = {
