@@ -575,7 +575,13 @@ const LESS: ToolRisks = {
     { long: ['lesskey-file', 'lesskey-src', 'lesskey-content'], short: 'k', value: 'next', why: 'a key file can set LESSOPEN and bind keys to shell commands' },
     { long: ['log-file', 'LOG-FILE'], short: 'oO', value: 'next', why: 'copies its input to the file it names (a write)' },
   ],
-  positionals: [{ label: '`+COMMAND`', test: (ps, i) => (ps[i] ?? '').startsWith('+'), why: 'runs a less command at start, and `!cmd` is one that runs a shell command' }],
+  positionals: [
+    {
+      label: '`+COMMAND` other than `+G`, `+F`, `+NUMBER`, `+/PATTERN`',
+      test: (ps, i) => (ps[i] ?? '').startsWith('+') && !/^\+(\d*[GgFpP%]?|\/[^!|]*)$/.test(ps[i] ?? ''),
+      why: 'runs a less command at start: `!cmd` and `|` run shell commands, `s` writes a file, `v` starts an editor',
+    },
+  ],
 };
 
 const MAN: ToolRisks = {
