@@ -62,7 +62,7 @@ function optionRows(t: ProgramOptions, role: string, out: string[]): void {
 function outputSpellings(f: OutputFlag, t: ToolOutputs): string {
   const dash = t.singleDashLong ? '-' : '--';
   const longs = [...(f.long ?? []), ...(f.longPrefix ?? []).map((p) => `${p}*`)].map((l) => (l.length <= 2 && !t.singleDashLong ? `-${l}` : `${dash}${l}`));
-  const what = f.operands ? ' (rewrites the files it is given)' : f.path === 'after-colon' ? ' (`TYPE:PATH`)' : f.path === 'output-pair' ? ' (`output=PATH`)' : f.tree ? ' (a folder)' : '';
+  const what = f.path === 'after-colon' ? ' (`TYPE:PATH`)' : f.path === 'output-pair' ? ' (`output=PATH`)' : f.tree ? ' (a folder)' : '';
   return `${[...longs, ...[...(f.short ?? '')].map((c) => `-${c}`)].map(code).join(', ')}${what}`;
 }
 
@@ -81,16 +81,16 @@ export function commandRisksMarkdown(): string {
   for (const t of WRITER_OPTIONS) optionRows(t, 'writer', out);
   out.push(
     '',
-    'Output flags of test runners, compilers, linters and formatters (output-flags.ts) are writes: the protected files and allowed_paths apply to the files they name, and a state that allows no Write or Edit denies them.',
+    'Output flags of test runners, compilers, linters and reporters (output-flags.ts) are writes: the protected files and allowed_paths apply to the files they name, and a state that allows no Write or Edit denies them.',
     '',
     '| tool | flags that write |',
     '|---|---|',
   );
   for (const t of TOOL_OUTPUTS) {
     const flags = t.flags.map((f) => outputSpellings(f, t)).join('; ');
-    out.push(`| ${t.names.map(code).join(', ')} | ${flags || 'the files and folders it is given (unless `--check`, `--diff`)'} |`);
+    out.push(`| ${t.names.map(code).join(', ')} | ${flags} |`);
   }
-  out.push('| `ruff format`, `ruff --fix`, `gofmt -w` | the files and folders they are given |', '| `git rm`, `mv`, `restore`, `checkout -- PATHS` | those paths; `checkout BRANCH`, `switch`, `reset --hard`, `stash`, `clean`, `apply`, `am`, `cherry-pick`, `revert`: the whole working tree |');
+  out.push('| `git rm`, `mv`, `restore`, `checkout -- PATHS` | those paths; `checkout BRANCH`, `switch`, `reset --hard`, `stash`, `clean`, `apply`, `am`, `cherry-pick`, `revert`, `merge`, `pull`, `rebase`, `bisect`, `read-tree -u`, `checkout-index`: the whole working tree |');
   out.push('', '| assignment | why it is denied |', '|---|---|');
   for (const e of ENV_RISKS) {
     const how = e.argsOf ? ` (read as ${e.argsOf.tool}'s options: only risky ones deny)` : e.listOf ? ` (each filter read as -${e.listOf.flag})` : '';

@@ -2,7 +2,7 @@
  * The flags of test runners, compilers, linters and reporters that name a
  * file (or folder) they write: `pytest --junitxml=F`, `node --test
  * --test-reporter-destination=F`, `jest --outputFile=F`, `tsc --outDir D`,
- * `gcc -o F`, `go build -o F`, `prettier --write .`. An author allows these
+ * `gcc -o F`, `go build -o F`. An author allows these
  * commands to run tests or builds; the file they write is still a write, so
  * the path rules (protected files, allowed_paths) check it and a state that
  * allows no Write or Edit denies it. Data only, one table per tool; the
@@ -22,8 +22,8 @@ export interface OutputFlag {
   readonly path?: 'value' | 'after-colon' | 'output-pair';
   /** A folder: everything under it may change. */
   readonly tree?: boolean;
-  /** The flag takes no value: it rewrites the files (or folders) the command names (`--fix`, `--write`). */
-  readonly operands?: boolean;
+  /** Values that name no file (node's `--test-reporter-destination=stdout`). */
+  readonly notFiles?: readonly string[];
 }
 
 export interface ToolOutputs {
@@ -51,7 +51,8 @@ const NODE: ToolOutputs = {
   names: ['node', 'nodejs'],
   fold: 'underscore',
   flags: [
-    { long: ['test-reporter-destination', 'redirect-warnings', 'localstorage-file', 'report-filename', 'cpu-prof-name', 'heap-prof-name'] },
+    { long: ['test-reporter-destination'], notFiles: ['stdout', 'stderr'] },
+    { long: ['redirect-warnings', 'localstorage-file', 'report-filename', 'cpu-prof-name', 'heap-prof-name'] },
     { long: ['cpu-prof-dir', 'heap-prof-dir', 'diagnostic-dir', 'report-directory'], tree: true },
   ],
 };
@@ -71,14 +72,14 @@ const ESLINT: ToolOutputs = {
   tool: 'eslint',
   names: ['eslint'],
   fold: 'exact',
-  flags: [{ long: ['output-file', 'cache-location'], short: 'o' }, { long: ['fix'], operands: true }],
+  flags: [{ long: ['output-file', 'cache-location'], short: 'o' }],
 };
 
 const PRETTIER: ToolOutputs = {
   tool: 'prettier',
   names: ['prettier'],
   fold: 'exact',
-  flags: [{ long: ['write'], short: 'w', operands: true }, { long: ['cache-location'] }],
+  flags: [{ long: ['cache-location'] }],
 };
 
 const TSC: ToolOutputs = {
@@ -117,16 +118,8 @@ const COVERAGE: ToolOutputs = {
   flags: [{ long: ['data-file'], short: 'o' }, { long: ['directory'], short: 'd', tree: true }],
 };
 
-const FORMATTERS: ToolOutputs = {
-  tool: 'formatter',
-  names: ['black', 'isort', 'autopep8', 'rustfmt'],
-  fold: 'exact',
-  // These rewrite the files they are given unless told only to check.
-  flags: [],
-};
-
 /** Every tool whose output flags are known, in the order the docs would list them. */
-export const TOOL_OUTPUTS: readonly ToolOutputs[] = [PYTEST, NODE, JEST, ESLINT, PRETTIER, TSC, CC, GO, CARGO, COVERAGE, FORMATTERS];
+export const TOOL_OUTPUTS: readonly ToolOutputs[] = [PYTEST, NODE, JEST, ESLINT, PRETTIER, TSC, CC, GO, CARGO, COVERAGE];
 
 /** What follows a package script's name or `--` (`npm test -- --outputFile=x`): the runner is unknown, so every runner's flags count. */
 const SCRIPT_ARGS: ToolOutputs = { tool: 'the package script', names: [], fold: 'loose', flags: [...JEST.flags, ...ESLINT.flags, ...PYTEST.flags].map((f) => ({ ...f, short: undefined })) };
@@ -163,19 +156,13 @@ function pathsIn(f: OutputFlag, value: Word): Word[] {
 /** The files the tool `t` writes through its flags, reading `words` from `from`. */
 function read(t: ToolOutputs, words: readonly Word[], from: number): WriteTarget[] {
   const out: WriteTarget[] = [];
-  const operands: Word[] = [];
-  let rewrites: OutputFlag | undefined;
   for (let i = from; i < words.length; i++) {
     const w = words[i]!;
     const v = w.value;
-    if (!v.startsWith('-') || v === '-' || w.dynamic) {
-      if (!v.startsWith('-')) operands.push(w);
-      continue;
-    }
+    if (!v.startsWith('-') || v === '-' || w.dynamic) continue;
     if (v === '--') {
       // After a package script's `--` its runner's options go on.
       if (t === SCRIPT_ARGS) continue;
-      operands.push(...words.slice(i + 1));
       break;
     }
     const long = v.startsWith('--') || t.singleDashLong;
@@ -199,22 +186,22 @@ function read(t: ToolOutputs, words: readonly Word[], from: number): WriteTarget
       }
     }
     if (!flag) continue;
-    if (flag.operands) {
-      rewrites = flag;
-      continue;
-    }
     const value = attached !== undefined ? derived(w, attached) : words[++i];
     if (!value) continue;
-    for (const p of pathsIn(flag, value)) out.push({ word: p, tree: flag.tree ?? false });
+    for (const p of pathsIn(flag, value)) if (p.dynamic || !flag.notFiles?.includes(p.value)) out.push({ word: p, tree: flag.tree ?? false });
   }
-  if (rewrites) out.push(...(operands.length ? operands : [{ value: '.', dynamic: false, text: '.' }]).map((word) => ({ word, tree: true })));
   return out;
 }
 
 /**
  * The files a command writes through output flags of the tool it runs
  * (`pytest`, `python -m pytest`, `npx jest`, `npm test -- --outputFile=F`),
- * `words` after quote removal. Formatters (black, isort) rewrite their operands.
+ * `words` after quote removal.
+ *
+ * Formatters and fixers (`prettier --write`, `eslint --fix`, `black`) are
+ * left out on purpose: they rewrite the sources they are given, `.` as often
+ * as not, and a whole-tree write would deny them in every enforced run,
+ * while the rewrite keeps what a file means.
  */
 export function outputTargets(words: readonly Word[]): WriteTarget[] {
   const first = words[0];
@@ -233,16 +220,6 @@ export function outputTargets(words: readonly Word[]): WriteTarget[] {
     return at < 0 ? [] : outputTargets(words.slice(at));
   }
   if (['npm', 'yarn', 'pnpm', 'bun'].includes(name)) return read(SCRIPT_ARGS, words, 1);
-  if (name === 'ruff' && words.some((w) => w.value === 'format' || w.value === '--fix')) return rewriteOperands(words, 2);
-  if (name === 'gofmt' && words.some((w) => /^-[a-z]*w/.test(w.value))) return rewriteOperands(words, 1);
   const t = BY_NAME.get(name);
-  if (!t) return [];
-  if (t === FORMATTERS) return words.some((w) => ['--check', '--diff', '--check-only', '-c'].includes(w.value)) ? [] : rewriteOperands(words, 1);
-  return read(t, words, 1);
-}
-
-/** The files and folders a formatter rewrites: its operands (or the working folder), as trees. */
-function rewriteOperands(words: readonly Word[], from: number): WriteTarget[] {
-  const ops = words.slice(from).filter((w) => w.dynamic || !w.value.startsWith('-'));
-  return (ops.length ? ops : [{ value: '.', dynamic: false, text: '.' }]).map((word) => ({ word, tree: true }));
+  return t ? read(t, words, 1) : [];
 }

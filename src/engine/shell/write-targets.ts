@@ -301,7 +301,8 @@ const WHOLE_TREE: WriteTarget = { word: here('.'), tree: true };
  * writes to the paths they name: `rm`, `mv`, `restore`, `checkout [REV] --
  * PATHS`; the whole tree (the folder git runs in) for `checkout BRANCH`,
  * `switch`, `reset --hard/--merge/--keep`, `stash` (push, pop, apply),
- * `clean`, `apply`, `am`; `worktree add DIR`. Reading and recording (`status`,
+ * `clean`, `apply`, `am`, `cherry-pick`, `revert`, `merge`, `pull`,
+ * `rebase`, `bisect`, `read-tree -u`, `checkout-index`; `worktree add DIR`. Reading and recording (`status`,
  * `diff`, `log`, `add`, `commit`) change no file of the tree.
  */
 function gitTargets(args: readonly Word[]): WriteTarget[] {
@@ -357,7 +358,16 @@ function gitTargets(args: readonly Word[]): WriteTarget[] {
       case 'am':
       case 'cherry-pick':
       case 'revert':
+      case 'merge':
+      case 'pull':
+      case 'rebase':
+      case 'checkout-index':
+        // They bring other commits' files (which the agent can make without touching a file: commit-tree) into the tree.
         return [WHOLE_TREE];
+      case 'read-tree':
+        return has(p, '-u', '--reset') ? [WHOLE_TREE] : [];
+      case 'bisect':
+        return ['log', 'view', 'visualize', 'terminology', 'help'].includes(p.operands[0]?.value ?? '') ? [] : [WHOLE_TREE];
       case 'worktree':
         return p.operands[0]?.value === 'add' && p.operands[1] ? [{ word: p.operands[1], tree: true }] : p.operands[0]?.value === 'remove' ? asTargets(p.operands.slice(1), true) : [];
       default:
