@@ -574,7 +574,7 @@ class Walk {
       const u = unwrap(words, spec);
       if (u.kind === 'opaque') deny(`${n} with ${quote(u.offending)} runs something that cannot be analysed${u.why ? ` (${u.why})` : ''}`, text);
       // A wrapper whose options stategate cannot read as it does could run anything: denied whatever the entries.
-      if (u.kind === 'unreadable') deny(`${u.reason}; stategate cannot tell what it runs, so it is denied (write the option in full, as ${n} --help lists it)`, text);
+      if (u.kind === 'unreadable') deny(u.reason, text);
       if (u.kind === 'shell') {
         if (u.body.dynamic) deny(`${n} runs shell text only known when it runs (${quote(u.body.text)}), which cannot be analysed`, text);
         // flock and watch are allowed by an entry of their own, as well as the text they run.

@@ -132,7 +132,10 @@ function unwrapOnly(words: readonly Word[], spec: WrapperSpec): Unwrapped {
 /** `unwrap` for a wrapper whose options are read with its getopt table. */
 function unwrapWithTable(words: readonly Word[], spec: WrapperSpec, table: ProgramOptions): Unwrapped {
   const read = getopt(table, words);
-  if (!read.ok) return { kind: 'unreadable', reason: read.error, offending: words[read.index]?.text ?? '' };
+  if (!read.ok) {
+    const fix = read.dynamic ? 'write the run-time part in double quotes after a literal start' : `write the option in full, as ${table.program} --help lists it`;
+    return { kind: 'unreadable', reason: `${read.error}; stategate cannot tell what it runs, so it is denied (${fix})`, offending: words[read.index]?.text ?? '' };
+  }
   const runs = read.options.find((o) => o.spec.means === 'runs');
   if (runs) return { kind: 'opaque', offending: words.slice(runs.index, runs.last + 1).map((w) => w.text).join(' '), ...(runs.spec.why ? { why: runs.spec.why } : {}) };
   let i = read.end;

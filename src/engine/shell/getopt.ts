@@ -39,6 +39,8 @@ export type Getopt =
       readonly error: string;
       /** The word at fault. */
       readonly index: number;
+      /** The word is only known when it runs (else: the program itself would stop with an error, or the option is unknown). */
+      readonly dynamic?: boolean;
     };
 
 /** The option a long name means: exact, else the only one it is a prefix of. */
@@ -68,7 +70,7 @@ export function getopt(t: ProgramOptions, words: readonly Word[], from = 1): Get
   const options: ReadOption[] = [];
   const operands: { word: Word; index: number }[] = [];
   const value = (w: Word, v: string): Word => ({ value: v, dynamic: w.dynamic, text: w.text });
-  const fail = (index: number, error: string): Getopt => ({ ok: false, index, error });
+  const fail = (index: number, error: string): Getopt => ({ ok: false, index, error, ...(words[index]?.dynamic ? { dynamic: true } : {}) });
   let i = from;
   for (; i < words.length; i++) {
     const w = words[i]!;

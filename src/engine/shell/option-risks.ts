@@ -23,7 +23,8 @@ export function optionFinding(words: readonly Word[], named: Named): Finding | u
   if (!t) return undefined;
   const read = getopt(t, words);
   if (!read.ok) {
-    return { what: `\`${words[read.index]?.text ?? ''}\``, why: `cannot be read as ${t.program} reads it: ${read.error}`, last: read.index, fix: `write the option in full, as \`${t.program} --help\` lists it` };
+    const fix = read.dynamic ? 'write the run-time part in double quotes after a literal start ("files/$X"), or after `--`' : `write the option in full, as \`${t.program} --help\` lists it`;
+    return { what: `\`${words[read.index]?.text ?? ''}\``, why: `cannot be read as ${t.program} reads it: ${read.error}`, last: read.index, fix };
   }
   for (const o of read.options) {
     if (o.spec.means !== 'runs') continue;
