@@ -32,6 +32,9 @@ const denied: Row[] = [
   // awk's program text and options
   ["awk 'BEGIN{system(\"id\")}'", ['awk'], /awk the program: runs commands \(`system\(\)`/],
   ["awk '{print | \"sh\"}' f", ['awk'], /awk the program/],
+  // strings and regular expressions are emptied before looking: a quote inside a regex or a division cannot hide the pipe
+  ["awk '/\"/ { print | \"sh\" }' f", ['awk'], /awk the program/],
+  ["awk '{ x = 4 / 2; print x | \"sh\"; y = 1 / 1 }' f", ['awk'], /awk the program/],
   ["awk '{\"id\" | getline x}' f", ['awk'], /awk the program/],
   ["awk '{print > \".claude/settings.json\"}' f", ['awk'], /writes files \(`print > FILE`\)/],
   ["awk '@load \"x\"; {}' f", ['awk'], /loads code \(`@load`/],
@@ -109,6 +112,10 @@ const allowed: Row[] = [
   ["awk '{print $1}' file", ['awk'], true],
   ["awk -F: '{if ($3 > 100 || $1 == \"x\") print $1}' /etc/passwd", ['awk'], true],
   ["awk -v n=3 'NR<=n' file", ['awk'], true],
+  ["awk '/foo|bar/ {print}' f", ['awk'], true],
+  ["awk '$1 ~ /a|b/ {print $2}' f", ['awk'], true],
+  ["awk '{print \"a > b\"}' f", ['awk'], true],
+  ["awk -F'|' '{print $2}' f", ['awk'], true],
   ["find . -name '*.ts'", ['find'], true],
   ['xargs grep foo', ['xargs', 'grep'], true],
   ['xargs -0 -n1 -I{} pytest -- {}', ['pytest'], true],

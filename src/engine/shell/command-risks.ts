@@ -501,8 +501,45 @@ const GRADLE: ToolRisks = {
  * statement; a comparison there needs parentheses, `print (a > b)`, and is
  * read as a write too: fail closed).
  */
-export const safeAwkProgram = (v: string): boolean =>
-  !/\bsystem\s*\(/.test(v) && !/(?<!\|)\|(?!\|)/.test(v) && !v.includes('@') && !/\bprintf?\b[^;{}\n]*>/.test(v);
+export const safeAwkProgram = (v: string): boolean => {
+  const code = awkCode(v);
+  return !/\bsystem\s*\(/.test(code) && !/(?<!\|)\|(?!\|)/.test(code) && !code.includes('@') && !/\bprintf?\b[^;{}\n]*>/.test(code);
+};
+
+/**
+ * An awk program with its strings, regular expressions and comments emptied,
+ * so `/a|b/` and `"x > y"` are not read as a pipe or a redirect. A `/` starts
+ * a regular expression only where an operand cannot stand before it (start,
+ * after `~ ( , ! { } ; & | ? : =` or a newline); elsewhere it divides and the
+ * text after it stays code. An unclosed string ends at the line's end.
+ */
+function awkCode(v: string): string {
+  let out = '';
+  let prev = '';
+  const skip = (from: number, end: string): number => {
+    let j = from;
+    while (j < v.length && v[j] !== end && v[j] !== '\n') j += v[j] === '\\' ? 2 : 1;
+    return j;
+  };
+  for (let i = 0; i < v.length; i++) {
+    const c = v[i]!;
+    if (c === '"') {
+      i = skip(i + 1, '"');
+      out += '""';
+      prev = '"';
+    } else if (c === '/' && (prev === '' || '~(,!{};&|?:=\n'.includes(prev))) {
+      i = skip(i + 1, '/');
+      out += '//';
+      prev = '/';
+    } else if (c === '#') {
+      i = skip(i + 1, '\n') - 1;
+    } else {
+      out += c;
+      if (c === '\n' || !/\s/.test(c)) prev = c;
+    }
+  }
+  return out;
+}
 
 const AWK: ToolRisks = {
   tool: 'awk',
