@@ -634,6 +634,62 @@ const MAN: ToolRisks = {
   ],
 };
 
+const SPLIT: ToolRisks = {
+  tool: 'split',
+  names: ['split'],
+  syntax: { dashDash: 'end', abbreviations: true, fold: 'exact', shortWithValue: 'abClnt', longWithValue: ['suffix-length', 'bytes', 'line-bytes', 'lines', 'number', 'separator', 'additional-suffix', 'numeric-suffixes', 'hex-suffixes'] },
+  flags: [{ long: ['filter'], value: 'next', why: 'writes each piece to the shell command it gives (`--filter="sh -c ..."`)' }],
+};
+
+const INSTALL: ToolRisks = {
+  tool: 'install',
+  names: ['install'],
+  syntax: { dashDash: 'end', abbreviations: true, fold: 'exact', shortWithValue: 'gmotS', longWithValue: ['group', 'mode', 'owner', 'target-directory', 'suffix'] },
+  flags: [{ long: ['strip-program'], value: 'next', why: 'the program install runs to strip what it installs' }],
+};
+
+/** ssh options that name a local command or another configuration (compared lower-case, before `=` or a blank). */
+const safeSshOption = (v: string): boolean => !/^\s*(proxycommand|localcommand|permitlocalcommand|knownhostscommand|include|match|controlpath|proxyusefdpass|identityagent|pkcs11provider|securitykeyprovider|sshaskpass)\b/i.test(v);
+
+const SSH: ToolRisks = {
+  tool: 'ssh',
+  heading: 'ssh, scp, sftp',
+  names: ['ssh', 'scp', 'sftp'],
+  syntax: { dashDash: 'end', fold: 'exact', shortWithValue: 'BbcDEeIiJLlmOpPQRWwX' },
+  flags: [
+    { short: 'o', value: 'next', safe: safeSshOption, safeText: 'options other than ProxyCommand, LocalCommand, KnownHostsCommand, Include, Match, ...', why: 'an option that runs a local command (ProxyCommand, LocalCommand) or reads other configuration' },
+    { short: 'F', value: 'next', why: 'a configuration file can name local commands (ProxyCommand)' },
+    { short: 'S', value: 'next', safe: () => false, why: 'scp and sftp run the program it names as ssh (for ssh: a control socket, which also reaches other sessions)' },
+  ],
+};
+
+const PERL: ToolRisks = {
+  tool: 'perl',
+  names: ['perl'],
+  syntax: { dashDash: 'end', stopAtPositional: true, fold: 'exact', shortWithValue: 'lCD0' },
+  flags: [
+    { short: 'eE', value: 'next', why: 'runs the Perl code given on the command line' },
+    { short: 'MmI', value: 'next', why: 'loads a module (or adds where modules are loaded from) before the script' },
+    { short: 'd', value: 'attached', why: 'runs the script under a debugger (`-d:Module` loads a module), which reads commands from its input' },
+    { short: 'x', value: 'attached', why: 'reads the program from inside another file' },
+  ],
+  positionals: [STDIN_SCRIPT],
+  stdinWithout: ['-e', '-E', '-v', '-V', '-h', '-c'],
+};
+
+const RUBY: ToolRisks = {
+  tool: 'ruby',
+  names: ['ruby'],
+  syntax: { dashDash: 'end', stopAtPositional: true, fold: 'exact', shortWithValue: 'CEFKT0' },
+  flags: [
+    { short: 'e', value: 'next', why: 'runs the Ruby code given on the command line' },
+    { short: 'rI', long: ['require'], value: 'next', why: 'loads a library (or adds where libraries are loaded from) before the script' },
+    { short: 'x', value: 'attached', why: 'reads the program from inside another file' },
+  ],
+  positionals: [STDIN_SCRIPT],
+  stdinWithout: ['-e', '-v', '--version', '-h', '--help', '-c'],
+};
+
 const editor = (tool: string, names: string[]): ToolRisks => ({
   tool,
   names,
@@ -653,7 +709,7 @@ const EDITORS: ToolRisks[] = [
 ];
 
 /** Every tool stategate reads the arguments of, in the order the docs list them. */
-export const TOOL_RISKS: readonly ToolRisks[] = [NPM, NPX, YARN, BUN, SCRIPT_ARGS, JEST, VITEST, MOCHA, ESLINT, NODE, PYTHON, PYTEST, CARGO, GO, MAKE, GIT, MAVEN, GRADLE, AWK, TAR, RSYNC, ZIP, LESS, MAN, ...EDITORS];
+export const TOOL_RISKS: readonly ToolRisks[] = [NPM, NPX, YARN, BUN, SCRIPT_ARGS, JEST, VITEST, MOCHA, ESLINT, NODE, PYTHON, PYTEST, CARGO, GO, MAKE, GIT, MAVEN, GRADLE, AWK, TAR, RSYNC, ZIP, SPLIT, INSTALL, SSH, PERL, RUBY, LESS, MAN, ...EDITORS];
 
 /** `python -m NAME`: the modules whose arguments are known. */
 export const PYTHON_MODULES: Readonly<Record<string, ToolRisks>> = { pytest: PYTEST };
