@@ -198,6 +198,10 @@ const writeRows: Array<[string, string[]]> = [
   ['\\time -o .claude/settings.json pytest', ['.claude/settings.json']],
   ['time --out=.claude/settings.json pytest', ['.claude/settings.json']],
   ['cp --recur evil .stategate', ['.stategate/**', '.stategate/evil/**']],
+  // -T: DEST is the target even when it is a folder (was reported only "unless a folder", and as .claude/evil)
+  ['cp -rT evil .claude', ['.claude/**']],
+  ['mv -T evil .claude', ['.claude/**', 'evil/**']],
+  ['ln -sfT /tmp/evil .stategate', ['.stategate']],
   ['tar cfC a.tar out', ['a.tar']],
   // report and output flags of test runners, compilers, linters, formatters
   ['pytest --junitxml=.claude/settings.json', ['.claude/settings.json']],

@@ -105,6 +105,8 @@ function copyLike(p: Parsed, tree: boolean, sourcesChange: boolean): WriteTarget
   const sources = dir ? p.operands : p.operands.slice(0, -1);
   const dest = dir ?? p.operands[p.operands.length - 1];
   if (!dest) return [];
+  // `-T` (--no-target-directory): DEST is the target itself even when it is a folder (`cp -rT evil .claude` fills .claude).
+  if (!dir && has(p, '-T', '--no-target-directory')) return [{ word: dest, tree }, ...(sourcesChange ? asTargets(sources, true) : [])];
   const out: WriteTarget[] = dir ? [] : [{ word: dest, tree, unlessFolder: true }];
   for (const s of sources) {
     // `~/a/x` or `"$D"/x` still ends in the name `x`: only a run-time part in the last segment hides it.
