@@ -197,6 +197,8 @@ const writeRows: Array<[string, string[]]> = [
   ['cp --target=.claude a', ['.claude/a']],
   ['\\time -o .claude/settings.json pytest', ['.claude/settings.json']],
   ['time --out=.claude/settings.json pytest', ['.claude/settings.json']],
+  ["flock .claude/settings.json -c 'make test'", ['.claude/settings.json']],
+  ['flock 9', []],
   ['cp --recur evil .stategate', ['.stategate/**', '.stategate/evil/**']],
   // -T: DEST is the target even when it is a folder (was reported only "unless a folder", and as .claude/evil)
   ['cp -rT evil .claude', ['.claude/**']],

@@ -575,6 +575,13 @@ class Walk {
       if (u.kind === 'opaque') deny(`${n} with ${quote(u.offending)} runs something that cannot be analysed${u.why ? ` (${u.why})` : ''}`, text);
       // A wrapper whose options stategate cannot read as it does could run anything: denied whatever the entries.
       if (u.kind === 'unreadable') deny(u.reason, text);
+      if (u.kind === 'shell' || u.kind === 'wrapped') {
+        // Files the wrapper itself writes (`time -o FILE`, flock's lock file).
+        for (const file of u.writes ?? []) {
+          this.wrote({ word: file, tree: false }, text);
+          if (!this.rules.writeAllowed && (file.dynamic || !HARMLESS_TARGETS.has(file.value))) deny(`${quote(text)} writes files (${file.text}), and this state allows no Write or Edit`, text);
+        }
+      }
       if (u.kind === 'shell') {
         if (u.body.dynamic) deny(`${n} runs shell text only known when it runs (${quote(u.body.text)}), which cannot be analysed`, text);
         // flock and watch are allowed by an entry of their own, as well as the text they run.
@@ -587,10 +594,6 @@ class Walk {
           return { name: a.value.slice(0, eq), value: { ...a, value: a.value.slice(eq + 1) }, append: false, text: a.text };
         });
         const own = u.own ?? words;
-        for (const file of u.writes ?? []) {
-          this.wrote({ word: file, tree: false }, text);
-          if (!this.rules.writeAllowed && (file.dynamic || !HARMLESS_TARGETS.has(file.value))) deny(`${quote(text)} writes files (${file.text}), and this state allows no Write or Edit`, text);
-        }
         const rep = n === 'xargs' ? xargsReplace(own) : undefined;
         const inner = rep ? u.words.map((w) => (w.value.includes(rep) ? { ...w, dynamic: true } : w)) : n === 'xargs' ? [...u.words, XARGS_INPUT] : u.words;
         // sudo/doas (and flock, watch, chroot): the author must allow the wrapper command itself, not just what it wraps.

@@ -39,6 +39,8 @@ interface WrapperSpec {
    * itself as well as what it runs.
    */
   readonly itself?: boolean;
+  /** Its first leading word is a file it creates when missing (flock's lock file; a number is a descriptor). */
+  readonly createsLeading?: boolean;
 }
 
 export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
@@ -56,7 +58,7 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   coproc: {},
   busybox: {},
   xargs: { options: XARGS_OPTIONS },
-  flock: { options: FLOCK_OPTIONS, leading: 1, commandFlag: true, itself: true },
+  flock: { options: FLOCK_OPTIONS, leading: 1, commandFlag: true, itself: true, createsLeading: true },
   watch: { options: WATCH_OPTIONS, joinsUnless: 'exec', itself: true },
   chroot: { options: CHROOT_OPTIONS, leading: 1, privileged: true, itself: true, alone: 'with no command it runs `$SHELL -i`, which reads commands from its input' },
   sudo: {
@@ -81,7 +83,7 @@ export type Unwrapped =
     }
   | { readonly kind: 'alone' }
   /** It runs shell text (`flock F -c TEXT`, `watch TEXT...`): analysed as a `sh -c` body. */
-  | { readonly kind: 'shell'; readonly body: Word }
+  | { readonly kind: 'shell'; readonly body: Word; readonly writes?: readonly Word[] }
   | { readonly kind: 'opaque'; readonly offending: string; readonly why?: string }
   /** Its options cannot be read the way it reads them (unknown, ambiguous, run-time): the reason says which. */
   | { readonly kind: 'unreadable'; readonly reason: string; readonly offending: string };
@@ -150,19 +152,21 @@ function unwrapWithTable(words: readonly Word[], spec: WrapperSpec, table: Progr
       assignments.push(w);
     }
   }
+  const lead = words[i];
+  const created = spec.createsLeading && lead && (lead.dynamic || !/^\d+$/.test(lead.value)) ? [lead] : [];
   i += spec.leading ?? 0;
   const rest = words.slice(i);
   const own = canonicalWords(words.slice(0, read.end), { ...read, operands: [] });
   if (rest.length === 0) return spec.alone ? { kind: 'opaque', offending: words.map((w) => w.text).join(' '), why: spec.alone } : { kind: 'alone' };
   const flag = rest[0]!;
   if (spec.commandFlag && !flag.dynamic && (flag.value === '-c' || flag.value === '--command')) {
-    return rest[1] ? { kind: 'shell', body: rest[1] } : { kind: 'opaque', offending: flag.text };
+    return rest[1] ? { kind: 'shell', body: rest[1], writes: created } : { kind: 'opaque', offending: flag.text };
   }
   if (spec.joinsUnless && !read.options.some((o) => o.spec.long?.[0] === spec.joinsUnless)) {
     const text = rest.map((w) => w.value).join(' ');
-    return { kind: 'shell', body: { value: text, dynamic: rest.some((w) => w.dynamic), text: rest.map((w) => w.text).join(' ') } };
+    return { kind: 'shell', body: { value: text, dynamic: rest.some((w) => w.dynamic), text: rest.map((w) => w.text).join(' ') }, writes: created };
   }
-  const writes = read.options.filter((o) => o.spec.means === 'writes' && o.value).map((o) => o.value!);
+  const writes = [...read.options.filter((o) => o.spec.means === 'writes' && o.value).map((o) => o.value!), ...created];
   return { kind: 'wrapped', words: rest, assignments, privileged: spec.privileged ?? false, own, ...(writes.length ? { writes } : {}) };
 }
 
