@@ -255,7 +255,8 @@ const allowed: Row[] = [
 for (const [command, allowedCommands, verdict] of [...denied, ...allowed]) {
   test(`${verdict === true ? 'allows' : 'denies'} ${JSON.stringify(command)} under ${JSON.stringify(allowedCommands)}`, async () => {
     const v = await analyseCommand(command, { allowedCommands, blockedEnv: [], writeAllowed: true });
-    if (verdict === true) assert.deepEqual(v, { ok: true });
+    // What a command writes is the path rules' business (git rebase changes the whole tree: shell-options.test.ts).
+    if (verdict === true) assert.deepEqual({ ...v, writes: undefined }, { ok: true, writes: undefined });
     else {
       assert.equal(v.ok, false, 'was allowed');
       if (!v.ok) assert.match(v.reason, verdict);
@@ -272,6 +273,10 @@ const shapes: [string, boolean, string | undefined][] = [
   ["'-'$X", true, '-'],
   ['$((1+2))', false, undefined],
   ['{a,b}', true, undefined],
+  // brace expansion after a literal start gives words that all start with it (pytest tests/{a,b}.py)
+  ['tests/{a,b}.py', false, 't'],
+  ['-x{,-p}', true, '-'],
+  ['{}', false, '{'],
 ];
 for (const [text, splits, first] of shapes) {
   test(`dynamicShape(${text})`, () => assert.deepEqual(dynamicShape(text), { splits, first }));

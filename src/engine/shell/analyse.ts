@@ -23,6 +23,8 @@ import { riskyArguments, riskyAssignment, type Assignment, type Finding } from '
 import { matchEntries, type EntryMatch } from './command-match';
 import { ownCliDenial } from '../policy/own-cli';
 import { commandRulesInForce, type ShellRules } from './rules';
+import { canonicalCommand, optionFinding } from './option-risks';
+import { outputTargets } from './output-flags';
 import { envReadReason, findExecs, isCodeLoadingVar, SHELLS, shellRun, touchesEnviron, unwrap, WRAPPERS, writesFiles, xargsReplace } from './commands';
 import { falseComment, joinedContinuation, type Misread, skippedText, splitWords } from './misread';
 import { loadShellParser, type ShellParser } from './parser';
@@ -572,17 +574,33 @@ class Walk {
     }
     if (spec) {
       const u = unwrap(words, spec);
-      if (u.kind === 'opaque') deny(`${n} with ${quote(u.offending)} runs something that cannot be analysed`, text);
+      if (u.kind === 'opaque') deny(`${n} with ${quote(u.offending)} runs something that cannot be analysed${u.why ? ` (${u.why})` : ''}`, text);
+      // A wrapper whose options stategate cannot read as it does could run anything: denied whatever the entries.
+      if (u.kind === 'unreadable') deny(u.reason, text);
+      if (u.kind === 'shell' || u.kind === 'wrapped') {
+        // Files the wrapper itself writes (`time -o FILE`, flock's lock file).
+        for (const file of u.writes ?? []) {
+          this.wrote({ word: file, tree: false }, text);
+          if (!this.rules.writeAllowed && (file.dynamic || !HARMLESS_TARGETS.has(file.value))) deny(`${quote(text)} writes files (${file.text}), and this state allows no Write or Edit`, text);
+        }
+      }
+      if (u.kind === 'shell') {
+        if (u.body.dynamic) deny(`${n} runs shell text only known when it runs (${quote(u.body.text)}), which cannot be analysed`, text);
+        // flock and watch are allowed by an entry of their own, as well as the text they run.
+        this.mustMatch(words, text);
+        return this.source(u.body.value, depth + 1);
+      }
       if (u.kind === 'wrapped') {
         const wrapped = u.assignments.map((a): Assignment => {
           const eq = a.value.indexOf('=');
           return { name: a.value.slice(0, eq), value: { ...a, value: a.value.slice(eq + 1) }, append: false, text: a.text };
         });
-        const rep = n === 'xargs' ? xargsReplace(words) : undefined;
+        const own = u.own ?? words;
+        const rep = n === 'xargs' ? xargsReplace(own) : undefined;
         const inner = rep ? u.words.map((w) => (w.value.includes(rep) ? { ...w, dynamic: true } : w)) : n === 'xargs' ? [...u.words, XARGS_INPUT] : u.words;
-        // sudo/doas: the author must allow the elevated command itself, not just what it wraps.
+        // sudo/doas (and flock, watch, chroot): the author must allow the wrapper command itself, not just what it wraps.
         if (u.privileged) this.mustMatch(words, text);
-        const chdir = n === 'env' ? envChdir(words) : undefined;
+        const chdir = n === 'env' ? envChdir(own) : undefined;
         if (chdir) this.changedDir(chdir);
         return this.run(inner, depth, [...assigns, ...wrapped], n === 'xargs' && !rep);
       }
@@ -603,12 +621,20 @@ class Walk {
       const why = envReadReason(words, this.blocked);
       if (why) deny(`${quote(text)} is not allowed while variables are blocked: ${why}`, text);
     }
-    if (writesFiles(words)) {
+    // Writers' options in their full spelling (`sort --outp=f` is `sort --output f`), as the program reads them.
+    const canonical = canonicalCommand(words);
+    if (writesFiles(canonical)) {
       // The policy checks each target against the protected files and the path scope, whatever the state allows.
       // xargs's input words (XARGS_INPUT, for the argument checks) are reported once, as an unknown tree.
-      for (const t of writeTargets(fromXargs ? words.filter((w) => w !== XARGS_INPUT) : words)) this.wrote(t, text);
+      for (const t of writeTargets(fromXargs ? canonical.filter((w) => w !== XARGS_INPUT) : canonical)) this.wrote(t, text);
       if (fromXargs) this.wrote({ word: UNKNOWN_TARGET, tree: true }, text);
       if (!this.rules.writeAllowed) deny(`${quote(text)} writes files, and this state allows no Write or Edit`, text);
+    }
+    // Report files, coverage and build output of test runners, compilers and linters (`pytest --junitxml=F`).
+    const outputs = outputTargets(canonical).filter((t) => t.word.dynamic || !HARMLESS_TARGETS.has(t.word.value));
+    for (const t of outputs) this.wrote(t, text);
+    if (outputs.length > 0 && !this.rules.writeAllowed) {
+      deny(`${quote(text)} writes files (${outputs.map((t) => t.word.text).join(', ')}), and this state allows no Write or Edit`, text);
     }
     const change = dirChange(words);
     if (change) this.changedDir(change);
@@ -619,7 +645,7 @@ class Walk {
         this.run(exec, depth);
       }
     }
-    if (name === 'sed') this.sed(words, text);
+    if (name === 'sed') this.sed(canonical, text);
     if (name === 'rg') {
       // ripgrep runs `--pre COMMAND` on every file it searches.
       words.forEach((w, i) => {
@@ -673,7 +699,8 @@ class Walk {
         return `${quote(full())} sets ${a.name}, which changes what the allowed command runs or loads: ${why}. An allowed_commands entry allows that only by naming it (e.g. "${a.text} ${textOf(words)}")`;
       }
     }
-    const f = riskyArguments(words, (i, upTo) => match.covers(i, upTo));
+    const covers = (i: number, upTo: number): boolean => match.covers(i, upTo);
+    const f = riskyArguments(words, covers) ?? optionFinding(words, covers);
     return f ? riskReason(words, f, full()) : undefined;
   }
 }

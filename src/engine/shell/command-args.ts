@@ -11,7 +11,10 @@
  */
 import { ENV_RISKS, PYTHON_MODULES, SCRIPT_ARGS, TOOL_RISKS, safeWarningFilter, type FlagRisk, type PositionalRisk, type ToolRisks } from './command-risks';
 import { isCodeLoadingVar } from './commands';
+import { dynamicShape } from './dynamic-shape';
 import type { Word } from './words';
+
+export { dynamicShape } from './dynamic-shape';
 
 export interface Finding {
   /** What was found, as the reason names it (`npm --script-shell`, `make VAR=value`). */
@@ -64,63 +67,11 @@ function fold(name: string, how: ToolRisks['syntax']['fold']): string {
   }
 }
 
-/**
- * For a word only known when it runs: whether it can become several words
- * (an unquoted expansion, brace expansion) and its first character when that
- * is literal (undefined when an expansion or a glob comes first).
- */
-export function dynamicShape(text: string): { splits: boolean; first: string | undefined } {
-  let splits = false;
-  let first: string | undefined;
-  let started = false;
-  const emit = (c: string | undefined): void => {
-    if (!started) first = c;
-    started = true;
-  };
-  let quote: '' | "'" | '"' = '';
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quote === "'") {
-      if (c === "'") quote = '';
-      else emit(c);
-    } else if (quote === '"') {
-      if (c === '"') quote = '';
-      else if (c === '\\' && '$`"\\\n'.includes(text[i + 1] ?? '')) emit(text[++i]);
-      else emit(c === '$' || c === '`' ? undefined : c);
-    } else if (c === "'" || c === '"') quote = c;
-    else if (c === '\\') emit(text[++i]);
-    else if (c === '$' && text[i + 1] === "'") {
-      // ANSI-C quoting: literal, but its escapes are not decoded here.
-      emit(undefined);
-      quote = "'";
-      i++;
-    } else if (c === '$' && text.startsWith('((', i + 1)) {
-      // Arithmetic gives digits and `-` only: never an option's name, so it may stay unquoted.
-      i = arithmeticEnd(text, i + 3);
-      emit(undefined);
-    } else if ('$`{'.includes(c)) {
-      splits = true;
-      emit(undefined);
-    } else emit('*?[~'.includes(c) ? undefined : c);
-  }
-  return { splits, first };
-}
-
 /** The index in a word's value where run-time text may start (conservatively: the first special character). */
 function dynamicFrom(w: Word): number {
   if (!w.dynamic) return Infinity;
   const at = w.value.search(/[$`*?[{~]/);
   return at < 0 ? 0 : at;
-}
-
-/** The index of the last `)` of `$((...))` whose body starts at `from`. */
-function arithmeticEnd(text: string, from: number): number {
-  let depth = 2;
-  for (let i = from; i < text.length; i++) {
-    if (text[i] === '(') depth++;
-    else if (text[i] === ')' && --depth === 0) return i;
-  }
-  return text.length;
 }
 
 /** A table's risky flags by spelling (folded long names, short letters): asked of every option word, so built once. */
@@ -202,16 +153,21 @@ class Reader {
     const sx = t.syntax;
     const positionals: string[] = [];
     let sawStdinException = false;
+    let operandsOnly = false;
     for (let i = start; i < this.words.length; i++) {
       const w = this.words[i]!;
       const v = w.value;
-      if (!w.dynamic && v === '--') {
+      if (!w.dynamic && v === '--' && !operandsOnly && sx.dashDash === 'operands') {
+        operandsOnly = true;
+        continue;
+      }
+      if (!w.dynamic && v === '--' && !operandsOnly) {
         if (t.first?.kind === 'program' && positionals.length === 0) return this.program(t, i + 1);
         if (sx.dashDash === 'scripts') return this.read(SCRIPT_ARGS, i + 1);
         if (sx.dashDash === 'end') return;
         continue;
       }
-      if (v.startsWith('-') && v !== '-') {
+      if (v.startsWith('-') && v !== '-' && !operandsOnly) {
         if (t.stdinWithout && (t.stdinWithout.includes(v.split('=')[0] ?? v) || (!v.startsWith('--') && [...v.slice(1)].some((c) => t.stdinWithout?.includes(`-${c}`))))) {
           sawStdinException = true;
         }
@@ -380,9 +336,31 @@ export function riskyArguments(words: readonly Word[], named: Named = NOTHING_NA
   if (!first || first.dynamic) return undefined;
   const table = BY_NAME.get(programName(first.value));
   if (!table) return undefined;
-  const reader = new Reader(words, named);
+  if (table.always) return { what: table.tool, why: table.always.why, last: words.length - 1, fix: table.always.fix };
+  const old = oldStyle(table, words);
+  // The letters of an old-style first word are read as options of their own; the entry names none of them.
+  const reader = new Reader(old ?? words, old ? (i, upTo) => i > old.length - words.length + 1 && named(i - (old.length - words.length), upTo) : named);
   reader.read(table, 1);
+  if (reader.found && old) return { ...reader.found, last: Math.max(1, reader.found.last - (old.length - words.length)) };
   return reader.found;
+}
+
+/**
+ * tar's old style (`tar cfI a.tar ./x`): the first word's letters are options
+ * of their own, and each that takes a value takes the next free word, in
+ * order: read as `-c -fa.tar -I./x`.
+ */
+function oldStyle(t: ToolRisks, words: readonly Word[]): Word[] | undefined {
+  const w = words[1];
+  if (!t.syntax.oldStyle || !w || w.dynamic || w.value.startsWith('-') || !/^[A-Za-z]+$/.test(w.value)) return undefined;
+  const takesValue = (c: string): boolean => (t.syntax.shortWithValue ?? '').includes(c) || (flagIndex(t).short.get(c) ?? []).some((f) => f.value === 'next');
+  const out: Word[] = [words[0]!];
+  let next = 2;
+  for (const c of w.value) {
+    const v = takesValue(c) ? words[next++] : undefined;
+    out.push(v ? { value: `-${c}${v.value}`, dynamic: v.dynamic, text: v.text } : { value: `-${c}`, dynamic: false, text: w.text });
+  }
+  return [...out, ...words.slice(next)];
 }
 
 /** Each program the command runs, through npx, package managers and node (for own-cli.ts). */

@@ -43,9 +43,11 @@ export interface Syntax {
   /**
    * What `--` does: `end` (only positional words follow), `scripts` (what
    * follows goes to a package script: read as a test runner's or linter's
-   * arguments), `options` (options go on, as for yargs-based tools).
+   * arguments), `options` (options go on, as for yargs-based tools),
+   * `operands` (options end, but the words after it are still read as
+   * positional words: awk's program text may follow `--`).
    */
-  readonly dashDash: 'end' | 'scripts' | 'options';
+  readonly dashDash: 'end' | 'scripts' | 'options' | 'operands';
   /** Options end at the first positional word (the script: node, python). */
   readonly stopAtPositional?: boolean;
   /** Long options may be shortened to any prefix (npm, git's subcommands, GNU make). */
@@ -68,6 +70,11 @@ export interface Syntax {
   readonly shortWithValue?: string;
   /** Long options that take the next word as their value (so it is not read as a positional word). */
   readonly longWithValue?: readonly string[];
+  /**
+   * A first argument without a dash is letters each of its own (tar's old
+   * style, `tar cIf ./x a.tar`: the letters' values are the next words in order).
+   */
+  readonly oldStyle?: boolean;
 }
 
 export interface ToolRisks {
@@ -92,6 +99,11 @@ export interface ToolRisks {
   readonly programFlag?: string;
   /** Reads its program from its input when no script is named (node, python), unless one of these options is given. */
   readonly stdinWithout?: readonly string[];
+  /**
+   * Runs shell commands whatever its arguments (an editor: `:!cmd`, commands
+   * read from its input): denied under allowed_commands, whatever an entry names.
+   */
+  readonly always?: { readonly why: string; readonly fix: string };
 }
 
 export interface Subcommands {
@@ -249,6 +261,7 @@ const PYTEST: ToolRisks = {
   flags: [
     { short: 'p', value: 'next', safe: (v) => v.startsWith('no:'), safeText: '`no:NAME` (turns a plugin off)', why: 'imports the module it names as a plugin (a file in the project counts)' },
     { long: ['pdbcls'], value: 'next', why: 'imports the debugger class it names' },
+    { long: ['pdb', 'trace'], value: 'none', why: 'stops in the Python debugger, which runs the Python code its input sends (`pytest --pdb <<< "import os; os.system(...)"`)' },
     { long: ['config-file', 'inifile'], short: 'c', value: 'next', why: 'reads another ini file, whose addopts can load plugins' },
     { long: ['override-ini'], short: 'o', value: 'next', safe: (v) => !/^\s*(addopts|pythonpath)\s*=/i.test(v), safeText: 'keys other than `addopts`, `pythonpath`', why: 'addopts adds options such as -p; pythonpath changes where modules are imported from' },
     { long: ['pythonwarnings'], short: 'W', value: 'next', safe: safeWarningFilter, safeText: 'filters whose category is a built-in name', why: 'a warning category with a module path imports that module' },
@@ -384,6 +397,7 @@ const MAKE: ToolRisks = {
     { long: ['eval'], short: 'E', value: 'next', why: 'evaluates the make text it gives ($(shell ...) runs commands)' },
     { long: ['include-dir'], short: 'I', value: 'next', why: 'where include directives find makefiles' },
     { long: ['environment-overrides'], short: 'e', value: 'none', why: "lets environment variables override the makefile's (any program a recipe runs)" },
+    { long: ['touch'], short: 't', value: 'none', why: 'touches the file of every target instead of building it (writes files the makefile names)' },
   ],
   positionals: [{ label: '`VAR=value`', test: (ps, i) => /^[^-=\s][^=\s]*=/.test(ps[i] ?? ''), why: 'overrides a makefile variable (SHELL, or any program a recipe runs)' }],
 };
@@ -416,11 +430,12 @@ const GIT: ToolRisks = {
   tool: 'git',
   names: ['git'],
   // Options before the subcommand; `-c` takes the next word only.
-  syntax: { dashDash: 'end', fold: 'exact', longWithValue: ['git-dir', 'work-tree', 'namespace', 'super-prefix', 'attr-source'], shortWithValue: 'C' },
+  syntax: { dashDash: 'end', fold: 'exact', longWithValue: ['work-tree', 'namespace', 'super-prefix', 'attr-source'], shortWithValue: 'C' },
   flags: [
     { ...GIT_CONFIG_FLAG, long: [] },
     { long: ['config-env'], value: 'next', safe: safeGitKey, safeText: 'keys that run nothing', why: 'sets configuration from a variable (see -c)' },
     { long: ['exec-path'], value: 'attached', safe: (v) => v === '', safeText: 'no value (prints the folder)', why: "runs git's commands from the folder it names" },
+    { long: ['git-dir'], value: 'next', why: 'reads the configuration of the repository it names (core.fsmonitor, core.pager and hooks there run programs)' },
   ],
   first: {
     kind: 'subcommands',
@@ -479,8 +494,222 @@ const GRADLE: ToolRisks = {
   ],
 };
 
+/**
+ * An awk program that runs nothing and writes nothing: no `system()`, no
+ * pipe (`print | "cmd"`, `"cmd" | getline`, gawk's `|&`), no `@load` /
+ * `@include`, no `print > FILE` (a `>` after print or printf in the same
+ * statement; a comparison there needs parentheses, `print (a > b)`, and is
+ * read as a write too: fail closed).
+ */
+export const safeAwkProgram = (v: string): boolean => {
+  const code = awkCode(v);
+  return !/\bsystem\s*\(/.test(code) && !/(?<!\|)\|(?!\|)/.test(code) && !code.includes('@') && !/\bprintf?\b[^;{}\n]*>/.test(code);
+};
+
+/**
+ * An awk program with its strings, regular expressions and comments emptied,
+ * so `/a|b/` and `"x > y"` are not read as a pipe or a redirect. A `/` starts
+ * a regular expression only where an operand cannot stand before it (start,
+ * after `~ ( , ! { } ; & | ? : =` or a newline); elsewhere it divides and the
+ * text after it stays code. An unclosed string ends at the line's end.
+ */
+function awkCode(v: string): string {
+  let out = '';
+  let prev = '';
+  const skip = (from: number, end: string): number => {
+    let j = from;
+    while (j < v.length && v[j] !== end && v[j] !== '\n') j += v[j] === '\\' ? 2 : 1;
+    return j;
+  };
+  for (let i = 0; i < v.length; i++) {
+    const c = v[i]!;
+    if (c === '"') {
+      i = skip(i + 1, '"');
+      out += '""';
+      prev = '"';
+    } else if (c === '/' && (prev === '' || '~(,!{};&|?:=\n'.includes(prev))) {
+      i = skip(i + 1, '/');
+      out += '//';
+      prev = '/';
+    } else if (c === '#') {
+      i = skip(i + 1, '\n') - 1;
+    } else {
+      out += c;
+      if (c === '\n' || !/\s/.test(c)) prev = c;
+    }
+  }
+  return out;
+}
+
+const AWK: ToolRisks = {
+  tool: 'awk',
+  heading: 'awk (gawk, mawk)',
+  names: ['awk', 'gawk', 'mawk', 'nawk', 'original-awk'],
+  syntax: { dashDash: 'operands', stopAtPositional: true, abbreviations: true, fold: 'exact', shortWithValue: 'vF', longWithValue: ['assign', 'field-separator'] },
+  flags: [
+    { long: ['file', 'exec', 'include'], short: 'fEi', value: 'next', why: 'runs the awk program in the file it names (system() and pipes in it run commands)' },
+    { long: ['load'], short: 'l', value: 'next', why: 'loads the shared library it names into gawk' },
+    { long: ['source'], short: 'e', value: 'next', safe: safeAwkProgram, safeText: 'programs without `system(`, `|`, `@`, `print >`', why: 'awk program text that runs commands or writes files' },
+    { long: ['profile', 'pretty-print', 'dump-variables'], short: 'pod', value: 'attached', why: 'writes the file it names (gawk; by default awkprof.out, awkvars.out)' },
+    { long: ['debug'], short: 'D', value: 'attached', why: 'starts the gawk debugger, which reads commands from its input' },
+    { short: 'W', value: 'next', safe: (v) => /^(version|v|help|usage|interactive|i|posix_space|traditional|posix|lint|sandbox)$/.test(v), safeText: '`version`, `help`, `usage`, `interactive`, `posix_space`, `traditional`, `posix`, `lint`, `sandbox`', why: 'mawk and gawk options (`-W exec FILE` runs a program file)' },
+  ],
+  positionals: [{ label: 'the program', at: 0, test: ([v = '']) => !safeAwkProgram(v), why: 'runs commands (`system()`, `print | "cmd"`, `"cmd" | getline`), loads code (`@load`, `@include`) or writes files (`print > FILE`)' }],
+};
+
+/** tar's `-f ARCHIVE`: `host:path` (a colon before any slash) is a remote archive, reached by running rsh/ssh. */
+const localArchive = (v: string): boolean => !/^[^/]*:/.test(v);
+
+const TAR: ToolRisks = {
+  tool: 'tar',
+  names: ['tar', 'gtar', 'bsdtar'],
+  syntax: {
+    dashDash: 'end',
+    abbreviations: true,
+    fold: 'exact',
+    oldStyle: true,
+    shortWithValue: 'CTXbHVgKLN',
+    longWithValue: ['directory', 'files-from', 'exclude-from', 'blocking-factor', 'format', 'label', 'listed-incremental', 'starting-file', 'newer', 'tape-length', 'exclude', 'transform', 'xform', 'owner', 'group', 'mode', 'mtime', 'suffix', 'strip-components', 'record-size'],
+  },
+  flags: [
+    { long: ['to-command'], value: 'next', why: 'runs the command it gives for every file it extracts' },
+    { long: ['use-compress-program'], short: 'I', value: 'next', why: 'runs the program it names to compress or uncompress the archive' },
+    { long: ['checkpoint-action'], value: 'next', safe: (v) => !v.startsWith('exec'), safeText: 'actions other than `exec=`', why: '`exec=COMMAND` runs the command at every checkpoint' },
+    { long: ['info-script', 'new-volume-script'], short: 'F', value: 'next', why: 'runs the script it names at the end of each volume' },
+    { long: ['rsh-command', 'rmt-command'], value: 'next', why: 'the program tar runs to reach a remote archive' },
+    { long: ['file'], short: 'f', value: 'next', safe: localArchive, safeText: 'local paths (no `host:` in front)', why: 'an archive named `host:path` is reached by running rsh or ssh' },
+    { long: ['index-file'], value: 'next', why: 'writes the verbose listing to the file it names' },
+  ],
+};
+
+const RSYNC: ToolRisks = {
+  tool: 'rsync',
+  names: ['rsync'],
+  syntax: { dashDash: 'end', fold: 'exact', shortWithValue: 'fTBM', longWithValue: ['filter', 'temp-dir', 'block-size', 'exclude', 'include', 'exclude-from', 'include-from', 'files-from', 'partial-dir', 'backup-dir', 'suffix', 'chmod', 'compare-dest', 'copy-dest', 'link-dest', 'log-file', 'write-batch', 'only-write-batch', 'read-batch', 'timeout', 'bwlimit'] },
+  flags: [
+    { long: ['rsh'], short: 'e', value: 'next', why: 'the program rsync runs to reach the other side (any local command)' },
+    { long: ['rsync-path'], value: 'next', why: 'the command rsync runs on the other side (a local one for local copies)' },
+    { long: ['config', 'daemon'], value: 'next', why: 'runs an rsync daemon whose config can run programs (pre-xfer exec)' },
+  ],
+};
+
+const ZIP: ToolRisks = {
+  tool: 'zip',
+  names: ['zip'],
+  syntax: { dashDash: 'end', fold: 'exact', shortWithValue: 'bnxiO', longWithValue: ['out', 'temp-path', 'suffixes', 'exclude', 'include'] },
+  flags: [
+    { long: ['test'], short: 'T', value: 'none', why: 'tests the archive by running a command (`-TT CMD` names it)' },
+    { long: ['unzip-command'], value: 'next', why: 'the command zip runs to test the archive' },
+  ],
+};
+
+const LESS: ToolRisks = {
+  tool: 'less',
+  heading: 'less, more',
+  names: ['less', 'more', 'most', 'pg'],
+  syntax: { dashDash: 'end', abbreviations: true, fold: 'exact', shortWithValue: 'bhjpPtTxyz#', longWithValue: ['buffers', 'max-back-scroll', 'shift', 'pattern', 'prompt', 'tag', 'tag-file', 'tabs', 'window', 'max-forw-scroll'] },
+  flags: [
+    { long: ['lesskey-file', 'lesskey-src', 'lesskey-content'], short: 'k', value: 'next', why: 'a key file can set LESSOPEN and bind keys to shell commands' },
+    { long: ['log-file', 'LOG-FILE'], short: 'oO', value: 'next', why: 'copies its input to the file it names (a write)' },
+  ],
+  positionals: [
+    {
+      label: '`+COMMAND` other than `+G`, `+F`, `+NUMBER`, `+/PATTERN`',
+      test: (ps, i) => (ps[i] ?? '').startsWith('+') && !/^\+(\d*[GgFpP%]?|\/[^!|]*)$/.test(ps[i] ?? ''),
+      why: 'runs a less command at start: `!cmd` and `|` run shell commands, `s` writes a file, `v` starts an editor',
+    },
+  ],
+};
+
+const MAN: ToolRisks = {
+  tool: 'man',
+  names: ['man'],
+  syntax: { dashDash: 'end', abbreviations: true, fold: 'exact', shortWithValue: 'MSsLmeRE', longWithValue: ['manpath', 'sections', 'systems', 'locale', 'extension', 'recode', 'encoding'] },
+  flags: [
+    { long: ['pager'], short: 'P', value: 'next', why: 'the pager man runs (any program)' },
+    { long: ['config-file'], short: 'C', value: 'next', why: 'a man configuration can name the programs man runs' },
+    { long: ['html'], short: 'H', value: 'attached', why: 'opens the page in the browser it names (or $BROWSER)' },
+    { long: ['preprocessor'], short: 'p', value: 'next', why: 'the preprocessors man runs' },
+    { long: ['gxditview'], short: 'X', value: 'attached', why: 'starts a viewer program' },
+  ],
+};
+
+const SPLIT: ToolRisks = {
+  tool: 'split',
+  names: ['split'],
+  syntax: { dashDash: 'end', abbreviations: true, fold: 'exact', shortWithValue: 'abClnt', longWithValue: ['suffix-length', 'bytes', 'line-bytes', 'lines', 'number', 'separator', 'additional-suffix', 'numeric-suffixes', 'hex-suffixes'] },
+  flags: [{ long: ['filter'], value: 'next', why: 'writes each piece to the shell command it gives (`--filter="sh -c ..."`)' }],
+};
+
+const INSTALL: ToolRisks = {
+  tool: 'install',
+  names: ['install'],
+  syntax: { dashDash: 'end', abbreviations: true, fold: 'exact', shortWithValue: 'gmotS', longWithValue: ['group', 'mode', 'owner', 'target-directory', 'suffix'] },
+  flags: [{ long: ['strip-program'], value: 'next', why: 'the program install runs to strip what it installs' }],
+};
+
+/** ssh options that name a local command or another configuration (compared lower-case, before `=` or a blank). */
+const safeSshOption = (v: string): boolean => !/^\s*(proxycommand|localcommand|permitlocalcommand|knownhostscommand|include|match|controlpath|proxyusefdpass|identityagent|pkcs11provider|securitykeyprovider|sshaskpass)\b/i.test(v);
+
+const SSH: ToolRisks = {
+  tool: 'ssh',
+  heading: 'ssh, scp, sftp',
+  names: ['ssh', 'scp', 'sftp'],
+  syntax: { dashDash: 'end', fold: 'exact', shortWithValue: 'BbcDEeIiJLlmOpPQRWwX' },
+  flags: [
+    { short: 'o', value: 'next', safe: safeSshOption, safeText: 'options other than ProxyCommand, LocalCommand, KnownHostsCommand, Include, Match, ...', why: 'an option that runs a local command (ProxyCommand, LocalCommand) or reads other configuration' },
+    { short: 'F', value: 'next', why: 'a configuration file can name local commands (ProxyCommand)' },
+    { short: 'S', value: 'next', safe: () => false, why: 'scp and sftp run the program it names as ssh (for ssh: a control socket, which also reaches other sessions)' },
+  ],
+};
+
+const PERL: ToolRisks = {
+  tool: 'perl',
+  names: ['perl'],
+  syntax: { dashDash: 'end', stopAtPositional: true, fold: 'exact', shortWithValue: 'lCD0' },
+  flags: [
+    { short: 'eE', value: 'next', why: 'runs the Perl code given on the command line' },
+    { short: 'MmI', value: 'next', why: 'loads a module (or adds where modules are loaded from) before the script' },
+    { short: 'd', value: 'attached', why: 'runs the script under a debugger (`-d:Module` loads a module), which reads commands from its input' },
+    { short: 'x', value: 'attached', why: 'reads the program from inside another file' },
+  ],
+  positionals: [STDIN_SCRIPT],
+  stdinWithout: ['-e', '-E', '-v', '-V', '-h', '-c'],
+};
+
+const RUBY: ToolRisks = {
+  tool: 'ruby',
+  names: ['ruby'],
+  syntax: { dashDash: 'end', stopAtPositional: true, fold: 'exact', shortWithValue: 'CEFKT0' },
+  flags: [
+    { short: 'e', value: 'next', why: 'runs the Ruby code given on the command line' },
+    { short: 'rI', long: ['require'], value: 'next', why: 'loads a library (or adds where libraries are loaded from) before the script' },
+    { short: 'x', value: 'attached', why: 'reads the program from inside another file' },
+  ],
+  positionals: [STDIN_SCRIPT],
+  stdinWithout: ['-e', '-v', '--version', '-h', '--help', '-c'],
+};
+
+const editor = (tool: string, names: string[]): ToolRisks => ({
+  tool,
+  names,
+  syntax: { dashDash: 'end', fold: 'exact' },
+  flags: [],
+  always: {
+    why: `${tool} runs any shell command it is told to (\`:!cmd\`, \`!cmd\`, commands given with -c or read from its input)`,
+    fix: 'an editor cannot be allowed under allowed_commands; let the agent use the Edit and Write tools',
+  },
+});
+const EDITORS: ToolRisks[] = [
+  editor('vim', ['vim', 'vi', 'nvim', 'view', 'vimdiff', 'rvim', 'ex', 'gvim']),
+  editor('ed', ['ed', 'red']),
+  editor('nano', ['nano', 'pico']),
+  editor('emacs', ['emacs', 'emacsclient']),
+  editor('joe, mcedit, micro', ['joe', 'mcedit', 'micro']),
+];
+
 /** Every tool stategate reads the arguments of, in the order the docs list them. */
-export const TOOL_RISKS: readonly ToolRisks[] = [NPM, NPX, YARN, BUN, SCRIPT_ARGS, JEST, VITEST, MOCHA, ESLINT, NODE, PYTHON, PYTEST, CARGO, GO, MAKE, GIT, MAVEN, GRADLE];
+export const TOOL_RISKS: readonly ToolRisks[] = [NPM, NPX, YARN, BUN, SCRIPT_ARGS, JEST, VITEST, MOCHA, ESLINT, NODE, PYTHON, PYTEST, CARGO, GO, MAKE, GIT, MAVEN, GRADLE, AWK, TAR, RSYNC, ZIP, SPLIT, INSTALL, SSH, PERL, RUBY, LESS, MAN, ...EDITORS];
 
 /** `python -m NAME`: the modules whose arguments are known. */
 export const PYTHON_MODULES: Readonly<Record<string, ToolRisks>> = { pytest: PYTEST };
@@ -505,6 +734,10 @@ export const ENV_RISKS: readonly EnvRisk[] = [
   { names: /^(RUSTC\w*|RUSTDOC\w*|RUSTFLAGS|RUSTUP_TOOLCHAIN|CARGO_\w+)$/, label: 'RUSTC_WRAPPER, RUSTFLAGS, RUSTDOC, RUSTUP_TOOLCHAIN, CARGO_* (CARGO_TARGET_*_RUNNER, CARGO_BUILD_RUSTC_WRAPPER, ...)', why: 'programs cargo runs (compiler, wrapper, runner, linker via flags)' },
   { names: /^(GIT_\w+|XDG_CONFIG_HOME)$/, label: 'GIT_* (GIT_SSH_COMMAND, GIT_EXTERNAL_DIFF, GIT_PAGER, GIT_CONFIG_*, ...), XDG_CONFIG_HOME', why: 'programs git runs, or configuration it reads (which can name programs)' },
   { names: /^(PAGER|MANPAGER|LESSOPEN|LESSCLOSE|LESS|EDITOR|VISUAL|BROWSER|\w*ASKPASS)$/, label: 'PAGER, LESSOPEN, EDITOR, VISUAL, BROWSER, *ASKPASS', why: 'a program git, npm or less runs' },
-  { names: /^(MAKEFILES|MAKEFLAGS|GOFLAGS|GOENV|GOROOT)$/, label: 'MAKEFILES, MAKEFLAGS, GOFLAGS, GOENV, GOROOT', why: 'makefiles or flags make and go read (-toolexec), or the go toolchain they run' },
+  { names: /^(MAKEFILES|MAKEFLAGS|GNUMAKEFLAGS|MFLAGS|MAKESHELL|GOFLAGS|GOENV|GOROOT)$/, label: 'MAKEFILES, MAKEFLAGS, GNUMAKEFLAGS, MFLAGS, MAKESHELL, GOFLAGS, GOENV, GOROOT', why: 'makefiles or flags make and go read (`SHELL=./x`, -toolexec), or the go toolchain they run' },
+  { names: /^TAR_OPTIONS$/, label: 'TAR_OPTIONS', argsOf: TAR, why: 'tar reads options from it (--to-command, -I)' },
+  { names: /^(AWKPATH|AWKLIBPATH)$/, label: 'AWKPATH, AWKLIBPATH', why: 'where gawk finds the program files and libraries it loads' },
+  { names: /^(MANOPT|MANROFFOPT|MANPL|SYSTEMD_PAGER|SYSTEMD_PAGERSECURE|LESSKEY\w*|LESSEDIT|LESSSECURE|EXINIT|VIMINIT|MYVIMRC)$/, label: 'MANOPT, MANROFFOPT, SYSTEMD_PAGER, LESSKEY*, LESSEDIT, EXINIT, VIMINIT', why: 'options man reads, or pagers and editors (and the commands they run)' },
+  { names: /^(RSYNC_RSH|RSYNC_CONNECT_PROG|ZIPOPT|UNZIP|GCONV_PATH)$/, label: 'RSYNC_RSH, RSYNC_CONNECT_PROG, ZIPOPT, UNZIP, GCONV_PATH', why: 'the program rsync runs, options zip reads (-TT), or where glibc loads conversion modules from' },
   { names: /^(JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JAVA_OPTS|MAVEN_OPTS|MAVEN_ARGS|GRADLE_OPTS|GRADLE_USER_HOME)$/, label: 'JAVA_TOOL_OPTIONS, MAVEN_OPTS, MAVEN_ARGS, GRADLE_OPTS, GRADLE_USER_HOME', why: 'JVM options (-javaagent), maven arguments or gradle init scripts' },
 ];

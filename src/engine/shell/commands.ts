@@ -5,6 +5,9 @@
  * works on words after quote removal (see shell-words.ts); callers deny any
  * dynamic word these functions need to read.
  */
+import { canonicalWords, getopt } from './getopt';
+import { CHROOT_OPTIONS, ENV_OPTIONS, FLOCK_OPTIONS, NICE_OPTIONS, TIME_OPTIONS, WATCH_OPTIONS, NOHUP_OPTIONS, SETSID_OPTIONS, STDBUF_OPTIONS, TIMEOUT_OPTIONS, XARGS_OPTIONS, type ProgramOptions } from './program-options';
+import { uniqOperands, writeTargets } from './write-targets';
 import type { Word } from './words';
 
 interface WrapperSpec {
@@ -18,25 +21,46 @@ interface WrapperSpec {
   readonly opaque?: readonly string[];
   /** Elevates privileges: the full command must be allowed as well as the wrapped one. */
   readonly privileged?: boolean;
+  /**
+   * Its options, read as getopt_long reads them (program-options.ts): then
+   * `withArg` and `opaque` are unused, an option the table does not know is
+   * an error, and a `runs` option is opaque.
+   */
+  readonly options?: ProgramOptions;
+  /** After the leading words, `-c TEXT` / `--command TEXT` is shell text it runs (flock). */
+  readonly commandFlag?: boolean;
+  /** Joins the command's words and runs them with `sh -c`, unless this option is given (watch without -x). */
+  readonly joinsUnless?: string;
+  /** With no command it still runs something (chroot: `$SHELL -i`). */
+  readonly alone?: string;
+  /**
+   * Not a plain pass-through (watch runs the command forever, flock creates
+   * its lock file, chroot changes the root): an entry must allow the wrapper
+   * itself as well as what it runs.
+   */
+  readonly itself?: boolean;
+  /** Its first leading word is a file it creates when missing (flock's lock file; a number is a descriptor). */
+  readonly createsLeading?: boolean;
 }
 
 export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
-  nohup: {},
+  nohup: { options: NOHUP_OPTIONS },
   // `time x= cmd` and `sudo X=1 cmd` take assignments before the command.
-  time: { withArg: ['-f', '--format', '-o', '--output'], assignments: true },
-  nice: { withArg: ['-n', '--adjustment'] },
-  timeout: { withArg: ['-s', '--signal', '-k', '--kill-after'], leading: 1 },
-  env: { withArg: ['-u', '--unset', '-C', '--chdir'], assignments: true, opaque: ['-S', '--split-string'] },
+  time: { options: TIME_OPTIONS, assignments: true },
+  nice: { options: NICE_OPTIONS },
+  timeout: { options: TIMEOUT_OPTIONS, leading: 1 },
+  env: { options: ENV_OPTIONS, assignments: true },
   command: {},
   builtin: {},
   exec: { withArg: ['-a'] },
-  stdbuf: { withArg: ['-i', '-o', '-e', '--input', '--output', '--error'] },
-  setsid: {},
+  stdbuf: { options: STDBUF_OPTIONS },
+  setsid: { options: SETSID_OPTIONS },
   coproc: {},
   busybox: {},
-  xargs: {
-    withArg: ['-a', '-d', '-E', '-I', '-L', '-n', '-P', '-s', '--arg-file', '--delimiter', '--max-lines', '--max-args', '--max-procs', '--max-chars', '--process-slot-var'],
-  },
+  xargs: { options: XARGS_OPTIONS },
+  flock: { options: FLOCK_OPTIONS, leading: 1, commandFlag: true, itself: true, createsLeading: true },
+  watch: { options: WATCH_OPTIONS, joinsUnless: 'exec', itself: true },
+  chroot: { options: CHROOT_OPTIONS, leading: 1, privileged: true, itself: true, alone: 'with no command it runs `$SHELL -i`, which reads commands from its input' },
   sudo: {
     withArg: ['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-T', '-U', '--user', '--group', '--close-from', '--chdir', '--host', '--prompt', '--role', '--type', '--command-timeout', '--other-user'],
     opaque: ['-s', '-i', '-e', '--shell', '--login', '--edit'],
@@ -47,14 +71,33 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
 };
 
 export type Unwrapped =
-  | { readonly kind: 'wrapped'; readonly words: readonly Word[]; readonly assignments: readonly Word[]; readonly privileged: boolean }
+  | {
+      readonly kind: 'wrapped';
+      readonly words: readonly Word[];
+      readonly assignments: readonly Word[];
+      readonly privileged: boolean;
+      /** The wrapper's own words with options in their full spelling (read with its table), for envChdir and xargsReplace. */
+      readonly own?: readonly Word[];
+      /** Files the wrapper itself writes (`time -o FILE`). */
+      readonly writes?: readonly Word[];
+    }
   | { readonly kind: 'alone' }
-  | { readonly kind: 'opaque'; readonly offending: string };
+  /** It runs shell text (`flock F -c TEXT`, `watch TEXT...`): analysed as a `sh -c` body. */
+  | { readonly kind: 'shell'; readonly body: Word; readonly writes?: readonly Word[] }
+  | { readonly kind: 'opaque'; readonly offending: string; readonly why?: string }
+  /** Its options cannot be read the way it reads them (unknown, ambiguous, run-time): the reason says which. */
+  | { readonly kind: 'unreadable'; readonly reason: string; readonly offending: string };
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
 /** The command a wrapper runs, after its options; `alone` when it runs none. */
 export function unwrap(words: readonly Word[], spec: WrapperSpec): Unwrapped {
+  const u = unwrapOnly(words, spec);
+  return u.kind === 'wrapped' && spec.itself ? { ...u, privileged: true } : u;
+}
+
+function unwrapOnly(words: readonly Word[], spec: WrapperSpec): Unwrapped {
+  if (spec.options) return unwrapWithTable(words, spec, spec.options);
   const assignments: Word[] = [];
   let i = 1;
   for (; i < words.length; i++) {
@@ -88,18 +131,59 @@ export function unwrap(words: readonly Word[], spec: WrapperSpec): Unwrapped {
   return rest.length === 0 ? { kind: 'alone' } : { kind: 'wrapped', words: rest, assignments, privileged: spec.privileged ?? false };
 }
 
-/** xargs's replace string (`-I R`, `-i`, `--replace[=R]`): words holding it are filled in at run time. */
-export function xargsReplace(words: readonly Word[]): string | undefined {
-  for (let i = 1; i < words.length; i++) {
-    const v = words[i]?.value ?? '';
-    if (v === '-I') return words[i + 1]?.value;
-    if (v.startsWith('-I')) return v.slice(2);
-    if (v === '-i' || v === '--replace') return '{}';
-    if (v.startsWith('-i')) return v.slice(2);
-    if (v.startsWith('--replace=')) return v.slice('--replace='.length);
-    if (!v.startsWith('-')) return undefined;
+/** `unwrap` for a wrapper whose options are read with its getopt table. */
+function unwrapWithTable(words: readonly Word[], spec: WrapperSpec, table: ProgramOptions): Unwrapped {
+  const read = getopt(table, words);
+  if (!read.ok) {
+    const fix = read.dynamic ? 'write the run-time part in double quotes after a literal start' : `write the option in full, as ${table.program} --help lists it`;
+    return { kind: 'unreadable', reason: `${read.error}; stategate cannot tell what it runs, so it is denied (${fix})`, offending: words[read.index]?.text ?? '' };
   }
-  return undefined;
+  const runs = read.options.find((o) => o.spec.means === 'runs');
+  if (runs) return { kind: 'opaque', offending: words.slice(runs.index, runs.last + 1).map((w) => w.text).join(' '), ...(runs.spec.why ? { why: runs.spec.why } : {}) };
+  let i = read.end;
+  // `env - cmd`: a lone `-` is -i.
+  if (table === ENV_OPTIONS && words[i]?.value === '-' && !words[i]?.dynamic) i++;
+  const assignments: Word[] = [];
+  if (spec.assignments) {
+    for (; i < words.length; i++) {
+      const w = words[i]!;
+      if (w.dynamic) return { kind: 'opaque', offending: w.text };
+      if (!ASSIGNMENT.test(w.value)) break;
+      assignments.push(w);
+    }
+  }
+  const lead = words[i];
+  const created = spec.createsLeading && lead && (lead.dynamic || !/^\d+$/.test(lead.value)) ? [lead] : [];
+  i += spec.leading ?? 0;
+  const rest = words.slice(i);
+  const own = canonicalWords(words.slice(0, read.end), { ...read, operands: [] });
+  if (rest.length === 0) return spec.alone ? { kind: 'opaque', offending: words.map((w) => w.text).join(' '), why: spec.alone } : { kind: 'alone' };
+  const flag = rest[0]!;
+  if (spec.commandFlag && !flag.dynamic && (flag.value === '-c' || flag.value === '--command')) {
+    return rest[1] ? { kind: 'shell', body: rest[1], writes: created } : { kind: 'opaque', offending: flag.text };
+  }
+  if (spec.joinsUnless && !read.options.some((o) => o.spec.long?.[0] === spec.joinsUnless)) {
+    const text = rest.map((w) => w.value).join(' ');
+    return { kind: 'shell', body: { value: text, dynamic: rest.some((w) => w.dynamic), text: rest.map((w) => w.text).join(' ') }, writes: created };
+  }
+  const writes = [...read.options.filter((o) => o.spec.means === 'writes' && o.value).map((o) => o.value!), ...created];
+  return { kind: 'wrapped', words: rest, assignments, privileged: spec.privileged ?? false, own, ...(writes.length ? { writes } : {}) };
+}
+
+/**
+ * xargs's replace string (`-I R`, `-i`, `--replace[=R]`; the last one given):
+ * words holding it are filled in at run time. `own`: xargs's words with its
+ * options in their full spelling (unwrap's `own`).
+ */
+export function xargsReplace(own: readonly Word[]): string | undefined {
+  let rep: string | undefined;
+  for (let i = 1; i < own.length; i++) {
+    const v = own[i]?.value ?? '';
+    if (v === '-I') rep = own[++i]?.value;
+    else if (v === '--replace') rep = '{}';
+    else if (v.startsWith('--replace=')) rep = v.slice('--replace='.length);
+  }
+  return rep;
 }
 
 export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'posh', 'yash']);
@@ -211,6 +295,9 @@ export function writesFiles(words: readonly Word[]): boolean {
       return opts.some((w) => /^-[^-]*i/.test(w.value) || w.value.startsWith('--in-place'));
     case 'sort':
       return outputTarget(words, ['-o', '--output']);
+    case 'uniq':
+      // `uniq IN OUT` writes OUT.
+      return uniqOperands(args).slice(1, 2).some((w) => w.dynamic || !HARMLESS_TARGETS.has(w.value));
     case 'find':
       return args.some((w) => ['-delete', '-fprint', '-fprint0', '-fprintf', '-fls'].includes(w.value));
     case 'curl':
@@ -221,7 +308,7 @@ export function writesFiles(words: readonly Word[]): boolean {
     case 'wget':
       return !args.some((w) => w.value === '--spider') && !/(?:^|\s)(?:-O|-qO|--output-document=?)\s?(?:-|\/dev\/null)(?:\s|$)/.test(args.map((w) => w.value).join(' '));
     case 'git':
-      return args.some((w) => w.value === '--output' || w.value.startsWith('--output='));
+      return writeTargets(words).length > 0;
     case 'dd':
       return args.some((w) => w.value.startsWith('of=') && !HARMLESS_TARGETS.has(w.value.slice(3)));
     default: {

@@ -62,8 +62,9 @@ function parse(args: readonly Word[], withArg: readonly string[]): Parsed {
     }
     if (v.startsWith('--')) {
       const eq = v.indexOf('=');
+      // getopt_long takes any unique prefix (`--target .claude` is --target-directory): a prefix of an option with a value takes the next word.
       if (eq > 0) put(v.slice(0, eq), derived(w, v.slice(eq + 1)));
-      else if (withArg.includes(v)) put(v, args[++i]);
+      else if (withArg.some((o) => o.startsWith('--') && o.startsWith(v) && v.length > 2)) put(v, args[++i]);
       else flags.add(v);
       continue;
     }
@@ -80,9 +81,23 @@ function parse(args: readonly Word[], withArg: readonly string[]): Parsed {
   return { operands, values, flags };
 }
 
-const has = (p: Parsed, ...names: string[]): boolean => names.some((n) => p.flags.has(n) || p.values.has(n));
-const valuesOf = (p: Parsed, ...names: string[]): Word[] => names.flatMap((n) => p.values.get(n) ?? []);
+/** Whether `given` (as written) names the option `name`: itself, or a prefix of a long one (`--recur` is --recursive). */
+const names = (given: string, name: string): boolean => given === name || (name.startsWith('--') && given.startsWith('--') && given.length > 2 && name.startsWith(given));
+const has = (p: Parsed, ...wanted: string[]): boolean => wanted.some((n) => [...p.flags, ...p.values.keys()].some((g) => names(g, n)));
+const valuesOf = (p: Parsed, ...wanted: string[]): Word[] => [...p.values].filter(([g]) => wanted.some((n) => names(g, n))).flatMap(([, ws]) => ws);
 const asTargets = (words: readonly Word[], tree: boolean): WriteTarget[] => words.map((word) => ({ word, tree }));
+
+/** uniq's operands (INPUT, OUTPUT), its options given in full (option-risks.ts canonicalCommand). */
+export function uniqOperands(args: readonly Word[]): Word[] {
+  const out: Word[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i]!;
+    if (!w.dynamic && w.value === '--') return [...out, ...args.slice(i + 1)];
+    if (w.dynamic || !w.value.startsWith('-') || w.value === '-') out.push(w);
+    else if (['--skip-fields', '--skip-chars', '--check-chars'].includes(w.value)) i++;
+  }
+  return out;
+}
 
 /** cp, mv, ln, install: DEST (or `-t DIR`), and DEST/basename(SOURCE) for each source. */
 function copyLike(p: Parsed, tree: boolean, sourcesChange: boolean): WriteTarget[] {
@@ -90,6 +105,8 @@ function copyLike(p: Parsed, tree: boolean, sourcesChange: boolean): WriteTarget
   const sources = dir ? p.operands : p.operands.slice(0, -1);
   const dest = dir ?? p.operands[p.operands.length - 1];
   if (!dest) return [];
+  // `-T` (--no-target-directory): DEST is the target itself even when it is a folder (`cp -rT evil .claude` fills .claude).
+  if (!dir && has(p, '-T', '--no-target-directory')) return [{ word: dest, tree }, ...(sourcesChange ? asTargets(sources, true) : [])];
   const out: WriteTarget[] = dir ? [] : [{ word: dest, tree, unlessFolder: true }];
   for (const s of sources) {
     // `~/a/x` or `"$D"/x` still ends in the name `x`: only a run-time part in the last segment hides it.
@@ -119,11 +136,24 @@ function fromUrl(url: Word, dir: Word | undefined): WriteTarget {
   return name ? { word: { ...base, value: `${base.value}/${name}` }, tree: false } : { word: base, tree: true };
 }
 
+/** tar's options that take a value, by letter (the old style's letters take the next words in order). */
+const TAR_LETTERS_WITH_VALUE = 'fCTXbHVgIKLNF';
+
 function tarTargets(args: readonly Word[]): WriteTarget[] {
-  // The mode letters may come without a dash in the first argument (`tar xzf a.tgz`).
+  // The mode letters may come without a dash in the first argument (`tar xzf a.tgz`, `tar cfC a.tar out`):
+  // each letter is an option of its own, and each that takes a value takes the next word.
   const first = args[0];
-  const dashless = first && !first.dynamic && !first.value.startsWith('-') ? [derived(first, `-${first.value}`), ...args.slice(1)] : args;
-  const p = parse(dashless, ['-f', '--file', '-C', '--directory', '-T', '--files-from', '-X', '--exclude-from', '-b', '-H', '--format', '-V', '--label', '-g', '--listed-incremental', '-I', '--use-compress-program']);
+  let dashless = args;
+  if (first && !first.dynamic && !first.value.startsWith('-')) {
+    const out: Word[] = [];
+    let next = 1;
+    for (const c of first.value) {
+      out.push(derived(first, `-${c}`));
+      if (TAR_LETTERS_WITH_VALUE.includes(c)) out.push(args[next++] ?? UNKNOWN_TARGET);
+    }
+    dashless = [...out, ...args.slice(next)];
+  }
+  const p = parse(dashless, ['-f', '--file', '-C', '--directory', '-T', '--files-from', '-X', '--exclude-from', '-b', '-H', '--format', '-V', '--label', '-g', '--listed-incremental', '-I', '--use-compress-program', '-F', '--info-script', '-K', '-L', '-N']);
   const archive = valuesOf(p, '-f', '--file');
   const out: WriteTarget[] = [];
   if (has(p, '-c', '--create', '-r', '--append', '-u', '--update', '-A', '--concatenate', '--delete')) out.push(...asTargets(archive, false));
@@ -238,6 +268,8 @@ export function writeTargets(words: readonly Word[], sedFiles: readonly string[]
       return perlTargets(args);
     case 'sort':
       return asTargets(valuesOf(parse(args, ['-o', '--output', '-k', '--key', '-t', '--field-separator', '-T', '--temporary-directory', '-S', '--buffer-size']), '-o', '--output'), false);
+    case 'uniq':
+      return asTargets(uniqOperands(args).slice(1, 2).filter((w) => w.dynamic || w.value !== '-'), false);
     case 'find':
       return findTargets(args);
     case 'curl': {
@@ -256,12 +288,95 @@ export function writeTargets(words: readonly Word[], sedFiles: readonly string[]
       return [...out, ...p.operands.map((u) => fromUrl(u, dir))];
     }
     case 'git':
-      return asTargets(valuesOf(parse(args, ['--output', '-C', '-c']), '--output'), false);
+      return gitTargets(args);
     case 'dd':
       return args.filter((w) => w.value.startsWith('of=') && !['of=/dev/null', 'of=/dev/stdout', 'of=/dev/stderr'].includes(w.value)).map((w) => ({ word: derived(w, w.value.slice(3)), tree: false }));
     default:
       return [{ word: UNKNOWN_TARGET, tree: true }];
   }
+}
+
+const WHOLE_TREE: WriteTarget = { word: here('.'), tree: true };
+
+/**
+ * git: `--output F`, and the subcommands that change the working tree, as
+ * writes to the paths they name: `rm`, `mv`, `restore`, `checkout [REV] --
+ * PATHS`; the whole tree (the folder git runs in) for `checkout BRANCH`,
+ * `switch`, `reset --hard/--merge/--keep`, `stash` (push, pop, apply),
+ * `clean`, `apply`, `am`, `cherry-pick`, `revert`, `merge`, `pull`,
+ * `rebase`, `bisect`, `read-tree -u`, `checkout-index`; `worktree add DIR`. Reading and recording (`status`,
+ * `diff`, `log`, `add`, `commit`) change no file of the tree.
+ */
+function gitTargets(args: readonly Word[]): WriteTarget[] {
+  // Options before the subcommand: -C DIR moves where paths are taken from; another work tree is unknown.
+  let i = 0;
+  let dir: Word | undefined;
+  for (; i < args.length; i++) {
+    const v = args[i]!.value;
+    if (args[i]!.dynamic || !v.startsWith('-')) break;
+    if (v === '-C') dir = args[++i];
+    else if (v === '-c' || v === '--git-dir' || v === '--namespace' || v === '--super-prefix' || v === '--config-env') i++;
+    else if (v === '--work-tree' || v.startsWith('--work-tree=')) return [{ word: UNKNOWN_TARGET, tree: true }];
+  }
+  const sub = args[i];
+  const rest = args.slice(i + 1);
+  const out = asTargets(valuesOf(parse(args, ['--output', '-C', '-c']), '--output'), false);
+  if (!sub) return out;
+  const inDir = (t: WriteTarget): WriteTarget => (dir && !t.word.value.startsWith('/') ? { ...t, word: { ...t.word, value: `${dir.value}/${t.word.value}`, dynamic: t.word.dynamic || dir.dynamic, text: `${dir.text}/${t.word.text}` } } : t);
+  const p = parse(rest, ['-m', '--message', '-b', '-B', '-c', '-C', '--orphan', '-s', '--source', '--pathspec-from-file', '-e', '--exclude', '-x', '-X', '-p', '--patch']);
+  const afterDashDash = (): Word[] => {
+    const at = rest.findIndex((w) => !w.dynamic && w.value === '--');
+    return at < 0 ? [] : rest.slice(at + 1);
+  };
+  const found = ((): WriteTarget[] => {
+    if (sub.dynamic) return [{ word: UNKNOWN_TARGET, tree: true }];
+    switch (sub.value) {
+      case 'rm':
+        return has(p, '--cached') ? [] : asTargets(p.operands, has(p, '-r'));
+      case 'mv':
+        return copyLike(p, true, true);
+      case 'restore':
+        // Only --staged: the index, not the files.
+        return has(p, '--staged', '-S') && !has(p, '--worktree', '-W') ? [] : asTargets(p.operands, true);
+      case 'checkout': {
+        const paths = afterDashDash();
+        if (paths.length > 0) return asTargets(paths, true);
+        // `checkout -b NAME` alone starts a branch where HEAD is: no file changes.
+        if (has(p, '-b', '-B', '--orphan') && p.operands.length === 0) return [];
+        return p.operands.length > 0 || has(p, '-f', '--force', '-m', '--merge') ? [WHOLE_TREE] : [];
+      }
+      case 'switch':
+        return has(p, '-c', '-C', '--create', '--force-create') && p.operands.length === 0 ? [] : [WHOLE_TREE];
+      case 'reset':
+        return has(p, '--hard', '--merge', '--keep') ? [WHOLE_TREE] : [];
+      case 'stash': {
+        const op = p.operands[0]?.value;
+        return op === undefined || ['push', 'save', 'pop', 'apply', 'branch'].includes(op) ? [WHOLE_TREE] : [];
+      }
+      case 'clean':
+        return has(p, '-n', '--dry-run') ? [] : p.operands.length > 0 ? asTargets(p.operands, true) : [WHOLE_TREE];
+      case 'apply':
+        return has(p, '--check', '--stat', '--numstat', '--summary', '--cached') && !has(p, '--index') ? [] : [WHOLE_TREE];
+      case 'am':
+      case 'cherry-pick':
+      case 'revert':
+      case 'merge':
+      case 'pull':
+      case 'rebase':
+      case 'checkout-index':
+        // They bring other commits' files (which the agent can make without touching a file: commit-tree) into the tree.
+        return [WHOLE_TREE];
+      case 'read-tree':
+        return has(p, '-u', '--reset') ? [WHOLE_TREE] : [];
+      case 'bisect':
+        return ['log', 'view', 'visualize', 'terminology', 'help'].includes(p.operands[0]?.value ?? '') ? [] : [WHOLE_TREE];
+      case 'worktree':
+        return p.operands[0]?.value === 'add' && p.operands[1] ? [{ word: p.operands[1], tree: true }] : p.operands[0]?.value === 'remove' ? asTargets(p.operands.slice(1), true) : [];
+      default:
+        return [];
+    }
+  })();
+  return [...out, ...found.map(inDir)];
 }
 
 /** find: with -delete the starting points as trees; `-fprint F` and friends write F. */
