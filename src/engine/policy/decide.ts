@@ -62,6 +62,11 @@ export interface PolicyOptions extends BranchOption {
   readonly rewrite?: unknown;
   /** A one-shot grant covers this call (pipeline/grants.ts): the tool envelope is not checked; every other rule is. */
   readonly granted?: boolean;
+  /**
+   * An allowed shell call will run inside the kernel sandbox (src/engine/sandbox), which keeps the
+   * gate's files read-only: git's whole-tree writes are then left to it (write-plan.ts).
+   */
+  readonly sandboxed?: boolean;
 }
 
 export interface Decision {
@@ -221,7 +226,7 @@ export function decide(run: RunSnapshot, call: ToolCall, env: MachineEnv, opts: 
   const unknownTool = toolEntry(call.tool) === undefined ? { unknownToolInput: call.input } : {};
   const plan = planWrites({ extracted, lenient: !strictShell, ...(opts.cwd ? { cwd: opts.cwd } : {}), ...(opts.shell ? { shell: opts.shell } : {}), ...unknownTool }, guard);
   const layout = toolEntry(call.tool, aliases)?.edit;
-  const guarded = protectedWriteReason(plan, { tool: call.tool, input: call.input, ...(layout ? { layout } : {}) }, extracted, guard);
+  const guarded = protectedWriteReason(plan, { tool: call.tool, input: call.input, ...(layout ? { layout } : {}) }, extracted, guard, opts.sandboxed === true);
   if (guarded) return deny(guarded);
 
   if (!opts.granted && rules.disallowedTools.some((r) => toolMatches(r, call.tool, aliases))) {

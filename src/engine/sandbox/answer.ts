@@ -53,6 +53,17 @@ export function sandboxStatusHere(backend: SandboxBackend): SandboxStatus {
 
 const off = (reason: string): SandboxAnswer => ({ sandbox: { enforced: false, reason } });
 
+/**
+ * Whether an allowed call would run inside the sandbox (the same tests as sandboxAnswer, without
+ * building the command): the policy leaves git's whole-tree writes to it (decide.ts `sandboxed`).
+ */
+export function sandboxWillHold(provider: SandboxProvider, client: string | undefined, input: unknown): boolean {
+  if (clientCannotRewrite(client)) return false;
+  const i = input as { command?: unknown } | null;
+  if (!i || typeof i !== 'object' || Array.isArray(i) || typeof i.command !== 'string') return false;
+  return provider.backend().kind !== 'none';
+}
+
 export function sandboxAnswer(c: SandboxCall): SandboxAnswer {
   const client = clientCannotRewrite(c.client);
   if (client) return off(client);

@@ -21,6 +21,12 @@ export interface WriteTarget {
   readonly unlessFolder?: boolean;
   /** Relative to the temporary folder (`mktemp`), not the working folder. */
   readonly inTmp?: boolean;
+  /**
+   * git changing the working tree it runs in (`checkout BRANCH`, `pull`, `stash`...): everyday work
+   * that brings in files of commits the agent can craft, so it may touch any file under it. Where the
+   * kernel sandbox keeps every protected file read-only the policy lets it run (write-plan.ts).
+   */
+  readonly gitTree?: boolean;
 }
 
 interface Parsed {
@@ -296,7 +302,7 @@ export function writeTargets(words: readonly Word[], sedFiles: readonly string[]
   }
 }
 
-const WHOLE_TREE: WriteTarget = { word: here('.'), tree: true };
+const WHOLE_TREE: WriteTarget = { word: here('.'), tree: true, gitTree: true };
 
 /**
  * git: `--output F`, and the subcommands that change the working tree, as

@@ -42,7 +42,7 @@ import { learningFrom, recordLearning, reportUsage, type LearningOutcome, type U
 import { locateForCall } from '../policy/effective-rules.js';
 import { nodePathEnv } from '../policy/paths/env.js';
 import { PathGuard, type PathEnv } from '../policy/paths/write-guard.js';
-import { sandboxAnswer, sandboxStatusHere, type SandboxProvider, type SandboxStatus } from '../sandbox/answer.js';
+import { sandboxAnswer, sandboxStatusHere, sandboxWillHold, type SandboxProvider, type SandboxStatus } from '../sandbox/answer.js';
 import { activeStages, workflowStageTools, type StageTool, answerGrant, bareNamesAreOurs, completionToolCalled, askGrant, beginTurn, completeStage, consumeGrant, findGrant, promptSent, stageFor, stageView, syncStages, type AnswerOutcome, type AskOutcome, type CompletionOutcome, type GrantAnswerer, type StageView, type TurnOutcome, setSecurityMode, type SecurityModeOutcome } from '../pipeline/index.js';
 
 /**
@@ -477,7 +477,8 @@ export class Runner {
       const here = locateForCall(run, this.env, call.tool, { ...branchOpt(opts.branch), ...(aliases ? { aliases } : {}) });
       if ('code' in here) return denied(`stategate cannot tell which state applies: ${here.message}`, run.state);
       if (here.node.kind === 'final') return { ...off(`the run is in final state '${here.node.id}': enforcement is off`), state: here.node.id };
-      const policy: PolicyOptions = { ...branchOpt(opts.branch), ...this.pathOptions(opts), ...(aliases ? { aliases } : {}), ...(await this.shellInputs(here.node, call, aliases, here.commandLevels, this.env.load(run.workflow.definitionText)?.meta.agentMay)) };
+      const sandboxed = this.sandbox !== undefined && extractCall(call.tool, call.input, aliases).kind === 'shell' && sandboxWillHold(this.sandbox, opts.client, call.input);
+      const policy: PolicyOptions = { ...branchOpt(opts.branch), ...this.pathOptions(opts), ...(aliases ? { aliases } : {}), ...(sandboxed ? { sandboxed } : {}), ...(await this.shellInputs(here.node, call, aliases, here.commandLevels, this.env.load(run.workflow.definitionText)?.meta.agentMay)) };
       let decided = false;
       const answer = await this.apply<ToolAnswer>((r) => {
         decided = true;

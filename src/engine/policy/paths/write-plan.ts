@@ -20,6 +20,8 @@ export interface PlannedWrite {
   readonly tree: boolean;
   /** The shell command text that writes it (absent for a file tool). */
   readonly how?: string;
+  /** git changing its working tree (write-targets.ts): left to the sandbox where one holds the gate's files. */
+  readonly gitTree?: boolean;
 }
 
 export interface WritePlan {
@@ -75,7 +77,7 @@ function plannedWrites(input: PlanInput, guard: PathGuard): WritePlan {
   for (const w of input.shell.writes ?? []) {
     const found = shellWritePaths(w, folders, guard, guard.env.tmpDir);
     if ('unknown' in found) unknown.push({ how: w.how, why: found.unknown });
-    else writes.push(...found.paths.map((path) => ({ path, tree: w.tree, how: w.how })));
+    else writes.push(...found.paths.map((path) => ({ path, tree: w.tree, how: w.how, ...(w.gitTree ? { gitTree: true } : {}) })));
   }
   return { writes, unknown };
 }
@@ -92,9 +94,12 @@ function sentence(tool: string, w: PlannedWrite, r: Refusal): string {
  * or undefined. A VS Code settings file passes when the call's result leaves
  * its hook settings as they were and stategate can compute that result.
  */
-export function protectedWriteReason(plan: WritePlan, call: { tool: string; input: unknown; layout?: EditLayout }, extracted: ExtractedCall, guard: PathGuard): string | undefined {
+export function protectedWriteReason(plan: WritePlan, call: { tool: string; input: unknown; layout?: EditLayout }, extracted: ExtractedCall, guard: PathGuard, sandboxed = false): string | undefined {
   for (const w of plan.writes) {
-    const p = guard.protection(w.path, w.tree);
+    // `git checkout BRANCH`, `git pull`, `git stash`: the tree holds the run's files, but inside the
+    // sandbox they are read-only, so git cannot change them (it fails on them and says so).
+    // Without the sandbox the analysis alone decides, and a whole-tree write over them is refused.
+    const p = guard.protection(w.path, w.tree && !(sandboxed && w.gitTree));
     if (!p) continue;
     if (p.entry?.hookSettings && w.how === undefined && keepsHookSettings(w.path, call, extracted, guard)) continue;
     return sentence(call.tool, w, p);
