@@ -40,16 +40,16 @@ test('the plan: workspace writable, the store read-only, missing gate folders se
   const { s, ws } = place(t);
   fs.mkdirSync(path.join(ws, '.claude'));
   fs.writeFileSync(path.join(ws, '.claude', 'settings.json'), '{}');
-  fs.mkdirSync(path.join(ws, '.github'));
+  fs.mkdirSync(path.join(ws, '.github', 'workflows'), { recursive: true });
   const plan = sandboxPlan(s);
   assert.deepEqual(plan.writable, [ws]);
   assert.ok(plan.readOnly.includes(path.join(ws, '.stategate')), 'the store is read-only');
   // .claude/settings.local.json is missing but .claude/ exists: the folder is read-only (covers settings.json too).
   assert.ok(plan.readOnly.includes(path.join(ws, '.claude')), `.claude read-only: ${plan.readOnly}`);
-  // .github exists, .github/hooks does not: an empty read-only folder there.
+  // .github holds something, .github/hooks does not exist: an empty read-only folder there.
   assert.ok(plan.sealed.includes(path.join(ws, '.github', 'hooks')), `.github/hooks sealed: ${plan.sealed}`);
   for (const dir of ['.vscode', '.codex', '.gemini', '.cursor', '.opencode']) assert.ok(plan.sealed.includes(path.join(ws, dir)), `${dir} sealed: ${plan.sealed}`);
-  for (const dir of ['User', '.copilot']) assert.ok(!plan.sealed.includes(path.join(ws, dir)), `${dir} is not read from a workspace`);
+  for (const dir of ['User', '.copilot', 'Machine', 'claude-code', 'ClaudeCode']) assert.ok(!plan.sealed.includes(path.join(ws, dir)), `${dir} is not read from a workspace`);
   assert.deepEqual(plan.uncovered.map((p) => path.basename(p)), ['opencode.json', 'opencode.jsonc']);
   assert.equal(plan.network, true);
 });
@@ -146,4 +146,13 @@ test('probe: one run per binary (path, size, mtime), kept in the state folder; a
   assert.equal(runs(), 2);
   assert.equal(broken.kind, 'none');
   assert.match(broken.kind === 'none' ? broken.reason : '', /cannot make a sandbox here \(bwrap: setting up uid map: Permission denied\)/);
+});
+
+test('the plan: an empty gate folder (what an earlier seal left) is sealed as a missing one is, so the wrap of a command stays the same', (t) => {
+  const { s, ws } = place(t);
+  const before = sandboxPlan(s);
+  for (const dir of before.sealed) fs.mkdirSync(dir, { recursive: true });
+  const after = sandboxPlan(s);
+  assert.deepEqual(after, before);
+  assert.ok(before.sealed.includes(path.join(ws, '.github')), `${before.sealed}`);
 });

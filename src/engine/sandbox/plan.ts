@@ -90,8 +90,21 @@ export function globRoot(glob: string, home: string | undefined): string | undef
   return literal.length === expanded.split('/').length ? path.dirname(joined) : joined;
 }
 
-/** Enforcement folders (enforcement-files.ts) that only matter in a home or config folder, never in a workspace. */
-const USER_ONLY: ReadonlySet<string> = new Set(['User', '.copilot']);
+/**
+ * Enforcement folders (enforcement-files.ts) that only matter in a home, config or system folder,
+ * never in a workspace: VS Code's user and machine settings, Copilot CLI's user hooks, Claude
+ * Code's managed settings (`/etc/claude-code`, `/Library/Application Support/ClaudeCode`).
+ */
+const USER_ONLY: ReadonlySet<string> = new Set(['User', '.copilot', 'Machine', 'claude-code', 'ClaudeCode']);
+
+/** An existing folder with nothing in it. */
+function emptyFolder(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory() && fs.readdirSync(p).length === 0;
+  } catch {
+    return false;
+  }
+}
 
 const depth = (p: string): number => p.split(path.sep).length;
 const byDepth = (a: string, b: string): number => depth(a) - depth(b) || a.localeCompare(b);
@@ -136,7 +149,13 @@ export function sandboxPlan(s: SandboxSetting): SandboxPlan {
     // Missing: walk up to the deepest existing folder, then cover the first missing step from there.
     let parent = path.dirname(abs);
     let child = abs;
-    while (real(parent) === undefined && parent !== path.dirname(parent)) {
+    // An empty folder on the way counts as missing: the seal made it (bwrap's mount point), and the
+    // next command's plan must cover the same step as the first one's did.
+    const missing = (dir: string): boolean => {
+      const r = real(dir);
+      return r === undefined || (emptyFolder(r) && !roots.includes(r) && !folders.has(r));
+    };
+    while (missing(parent) && parent !== path.dirname(parent)) {
       child = parent;
       parent = path.dirname(parent);
     }
@@ -152,6 +171,15 @@ export function sandboxPlan(s: SandboxSetting): SandboxPlan {
   }
   // A path under one already read-only needs nothing more.
   const covered = (p: string, set: ReadonlySet<string>): boolean => [...set].some((o) => o !== p && inside(p, o));
+  // An empty folder is sealed rather than bound: the same empty read-only folder inside, and the
+  // same command line as before the first sealed run made it (the Runner recognises its own wrap
+  // after the call by building it again: unwrap.ts).
+  for (const p of [...readOnly]) {
+    if (emptyFolder(p) && !roots.includes(p) && !folders.has(p)) {
+      readOnly.delete(p);
+      sealed.add(p);
+    }
+  }
   const ro = [...readOnly].filter((p) => !covered(p, readOnly)).sort(byDepth);
   const seal = [...sealed].filter((p) => !ro.some((o) => inside(p, o)) && !covered(p, sealed)).sort(byDepth);
   return { writable: roots, readOnly: ro, sealed: seal, uncovered: [...new Set(uncovered)].sort(), network: s.network };

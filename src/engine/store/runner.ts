@@ -42,6 +42,7 @@ import { learningFrom, recordLearning, reportUsage, type LearningOutcome, type U
 import { locateForCall } from '../policy/effective-rules.js';
 import { nodePathEnv } from '../policy/paths/env.js';
 import { PathGuard, type PathEnv } from '../policy/paths/write-guard.js';
+import { envRewrittenCommand, sandboxedCommand } from '../sandbox/unwrap.js';
 import { sandboxAnswer, sandboxStatusHere, sandboxWillHold, type SandboxProvider, type SandboxStatus } from '../sandbox/answer.js';
 import { activeStages, workflowStageTools, type StageTool, answerGrant, bareNamesAreOurs, completionToolCalled, askGrant, beginTurn, completeStage, consumeGrant, findGrant, promptSent, stageFor, stageView, syncStages, type AnswerOutcome, type AskOutcome, type CompletionOutcome, type GrantAnswerer, type StageView, type TurnOutcome, setSecurityMode, type SecurityModeOutcome } from '../pipeline/index.js';
 
@@ -516,6 +517,8 @@ export class Runner {
     }
     refuseTooDeep(`the ${call.tool} call`, call.input);
     const aliases = this.aliasesFor(opts);
+    // What is recorded (evidence, written files, interrupts) is about the agent's command, not the sandbox's wrap of it.
+    call = this.unwrapped(active.run, call, opts, aliases);
     // A shell call's write targets fire interrupts as an edit's file does: the command is analysed again (before the lock).
     const written = await this.shellWritten(active.run, call, opts, aliases);
     let recorded = false;
@@ -615,6 +618,28 @@ export class Runner {
     const command = typeof rewritten === 'string' ? rewritten : extracted.command;
     const s = sandboxAnswer({ provider: this.sandbox, rules: node.rules, input: call.input, command, ...(opts.client ? { client: opts.client } : {}), workspaceRoot: this.workspaceRoot, storeDir: path.resolve(this.dir), stateDir: this.stateDir });
     return { ...answer, ...s };
+  }
+
+  /**
+   * A shell call as the agent made it, when its client reports the command stategate had it run
+   * instead (the sandbox's wrap, with the environment rewrite inside): the candidate is kept only
+   * when wrapping it again for the current state gives exactly the command reported.
+   */
+  private unwrapped(run: RunSnapshot, call: ToolCall, opts: ToolOptions, aliases?: ExtraAliases): ToolCall {
+    if (!this.sandbox) return call;
+    const input = call.input as { command?: unknown } | null;
+    if (!input || typeof input !== 'object' || Array.isArray(input) || typeof input.command !== 'string') return call;
+    const ran = input.command;
+    const inner = sandboxedCommand(ran);
+    if (inner === undefined) return call;
+    const here = locateForCall(run, this.env, call.tool, { ...branchOpt(opts.branch), ...(aliases ? { aliases } : {}) });
+    if ('code' in here) return call;
+    const rules = here.node.rules;
+    const envRewrite = this.rewriteShell && (rules.blockedEnv.length || Object.keys(rules.envOverrides).length) ? this.rewriteShell : undefined;
+    const original = envRewrite ? envRewrittenCommand(inner) : inner;
+    if (original === undefined) return call;
+    const again = sandboxAnswer({ provider: this.sandbox, rules, input: { ...input, command: original }, command: envRewrite ? envRewrite(original, rules.blockedEnv, rules.envOverrides) : original, ...(opts.client ? { client: opts.client } : {}), workspaceRoot: this.workspaceRoot, storeDir: path.resolve(this.dir), stateDir: this.stateDir });
+    return (again.updated_input as { command?: unknown } | undefined)?.command === ran ? { ...call, input: { ...input, command: original } } : call;
   }
 
   /** The shell verdict (and rewrite) for a shell call, computed before taking the lock. */
