@@ -59,10 +59,11 @@ const attacks: Array<[string, RegExp]> = [
   ['pytest --junitxml=.claude/settings.json', GATE],
   ['node --test --test-reporter-destination=.claude/settings.json', GATE],
   ['sort --outp=.claude/settings.json f', GATE],
-  ['git stash', /one of the run's own files/],
 ];
+// git's whole-tree writes are left to the sandbox where it holds (git-tree-sandbox.test.ts covers both sides).
 
-const everyday = ['pytest tests/{a,b}.py', 'pytest -k foo -x', 'pytest --junitxml=report.xml', 'sort -u f', "awk '{print $1}' f", 'node --test test/', 'git status', 'env FOO=1 pytest', 'tar czf out.tgz src'];
+
+const everyday = ['pytest tests/{a,b}.py', 'pytest -k foo -x', 'pytest --junitxml=report.xml', 'sort -u f', "awk '{print $1}' f", 'node --test test/', 'git status', 'env FOO=1 pytest', 'tar czf out.tgz src', ...(fs.existsSync('/usr/bin/bwrap') ? ['git stash'] : [])];
 
 for (const client of ['claude', 'vscode'] as const) {
   test(`${client}: hidden options, code-running commands and output flags are denied with the reason; everyday commands pass`, (t) => {
