@@ -136,7 +136,7 @@ test('environment rules and the sandbox compose: "ask" with the wrapped env rewr
   const out = r.json?.hookSpecificOutput;
   assert.equal(out?.permissionDecision, 'ask', JSON.stringify(r.json));
   const command = out.updatedInput.command as string;
-  assert.match(command, /^'\/[^']*bwrap' /);
+  assert.match(command, /^(?:'env' (?:'-u' '[A-Z_]+' )+)?'\/[^']*bwrap' /);
   assert.match(command, /env -u SECRET_TOKEN bash -c/);
   const before = fs.readFileSync(path.join(ws, '.stategate', 'active'));
   const ran = runAsClient(ws, command, { ...process.env, SECRET_TOKEN: 'hunter2' });

@@ -83,5 +83,5 @@ export function sandboxAnswer(c: SandboxCall): SandboxAnswer {
     // An empty variable counts as unset (XDG_CONFIG_HOME='' is not the current folder).
     env: Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== '')),
   });
-  return { sandbox: { enforced: true }, updated_input: { ...(input as object), command: sandboxCommand(backend.path, plan, c.command) } };
+  return { sandbox: { enforced: true }, updated_input: { ...(input as object), command: sandboxCommand(backend.path, plan, c.command, c.rules.blockedEnv) } };
 }

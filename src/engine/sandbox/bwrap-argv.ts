@@ -57,12 +57,21 @@ export function bwrapArgs(plan: SandboxPlan): string[] {
   return args;
 }
 
-/** The argv that runs `command` inside the plan's sandbox. */
-export function sandboxArgv(bwrap: string, plan: SandboxPlan, command: string): string[] {
-  return [bwrap, ...bwrapArgs(plan), '--', INNER_SHELL, '-c', command];
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * The argv that runs `command` inside the plan's sandbox. Blocked variables are unset before bwrap
+ * starts (`env -u NAME bwrap ...`), not only inside: bwrap's own process is PID 1 in the sandbox, and
+ * `/proc/1/environ` shows the environment it was started with (unsetting a variable in a running
+ * process does not change that), so a variable bwrap held would be readable from inside.
+ */
+export function sandboxArgv(bwrap: string, plan: SandboxPlan, command: string, unset: readonly string[] = []): string[] {
+  const names = [...new Set(unset.filter((n) => NAME.test(n)))];
+  const env = names.length ? ['env', ...names.flatMap((n) => ['-u', n])] : [];
+  return [...env, bwrap, ...bwrapArgs(plan), '--', INNER_SHELL, '-c', command];
 }
 
 /** The same as one POSIX command line, for a client's Bash tool. */
-export function sandboxCommand(bwrap: string, plan: SandboxPlan, command: string): string {
-  return sandboxArgv(bwrap, plan, command).map(quote).join(' ');
+export function sandboxCommand(bwrap: string, plan: SandboxPlan, command: string, unset: readonly string[] = []): string {
+  return sandboxArgv(bwrap, plan, command, unset).map(quote).join(' ');
 }

@@ -38,10 +38,14 @@ export function quotedWords(line: string): string[] | undefined {
   return words;
 }
 
-/** The command inside `bwrap ARGS -- /bin/bash -c COMMAND`, or undefined. */
+/** The command inside `[env -u NAME...] bwrap ARGS -- /bin/bash -c COMMAND`, or undefined. */
 export function sandboxedCommand(line: string): string | undefined {
-  const words = quotedWords(line);
-  if (!words || words.length < 5 || !/(^|\/)bwrap$/.test(words[0]!)) return undefined;
+  const all = quotedWords(line);
+  if (!all) return undefined;
+  let at = 0;
+  if (all[0] === 'env') for (at = 1; all[at] === '-u' && at + 1 < all.length; at += 2);
+  const words = all.slice(at);
+  if (words.length < 5 || !/(^|\/)bwrap$/.test(words[0]!)) return undefined;
   const n = words.length;
   return words[n - 4] === '--' && words[n - 2] === '-c' ? words[n - 1] : undefined;
 }
