@@ -4,7 +4,7 @@
  */
 import { ENV_RISKS, TOOL_RISKS, type FlagRisk, type ToolRisks } from './command-risks';
 import { TOOL_OUTPUTS, type OutputFlag, type ToolOutputs } from './output-flags';
-import { WRAPPER_OPTIONS, WRITER_OPTIONS, type OptionSpec, type ProgramOptions } from './program-options';
+import { FILE_OPTIONS, WRAPPER_OPTIONS, WRITER_OPTIONS, type OptionSpec, type ProgramOptions } from './program-options';
 
 const code = (s: string): string => `\`${s}\``;
 
@@ -79,6 +79,7 @@ export function commandRisksMarkdown(): string {
   );
   for (const t of WRAPPER_OPTIONS) optionRows(t, 'wrapper: the command it runs must be allowed', out);
   for (const t of WRITER_OPTIONS) optionRows(t, 'writer', out);
+  for (const t of FILE_OPTIONS) optionRows(t, 'file command: the path rules check what it writes', out);
   out.push(
     '',
     'Output flags of test runners, compilers, linters and reporters (output-flags.ts) are writes: the protected files and allowed_paths apply to the files they name, and a state that allows no Write or Edit denies them.',

@@ -7,6 +7,8 @@
  */
 import { canonicalWords, getopt } from './getopt';
 import { CHROOT_OPTIONS, ENV_OPTIONS, FLOCK_OPTIONS, NICE_OPTIONS, TIME_OPTIONS, WATCH_OPTIONS, NOHUP_OPTIONS, SETSID_OPTIONS, STDBUF_OPTIONS, TIMEOUT_OPTIONS, XARGS_OPTIONS, type ProgramOptions } from './program-options';
+import { BUILTIN_OPTIONS, COMMAND_OPTIONS, EXEC_OPTIONS } from './builtin-options';
+import { DOAS_OPTIONS, SUDO_OPTIONS } from './sudo-options';
 import { uniqOperands, writeTargets } from './write-targets';
 import type { Word } from './words';
 
@@ -50,9 +52,9 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   nice: { options: NICE_OPTIONS },
   timeout: { options: TIMEOUT_OPTIONS, leading: 1 },
   env: { options: ENV_OPTIONS, assignments: true },
-  command: {},
-  builtin: {},
-  exec: { withArg: ['-a'] },
+  command: { options: COMMAND_OPTIONS },
+  builtin: { options: BUILTIN_OPTIONS },
+  exec: { options: EXEC_OPTIONS },
   stdbuf: { options: STDBUF_OPTIONS },
   setsid: { options: SETSID_OPTIONS },
   coproc: {},
@@ -61,13 +63,8 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   flock: { options: FLOCK_OPTIONS, leading: 1, commandFlag: true, itself: true, createsLeading: true },
   watch: { options: WATCH_OPTIONS, joinsUnless: 'exec', itself: true },
   chroot: { options: CHROOT_OPTIONS, leading: 1, privileged: true, itself: true, alone: 'with no command it runs `$SHELL -i`, which reads commands from its input' },
-  sudo: {
-    withArg: ['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-T', '-U', '--user', '--group', '--close-from', '--chdir', '--host', '--prompt', '--role', '--type', '--command-timeout', '--other-user'],
-    opaque: ['-s', '-i', '-e', '--shell', '--login', '--edit'],
-    assignments: true,
-    privileged: true,
-  },
-  doas: { withArg: ['-u', '-C'], opaque: ['-s'], privileged: true },
+  sudo: { options: SUDO_OPTIONS, assignments: true, privileged: true },
+  doas: { options: DOAS_OPTIONS, privileged: true },
 };
 
 export type Unwrapped =

@@ -210,12 +210,16 @@ export function writeTargets(words: readonly Word[], sedFiles: readonly string[]
       const sources = has(p, '--remove-source-files') ? asTargets(p.operands.slice(0, -1), true) : [];
       return dest ? [{ word: dest, tree: true }, ...sources] : [];
     }
-    case 'rm':
+    case 'rm': {
+      const p = parse(args, []);
+      return asTargets(p.operands, has(p, '-r', '-R', '--recursive'));
+    }
     case 'chmod':
     case 'chown':
     case 'chgrp': {
-      const p = parse(args, ['--reference']);
-      return asTargets(p.operands, has(p, '-r', '-R', '--recursive'));
+      // chmod's `-r` is a mode (`chmod -r f`), not --recursive.
+      const p = parse(args, ['--reference', '--from']);
+      return asTargets(p.operands, has(p, '-R', '--recursive'));
     }
     case 'rmdir':
     case 'unlink':
