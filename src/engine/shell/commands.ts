@@ -9,6 +9,7 @@ import { canonicalWords, getopt } from './getopt';
 import { CHROOT_OPTIONS, ENV_OPTIONS, FLOCK_OPTIONS, NICE_OPTIONS, TIME_OPTIONS, WATCH_OPTIONS, NOHUP_OPTIONS, SETSID_OPTIONS, STDBUF_OPTIONS, TIMEOUT_OPTIONS, XARGS_OPTIONS, type ProgramOptions } from './program-options';
 import { BUILTIN_OPTIONS, COMMAND_OPTIONS, EXEC_OPTIONS } from './builtin-options';
 import { DOAS_OPTIONS, SUDO_OPTIONS } from './sudo-options';
+import { codeEnvReadReason } from './env-in-code';
 import { uniqOperands, writeTargets } from './write-targets';
 import type { Word } from './words';
 
@@ -375,7 +376,7 @@ export function envReadReason(words: readonly Word[], blocked: readonly string[]
     case 'ps':
       return args.some((a) => !a.startsWith('-') && a.includes('e')) ? 'it prints processes’ environments' : undefined;
     default:
-      if (!DECLARE.has(name)) return undefined;
+      if (!DECLARE.has(name)) return codeEnvReadReason(words);
       if (names.length === 0) return 'it lists variables';
       if (args.some((a) => /^-[a-zA-Z]*[pn]/.test(a))) return 'it prints or aliases variables';
       return namesBlocked ? 'it names a blocked variable' : undefined;
