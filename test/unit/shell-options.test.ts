@@ -10,6 +10,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyseCommand, type ShellRules } from '../../src/engine/shell/analyse';
+import { commandRisksMarkdown } from '../../src/engine/shell/command-risks-doc';
 
 type Row = readonly [command: string, allowed: readonly string[], verdict: true | RegExp];
 
@@ -118,6 +119,10 @@ const denied: Row[] = [
   ['exec --frob pytest', ['pytest'], /exec --frob is not an option stategate knows for exec/],
   ['command -x pytest', ['pytest'], /command -x is not an option stategate knows for command/],
   ['builtin -x echo', ['echo'], /builtin -x is not an option stategate knows for builtin/],
+  // sed: -e pieces joined as GNU sed joins them (newlines), labels ended as GNU sed 4.9 ends them
+  ["sed -e '1a\\' -e 'hello\\\\' -e 'e id' f", ['sed'], /the sed script `1a\\\nhello\\\\\ne id` runs commands/],
+  ["sed ':a e id' f", ['sed'], /the sed script `:a e id` runs commands/],
+  ["sed ':a;e id' f", ['sed'], /runs commands/],
 ];
 
 /** Denied before too (the old reading caught these spellings): kept so the getopt reading keeps them. */
@@ -228,6 +233,10 @@ const allowed: Row[] = [
   ['command -v pytest', ['pytest'], true],
   ['command -p pytest', ['pytest'], true],
   ['builtin echo hi', ['echo'], true],
+  // text of a/i/c split over -e pieces (denied before: `hello` was read as commands, its `e` as running one)
+  ["sed -e '1a\\' -e 'hello' f", ['sed'], true],
+  ["sed -e 's/a/b/' -e 's/c/d/' f", ['sed'], true],
+  ["sed ':a;N;$!ba;s/\\n/ /g' f", ['sed'], true],
 ];
 
 const WRITES: ShellRules = { allowedCommands: undefined, blockedEnv: [], writeAllowed: true };
@@ -253,6 +262,10 @@ const writeRows: Array<[string, string[]]> = [
   // abbreviated writer options: on this machine `sort --outp=f in` writes f
   ['sort --outp=.claude/settings.json x', ['.claude/settings.json']],
   ['sort --output .claude/settings.json x', ['.claude/settings.json']], // seen before too
+  // sort's temporary files go anywhere in the folder -T names
+  ['sort -T .claude x', ['.claude/**']],
+  ['sort --temporary-directory=.claude -o out x', ['out', '.claude/**']],
+  ['sort --temp .github x', ['.github/**']],
   ['sort -uo.claude/settings.json x', ['.claude/settings.json']],
   ['sed --i s/a/b/ .claude/settings.json', ['.claude/settings.json']],
   ['sed --in-pl=.bak s/a/b/ .claude/settings.json', ['.claude/settings.json']],
@@ -341,4 +354,17 @@ test('an entry that names a risky option allows exactly that spelling', async ()
   const rules = (allowedCommands: string[]): ShellRules => ({ allowedCommands, blockedEnv: [], writeAllowed: true });
   assert.equal((await analyseCommand('sort --compress-program=gzip f', rules(['sort --compress-program=gzip']))).ok, true);
   assert.equal((await analyseCommand('sort --compress-program=./evil f', rules(['sort --compress-program=gzip']))).ok, false);
+});
+
+test("the generated docs table lists find's actions that run or write a command (-exec, -execdir, -ok, -okdir; -delete, -fprint...)", () => {
+  const md = commandRisksMarkdown();
+  assert.match(md, /\| \*\*find\*\* \(wrapper: the command it runs must be allowed\) \| `-exec`, `-execdir`, `-ok`, `-okdir` \|/);
+  assert.match(md, /`-delete`, `-fprint`, `-fprint0`, `-fprintf`, `-fls`/);
+  assert.match(md, /`--temporary-directory`, `-T` \| writes its temporary files into the folder it names/);
+});
+
+test('sort -T names a folder it writes: a state that allows no Write or Edit denies it', async () => {
+  const v = await analyseCommand('sort -T /tmp/x f', { allowedCommands: ['sort'], blockedEnv: [], writeAllowed: false });
+  assert.equal(v.ok, false, 'was allowed');
+  if (!v.ok) assert.match(v.reason, /writes files, and this state allows no Write or Edit/);
 });

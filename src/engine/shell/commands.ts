@@ -218,11 +218,17 @@ export function shellRun(words: readonly Word[]): ShellRun {
   return dashC ? { kind: 'opaque', offending: words.map((w) => w.text).join(' ') } : { kind: 'stdin' };
 }
 
+/** find's actions that run a command (up to `;` or `+`): it is checked as a command of its own. */
+export const FIND_RUNS = ['-exec', '-execdir', '-ok', '-okdir'] as const;
+/** find's actions that write: `-delete` its starting points (trees), the `-fprint` family the file they name. */
+export const FIND_WRITES = ['-delete', '-fprint', '-fprint0', '-fprintf', '-fls'] as const;
+
 /** `find ... -exec cmd {} ;` (and -execdir, -ok, -okdir): the commands find runs. */
 export function findExecs(words: readonly Word[]): Word[][] {
   const out: Word[][] = [];
+  const runs: readonly string[] = FIND_RUNS;
   for (let i = 1; i < words.length; i++) {
-    if (!['-exec', '-execdir', '-ok', '-okdir'].includes(words[i]?.value ?? '')) continue;
+    if (!runs.includes(words[i]?.value ?? '')) continue;
     const cmd: Word[] = [];
     for (i++; i < words.length; i++) {
       const w = words[i];
@@ -292,12 +298,12 @@ export function writesFiles(words: readonly Word[]): boolean {
     case 'perl':
       return opts.some((w) => /^-[^-]*i/.test(w.value) || w.value.startsWith('--in-place'));
     case 'sort':
-      return outputTarget(words, ['-o', '--output']);
+      return outputTarget(words, ['-o', '--output', '-T', '--temporary-directory']);
     case 'uniq':
       // `uniq IN OUT` writes OUT.
       return uniqOperands(args).slice(1, 2).some((w) => w.dynamic || !HARMLESS_TARGETS.has(w.value));
     case 'find':
-      return args.some((w) => ['-delete', '-fprint', '-fprint0', '-fprintf', '-fls'].includes(w.value));
+      return args.some((w) => (FIND_WRITES as readonly string[]).includes(w.value));
     case 'curl':
       return (
         opts.some((w) => /^-[a-zA-Z]*[ODc]/.test(w.value) || /^--(remote-name|dump-header|cookie-jar|trace|libcurl|etag-save|hsts|alt-svc)/.test(w.value)) ||

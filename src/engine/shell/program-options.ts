@@ -242,7 +242,7 @@ export const SORT_OPTIONS: ProgramOptions = {
     { long: ['stable'], short: 's', arg: 'none' },
     { long: ['buffer-size'], short: 'S', arg: 'required' },
     { long: ['field-separator'], short: 't', arg: 'required' },
-    { long: ['temporary-directory'], short: 'T', arg: 'required' },
+    { long: ['temporary-directory'], short: 'T', arg: 'required', means: 'writes', why: 'writes its temporary files into the folder it names (a tree)' },
     { long: ['parallel'], arg: 'required' },
     { long: ['unique'], short: 'u', arg: 'none' },
     { long: ['zero-terminated'], short: 'z', arg: 'none' },
