@@ -59,7 +59,8 @@ const attacks: Array<[string, RegExp]> = [
   ['pytest --junitxml=.claude/settings.json', GATE],
   ['node --test --test-reporter-destination=.claude/settings.json', GATE],
   ['sort --outp=.claude/settings.json f', GATE],
-  ['git stash', /one of the run's own files/],
+  // `git stash` was here: since git's whole-tree writes run inside the sandbox where it is on (and are
+  // refused only without it), git-tree-sandbox.test.ts covers it both ways.
 ];
 
 const everyday = ['pytest tests/{a,b}.py', 'pytest -k foo -x', 'pytest --junitxml=report.xml', 'sort -u f', "awk '{print $1}' f", 'node --test test/', 'git status', 'env FOO=1 pytest', 'tar czf out.tgz src'];
