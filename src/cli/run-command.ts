@@ -5,7 +5,7 @@
  * member, a one-line message on stderr and exit 1.
  */
 import * as path from 'node:path';
-import { auditText, auditTimeline, detectFormat, flowNotRunnable, isSecurityMode, RunnerError, type AuditTimeline, type JournalEntry, type Runner, type JsonObject, type JsonValue } from '../engine/index.js';
+import { auditText, auditTimeline, detectFormat, flowNotRunnable, isSecurityMode, RunnerError, SANDBOXED_ENV, type AuditTimeline, type JournalEntry, type Runner, type JsonObject, type JsonValue } from '../engine/index.js';
 import { createRunner } from './runner-factory.js';
 import { parse, stringOption, type Parsed } from './args.js';
 import { CliError, parseJsonObjectOption, parseJsonOption, printJson, type ExitCode, type Output } from './io.js';
@@ -17,7 +17,24 @@ interface Sub {
   readonly help: string;
   readonly options?: Parameters<typeof parse>[1];
   readonly positionals: number;
+  /** Only reads the run: it works inside stategate's sandbox too (the others change the run, whose files are read-only there). */
+  readonly readsOnly?: true;
   exec(runner: Runner, parsed: Parsed): unknown | Promise<unknown>;
+}
+
+/**
+ * Inside stategate's sandbox (bwrap sets SANDBOXED_ENV) the run's files are
+ * read-only: a subcommand that changes the run would fail on the first file
+ * it writes. Refused up front with the way that works; read-only ones
+ * (`run state`) go on.
+ */
+function refuseInsideSandbox(sub: string, spec: Sub): void {
+  if (spec.readsOnly || process.env[SANDBOXED_ENV] !== '1') return;
+  throw new CliError(
+    'sandboxed',
+    `\`stategate run ${sub}\` changes the run, but this shell runs inside stategate's sandbox, where the run's files are read-only; send the event with the \`statewright_transition\` tool (MCP / VS Code) instead (\`stategate run state\` still works here)`,
+    1,
+  );
 }
 
 /**
@@ -76,6 +93,7 @@ export const RUN_SUBCOMMANDS: Record<string, Sub> = {
     exec: (runner, parsed) => runner.complete(parsed.positionals[0]!, false, parseJsonOption('data', stringOption(parsed, 'data')) as JsonValue | undefined),
   },
   state: {
+    readsOnly: true,
     usage: 'state [--branch NAME]',
     help: 'Where the run stands: state, status, allowed tools, events with their guard results, context, limits.',
     options: branchOption,
@@ -152,6 +170,7 @@ export const RUN_SUBCOMMANDS: Record<string, Sub> = {
     },
   },
   stage: {
+    readsOnly: true,
     usage: 'stage [--branch NAME]',
     help: 'A pipeline\'s active stage: its completion tool and schema, tools, turns, attempt and rendered prompt.',
     options: branchOption,
@@ -169,6 +188,7 @@ export const RUN_SUBCOMMANDS: Record<string, Sub> = {
     exec: (runner, parsed) => runner.completeStage(parsed.positionals[0]!, parseJsonOption('payload', stringOption(parsed, 'payload')) as JsonValue | undefined, branch(parsed)),
   },
   audit: {
+    readsOnly: true,
     usage: 'audit [--json]',
     help: 'The pipeline run\'s timeline from its journal: stages with attempts, turns, durations, grants and completions, and the next-stage decisions (--json: as one JSON object).',
     options: { json: { type: 'boolean' } },
@@ -179,6 +199,7 @@ export const RUN_SUBCOMMANDS: Record<string, Sub> = {
     },
   },
   list: {
+    readsOnly: true,
     usage: 'list',
     help: 'Every run of this workspace (with STATEGATE_STORE_URL: of the project in the shared store), oldest first, the active one marked.',
     positionals: 0,
@@ -258,6 +279,7 @@ export const command: Command = {
     if (parsed.positionals.length !== spec.positionals) {
       throw new CliError('usage', `expected ${spec.positionals} argument(s), got ${parsed.positionals.length}\nusage: stategate run ${spec.usage}`);
     }
+    refuseInsideSandbox(sub, spec);
     const runner = createRunner(path.resolve(dir ?? '.stategate'));
     let answer: unknown;
     try {

@@ -17,6 +17,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { canonicalWords, getopt } from '../../src/engine/shell/getopt';
+import { CHMOD_OPTIONS, CP_OPTIONS, RM_OPTIONS, TOUCH_OPTIONS } from '../../src/engine/shell/file-options';
+import { SUDO_OPTIONS } from '../../src/engine/shell/sudo-options';
 import { ENV_OPTIONS, NICE_OPTIONS, SED_OPTIONS, SORT_OPTIONS, TIMEOUT_OPTIONS, XARGS_OPTIONS, type ProgramOptions } from '../../src/engine/shell/program-options';
 import type { Word } from '../../src/engine/shell/words';
 
@@ -59,6 +61,20 @@ const rows: Array<[ProgramOptions, string[], string | RegExp]> = [
   [SED_OPTIONS, ['sed', '--exp=1e id', '-n', 'f'], 'expression=1e id quiet | f'],
   [TIMEOUT_OPTIONS, ['timeout', '--s=KILL', '5', 'true'], 'signal=KILL | 5 true'],
   [NICE_OPTIONS, ['nice', '-10', 'true'], '| true'],
+  // file commands (coreutils 9.1): `cp --targ D a` copies a into D; `chmod -x f` takes -x as the mode
+  [CP_OPTIONS, ['cp', '--targ', 'D', 'a'], 'target-directory=D | a'],
+  [CP_OPTIONS, ['cp', '-rt', 'D', 'a'], 'recursive target-directory=D | a'],
+  [CP_OPTIONS, ['cp', 'a', 'b', '-v'], 'verbose | a b'],
+  [RM_OPTIONS, ['rm', '-rf', '--', '-x'], 'recursive force | -x'],
+  [TOUCH_OPTIONS, ['touch', '-d', '1 day ago', 'f'], 'date=1 day ago | f'],
+  // (the mode letters share one entry, shown by its first letter: -x is `r`, -Rrwx is -R then `r` with `wx`)
+  [CHMOD_OPTIONS, ['chmod', '-x', 'f'], 'r | f'],
+  [CHMOD_OPTIONS, ['chmod', '-Rrwx', 'f'], 'recursive r=wx | f'],
+  [CHMOD_OPTIONS, ['chmod', '+x', 'f'], '| +x f'],
+  // sudo (1.9): options end at the command; `-h` alone is help, --preserve-env takes an attached list
+  [SUDO_OPTIONS, ['sudo', '-u', 'www', 'ls', '-l'], 'user=www | ls -l'],
+  [SUDO_OPTIONS, ['sudo', '--preserve-env=PATH', 'ls'], 'preserve-env=PATH | ls'],
+  [SUDO_OPTIONS, ['sudo', '--pr', 'ls'], /error: sudo --pr is ambiguous/],
 ];
 
 for (const [t, ws, want] of rows) {
@@ -78,4 +94,9 @@ test('canonicalWords spells each option in full, a required value as a word of i
   const rs = getopt(SED_OPTIONS, sed);
   assert.ok(rs.ok);
   if (rs.ok) assert.deepEqual(canonicalWords(sed, rs).map((w) => w.value), ['sed', '--in-place=.bak', '--quiet', 's/a/b/', 'f']);
+  // A letter with no long name stays as written (chmod's mode letters share one table entry).
+  const chmod = words('chmod', '-x', '-R', 'f');
+  const rc = getopt(CHMOD_OPTIONS, chmod);
+  assert.ok(rc.ok);
+  if (rc.ok) assert.deepEqual(canonicalWords(chmod, rc).map((w) => w.value), ['chmod', '-x', '--recursive', 'f']);
 });

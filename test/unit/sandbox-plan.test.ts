@@ -68,6 +68,14 @@ test('the plan: allowed_paths outside the workspace become writable, their gate 
   assert.deepEqual(bwrapArgs(plan).filter((a) => a === '--unshare-net'), ['--unshare-net']);
 });
 
+test('the argv: inside, STATEGATE_SANDBOXED=1 tells stategate\'s own CLI that the run\'s files are read-only (run send refuses with the way that works)', (t) => {
+  const { s } = place(t);
+  const args = bwrapArgs(sandboxPlan(s));
+  const at = args.indexOf('--setenv');
+  assert.ok(at >= 0, `no --setenv: ${args.join(' ')}`);
+  assert.deepEqual(args.slice(at, at + 3), ['--setenv', 'STATEGATE_SANDBOXED', '1']);
+});
+
 test('the plan: a protected folder holding the whole workspace (stategate developed in itself) does not make it read-only', (t) => {
   const { s, ws } = place(t);
   const plan = sandboxPlan({ ...s, installDirs: [ws, path.join(ws, 'dist')] });

@@ -24,6 +24,19 @@ const effectRows: [string, boolean, boolean, string[]?][] = [
   ['/a/w one\n/b/w  two', false, true, ['one', 'two']],
   ['s/unterminated', true, false],
   ['K', true, false],
+  // Labels end at a blank or `;` (GNU sed 4.9 runs `echo X` for `:a e echo X` and `ta e echo X`):
+  // before, the rest of the line was taken as the label and the `e` was not seen.
+  [':a e echo X', true, false],
+  [':a;e id', true, false],
+  ['ta e id\n:a', true, false],
+  ['b end;e id', true, false],
+  [':a;N;$!ba;s/\\n/ /g', false, false],
+  ['/x/b end\ns/a/b/\n:end', false, false],
+  // a/i/c text goes on while a line ends in an odd number of backslashes (GNU sed 4.9: `1a hello\`
+  // NEWLINE `e echo X` appends the line `e echo X`; after `hello\\` NEWLINE it runs it).
+  ['1a\\\nhello', false, false],
+  ['1a hello\\\ne echo X', false, false],
+  ['1a\\\nhello\\\\\ne echo X', true, false],
 ];
 for (const [script, runs, writes, files = []] of effectRows) {
   // `files`: what w / W / s///w write (the path rules check them).
@@ -32,7 +45,9 @@ for (const [script, runs, writes, files = []] of effectRows) {
 
 const scriptRows: [string[], string[] | undefined][] = [
   [['-n', '1p', 'f'], ['1p']],
-  [['-e', 's/a/b/', '-e', 'p', 'f'], ['s/a/b/', 'p']],
+  // -e pieces are the lines of one script (GNU sed: `sed -e '1a\' -e hello` appends hello).
+  [['-e', 's/a/b/', '-e', 'p', 'f'], ['s/a/b/\np']],
+  [['-e', '1a\\', '-e', 'hello', '-e', 'e id', 'f'], ['1a\\\nhello\ne id']],
   [['--expression=1e id', 'f'], ['1e id']],
   [['-ne', '2p', 'f'], ['2p']],
   [['-f', 's.sed', 'f'], undefined],

@@ -10,6 +10,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyseCommand, type ShellRules } from '../../src/engine/shell/analyse';
+import { commandRisksMarkdown } from '../../src/engine/shell/command-risks-doc';
 
 type Row = readonly [command: string, allowed: readonly string[], verdict: true | RegExp];
 
@@ -88,6 +89,40 @@ const denied: Row[] = [
   ['AWKPATH=/tmp/evil awk -f x f', ['awk -f x'], /sets AWKPATH/],
   ['RSYNC_RSH=./evil rsync a b:c', ['rsync'], /sets RSYNC_RSH/],
   ['GCONV_PATH=/tmp/evil sort f', ['sort'], /sets GCONV_PATH/],
+  // file commands, sudo, doas and bash's exec/command/builtin read with full getopt tables (file-options.ts,
+  // sudo-options.ts, builtin-options.ts): an option the table does not know, or an ambiguous prefix, is denied
+  // naming option and program (before, any option they did not know was skipped). On this machine
+  // `cp --frob a b` says "unrecognized option '--frob'", `cp --no a b` "option '--no' is ambiguous".
+  ['cp --frob a b', ['cp'], /cannot be read as cp reads it: cp --frob is not an option stategate knows for cp/],
+  ['cp --no a b', ['cp'], /cp --no is ambiguous/],
+  ['cp -Q a b', ['cp'], /cp -Q is not an option stategate knows for cp/],
+  ['mv --frob a b', ['mv'], /mv --frob is not an option stategate knows for mv/],
+  ['rm --frob x', ['rm'], /rm --frob is not an option stategate knows for rm/],
+  ['rm -rfq build', ['rm'], /rm -q is not an option stategate knows for rm/],
+  ['touch --frob f', ['touch'], /touch --frob is not an option/],
+  ['mkdir --frob x', ['mkdir'], /mkdir --frob is not an option/],
+  ['chmod --frob +x f', ['chmod'], /chmod --frob is not an option/],
+  ['chown --frob u f', ['chown'], /chown --frob is not an option/],
+  ['chown --re f g', ['chown'], /chown --re is ambiguous/],
+  ['ln --frob a b', ['ln'], /ln --frob is not an option/],
+  ['install --frob a b', ['install'], /install --frob is not an option/],
+  ['install --strip-p=./evil -s a bin/', ['install'], /install --strip-p/],
+  ['truncate --frob f', ['truncate'], /truncate --frob is not an option/],
+  ['cp $OPTS a b', ['cp'], /`\$OPTS` is only known when it runs, where cp reads its options/],
+  ['sudo --frob pytest', ['sudo', 'pytest'], /sudo --frob is not an option stategate knows for sudo/],
+  ['sudo --sh pytest', ['sudo', 'pytest'], /sudo with `--sh` runs something that cannot be analysed \(runs a shell/],
+  ['sudo --log pytest', ['sudo', 'pytest'], /sudo --log is ambiguous/],
+  ['sudo --ed pytest', ['sudo', 'pytest'], /sudo with `--ed` runs something that cannot be analysed \(sudoedit/],
+  ['sudo --chroot=/tmp/r pytest', ['sudo', 'pytest'], /sudo with `--chroot=\/tmp\/r` runs something/],
+  ['sudo -iu root pytest', ['sudo', 'pytest'], /sudo with `-iu` runs something that cannot be analysed \(runs a login shell/],
+  ['doas -x pytest', ['doas pytest'], /doas -x is not an option stategate knows for doas/],
+  ['exec --frob pytest', ['pytest'], /exec --frob is not an option stategate knows for exec/],
+  ['command -x pytest', ['pytest'], /command -x is not an option stategate knows for command/],
+  ['builtin -x echo', ['echo'], /builtin -x is not an option stategate knows for builtin/],
+  // sed: -e pieces joined as GNU sed joins them (newlines), labels ended as GNU sed 4.9 ends them
+  ["sed -e '1a\\' -e 'hello\\\\' -e 'e id' f", ['sed'], /the sed script `1a\\\nhello\\\\\ne id` runs commands/],
+  ["sed ':a e id' f", ['sed'], /the sed script `:a e id` runs commands/],
+  ["sed ':a;e id' f", ['sed'], /runs commands/],
 ];
 
 /** Denied before too (the old reading caught these spellings): kept so the getopt reading keeps them. */
@@ -163,6 +198,45 @@ const allowed: Row[] = [
   ['uniq -c f', ['uniq'], true],
   ['tee -a log.txt', ['tee'], true],
   ['TAR_OPTIONS=--no-same-owner tar xf a.tar', ['tar'], true],
+  // file commands as everyday work spells them
+  ['cp -r a b', ['cp'], true],
+  ['cp -a src/ dst/', ['cp'], true],
+  ['cp --preserve=mode,timestamps a b', ['cp'], true],
+  ['cp -t out a b', ['cp'], true],
+  ['cp a b --verbose', ['cp'], true],
+  ['mv -f a b', ['mv'], true],
+  ['mv -n -- -a b', ['mv'], true],
+  ['rm -rf build', ['rm'], true],
+  ['rm -f -- -x', ['rm'], true],
+  ['rm --recursive --force dist', ['rm'], true],
+  ['mkdir -p x/y', ['mkdir'], true],
+  ['mkdir -pm 755 x/y', ['mkdir'], true],
+  ['touch f', ['touch'], true],
+  ['touch -d "1 day ago" f', ['touch'], true],
+  ['touch -t 202401011200 f', ['touch'], true],
+  ['chmod +x s.sh', ['chmod'], true],
+  ['chmod -x s.sh', ['chmod'], true],
+  ['chmod -R u+w dir', ['chmod'], true],
+  ['chmod 755 s.sh', ['chmod'], true],
+  ['chmod -w,u+r f', ['chmod'], true],
+  ['chown -R user:group dir', ['chown'], true],
+  ['ln -sf a b', ['ln'], true],
+  ['ln -s ../lib/a.so lib.so', ['ln'], true],
+  ['install -m 755 -D a bin/a', ['install'], true],
+  ['truncate -s 0 log.txt', ['truncate'], true],
+  ['truncate -s -1 log.txt', ['truncate'], true],
+  ['sudo -u www pytest', ['sudo', 'pytest'], true],
+  ['sudo -E pytest', ['sudo', 'pytest'], true],
+  ['sudo -n -- pytest', ['sudo', 'pytest'], true],
+  ['exec pytest', ['pytest'], true],
+  ['exec -a name pytest', ['pytest'], true],
+  ['command -v pytest', ['pytest'], true],
+  ['command -p pytest', ['pytest'], true],
+  ['builtin echo hi', ['echo'], true],
+  // text of a/i/c split over -e pieces (denied before: `hello` was read as commands, its `e` as running one)
+  ["sed -e '1a\\' -e 'hello' f", ['sed'], true],
+  ["sed -e 's/a/b/' -e 's/c/d/' f", ['sed'], true],
+  ["sed ':a;N;$!ba;s/\\n/ /g' f", ['sed'], true],
 ];
 
 const WRITES: ShellRules = { allowedCommands: undefined, blockedEnv: [], writeAllowed: true };
@@ -188,6 +262,10 @@ const writeRows: Array<[string, string[]]> = [
   // abbreviated writer options: on this machine `sort --outp=f in` writes f
   ['sort --outp=.claude/settings.json x', ['.claude/settings.json']],
   ['sort --output .claude/settings.json x', ['.claude/settings.json']], // seen before too
+  // sort's temporary files go anywhere in the folder -T names
+  ['sort -T .claude x', ['.claude/**']],
+  ['sort --temporary-directory=.claude -o out x', ['out', '.claude/**']],
+  ['sort --temp .github x', ['.github/**']],
   ['sort -uo.claude/settings.json x', ['.claude/settings.json']],
   ['sed --i s/a/b/ .claude/settings.json', ['.claude/settings.json']],
   ['sed --in-pl=.bak s/a/b/ .claude/settings.json', ['.claude/settings.json']],
@@ -276,4 +354,17 @@ test('an entry that names a risky option allows exactly that spelling', async ()
   const rules = (allowedCommands: string[]): ShellRules => ({ allowedCommands, blockedEnv: [], writeAllowed: true });
   assert.equal((await analyseCommand('sort --compress-program=gzip f', rules(['sort --compress-program=gzip']))).ok, true);
   assert.equal((await analyseCommand('sort --compress-program=./evil f', rules(['sort --compress-program=gzip']))).ok, false);
+});
+
+test("the generated docs table lists find's actions that run or write a command (-exec, -execdir, -ok, -okdir; -delete, -fprint...)", () => {
+  const md = commandRisksMarkdown();
+  assert.match(md, /\| \*\*find\*\* \(wrapper: the command it runs must be allowed\) \| `-exec`, `-execdir`, `-ok`, `-okdir` \|/);
+  assert.match(md, /`-delete`, `-fprint`, `-fprint0`, `-fprintf`, `-fls`/);
+  assert.match(md, /`--temporary-directory`, `-T` \| writes its temporary files into the folder it names/);
+});
+
+test('sort -T names a folder it writes: a state that allows no Write or Edit denies it', async () => {
+  const v = await analyseCommand('sort -T /tmp/x f', { allowedCommands: ['sort'], blockedEnv: [], writeAllowed: false });
+  assert.equal(v.ok, false, 'was allowed');
+  if (!v.ok) assert.match(v.reason, /writes files, and this state allows no Write or Edit/);
 });

@@ -22,6 +22,14 @@ function quote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
+/**
+ * Set to `1` inside the sandbox: the run's files are read-only there, so
+ * stategate's own commands that change the run (`run send`) say so and name
+ * the way that works (the statewright_transition tool) instead of failing
+ * on a read-only file (src/cli/run-command.ts).
+ */
+export const SANDBOXED_ENV = 'STATEGATE_SANDBOXED';
+
 /** The shell that runs the agent's command inside (clients run Bash commands with bash). */
 export const INNER_SHELL = '/bin/bash';
 
@@ -49,6 +57,9 @@ export function bwrapArgs(plan: SandboxPlan): string[] {
     '/proc',
     '--tmpfs',
     '/tmp',
+    '--setenv',
+    SANDBOXED_ENV,
+    '1',
   ];
   if (!plan.network) args.push('--unshare-net');
   for (const w of plan.writable) args.push('--bind', w, w);

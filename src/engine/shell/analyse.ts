@@ -385,7 +385,11 @@ class Walk {
     const w = evalWord(node);
     this.scan(node, depth);
     if (this.blocked.length > 0) {
-      if (touchesEnviron(w)) deny('it reads process information under /proc, where the environment can be read', w.text);
+      if (touchesEnviron(w)) {
+        // `os.environ` in program text is the same leak as /proc/self/environ: name the one it is.
+        const proc = w.dynamic || /\/proc(\/|$)/.test(w.value);
+        deny(proc ? 'it reads process information under /proc, where the environment can be read' : 'it names `environ` (a program\'s environment, or a file under /proc), where blocked variables can be read', w.text);
+      }
     }
     return w;
   }

@@ -3,8 +3,9 @@
  * (test/unit/command-risks.test.ts keeps the two equal).
  */
 import { ENV_RISKS, TOOL_RISKS, type FlagRisk, type ToolRisks } from './command-risks';
+import { FIND_RUNS, FIND_WRITES } from './commands';
 import { TOOL_OUTPUTS, type OutputFlag, type ToolOutputs } from './output-flags';
-import { WRAPPER_OPTIONS, WRITER_OPTIONS, type OptionSpec, type ProgramOptions } from './program-options';
+import { FILE_OPTIONS, WRAPPER_OPTIONS, WRITER_OPTIONS, type OptionSpec, type ProgramOptions } from './program-options';
 
 const code = (s: string): string => `\`${s}\``;
 
@@ -78,7 +79,12 @@ export function commandRisksMarkdown(): string {
     '|---|---|---|---|',
   );
   for (const t of WRAPPER_OPTIONS) optionRows(t, 'wrapper: the command it runs must be allowed', out);
+  out.push(
+    `| **find** (wrapper: the command it runs must be allowed) | ${FIND_RUNS.map(code).join(', ')} | runs the command up to \`;\` or \`+\` (\`{}\`: a word only known when it runs) | runs: checked as a command of its own |`,
+    `| | ${FIND_WRITES.map(code).join(', ')} | \`-delete\`: removes what it finds under its starting points; the others write the file they name | writes |`,
+  );
   for (const t of WRITER_OPTIONS) optionRows(t, 'writer', out);
+  for (const t of FILE_OPTIONS) optionRows(t, 'file command: the path rules check what it writes', out);
   out.push(
     '',
     'Output flags of test runners, compilers, linters and reporters (output-flags.ts) are writes: the protected files and allowed_paths apply to the files they name, and a state that allows no Write or Edit denies them.',

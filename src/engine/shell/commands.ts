@@ -7,6 +7,9 @@
  */
 import { canonicalWords, getopt } from './getopt';
 import { CHROOT_OPTIONS, ENV_OPTIONS, FLOCK_OPTIONS, NICE_OPTIONS, TIME_OPTIONS, WATCH_OPTIONS, NOHUP_OPTIONS, SETSID_OPTIONS, STDBUF_OPTIONS, TIMEOUT_OPTIONS, XARGS_OPTIONS, type ProgramOptions } from './program-options';
+import { BUILTIN_OPTIONS, COMMAND_OPTIONS, EXEC_OPTIONS } from './builtin-options';
+import { DOAS_OPTIONS, SUDO_OPTIONS } from './sudo-options';
+import { codeEnvReadReason } from './env-in-code';
 import { uniqOperands, writeTargets } from './write-targets';
 import type { Word } from './words';
 
@@ -50,9 +53,9 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   nice: { options: NICE_OPTIONS },
   timeout: { options: TIMEOUT_OPTIONS, leading: 1 },
   env: { options: ENV_OPTIONS, assignments: true },
-  command: {},
-  builtin: {},
-  exec: { withArg: ['-a'] },
+  command: { options: COMMAND_OPTIONS },
+  builtin: { options: BUILTIN_OPTIONS },
+  exec: { options: EXEC_OPTIONS },
   stdbuf: { options: STDBUF_OPTIONS },
   setsid: { options: SETSID_OPTIONS },
   coproc: {},
@@ -61,13 +64,8 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   flock: { options: FLOCK_OPTIONS, leading: 1, commandFlag: true, itself: true, createsLeading: true },
   watch: { options: WATCH_OPTIONS, joinsUnless: 'exec', itself: true },
   chroot: { options: CHROOT_OPTIONS, leading: 1, privileged: true, itself: true, alone: 'with no command it runs `$SHELL -i`, which reads commands from its input' },
-  sudo: {
-    withArg: ['-u', '-g', '-C', '-D', '-h', '-p', '-r', '-t', '-T', '-U', '--user', '--group', '--close-from', '--chdir', '--host', '--prompt', '--role', '--type', '--command-timeout', '--other-user'],
-    opaque: ['-s', '-i', '-e', '--shell', '--login', '--edit'],
-    assignments: true,
-    privileged: true,
-  },
-  doas: { withArg: ['-u', '-C'], opaque: ['-s'], privileged: true },
+  sudo: { options: SUDO_OPTIONS, assignments: true, privileged: true },
+  doas: { options: DOAS_OPTIONS, privileged: true },
 };
 
 export type Unwrapped =
@@ -220,11 +218,17 @@ export function shellRun(words: readonly Word[]): ShellRun {
   return dashC ? { kind: 'opaque', offending: words.map((w) => w.text).join(' ') } : { kind: 'stdin' };
 }
 
+/** find's actions that run a command (up to `;` or `+`): it is checked as a command of its own. */
+export const FIND_RUNS = ['-exec', '-execdir', '-ok', '-okdir'] as const;
+/** find's actions that write: `-delete` its starting points (trees), the `-fprint` family the file they name. */
+export const FIND_WRITES = ['-delete', '-fprint', '-fprint0', '-fprintf', '-fls'] as const;
+
 /** `find ... -exec cmd {} ;` (and -execdir, -ok, -okdir): the commands find runs. */
 export function findExecs(words: readonly Word[]): Word[][] {
   const out: Word[][] = [];
+  const runs: readonly string[] = FIND_RUNS;
   for (let i = 1; i < words.length; i++) {
-    if (!['-exec', '-execdir', '-ok', '-okdir'].includes(words[i]?.value ?? '')) continue;
+    if (!runs.includes(words[i]?.value ?? '')) continue;
     const cmd: Word[] = [];
     for (i++; i < words.length; i++) {
       const w = words[i];
@@ -294,12 +298,12 @@ export function writesFiles(words: readonly Word[]): boolean {
     case 'perl':
       return opts.some((w) => /^-[^-]*i/.test(w.value) || w.value.startsWith('--in-place'));
     case 'sort':
-      return outputTarget(words, ['-o', '--output']);
+      return outputTarget(words, ['-o', '--output', '-T', '--temporary-directory']);
     case 'uniq':
       // `uniq IN OUT` writes OUT.
       return uniqOperands(args).slice(1, 2).some((w) => w.dynamic || !HARMLESS_TARGETS.has(w.value));
     case 'find':
-      return args.some((w) => ['-delete', '-fprint', '-fprint0', '-fprintf', '-fls'].includes(w.value));
+      return args.some((w) => (FIND_WRITES as readonly string[]).includes(w.value));
     case 'curl':
       return (
         opts.some((w) => /^-[a-zA-Z]*[ODc]/.test(w.value) || /^--(remote-name|dump-header|cookie-jar|trace|libcurl|etag-save|hsts|alt-svc)/.test(w.value)) ||
@@ -378,7 +382,7 @@ export function envReadReason(words: readonly Word[], blocked: readonly string[]
     case 'ps':
       return args.some((a) => !a.startsWith('-') && a.includes('e')) ? 'it prints processes’ environments' : undefined;
     default:
-      if (!DECLARE.has(name)) return undefined;
+      if (!DECLARE.has(name)) return codeEnvReadReason(words);
       if (names.length === 0) return 'it lists variables';
       if (args.some((a) => /^-[a-zA-Z]*[pn]/.test(a))) return 'it prints or aliases variables';
       return namesBlocked ? 'it names a blocked variable' : undefined;

@@ -133,7 +133,7 @@ export function getopt(t: ProgramOptions, words: readonly Word[], from = 1): Get
 /**
  * The command with each option in its full spelling (`--outp=f` → `--output f`,
  * `-o f` → `--output f`), so the code that finds writes reads one spelling.
- * Options without a long name stay short; a required argument is a word of
+ * Options without a long name stay as written; a required argument is a word of
  * its own, an optional one stays attached.
  */
 export function canonicalWords(words: readonly Word[], read: Extract<Getopt, { ok: true }>): Word[] {
@@ -147,7 +147,8 @@ export function canonicalWords(words: readonly Word[], read: Extract<Getopt, { o
     const opts = byIndex.get(i);
     if (opts) {
       for (const o of opts) {
-        const name = o.spec.long?.[0] !== undefined ? `--${o.spec.long[0]}` : `-${o.spec.short?.[0] ?? ''}`;
+        // Without a long name the letter as written (chmod's mode letters share one entry: `-x` stays `-x`).
+        const name = o.spec.long?.[0] !== undefined ? `--${o.spec.long[0]}` : o.spelling;
         if (o.value === undefined) out.push({ value: name, dynamic: false, text: o.spelling });
         else if (o.spec.arg === 'required') out.push({ value: name, dynamic: false, text: o.spelling }, o.value);
         else out.push({ ...o.value, value: `${name}${name.startsWith('--') ? '=' : ''}${o.value.value}` });

@@ -1,5 +1,5 @@
 /**
- * The writers of program-options.ts read with getopt.ts: the options that run
+ * The writers and file commands of program-options.ts read with getopt.ts: the options that run
  * a program (a finding, as command-args.ts's are), the options it cannot
  * read as the program would (unknown, ambiguous: a finding too, so an
  * abbreviation or a newer option cannot slip past), and the command with its
@@ -7,14 +7,14 @@
  */
 import type { Finding, Named } from './command-args';
 import { canonicalWords, getopt } from './getopt';
-import { programOptions, WRITER_OPTIONS } from './program-options';
+import { FILE_OPTIONS, programOptions, WRITER_OPTIONS } from './program-options';
 import type { Word } from './words';
 
 const writerTable = (words: readonly Word[]) => {
   const first = words[0];
   if (!first || first.dynamic) return undefined;
   const t = programOptions(first.value);
-  return t && WRITER_OPTIONS.includes(t) ? t : undefined;
+  return t && (WRITER_OPTIONS.includes(t) || FILE_OPTIONS.includes(t)) ? t : undefined;
 };
 
 /** Why a writer's options make the allowed command run other code, or cannot be read as the program reads them. */

@@ -3,7 +3,9 @@
  * writers (programs that write files an author may allow for reading:
  * `sort`, `sed`, `uniq`, `tee`) that stategate reads with getopt.ts, the way
  * the programs themselves read them (GNU coreutils 9.1, findutils 4.9, sed
- * 4.9: their `--help` on the machine this was written on). Data only, one
+ * 4.9: their `--help` on the machine this was written on); the file
+ * commands' tables are in file-options.ts, sudo's and doas's in
+ * sudo-options.ts, bash's exec/command/builtin in builtin-options.ts. Data only, one
  * table per program, reviewed as a list: an option not listed here is denied
  * under allowed_commands (it may be one a newer version added), so a table
  * must be complete for the options everyday work uses.
@@ -12,6 +14,11 @@
  * the command cannot be checked), `writes` (the option's argument is a file
  * it writes: write-targets.ts reports it), absent: harmless.
  */
+import { BUILTIN_OPTIONS, COMMAND_OPTIONS, EXEC_OPTIONS } from './builtin-options';
+import { FILE_OPTIONS } from './file-options';
+import { DOAS_OPTIONS, SUDO_OPTIONS } from './sudo-options';
+
+export { FILE_OPTIONS } from './file-options';
 
 export interface OptionSpec {
   /** Long names, without dashes; the first is the full spelling the rest of the analysis reads. */
@@ -235,7 +242,7 @@ export const SORT_OPTIONS: ProgramOptions = {
     { long: ['stable'], short: 's', arg: 'none' },
     { long: ['buffer-size'], short: 'S', arg: 'required' },
     { long: ['field-separator'], short: 't', arg: 'required' },
-    { long: ['temporary-directory'], short: 'T', arg: 'required' },
+    { long: ['temporary-directory'], short: 'T', arg: 'required', means: 'writes', why: 'writes its temporary files into the folder it names (a tree)' },
     { long: ['parallel'], arg: 'required' },
     { long: ['unique'], short: 'u', arg: 'none' },
     { long: ['zero-terminated'], short: 'z', arg: 'none' },
@@ -298,14 +305,17 @@ export const TEE_OPTIONS: ProgramOptions = {
   ],
 };
 
-/** The wrappers read with a table here (commands.ts WRAPPERS names the rest). */
-export const WRAPPER_OPTIONS: readonly ProgramOptions[] = [TIME_OPTIONS, ENV_OPTIONS, XARGS_OPTIONS, TIMEOUT_OPTIONS, NICE_OPTIONS, NOHUP_OPTIONS, STDBUF_OPTIONS, SETSID_OPTIONS, FLOCK_OPTIONS, WATCH_OPTIONS, CHROOT_OPTIONS];
+/** The wrappers read with a table here and in sudo-options.ts, builtin-options.ts (commands.ts WRAPPERS names the rest). */
+export const WRAPPER_OPTIONS: readonly ProgramOptions[] = [
+  TIME_OPTIONS, ENV_OPTIONS, XARGS_OPTIONS, TIMEOUT_OPTIONS, NICE_OPTIONS, NOHUP_OPTIONS, STDBUF_OPTIONS, SETSID_OPTIONS, FLOCK_OPTIONS, WATCH_OPTIONS, CHROOT_OPTIONS,
+  SUDO_OPTIONS, DOAS_OPTIONS, EXEC_OPTIONS, COMMAND_OPTIONS, BUILTIN_OPTIONS,
+];
 
 /** The writers read with a table here. */
 export const WRITER_OPTIONS: readonly ProgramOptions[] = [SORT_OPTIONS, SED_OPTIONS, UNIQ_OPTIONS, TEE_OPTIONS];
 
 const BY_NAME = new Map<string, ProgramOptions>();
-for (const t of [...WRAPPER_OPTIONS, ...WRITER_OPTIONS]) for (const n of t.names) BY_NAME.set(n, t);
+for (const t of [...WRAPPER_OPTIONS, ...WRITER_OPTIONS, ...FILE_OPTIONS]) for (const n of t.names) BY_NAME.set(n, t);
 
 /** The option table of a program, by its command name. */
 export function programOptions(name: string): ProgramOptions | undefined {

@@ -52,6 +52,34 @@ const toLineEnd = (s: string, i: number): number => {
   return nl < 0 ? s.length : nl;
 };
 
+/**
+ * The end of a/i/c's text: the rest of the line, and the next one while a
+ * line ends in an odd number of backslashes (`1a\` NEWLINE `text`,
+ * `1a one\` NEWLINE `two`). On GNU sed 4.9 `sed '1a hello\` NEWLINE
+ * `e echo X'` appends the line `e echo X`, and `sed '1a\` NEWLINE `hello\\`
+ * NEWLINE `e echo X'` runs `echo X` (an even count ends the text).
+ */
+function textEnd(s: string, i: number): number {
+  for (;;) {
+    const end = toLineEnd(s, i);
+    const slashes = /\\*$/.exec(s.slice(i, end))?.[0].length ?? 0;
+    if (slashes % 2 === 0 || end >= s.length) return end;
+    i = end + 1;
+  }
+}
+
+/**
+ * The end of a label (`:a`, `b a`, `ta`). The manual says labels are read
+ * until a semicolon, but GNU sed 4.9 ends them at a blank too: `sed ':a e
+ * echo X'` and `sed 'ta e echo X'` run `echo X`. The shorter reading is
+ * taken, so whatever follows is scanned as commands.
+ */
+function labelEnd(s: string, i: number): number {
+  while (s[i] === ' ' || s[i] === '\t') i++;
+  while (i < s.length && !/[\s;]/.test(s[i] ?? '')) i++;
+  return i;
+}
+
 export function sedEffects(script: string): SedEffects {
   let runs = false;
   let writes = false;
@@ -99,15 +127,24 @@ export function sedEffects(script: string): SedEffects {
     } else if (cmd === 'w' || cmd === 'W') {
       writes = true;
       i = fileAt(i);
-    } else if ('aicrR:'.includes(cmd)) i = toLineEnd(script, i);
-    else if ('btT'.includes(cmd)) while (i < script.length && !/[;\n]/.test(script[i] ?? '')) i++;
+    } else if ('aic'.includes(cmd)) i = textEnd(script, i);
+    else if ('rR'.includes(cmd)) i = toLineEnd(script, i);
+    else if (':btT'.includes(cmd)) i = labelEnd(script, i);
     else if ('qQlLv'.includes(cmd)) while (/[0-9 ]/.test(script[i] ?? '')) i++;
     else if (!'pdDnNgGhHxPz=F'.includes(cmd)) return { runs: true, writes, files };
   }
   return { runs, writes, files };
 }
 
-/** The scripts of a sed command line: `-e S`/`--expression=S`, else the first operand; `-f` files are unknown. */
+/**
+ * The script of a sed command line: the `-e S`/`--expression=S` pieces
+ * joined with newlines (GNU sed reads them as the lines of one script, so a
+ * piece can go on in the next: on GNU sed 4.9 `sed -e '1a\' -e hello`
+ * appends `hello`, `sed -e '1e echo \' -e X` runs `echo` NEWLINE `X`, and
+ * `sed -e 1e -e id` runs the line, then inserts `d`; the manual, "Multiple
+ * commands syntax": each command may be an argument to an -e option), else
+ * the first operand; `-f` files are unknown.
+ */
 export function sedScripts(args: readonly string[]): string[] | undefined {
   const scripts: string[] = [];
   let firstOperand: string | undefined;
@@ -121,6 +158,6 @@ export function sedScripts(args: readonly string[]): string[] | undefined {
     else if (a === '-l' || a === '--line-length') i++;
     else if (!a.startsWith('-') && firstOperand === undefined) firstOperand = a;
   }
-  if (scripts.length === 0 && firstOperand !== undefined) scripts.push(firstOperand);
-  return scripts;
+  if (scripts.length === 0) return firstOperand === undefined ? [] : [firstOperand];
+  return [scripts.join('\n')];
 }

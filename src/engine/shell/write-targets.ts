@@ -210,12 +210,16 @@ export function writeTargets(words: readonly Word[], sedFiles: readonly string[]
       const sources = has(p, '--remove-source-files') ? asTargets(p.operands.slice(0, -1), true) : [];
       return dest ? [{ word: dest, tree: true }, ...sources] : [];
     }
-    case 'rm':
+    case 'rm': {
+      const p = parse(args, []);
+      return asTargets(p.operands, has(p, '-r', '-R', '--recursive'));
+    }
     case 'chmod':
     case 'chown':
     case 'chgrp': {
-      const p = parse(args, ['--reference']);
-      return asTargets(p.operands, has(p, '-r', '-R', '--recursive'));
+      // chmod's `-r` is a mode (`chmod -r f`), not --recursive.
+      const p = parse(args, ['--reference', '--from']);
+      return asTargets(p.operands, has(p, '-R', '--recursive'));
     }
     case 'rmdir':
     case 'unlink':
@@ -272,8 +276,11 @@ export function writeTargets(words: readonly Word[], sedFiles: readonly string[]
       return sedTargets(args, sedFiles);
     case 'perl':
       return perlTargets(args);
-    case 'sort':
-      return asTargets(valuesOf(parse(args, ['-o', '--output', '-k', '--key', '-t', '--field-separator', '-T', '--temporary-directory', '-S', '--buffer-size']), '-o', '--output'), false);
+    case 'sort': {
+      const p = parse(args, ['-o', '--output', '-k', '--key', '-t', '--field-separator', '-T', '--temporary-directory', '-S', '--buffer-size']);
+      // `-T DIR`: its temporary files, under names it picks, anywhere in DIR.
+      return [...asTargets(valuesOf(p, '-o', '--output'), false), ...asTargets(valuesOf(p, '-T', '--temporary-directory'), true)];
+    }
     case 'uniq':
       return asTargets(uniqOperands(args).slice(1, 2).filter((w) => w.dynamic || w.value !== '-'), false);
     case 'find':
