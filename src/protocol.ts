@@ -119,7 +119,7 @@ export type RenderModel =
       readonly history: readonly HistoryEntry[];
       readonly definitionChanged: boolean;
       /** Whether allowed shell commands run in the kernel sandbox here, and why not (one line in the panel). */
-      readonly sandbox?: { readonly enforced: boolean; readonly reason?: string };
+      readonly sandbox?: { readonly enforced: boolean; readonly reason?: string; readonly off_for?: Readonly<Record<string, string>> };
       readonly chart?: ChartPanelModel;
       /** The run record's summary (agent-state.json); absent when the run has none yet. */
       readonly record?: RecordSummary;

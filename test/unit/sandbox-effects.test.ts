@@ -172,7 +172,11 @@ test('run tool: sandbox and updated_input; off with the reason without bwrap, an
   assert.deepEqual(on.sandbox, { enforced: true });
   assert.equal(on.updated_input.timeout, 5);
   assert.match(on.updated_input.command, /'--unshare-net'/, 'network: false');
-  assert.deepEqual(cli(['run', 'state'], { cwd: ws }).json.sandbox, { enforced: true });
+  const onState = cli(['run', 'state'], { cwd: ws }).json.sandbox;
+  assert.equal(onState.enforced, true);
+  // Where it is on, run state still names the clients whose calls run without it, and why.
+  assert.deepEqual(Object.keys(onState.off_for).sort(), ['codex', 'copilot', 'cursor', 'gemini']);
+  assert.match(onState.off_for.codex, /approve/);
 
   const env = { STATEGATE_BWRAP: path.join(ws, 'no-such-bwrap') };
   const off = cli(['run', 'tool', 'Bash', '--input', JSON.stringify({ command: 'echo hi' })], { cwd: ws, env }).json;

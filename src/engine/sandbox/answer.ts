@@ -10,12 +10,14 @@ import * as os from 'node:os';
 import type { StateRules } from '../model/index.js';
 import { sandboxCommand } from './bwrap-argv.js';
 import type { SandboxBackend } from './bwrap-probe.js';
-import { clientCannotRewrite } from './clients.js';
+import { CLIENT_REWRITE, clientCannotRewrite } from './clients.js';
 import { sandboxPlan } from './plan.js';
 
 export interface SandboxStatus {
   readonly enforced: boolean;
   readonly reason?: string;
+  /** `run state` and the panel: the clients whose calls run without it even where it is on, and why. */
+  readonly off_for?: Readonly<Record<string, string>>;
 }
 
 export interface SandboxAnswer {
@@ -48,7 +50,9 @@ export interface SandboxCall {
  * bubblewrap found and working. Per call a client that cannot take the rewrite still turns it off.
  */
 export function sandboxStatusHere(backend: SandboxBackend): SandboxStatus {
-  return backend.kind === 'none' ? { enforced: false, reason: `${backend.reason}; the command analysis alone decides` } : { enforced: true };
+  if (backend.kind === 'none') return { enforced: false, reason: `${backend.reason}; the command analysis alone decides` };
+  const off = Object.entries(CLIENT_REWRITE).filter((e): e is [string, string] => e[1] !== undefined);
+  return { enforced: true, off_for: Object.fromEntries(off.map(([client, why]) => [client, `${why}; the command analysis alone decides its calls`])) };
 }
 
 const off = (reason: string): SandboxAnswer => ({ sandbox: { enforced: false, reason } });
