@@ -42,7 +42,16 @@ function projectCopy(t: TestContext): string {
   for (const entry of ['src', 'scripts', 'schemas', 'webview', 'media', 'test', 'package.json', 'tsconfig.json']) {
     fs.cpSync(path.join(REPO_ROOT, entry), path.join(ws, entry), { recursive: true, filter: (src) => !src.includes(`${path.sep}node_modules`) });
   }
-  fs.symlinkSync(fs.realpathSync(path.join(REPO_ROOT, 'node_modules')), path.join(ws, 'node_modules'));
+  const modules = fs.realpathSync(path.join(REPO_ROOT, 'node_modules'));
+  const tmp = fs.realpathSync('/tmp');
+  if (modules.startsWith(`${tmp}${path.sep}`)) {
+    // A checkout under /tmp: the sandbox's /tmp is private, so a link to it would lead nowhere inside.
+    // Hard links (the same disk) make the copy a real folder of the workspace in about a second.
+    const cp = spawnSync('cp', ['-al', modules, path.join(ws, 'node_modules')], { encoding: 'utf8' });
+    assert.equal(cp.status, 0, cp.stderr);
+  } else {
+    fs.symlinkSync(modules, path.join(ws, 'node_modules'));
+  }
   startRun(ws);
   return ws;
 }

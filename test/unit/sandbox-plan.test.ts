@@ -164,3 +164,21 @@ test('the plan: an empty gate folder (what an earlier seal left) is sealed as a 
   assert.deepEqual(after, before);
   assert.ok(before.sealed.includes(path.join(ws, '.github')), `${before.sealed}`);
 });
+
+test('the plan: stategate\'s own files and the ssh agent\'s socket under the real /tmp stay visible (read-only) in the private one', (t) => {
+  const { s, root, ws } = place(t);
+  // tempDir is under the real /tmp: a checkout there runs its CLI from there.
+  const dist = path.join(root, 'checkout', 'dist');
+  const agent = path.join(root, 'ssh-XXXX');
+  fs.mkdirSync(dist, { recursive: true });
+  fs.mkdirSync(agent);
+  const plan = sandboxPlan({ ...s, installDirs: [dist], env: { SSH_AUTH_SOCK: path.join(agent, 'agent.1') } });
+  if (!root.startsWith('/tmp/')) return t.skip(`the temporary folder is not under /tmp here (${root})`);
+  assert.deepEqual(plan.visible, [agent, dist].sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b)));
+  const args = bwrapArgs(plan);
+  const at = args.indexOf(dist);
+  assert.equal(args[at - 1], '--ro-bind');
+  assert.ok(at > args.indexOf('/tmp'), 'bound after the private /tmp is mounted');
+  // The workspace itself is never in this list: it is bound writable.
+  assert.equal(plan.visible.includes(ws), false);
+});

@@ -61,6 +61,7 @@ export function bwrapArgs(plan: SandboxPlan): string[] {
     SANDBOXED_ENV,
     '1',
   ];
+  for (const v of plan.visible) args.push('--ro-bind', v, v);
   if (!plan.network) args.push('--unshare-net');
   for (const w of plan.writable) args.push('--bind', w, w);
   for (const r of plan.readOnly) args.push('--ro-bind', r, r);

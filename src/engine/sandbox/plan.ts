@@ -59,6 +59,12 @@ export interface SandboxPlan {
   readonly sealed: readonly string[];
   /** Protected files that could not be covered (a missing file directly in a writable root). */
   readonly uncovered: readonly string[];
+  /**
+   * Existing places under the real `/tmp` shown read-only inside the private one: stategate's own
+   * installed files (a checkout under /tmp runs its CLI from there), the ssh agent's socket folder
+   * (`git push` over ssh) and X11's sockets.
+   */
+  readonly visible: readonly string[];
   readonly network: boolean;
 }
 
@@ -182,5 +188,7 @@ export function sandboxPlan(s: SandboxSetting): SandboxPlan {
   }
   const ro = [...readOnly].filter((p) => !covered(p, readOnly)).sort(byDepth);
   const seal = [...sealed].filter((p) => !ro.some((o) => inside(p, o)) && !covered(p, sealed)).sort(byDepth);
-  return { writable: roots, readOnly: ro, sealed: seal, uncovered: [...new Set(uncovered)].sort(), network: s.network };
+  const sshAgent = s.env['SSH_AUTH_SOCK'] ? path.dirname(s.env['SSH_AUTH_SOCK']) : undefined;
+  const visible = [...new Set([...s.installDirs, ...(sshAgent ? [sshAgent] : []), '/tmp/.X11-unix'].map((p) => real(path.resolve(p))).filter((p): p is string => p !== undefined && inside(p, '/tmp') && p !== '/tmp' && rootOf(p) === undefined))].sort(byDepth);
+  return { writable: roots, readOnly: ro, sealed: seal, uncovered: [...new Set(uncovered)].sort(), network: s.network, visible };
 }
