@@ -1,6 +1,6 @@
 /**
  * `stategate flow run|resume|stop|pause|status|list`: run FlowState flows
- * (DESIGN.md "The CLI" and "Flows"). The workspace is the current folder:
+ * (README.md, "The command line" and "Flows"). The workspace is the current folder:
  * commands run there and instances live in `./.stategate/flows/<instance>/`.
  * Each subcommand prints one JSON object on stdout; `run` and `resume` show
  * progress and the tools' output on stderr and exit with the flow's exit

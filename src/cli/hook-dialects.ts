@@ -4,7 +4,7 @@
  * each decision goes back in the form that client reads. hook-command.ts
  * decides once; this file only translates.
  *
- * Sources (DESIGN.md "Other agents' hook interfaces" has the table):
+ * Sources (docs/agents.md has the table):
  * - VS Code, Claude Code: hook-protocol.ts.
  * - Codex 0.171 (openai/codex hook_runtime.rs, its hook output schemas): input
  *   as Claude Code's (`hook_event_name`, `session_id`, `tool_name`,

@@ -5,7 +5,7 @@
  * response -> the bytes the agent read of it, and decisions -> each client's
  * output shape.
  *
- * Input shapes (sources: VS Code's hooks reference and DESIGN.md's reading of
+ * Input shapes (sources: VS Code's hooks reference and docs/agents.md's reading of
  * it; Claude Code's hooks documentation):
  * - VS Code: `hookEventName`, `sessionId`, `cwd`, `timestamp`, `transcript_path`,
  *   and for tool events `tool_name`, `tool_input`, `tool_use_id`

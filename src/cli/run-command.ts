@@ -285,7 +285,7 @@ export const command: Command = {
     try {
       answer = await spec.exec(runner, parsed);
     } catch (err) {
-      // Exit 3: enforcement cannot use its state (DESIGN.md "The CLI").
+      // Exit 3: enforcement cannot use its state (README.md, "The command line").
       if (err instanceof RunnerError) throw new CliError(err.code, err.message, err.code === 'run_unreadable' || err.code === 'run_tampered' || err.code === 'store_unavailable' ? 3 : 1);
       throw err;
     }

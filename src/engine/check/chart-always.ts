@@ -4,7 +4,7 @@
  * take their own `always` transitions in the next microstep; a targetless one
  * leaves its source active. A cycle made of unguarded transitions loops
  * forever: an error (the run would stop after 1,000 microsteps). A cycle with
- * a guard on it may end: a warning (DESIGN.md).
+ * a guard on it may end: a warning (docs/statecharts.md).
  *
  * As in XState v5, a microstep that changes neither the configuration nor the
  * context ends the eventless steps: a transition taken again right after

@@ -1,6 +1,6 @@
 /**
  * Rule 10: the context is consistent with what the chart does with it
- * (DESIGN.md): an `assign` writes only keys the `context` declares (an
+ * (docs/statecharts.md): an `assign` writes only keys the `context` declares (an
  * error), and a constant it writes has the type of the key's declared default
  * (an error; a default of null takes anything, and null may be written to any
  * key). An expression reading a context key the chart never declares reads

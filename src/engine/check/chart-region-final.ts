@@ -1,6 +1,6 @@
 /**
  * Rule 5: each region of a parallel state has a final state among its
- * children, so the parallel state can complete (`onAllDone`). DESIGN.md: not
+ * children, so the parallel state can complete (`onAllDone`). docs/statecharts.md: not
  * an error when the parallel state or an ancestor has an event transition
  * that leaves it (the parallel state then ends by that event instead, as the
  * seed's pipeline does with REGION_FAILED).

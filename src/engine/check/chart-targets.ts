@@ -1,5 +1,5 @@
 /**
- * Rule 2: every target resolves (DESIGN.md "Statecharts", Targets: the nearest
+ * Rule 2: every target resolves (docs/statecharts.md, Targets: the nearest
  * state with that key, from the source's siblings outward; `a.b.c` then
  * descends). Transition targets, history defaults and interrupt targets (from
  * the root) are checked.

@@ -1,6 +1,6 @@
 /**
- * The semantic rules of a statechart (the AGENT-33 seed's ten, as DESIGN.md
- * "Statecharts" details them), each in its own file with its own code. Field
+ * The semantic rules of a statechart (the AGENT-33 seed's ten, as
+ * docs/statecharts-validation.md details them), each in its own file with its own code. Field
  * names, types and unknown fields are the loader's and the schema's.
  */
 import type { ChartSrcResolver, Diagnostic, Workflow } from '../model/index.js';

@@ -16,7 +16,7 @@ export interface TargetSite {
   readonly root: boolean;
 }
 
-/** The state an invoke or fork falls back to on failure when it has no `on_fail` (DESIGN.md). */
+/** The state an invoke or fork falls back to on failure when it has no `on_fail` (docs/format.md). */
 export const DEFAULT_FAIL_STATE = 'failed';
 
 export function targetSites(wf: Workflow): TargetSite[] {

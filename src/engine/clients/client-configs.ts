@@ -17,7 +17,7 @@
  * - A file that does not parse is never overwritten: ClientConfigError says
  *   which and why.
  *
- * Where each shape comes from (DESIGN.md "Other agents' hook interfaces"):
+ * Where each shape comes from (docs/agents.md):
  * - Codex 0.171: `.codex/hooks.json`, Claude Code's nested shape (timeout in
  *   seconds, no matcher = every tool); MCP `[mcp_servers.NAME]` in
  *   `.codex/config.toml` (Codex's config reference).

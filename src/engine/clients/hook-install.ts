@@ -19,7 +19,7 @@
 import { applyEdits, modify, parse as parseJsonc, type JSONPath, type ParseError } from 'jsonc-parser';
 import { cliInvocation, guardedCommandLine, RUNTIME_ENV, type HostRuntime } from './cli-launch.js';
 
-/** The events the hook command answers (DESIGN.md: VS Code agent hooks). */
+/** The events the hook command answers (docs/agents.md: VS Code agent hooks). */
 export const INSTALLED_HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop'] as const;
 export type HookEvent = (typeof INSTALLED_HOOK_EVENTS)[number];
 

@@ -1,5 +1,5 @@
 /**
- * The flow runner's front door (SESSION API, DESIGN.md "The CLI"): start,
+ * The flow runner's front door (SESSION API, README.md, "The command line"): start,
  * resume, stop, pause, status, list. Everything is refused before anything
  * runs or is written when the input is bad (flow-file problems in load.ts,
  * instance problems in instance-store.ts); a refusal is a FlowError.

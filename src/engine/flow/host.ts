@@ -3,7 +3,7 @@
  * extension host). The runner (flow/runner.ts) owns the semantics: routing,
  * templating, outputs, instances. A host only performs effects: run a process,
  * ask a person, prompt a model, read an issue. The CLI's host and the
- * extension's host differ only in those effects (DESIGN.md "Flows").
+ * extension's host differ only in those effects (docs/flows.md).
  *
  * Every effect reports a `ToolOutcome`, never throws for an expected failure
  * (a missing vendor CLI, no GitHub sign-in, a headless question): the runner

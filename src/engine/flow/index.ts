@@ -1,5 +1,5 @@
 /**
- * The flow runner (DESIGN.md "Flows"): what the CLI (`stategate flow ...`)
+ * The flow runner (docs/flows.md): what the CLI (`stategate flow ...`)
  * and the extension (the Flows view) call. A host (host.ts) performs the
  * effects; everything else is here. Instances live in
  * `<workspace>/.stategate/flows/<instance>/` (instance.json, log.jsonl): a

@@ -1,5 +1,5 @@
 /**
- * Where a flow goes after a state (DESIGN.md "Flows"): exit 0 to `next`, or
+ * Where a flow goes after a state (docs/flows.md): exit 0 to `next`, or
  * the end (completed, 0) when there is none; a non-zero exit to its `on-error`
  * entry, else to `_`, else the end (failed, with that code). A handler is an
  * ordinary state: when it succeeds and has no `next` the flow ends completed

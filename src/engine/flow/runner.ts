@@ -1,6 +1,6 @@
 /**
  * The step loop of one flow instance: run the state, capture its output,
- * route, persist, repeat (DESIGN.md "Flows"). Every change of the instance is
+ * route, persist, repeat (docs/flows.md). Every change of the instance is
  * written before the next state starts (instance-store.ts), so another
  * process sees where it is, a `flow stop` between two states means the next
  * one never runs, and a kill -9 leaves an instance that names the state it

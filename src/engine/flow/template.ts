@@ -1,7 +1,7 @@
 /**
  * `{{ var }}` substitution in a state's arguments: textual (no shell quoting),
  * and never silent: a variable that is not defined fails the state, naming it
- * (DESIGN.md "Flows"). Text between braces that is not a variable name
+ * (docs/flows.md). Text between braces that is not a variable name
  * (`{{ .Field }}` of a Go template in a command) is left as it is, the same
  * rule the `flow-undefined-variable` check uses.
  */

@@ -1,5 +1,5 @@
 /**
- * The flow runner's public shapes (DESIGN.md "The CLI": the JSON of `flow run`,
+ * The flow runner's public shapes (README.md, "The command line": the JSON of `flow run`,
  * `flow status`, `flow list`). The CLI prints them as they are; the extension
  * shows them in the Flows view.
  */

@@ -1,6 +1,6 @@
 /**
  * The fields a flow file may have, and the arguments each built-in tool
- * requires (FlowState's own table, ../shared/seeds/flowstate-states.txt).
+ * requires (FlowState's own table of states; docs/flows.md).
  * The loader warns about other fields; the rules (check/flow-rules.ts) report
  * missing arguments; docs/flows.md and schemas/flow-schema.json list the same.
  */

@@ -1,6 +1,6 @@
 /**
  * The known field names of each object in a statechart (the AGENT-33 seed's
- * canonical form, what DESIGN.md "Statecharts" adds, and Statewright's state
+ * canonical form, what docs/statecharts.md adds, and Statewright's state
  * rules, which any node may carry). The loader warns about any other key, with
  * a suggestion for typos; `meta`, `context`, `input`, `data` and `params` are
  * open by design.

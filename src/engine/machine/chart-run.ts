@@ -47,7 +47,7 @@ function runStatus(s: ChartSnapshot, previous: RunStatus): RunStatus {
   return previous === 'paused' || previous === 'stopped' ? previous : 'running';
 }
 
-/** What `state` and `send` report on a statechart run (DESIGN.md "The CLI"). */
+/** What `state` and `send` report on a statechart run (README.md, "The command line"). */
 export interface ChartView {
   value: chart.StateValue;
   configuration: string[];
@@ -152,7 +152,7 @@ export function anyExit(effects: readonly ChartEffect[]): boolean {
 }
 
 /**
- * The per-node limit counters after a step (DESIGN.md: a limit counts per
+ * The per-node limit counters after a step (docs/statecharts.md: a limit counts per
  * node that declares it and resets when that node is exited): those of the
  * nodes the step exited are dropped, a sibling's change deep inside a node
  * leaves that node's counters as they were. Undefined: none left.

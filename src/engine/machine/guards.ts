@@ -1,6 +1,6 @@
 /**
- * Guard evaluation: the ten operators exactly as DESIGN.md ("Guards and
- * context") fixes them.
+ * Guard evaluation: the ten operators exactly as docs/format.md fixes them
+ * (its guards section).
  *
  * `field` addresses the context:
  * - If the context has an own key spelled exactly like `field` (dots

@@ -5,7 +5,7 @@
  * bad input; refusals come back as typed errors (`outcome.error`), and a
  * refused event is journaled as `rejected` while the snapshot stays as it was.
  *
- * The store calls these under its lock; the semantics are DESIGN.md's
+ * The store calls these under its lock; the semantics are docs/format.md's
  * "Semantics we chose" (see the module comments of resolve.ts, interrupts.ts,
  * fork.ts and invoke.ts for each part).
  */
@@ -274,7 +274,7 @@ export function sendEvent(
     return loc.branch === undefined ? finishSend(op, event, from, opt) : finishSend(op, event, from, opt, { ...branchTag });
   }
 
-  // The one exception to "guards read the context before the transition": a completion's payload (DESIGN.md, stage pipelines).
+  // The one exception to "guards read the context before the transition": a completion's payload (docs/format.md, stage pipelines).
   const guardPos = opt.payload === undefined ? pos : { ...pos, context: { ...pos.context, payload: opt.payload } };
   const res = resolveEvent(wf, entry.node, guardPos, event, data);
   switch (res.kind) {

@@ -1,5 +1,5 @@
 /**
- * The rule fields of the `state` view (DESIGN.md "The CLI"), shared by the
+ * The rule fields of the `state` view (README.md, "The command line"), shared by the
  * flat view (describe.ts) and a statechart run's (describe-chart.ts). `null`
  * for a rule means "no rule of that kind" (for `allowed_tools`: every tool).
  */

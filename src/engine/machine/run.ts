@@ -125,7 +125,7 @@ export interface Frame extends Position {
   chart?: ChartSnapshot;
   /**
    * A statechart run: the counters of the active nodes whose limits a call
-   * counted against, by node id (DESIGN.md: a limit counts per node that
+   * counted against, by node id (docs/format.md: a limit counts per node that
    * declares it and resets when that node is exited). Absent: none yet.
    */
   nodeCounters?: Record<string, NodeCounters>;

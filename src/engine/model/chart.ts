@@ -2,7 +2,7 @@ import type { JsonObject } from './json-types.js';
 import type { NameRef, SourceLoc } from './source.js';
 
 /* ------------------------------------------------------------------------ *
- * Statecharts (AGENT-33 style; DESIGN.md "Statecharts: semantics we chose").
+ * Statecharts (AGENT-33 style; docs/statecharts.md).
  *
  * A statechart loads into the same `Workflow` / `StateNode` IR: the chart's
  * states are `states` (ids are dotted paths), compound and parallel nodes list

@@ -2,7 +2,7 @@ import type { JsonObject, JsonValue } from './json-types.js';
 import type { NameRef, SourceLoc } from './source.js';
 
 /* ------------------------------------------------------------------------ *
- * Flows (FlowState style; DESIGN.md "Flows: semantics we chose").
+ * Flows (FlowState style; docs/flows.md).
  *
  * A flow loads into the same `Workflow` / `StateNode` IR: each flow state is
  * an atomic node whose action is one tool call, kept in `StateNode.flow`; the
@@ -12,7 +12,7 @@ import type { NameRef, SourceLoc } from './source.js';
  * the flow runner reads.
  * ------------------------------------------------------------------------ */
 
-/** The built-in tools of DESIGN.md's table, in the order the table lists them. */
+/** The built-in tools of docs/flows.md's table, in the order the table lists them. */
 export const FLOW_TOOLS = [
   'bash',
   'switch',

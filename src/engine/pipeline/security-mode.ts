@@ -1,5 +1,5 @@
 /**
- * Security modes of a pipeline (DESIGN.md "One-shot grants"): `ask`, the
+ * Security modes of a pipeline (docs/pipelines.md): `ask`, the
  * default, and `yolo`. They decide only what happens to calls *inside* a
  * stage's tools: under `ask` the client keeps its own confirmations; under
  * `yolo` stategate tells the client the call is approved, so it skips the

@@ -2,7 +2,7 @@
  * Turn accounting. A client asks before each model turn of a stage
  * (`beginTurn`); the stage may take `turn_cap` turns, so asking for one more
  * than that fails the stage instead: the stage's transition on `on_fail` when
- * it has one, else the run fails (DESIGN.md).
+ * it has one, else the run fails (docs/pipelines.md).
  */
 import type { Workflow } from '../model/index.js';
 import { sendEvent, type MachineEnv, type MachineResult } from '../machine/operations.js';

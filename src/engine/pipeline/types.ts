@@ -1,8 +1,7 @@
 /**
  * What a stage pipeline keeps in the run (run.json's `pipeline`) and writes to
  * the journal. A pipeline is a Statewright run whose states carry stage fields
- * (docs/pipelines.md); DESIGN.md "Stage pipelines and the run record" is the
- * rule book. Types only: the operations are in this folder's other files.
+ * (docs/pipelines.md, which is the rule book). Types only: the operations are in this folder's other files.
  */
 import type { JsonObject, JsonValue } from '../model/index.js';
 
@@ -71,7 +70,7 @@ interface StageEventBase {
   state: string;
 }
 
-/** The audit events of DESIGN.md, one per boundary of a stage. */
+/** The audit events of docs/pipelines.md, one per boundary of a stage. */
 export type StageEvent =
   | (StageEventBase & { kind: 'stage_setup'; completion_tool: string; allowed_tools: string[] | null; turn_cap?: number })
   | (StageEventBase & { kind: 'prompt_sent'; prompt: string; missing?: string[] })

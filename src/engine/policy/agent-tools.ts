@@ -127,7 +127,7 @@ export type OfferedToolSpec = Omit<AgentToolSpec, 'name'> & { readonly name: str
 /**
  * The completion tools of the run's live stages (a parallel fork has one per
  * branch; a session bound to a branch sees its branch's): under their own
- * names, the `completion_schema` as the input schema (DESIGN.md).
+ * names, the `completion_schema` as the input schema (docs/pipelines.md).
  */
 export async function stageToolSpecs(runner: Runner, session: AgentSession = {}): Promise<OfferedToolSpec[]> {
   const seen = new Set<string>();

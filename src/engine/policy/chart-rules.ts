@@ -1,6 +1,6 @@
 /**
- * The rules of statechart states (DESIGN.md "Gating agents", under
- * Statecharts), as pure functions of the chart: a state's effective rules
+ * The rules of statechart states (docs/statecharts.md,
+ * and docs/enforcement.md for what the rules mean), as pure functions of the chart: a state's effective rules
  * (its own narrowed by each ancestor's), the node each limit in force is
  * declared by, and the events of a configuration. The policy
  * (effective-rules.ts) and the state view (machine/describe-chart.ts) both
@@ -75,7 +75,7 @@ function definedOnly(rules: StateRules): Partial<StateRules> {
 /**
  * A final state below the root ends its region's (or compound's) activity: it
  * allows nothing of its own. A final state at the root ends the run, where
- * nothing is enforced any more (DESIGN.md "When enforcement applies"), so an
+ * nothing is enforced any more (docs/enforcement.md), so an
  * event leading there does lead to where the call is allowed.
  */
 function regionEnd(node: StateNode): boolean {

@@ -1,5 +1,5 @@
 /**
- * Gating on statecharts (DESIGN.md "Gating agents", under Statecharts). The
+ * Gating on statecharts (docs/enforcement.md). The
  * effective rules of an active atomic state are its own narrowed by each
  * ancestor's: a tool must be allowed at every level that lists tools, a deny
  * anywhere denies, blocked env and denied paths add up, the innermost level

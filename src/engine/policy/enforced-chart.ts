@@ -2,7 +2,7 @@
  * Which machine of a statechart run holds the agent: while a child statechart
  * runs (`invoke: {src: statechart:...}`), the innermost running child, the
  * same one events go to first, as a flat child run is "enforced by its own
- * states' rules" (DESIGN.md "Sub-workflows and forks"); otherwise the run's
+ * states' rules" (docs/format.md); otherwise the run's
  * own chart.
  */
 import type { Workflow } from '../model/index.js';

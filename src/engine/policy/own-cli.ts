@@ -2,7 +2,7 @@
  * stategate's own CLI run by the agent through a shell tool. The person's
  * commands (approve, reject, stop, force, reload, enable/disable, and the
  * hook's own reporting channel) would let an agent approve itself or turn its
- * gate off ("Approval is never granted by the agent", DESIGN.md), so they are
+ * gate off ("Approval is never granted by the agent", docs/enforcement.md), so they are
  * denied in every enforced state, whatever its rules. What the agent may run:
  * `run state`, `run send` (a transition, like statewright_transition),
  * `validate`, `export`, `mcp`, `flow` and help; and `run pause`, `run stop`,

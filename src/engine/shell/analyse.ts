@@ -1,6 +1,6 @@
 /**
  * Shell command analysis for `allowed_commands`, `blocked_env` and shell
- * writes (DESIGN.md, "Shell commands"), on a real bash parser.
+ * writes (docs/enforcement.md), on a real bash parser.
  *
  * The walk finds every simple command wherever bash would run one (lists,
  * pipelines, subshells, groups, substitutions, function bodies, control flow,

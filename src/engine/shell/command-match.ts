@@ -1,6 +1,6 @@
 /**
  * Word-by-word matching of a command against `allowed_commands` entries
- * (DESIGN.md, Shell commands). An entry is a list of words separated by
+ * (docs/enforcement.md, Shell commands). An entry is a list of words separated by
  * whitespace; the command's first words must equal them one by one, where `*`
  * inside an entry word matches any run of characters within that one word.
  * Words after the entry's last word are free (they are arguments).

@@ -7,7 +7,7 @@
  * and docs/enforcement.md lists it (test/unit/command-risks.test.ts keeps the
  * two equal).
  *
- * Entries match by leading words (DESIGN.md), so an entry allows these only
+ * Entries match by leading words (docs/enforcement.md), so an entry allows these only
  * where it names them itself (`"npm test --script-shell=bash"`).
  */
 

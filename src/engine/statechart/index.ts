@@ -1,5 +1,5 @@
 /**
- * The statechart interpreter (DESIGN.md "Statecharts: semantics we chose";
+ * The statechart interpreter (docs/statecharts.md;
  * where that is silent, XState v5's algorithm). Every operation is pure: it
  * takes the workflow IR and a snapshot and returns a new snapshot, whether a
  * transition was taken, and the effects for the journal; the input snapshot

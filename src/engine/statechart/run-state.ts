@@ -43,7 +43,7 @@ export interface StepOptions {
    * as it was when the operation began (guards of eventless transitions later in the same step see it too).
    */
   readonly evidence?: JsonObject;
-  /** The microstep limit for one event (default MAX_MICROSTEPS, DESIGN.md's 1,000; tests lower it). */
+  /** The microstep limit for one event (default MAX_MICROSTEPS, docs/statecharts.md's 1,000; tests lower it). */
   readonly maxMicrosteps?: number;
   /** Runs `statechart:` invocations as child machines (child-runs.ts); without it they are handed out like agent tasks. */
   readonly children?: ChildCharts;

@@ -1,5 +1,5 @@
 /**
- * How a statechart transition's target name finds its state (DESIGN.md
+ * How a statechart transition's target name finds its state (docs/statecharts.md
  * "Statecharts: semantics we chose", Targets). The loader, the validator and
  * the interpreter all resolve targets here, so they can never disagree.
  *

@@ -1,6 +1,6 @@
 /**
  * The workspace's active run, recorded a second time outside the workspace
- * (DESIGN.md "When enforcement applies"). An agent allowed an interpreter can
+ * (docs/enforcement.md). An agent allowed an interpreter can
  * delete `.stategate/` (`python3 -c "shutil.rmtree('.stategate')"`), and "no
  * active run" allows everything: the record in the user's state directory
  * (user-state-dir.ts) says that a run is active here and what stategate last

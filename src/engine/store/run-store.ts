@@ -1,5 +1,5 @@
 /**
- * Persistence of runs under `.stategate/` (the layout is in DESIGN.md):
+ * Persistence of runs under `.stategate/` (the layout is in docs/architecture.md):
  *
  *   .stategate/
  *     active                 id of the active run
@@ -441,7 +441,7 @@ export class RunStore<R extends { readonly runId: string }> {
     return 'text' in read ? { dirExists: true, runId, text: read.text } : { dirExists: true, runId, text: null, textError: read };
   }
 
-  /** What the observed files mean for enforcement (DESIGN.md "When enforcement applies"). */
+  /** What the observed files mean for enforcement (docs/enforcement.md). */
   private interpret(seen: Observed): ActiveRun<R> {
     if (!seen.dirExists) return { kind: 'none', why: `no ${this.dir} directory` };
     if (seen.activeError) return { kind: 'unreadable', reason: `${seen.activeError}; ${RECOVERY}` };

@@ -453,7 +453,7 @@ export class Runner {
   }
 
   /**
-   * Decide a tool call before it runs (DESIGN.md's enforcement table, then the
+   * Decide a tool call before it runs (docs/enforcement.md's order of checks, then the
    * state's rules). An allowed call is counted. Never throws: anything that
    * goes wrong while a run is active is a denial that says why.
    */

@@ -9,7 +9,7 @@
  * So the extension writes the store's URL, without any password, to a file of
  * the workspace under the user's state folder (user-state-dir.ts), outside
  * every workspace, beside the active-run records: never a file in the
- * workspace, which an agent can write (DESIGN.md "Run store"). The password
+ * workspace, which an agent can write (docs/team.md). The password
  * is not written anywhere: a hook takes it from its environment (PGPASSWORD)
  * and fails closed, saying so, without it.
  *

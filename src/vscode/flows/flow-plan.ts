@@ -1,5 +1,5 @@
 /**
- * What a flow file will execute, for the first-run confirmation (DESIGN.md
+ * What a flow file will execute, for the first-run confirmation (docs/flows.md
  * "Flows": a flow runs commands on the machine, so its first run in VS Code
  * lists them and asks). Pure: no 'vscode', so the unit tests read it directly.
  * The answer is remembered by the file's hash, so an edit asks again.

@@ -1,6 +1,6 @@
 /**
  * Which of VS Code's language models answers a `claude`/`codex`/`gemini`
- * state (DESIGN.md "Flows": through vscode.lm, the model picked by vendor /
+ * state (docs/flows.md: through vscode.lm, the model picked by vendor /
  * family or the `model` argument). Pure, over the models' descriptions, so
  * the rule is unit-tested without VS Code.
  */

@@ -22,7 +22,7 @@ import { configuredStore } from './store-setting.js';
 
 export type RunSituation =
   | { readonly kind: 'none' }
-  /** `tampered`: the files do not match the record outside the workspace (DESIGN.md "When enforcement applies"). */
+  /** `tampered`: the files do not match the record outside the workspace (docs/enforcement.md). */
   | { readonly kind: 'unreadable'; readonly reason: string; readonly tampered?: boolean; readonly store?: StoreProblem }
   | {
       readonly kind: 'active';

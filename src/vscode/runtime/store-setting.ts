@@ -1,6 +1,6 @@
 /**
  * The `stategate.store` setting: read from the user's settings only (a
- * workspace file is the agent's to write, DESIGN.md "Run store").
+ * workspace file is the agent's to write, docs/team.md).
  *
  * A change while the window is open re-points the workspace's hooks at once
  * (store-pointer.ts): they act for the person's current choice from their next

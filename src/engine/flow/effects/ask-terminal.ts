@@ -3,7 +3,7 @@
  * of answer, when stdin is a terminal. Headless (stdin not a terminal: a
  * script, CI, a test), a question cannot be asked: the state fails with a
  * message naming it and the way to answer ahead (`--answers`), never an empty
- * answer (DESIGN.md "Flows"). Answers given with `--answers` never get here:
+ * answer (docs/flows.md). Answers given with `--answers` never get here:
  * the runner uses them first.
  */
 import * as readline from 'node:readline/promises';

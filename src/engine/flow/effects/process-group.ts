@@ -4,7 +4,7 @@
  * optional stdin text, and an abort that ends the WHOLE group: background
  * children of a `bash -c 'a & b'` too, not only the process we started.
  *
- * Why a group: `flow stop` must leave nothing running (DESIGN.md "Flows"),
+ * Why a group: `flow stop` must leave nothing running (docs/flows.md),
  * and a shell's children do not die with the shell. SIGTERM first so tools
  * can clean up, SIGKILL after a short grace for those that ignore it.
  *

@@ -12,7 +12,7 @@
  * Handler region: a handler may span several states (`checking -> fixing ->
  * $return`). The interrupt stays active while the position is in a state
  * from which a `$return` transition can still be reached; a transition into
- * any other state "leaves the handler" and ends the interrupt (DESIGN.md:
+ * any other state "leaves the handler" and ends the interrupt (docs/format.md:
  * leaving the handler by any other transition also ends it). For a one-state
  * handler this is exactly "any transition but `$return` ends it".
  */
