@@ -426,7 +426,7 @@ describe('statechart loader: pathological nesting is reported, never a thrown st
   });
 });
 
-describe('statechart targets (DESIGN.md: siblings first, then each ancestor’s siblings; dots descend)', () => {
+describe('statechart targets (docs/statecharts.md: siblings first, then each ancestor’s siblings; dots descend)', () => {
   const { workflow: wf } = load(`statechart:
   initial: a
   states:

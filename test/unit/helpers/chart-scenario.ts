@@ -29,7 +29,7 @@ export interface Scenario {
   chart: PlainChart;
   start: Expect;
   steps?: ScenarioStep[];
-  /** false: a deliberate difference (DESIGN.md), so XState is not asked. */
+  /** false: a deliberate difference (docs/compat.md), so XState is not asked. */
   xstate?: boolean;
   maxMicrosteps?: number;
 }
