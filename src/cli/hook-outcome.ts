@@ -22,12 +22,9 @@
  * - OpenCode: our plugin sends the bash tool's `metadata.exit` as `tool_exit_code`.
  * - VS Code, Cursor: no outcome in what they send; nothing is recorded.
  */
-import type { HookClientName } from '../engine/index.js';
+import type { CallOutcome, HookClientName } from '../engine/index.js';
 
-export interface CallOutcome {
-  readonly ok?: boolean;
-  readonly exitCode?: number;
-}
+export type { CallOutcome };
 
 type Raw = Record<string, unknown>;
 

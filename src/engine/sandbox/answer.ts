@@ -57,24 +57,27 @@ export function sandboxStatusHere(backend: SandboxBackend): SandboxStatus {
 
 const off = (reason: string): SandboxAnswer => ({ sandbox: { enforced: false, reason } });
 
-/**
- * Whether an allowed call would run inside the sandbox (the same tests as sandboxAnswer, without
- * building the command): the policy leaves git's whole-tree writes to it (decide.ts `sandboxed`).
- */
-export function sandboxWillHold(provider: SandboxProvider, client: string | undefined, input: unknown): boolean {
-  if (clientCannotRewrite(client)) return false;
+type Rewritable = { readonly input: { readonly command: string }; readonly backend: Extract<SandboxBackend, { kind: 'bwrap' }> };
+
+/** The call's input and the backend when the client can take the rewrite, else why the boundary is off. */
+function rewritable(provider: SandboxProvider, client: string | undefined, input: unknown): Rewritable | string {
+  const cannot = clientCannotRewrite(client);
+  if (cannot) return cannot;
   const i = input as { command?: unknown } | null;
-  if (!i || typeof i !== 'object' || Array.isArray(i) || typeof i.command !== 'string') return false;
-  return provider.backend().kind !== 'none';
+  if (!i || typeof i !== 'object' || Array.isArray(i) || typeof i.command !== 'string') return 'the call carries its command in no `command` field that stategate could rewrite';
+  const backend = provider.backend();
+  return backend.kind === 'none' ? backend.reason : { input: i as { command: string }, backend };
+}
+
+/** Whether an allowed call would run inside the sandbox: the policy leaves git's whole-tree writes to it (decide.ts `sandboxed`). */
+export function sandboxWillHold(provider: SandboxProvider, client: string | undefined, input: unknown): boolean {
+  return typeof rewritable(provider, client, input) !== 'string';
 }
 
 export function sandboxAnswer(c: SandboxCall): SandboxAnswer {
-  const client = clientCannotRewrite(c.client);
-  if (client) return off(client);
-  const input = c.input as { command?: unknown } | null;
-  if (!input || typeof input !== 'object' || Array.isArray(input) || typeof input.command !== 'string') return off('the call carries its command in no `command` field that stategate could rewrite');
-  const backend = c.provider.backend();
-  if (backend.kind === 'none') return off(backend.reason);
+  const r = rewritable(c.provider, c.client, c.input);
+  if (typeof r === 'string') return off(r);
+  const { input, backend } = r;
   const plan = sandboxPlan({
     workspaceRoot: c.workspaceRoot,
     storeDir: c.storeDir,

@@ -509,16 +509,16 @@ export class Runner {
   }
 
   /** Record what a call did after it ran: result bytes, the edited file, the interrupt it fires. */
-  async result(call: ToolCall, result: ToolResult, opts: ToolOptions = {}): Promise<RecordOutcome & { enforcement: 'on' | 'off' }> {
+  async result(reported: ToolCall, result: ToolResult, opts: ToolOptions = {}): Promise<RecordOutcome & { enforcement: 'on' | 'off' }> {
     const active = await this.active();
     if (active.kind === 'unreadable') throw unusable(active);
     if (active.kind === 'none' || active.run.status !== 'running') {
       return { notices: [], interrupted: false, state: active.kind === 'ok' ? active.run.state : '', enforcement: 'off' };
     }
-    refuseTooDeep(`the ${call.tool} call`, call.input);
+    refuseTooDeep(`the ${reported.tool} call`, reported.input);
     const aliases = this.aliasesFor(opts);
     // What is recorded (evidence, written files, interrupts) is about the agent's command, not the sandbox's wrap of it.
-    call = this.unwrapped(active.run, call, opts, aliases);
+    const call = this.unwrapped(active.run, reported, opts, aliases);
     // A shell call's write targets fire interrupts as an edit's file does: the command is analysed again (before the lock).
     const written = await this.shellWritten(active.run, call, opts, aliases);
     let recorded = false;
