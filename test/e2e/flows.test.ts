@@ -16,6 +16,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import type { Locator } from 'playwright-core';
 import { listFlows } from '../../src/engine/index';
+import { instanceFile } from '../../src/engine/flow/instance-store';
 import { hostRunnerVsix, REPO_ROOT, STATEGATE_VSIX, waitUntil, withVsCode, type VsCode } from './harness';
 import { scriptedModelVsix } from './scripted-model/build';
 
@@ -39,6 +40,16 @@ async function panelDiagram(vsc: VsCode, inst: string): Promise<{ states: string
 
 function instance(vsc: VsCode, flow: string) {
   return listFlows(vsc.workspaceDir).find((f) => f.flow === flow);
+}
+
+/** Whether a pause was asked of a running instance (its record says so; the runner clears it as it pauses). */
+function pauseAsked(vsc: VsCode, id: string): boolean {
+  try {
+    const rec = JSON.parse(fs.readFileSync(instanceFile(vsc.workspaceDir, id), 'utf8')) as { pause_requested?: boolean; status?: string };
+    return rec.pause_requested === true || rec.status === 'paused';
+  } catch {
+    return false;
+  }
 }
 
 /** Runs the open flow file from its ▶ Run flow lens, or from the palette when no lens shows. */
@@ -86,10 +97,22 @@ async function runningRow(vsc: VsCode, flow: string, firstOutput: string): Promi
   return row;
 }
 
-/** A Flows view row's inline action (shown on hover). */
-async function clickRowAction(row: Locator, label: string): Promise<void> {
-  await row.hover();
-  await row.locator(`.action-label[aria-label="${label}"]`).click();
+/**
+ * A Flows view row's inline action (shown on hover). With `took`, the click is
+ * checked by its effect and made again (up to three times) when it had none:
+ * the view re-renders its rows as a running flow writes, and a click that lands
+ * while a row is replaced is lost (a fresh-clone run once waited 30 s on a
+ * pause that was never asked).
+ */
+async function clickRowAction(row: Locator, label: string, took?: () => boolean): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await row.hover();
+    await row.locator(`.action-label[aria-label="${label}"]`).click();
+    if (!took) return;
+    const done = await waitUntil(`${label} to take effect`, async () => took(), 5_000).then(() => true, () => false);
+    if (done) return;
+    if (attempt === 3) throw new Error(`${label}: three clicks on the Flows view row had no effect`);
+  }
 }
 
 test('flows: run from the lens with live output, ask-user in the input box, the model answers, a pause resumed from the Flows view', { timeout: 300_000 }, async (t) => {
@@ -201,7 +224,7 @@ test('flows: run from the lens with live output, ask-user in the input box, the 
 
     await t.test('a running flow paused from the Flows view stops after its state, and resumes from there', async () => {
       const row = await runningRow(vsc, 'steps', 'first step waits for go.txt');
-      await clickRowAction(row, 'Pause Flow');
+      await clickRowAction(row, 'Pause Flow', () => pauseAsked(vsc, 'steps-1'));
       await terminalShows(vsc, 'pause asked');
       // The state that runs is not cut short: it ends, then the flow pauses before the next one.
       fs.writeFileSync(path.join(vsc.workspaceDir, 'go.txt'), '');
@@ -216,7 +239,7 @@ test('flows: run from the lens with live output, ask-user in the input box, the 
 
     await t.test('a running flow stopped from the Flows view: its command ends, the next state never runs', async () => {
       const row = await runningRow(vsc, 'slow', 'working for a while');
-      await clickRowAction(row, 'Stop Flow');
+      await clickRowAction(row, 'Stop Flow', () => instance(vsc, 'slow')?.status !== 'running');
       await until('the slow flow to stop', () => instance(vsc, 'slow')?.status === 'stopped');
       await until('the Flows view to show slow-1 stopped', async () => /stopped/.test(await row.innerText()));
       await sleep(1500);
