@@ -20,7 +20,7 @@ import * as path from 'node:path';
 import { checkWorkflowFile } from '../../src/engine/check/check-file.js';
 import { Runner, type ToolAnswer } from '../../src/engine/store/runner.js';
 import type { JsonObject, JsonValue } from '../../src/engine/model/index.js';
-import { flowStatus, resumeFlow, startFlow } from '../../src/engine/index.js';
+import { exportWorkflow, flowStatus, resumeFlow, startFlow } from '../../src/engine/index.js';
 import type { FlowSummary } from '../../src/engine/flow/types.js';
 import { analyseForPolicy, rewriteForPolicy } from '../../src/engine/shell/gate.js';
 import validateRecord from '../../src/engine/schema/agent-state-validator.generated.js';
@@ -766,6 +766,41 @@ test(
     assert.equal((await r.runner.state()).status, 'completed');
   },
 );
+
+test('seeds/agent33/mermaid-export.statechart.yaml: Mermaid Export Example: the export draws the seed\'s edges, and the chart runs them', async (t) => {
+  const file = 'seeds/agent33/mermaid-export.statechart.yaml';
+  validatesClean(file);
+  const full = path.join(FIXTURES, file);
+  const wf = checkWorkflowFile(fs.readFileSync(full, 'utf8'), full).workflow!;
+  const text = exportWorkflow(wf, 'mermaid');
+  assert.match(text, /^stateDiagram-v2\n/);
+  // Our ids are aliases (`state "idle" as s_idle`) and guards print as written: map both back to the seed's spelling.
+  const names = new Map([...text.matchAll(/state "([^"]+)" as (\S+)/g)].map((m) => [m[2]!, m[1]!]));
+  const name = (id: string): string => (id === '[*]' ? '[*]' : names.get(id) ?? id);
+  const edges = [...text.matchAll(/^\s*(\S+) --> (\S+?)(?:: (.*))?$/gm)].map((m) => `${name(m[1]!)} --> ${name(m[2]!)}${m[3] ? ` : ${m[3].replace('[context.', '[')}` : ''}`);
+  assert.deepEqual(edges.sort(), [
+    '[*] --> executing',
+    '[*] --> idle',
+    'complete --> [*]',
+    'evaluating --> complete : FINISH [all_steps_done]',
+    'evaluating --> running : CONTINUE [has_more_steps]',
+    'executing --> waiting : INVOKE',
+    'idle --> running : START',
+    'running --> evaluating : STEP_COMPLETE',
+    'waiting --> executing : RESULT',
+  ]);
+  const r = await startRun(t, file);
+  const at = async (event: string, config: string[]): Promise<void> => {
+    await r.runner.send(event);
+    assert.deepEqual((await r.runner.state()).configuration, config, event);
+  };
+  await at('START', ['running.executing']);
+  await at('INVOKE', ['running.waiting']);
+  await at('RESULT', ['running.executing']);
+  await at('STEP_COMPLETE', ['evaluating']);
+  await at('FINISH', ['evaluating']);
+  await at('CONTINUE', ['running.executing']);
+});
 
 // ---------------------------------------------------------------------------
 // The run record: the seed's complete example against our published schema.
