@@ -355,6 +355,12 @@ const statewright: Example[] = [
       await r.go('VALIDATED', 'implementing');
       // `*.js` outside site/pb does not match.
       assert.equal((await r.runner.fileChanged(r.at('src/app.js'))).interrupted, false);
+      // A shell write fires it too (docs/compat.md: Statewright's Bash writes do not).
+      const write = { tool: 'Bash', input: bash('echo "hook" > site/pb/hooks/auth.pb.js') };
+      await r.allow(write.tool, write.input);
+      const shell = await r.runner.result(write, { bytes: 0 });
+      assert.deepEqual(shell.interrupt, { name: 'pb_check', from: 'implementing', to: 'pb_validating', file: 'site/pb/hooks/auth.pb.js' });
+      await r.go('VALIDATED', 'implementing');
       await r.go('DONE', 'testing');
     },
   },
@@ -440,9 +446,14 @@ const statewright: Example[] = [
   },
   {
     fixture: `${SW}/meta-fields.workflow.json`,
-    name: 'Meta Fields: the documented meta keys are accepted and change nothing in the machine',
+    name: 'Meta Fields: the documented meta keys are accepted; capture_output keeps tool output in the run history',
     async run(r) {
-      await r.allow('Bash', bash('pytest'));
+      const call = { tool: 'Bash', input: bash('pytest') };
+      await r.allow(call.tool, call.input);
+      await r.runner.result(call, { bytes: 8, output: '3 passed' });
+      const { run_id } = await r.runner.state();
+      const journal = fs.readFileSync(path.join(r.ws, '.stategate', 'runs', run_id, 'journal.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+      assert.ok(journal.some((e) => e.kind === 'tool_result' && e.output === '3 passed' && e.command === 'pytest'), 'the output is in the journal');
       await r.go('DEPLOY', 'deploying');
       await r.go('DONE', 'complete');
     },
