@@ -541,10 +541,23 @@ const pipeline: Example[] = [
   },
 ];
 
-/** The seed's trace: Edit refused in Plan, Grep allowed, submit_plan with a valid payload; Edit in Execute; Review has no tools. */
+/** The seed's trace: Edit refused in Plan (a one-shot grant asked: denied, then approved once), Grep allowed, submit_plan with a valid payload; Edit in Execute; Review has no tools. */
 async function runCodeReview(r: Run, plan: string, execute: string, review: string, done: string): Promise<void> {
   assert.equal(await r.state(), plan);
-  await r.deny('Edit', { file_path: r.at('auth.ts'), old_string: 'a', new_string: 'b' });
+  const edit = { file_path: r.at('auth.ts'), old_string: 'a', new_string: 'b' };
+  await r.deny('Edit', edit);
+  // The out-of-envelope Edit is put to a person (grantStageTool); denied, the model gets a typed denial.
+  const asked = (await r.runner.askGrant('Edit', edit)).proposal;
+  assert.equal(asked?.tool, 'Edit');
+  const denied = await r.runner.answerGrant(asked!.id, false);
+  assert.equal(denied.denial?.type, 'denied_tool_call');
+  assert.equal(denied.denial?.stage, plan);
+  // Had the person approved, the grant covers exactly that proposal, once.
+  const again = (await r.runner.askGrant('Edit', edit)).proposal;
+  assert.equal((await r.runner.answerGrant(again!.id, true)).approved, true);
+  await r.deny('Edit', { ...edit, new_string: 'c' });
+  await r.allow('Edit', edit);
+  await r.deny('Edit', edit);
   await r.allow('Grep', { pattern: 'auth' });
   const bad = await r.runner.completeStage('submit_plan', { steps: [] });
   assert.equal(bad.accepted, false);
