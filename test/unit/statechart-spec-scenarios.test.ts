@@ -1,8 +1,10 @@
 // Every AGENT-33 seed example (test/fixtures/statecharts/spec/) loaded with
-// the real loader, validated, and driven through the interpreter by a
-// scripted sequence; the configuration (and the context the step touches) is
-// asserted after every step. One row per scenario; a fixture with several
-// paths (the three guarded SUBMIT candidates) has one row per path.
+// the real loader, validated clean (no errors, no warnings), and driven
+// through the interpreter by a scripted sequence; the configuration (and the
+// context the step touches, and what its actions emit, send, raise, log or
+// call where the example has such actions) is asserted after every step.
+// One row per scenario; a fixture with several paths (the three guarded
+// SUBMIT candidates) has one row per path.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -15,6 +17,7 @@ import {
   fireDueTimers,
   sendEvent,
   startChart,
+  type ChartEffect,
   type ChartResult,
   type ChartSnapshot,
   type StepOptions,
@@ -34,7 +37,12 @@ interface Expect {
   readonly status?: 'running' | 'done' | 'failed';
   /** Ids of the invocations running after the step. */
   readonly invocations?: readonly string[];
+  /** What the step's actions did outward (emit, send, raise, log, handler calls), in order; asserted when given. */
+  readonly actions?: readonly ChartEffect[];
 }
+
+/** The effects an action has outside the configuration and the context: what the seed's actions are for. */
+const OUTWARD = new Set(['emit', 'send', 'raise', 'log', 'call']);
 
 type Step = Expect &
   (
@@ -99,7 +107,7 @@ const rows: Record<string, Row> = {
   'final: reaching completed ends the run with the context as output': {
     file: 'final.statechart.yaml',
     start: { config: ['working'] },
-    steps: [{ send: 'DONE', config: ['completed'], status: 'done' }],
+    steps: [{ send: 'DONE', config: ['completed'], status: 'done', actions: [{ type: 'log', message: 'the workflow completed' }] }],
   },
   'meta: meta changes nothing at run time': {
     file: 'meta.statechart.yaml',
@@ -119,22 +127,38 @@ const rows: Record<string, Row> = {
   'actions: ASSIGN runs assign_reviewer (agents.select, now())': {
     file: 'actions.statechart.yaml',
     context: { task_type: 'backend' },
-    start: { config: ['reviewing'], context: { reviewer: null } },
+    start: { config: ['reviewing'], context: { reviewer: null }, actions: [{ type: 'call', handler: 'timers.start', params: { name: 'review_deadline', duration: '24h' } }] },
     steps: [
       { send: 'ASSIGN', config: ['assigned'], context: { reviewer: 'reviewer-1', assigned_at: T0_ISO } },
-      { send: 'APPROVE', config: ['approved'], status: 'done' },
+      { send: 'APPROVE', config: ['approved'], status: 'done', actions: [{ type: 'emit', event: 'AUDIT_LOG', data: { action: 'auto_approve', reason: 'Low risk, high score' } }] },
     ],
   },
   'actions: ESCALATE notifies and ends in escalated': {
     file: 'actions.statechart.yaml',
     start: { config: ['reviewing'] },
-    steps: [{ send: 'ESCALATE', config: ['escalated'], context: { reviewer: null }, status: 'done' }],
+    steps: [
+      {
+        send: 'ESCALATE',
+        config: ['escalated'],
+        context: { reviewer: null },
+        status: 'done',
+        actions: [{ type: 'send', to: 'admin_channel', event: 'ESCALATION_REQUIRED', data: { workflow_id: null, risk_level: 'low' } }],
+      },
+    ],
   },
   'guarded SUBMIT, candidate 1: low risk and a high score is auto-approved': {
     file: 'guarded-submit.statechart.yaml',
     context: { risk_level: 'low', score: 95 },
     start: { config: ['drafting'] },
-    steps: [{ send: 'SUBMIT', config: ['auto_approved'], context: { reviewer: null }, status: 'done' }],
+    steps: [
+      {
+        send: 'SUBMIT',
+        config: ['auto_approved'],
+        context: { reviewer: null },
+        status: 'done',
+        actions: [{ type: 'emit', event: 'AUDIT_LOG', data: { action: 'auto_approve', reason: 'Low risk, high score' } }],
+      },
+    ],
   },
   'guarded SUBMIT: low risk with a low score matches no candidate and stays': {
     file: 'guarded-submit.statechart.yaml',
@@ -158,7 +182,12 @@ const rows: Record<string, Row> = {
     context: { risk_level: 'high', score: 100 },
     start: { config: ['drafting'] },
     steps: [
-      { send: 'SUBMIT', config: ['escalation'], context: { reviewer: 'senior_reviewer-1', assigned_at: T0_ISO } },
+      {
+        send: 'SUBMIT',
+        config: ['escalation'],
+        context: { reviewer: 'senior_reviewer-1', assigned_at: T0_ISO },
+        actions: [{ type: 'send', to: 'admin_channel', event: 'ESCALATION_REQUIRED', data: { workflow_id: null, risk_level: 'high' } }],
+      },
       { send: 'APPROVE', config: ['auto_approved'], status: 'done' },
     ],
   },
@@ -180,7 +209,7 @@ const rows: Record<string, Row> = {
     file: 'wildcard.statechart.yaml',
     start: { config: ['listening'] },
     steps: [
-      { send: 'HELLO', config: ['listening'] },
+      { send: 'HELLO', config: ['listening'], actions: [{ type: 'log', message: 'an event this state does not handle', data: { event: 'HELLO' } }] },
       { send: 'STOP', config: ['stopped'], status: 'done' },
     ],
   },
@@ -191,7 +220,7 @@ const rows: Record<string, Row> = {
     start: { config: ['waiting_for_approval'] },
     steps: [
       { advance: DAY - 1, config: ['waiting_for_approval'] },
-      { advance: 1, config: ['auto_rejected'], status: 'done' },
+      { advance: 1, config: ['auto_rejected'], status: 'done', actions: [{ type: 'emit', event: 'APPROVAL_TIMED_OUT' }] },
     ],
   },
   'after: the SLA delay read from the context fires first and leads to sla_breach': {
@@ -199,7 +228,7 @@ const rows: Record<string, Row> = {
     start: { config: ['waiting_for_approval'] },
     steps: [
       { advance: 3_599_999, config: ['waiting_for_approval'] },
-      { advance: 1, config: ['sla_breach'] },
+      { advance: 1, config: ['sla_breach'], actions: [{ type: 'send', to: 'admin_channel', event: 'SLA_BREACHED' }] },
       // Leaving waiting_for_approval cancelled its 24-hour timer.
       { advance: DAY, config: ['sla_breach'] },
       { send: 'APPROVED', config: ['approved'], status: 'done' },
@@ -266,7 +295,16 @@ const rows: Record<string, Row> = {
   'pipeline: BUILD_FAILED raises REGION_FAILED, which leaves the pipeline and cancels the linter': {
     file: 'pipeline.statechart.yaml',
     start: { config: ['pipeline.build.compiling', 'pipeline.lint.linting'] },
-    steps: [{ send: 'BUILD_FAILED', config: ['pipeline_failed'], context: { build_artifact: null }, status: 'done', invocations: [] }],
+    steps: [
+      {
+        send: 'BUILD_FAILED',
+        config: ['pipeline_failed'],
+        context: { build_artifact: null },
+        status: 'done',
+        invocations: [],
+        actions: [{ type: 'raise', event: 'REGION_FAILED', data: { region: 'build' } }],
+      },
+    ],
   },
   'invoke agent: the implementer finishes, review asks for a revision, then a failure escalates': {
     file: 'invoke-agent.statechart.yaml',
@@ -312,8 +350,8 @@ function load(file: string): Workflow {
   const full = path.join(SPEC, file);
   // Child sources are not read here: the test completes invocations itself.
   const checked = checkWorkflowFile(readFileSync(full, 'utf8'), full, { resolveSrc: false });
-  const errors = checked.diagnostics.filter((d) => d.severity === 'error');
-  assert.deepEqual(errors, [], `${file} validates`);
+  // Clean: no errors and no warnings (a warning on a seed's own example is a false one).
+  assert.deepEqual(checked.diagnostics.map((d) => `${d.severity} ${d.code}: ${d.message}`), [], `${file} validates clean`);
   assert.ok(checked.workflow, `${file} loads`);
   return checked.workflow;
 }
@@ -327,6 +365,7 @@ function check(wf: Workflow, result: ChartResult, want: Expect, where: string): 
     const running = snapshot.invocations.filter((i) => i.status === 'running').map((i) => i.id);
     assert.deepEqual(running, want.invocations, `${where}: running invocations`);
   }
+  if (want.actions) assert.deepEqual(result.effects.filter((e) => OUTWARD.has(e.type)), want.actions, `${where}: what the actions did`);
   if (snapshot.status === 'done') assert.deepEqual(snapshot.output, snapshot.context, `${where}: a root final state outputs the context`);
   return snapshot;
 }
