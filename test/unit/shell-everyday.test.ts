@@ -9,6 +9,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { braceWords } from '../../src/engine/shell/brace-expansion';
 import { analyseForPolicy } from '../../src/engine/shell/gate';
 import type { ShellRules } from '../../src/engine/shell/analyse';
 import { readShellCorpus } from './support/shell-corpus';
@@ -88,3 +90,16 @@ for (const [command, r, want] of attacks) {
     if (!v.ok) assert.match(v.reason, want);
   });
 }
+
+// Brace expansion is read as bash makes it: the words agree with bash's own, word for word.
+const braceCases = ['tests/{a,b}.py', '{src,tests}', '{a,b}{1,2}', 'x{a,{b,c}}y', '{1..3}', '{01..10..3}', '{5..1}', '{a..e..2}', '{x,}', 'a{b,}c', '-{p,x}evil', 'tests/{unit,e2e}/*.py', 'a{b}c,{d,e}'];
+for (const text of braceCases) {
+  test(`brace expansion of ${text} gives bash's words`, () => {
+    const bash = execFileSync('bash', ['-c', `set -f; printf '%s\\n' ${text}`], { encoding: 'utf8' }).split('\n').filter((l) => l !== '');
+    const ours = braceWords({ value: text, dynamic: true, text })?.map((w) => w.value);
+    assert.deepEqual(ours, bash);
+  });
+}
+test('brace expansion leaves alone what it cannot read before the run, and braces that expand nothing', () => {
+  for (const text of ['{$X,b}', '"{a,b}"', '{a\\,b}', '{}', '{x}', '{Z..a}', '{1..100000}']) assert.equal(braceWords({ value: text, dynamic: true, text }), undefined, text);
+});

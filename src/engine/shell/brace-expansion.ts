@@ -19,7 +19,8 @@ const MAX_WORDS = 256;
  */
 export function braceWords(w: Word): Word[] | undefined {
   if (!w.dynamic || w.starGlob || !w.text.includes('{') || !LITERAL.test(w.text)) return undefined;
-  const out = expand(w.text);
+  // bash drops the empty words an expansion makes (`{x,}` is the one word `x`).
+  const out = expand(w.text)?.filter((s) => s !== '');
   if (!out || (out.length === 1 && out[0] === w.text)) return undefined;
   // Each result is plain text again; a `*` left in it is still a glob (command-match.ts reads those).
   return out.map((s) => (s.includes('*') ? { value: s, dynamic: true, starGlob: true, text: s } : { value: s, dynamic: false, text: s }));

@@ -34,7 +34,7 @@ const NO_PAGER = new Set(['', 'cat']);
 /** rustc flags that set lint levels, cfg names or code generation that runs nothing (`-C linker=`, `-C link-arg` stay out). */
 const RUSTC_CODEGEN = new Set([
   'debuginfo', 'opt-level', 'target-cpu', 'target-feature', 'instrument-coverage', 'debug-assertions', 'overflow-checks', 'panic', 'strip',
-  'codegen-units', 'lto', 'force-frame-pointers', 'embed-bitcode', 'incremental', 'relocation-model', 'split-debuginfo',
+  'codegen-units', 'lto', 'force-frame-pointers', 'embed-bitcode', 'relocation-model', 'split-debuginfo',
 ]);
 /** go build flags that choose modes and counts (`-toolexec`, `-exec`, `-overlay`, `-modfile` stay out). */
 const GO_FLAG = /^-(?:mod=\w+|race|v|trimpath|buildvcs=\w+|count=\d+|p=\d+|tags=[\w,.]*|cover|short)$/;
