@@ -49,6 +49,12 @@ const attacks: [string, ShellRules, RegExp][] = [
   ['read HOME < args.txt; pytest $HOME', SETTERS, /`\$HOME` is only known when it runs/],
   ['export "HO""ME=-pevil"; pytest $HOME', SETTERS, /`\$HOME` is only known when it runs/],
   ['declare -n r=HOME; pytest $HOME', SETTERS, /`\$HOME` is only known when it runs/],
+  ['e{xport,} "HO""ME=-pevil"; pytest $HOME', SETTERS, /the command name `e\{xport,\}` is only known when it runs/],
+  ['command e{xport,} "HO""ME=-pevil"; pytest $HOME', { ...SETTERS, allowedCommands: [...SETTERS.allowedCommands!, 'command'] }, /sets HOME/],
+  // A declaration builtin run through a wrapper still has its assignments checked (it was not, before).
+  ['command export LD_PRELOAD=./evil.so; pytest', rules(['pytest', 'export']), /sets LD_PRELOAD/],
+  ['builtin declare -x BASH_ENV=./evil.sh; pytest', rules(['pytest', 'declare']), /sets BASH_ENV/],
+  ['command export $X; pytest', rules(['pytest', 'export']), /sets variables named by a word only known when it runs/],
   ["ev''al 'HOME=-pevil'; pytest $HOME", SETTERS, /sets HOME|`\$HOME` is only known when it runs/],
   ["HOME=-pevil bash -c 'pytest $HOME'", SETTERS, /sets HOME/],
   ["env 'HO''ME=-pevil' bash -c 'pytest $HOME'", SETTERS, /sets HOME/],

@@ -25,7 +25,7 @@ import { ownCliDenial } from '../policy/own-cli';
 import { commandRulesInForce, type ShellRules } from './rules';
 import { canonicalCommand, optionFinding } from './option-risks';
 import { outputTargets } from './output-flags';
-import { envReadReason, findExecs, isCodeLoadingVar, SHELLS, shellRun, touchesEnviron, unwrap, WRAPPERS, writesFiles, xargsReplace } from './commands';
+import { DECLARE, envReadReason, findExecs, isCodeLoadingVar, SHELLS, shellRun, touchesEnviron, unwrap, WRAPPERS, writesFiles, xargsReplace } from './commands';
 import { falseComment, joinedContinuation, type Misread, skippedText, splitWords } from './misread';
 import { loadShellParser, type ShellParser } from './parser';
 import { ShellNode as SyntaxNode } from './tree';
@@ -424,7 +424,8 @@ class Walk {
     }
     for (const a of assignments) this.assignment(a, depth, prefix);
     // `tests/{a,b}.py` is the words `tests/a.py tests/b.py` before anything runs: read those (brace-expansion.ts).
-    this.run(words.flatMap((w) => braceWords(w) ?? [w]), depth, prefix);
+    // Not in the command's name: `e{xport,}` would be a builtin the parser never saw; it stays a run-time name.
+    this.run([...words.slice(0, 1), ...words.slice(1).flatMap((w) => braceWords(w) ?? [w])], depth, prefix);
   }
 
   /**
@@ -460,6 +461,16 @@ class Walk {
     for (const a of assigns) {
       const why = riskyAssignment(a);
       if (why) deny(`it sets ${a.name}, which changes what the allowed command runs or loads: ${why}`, a.text);
+    }
+  }
+
+  /** The `NAME=value` arguments of a declaration builtin run as a plain command (after a wrapper). */
+  private declaredWords(args: readonly Word[], text: string): void {
+    if (this.rules.allowedCommands === undefined) return;
+    for (const w of args) {
+      if (w.dynamic) deny(`${quote(text)} sets variables named by a word only known when it runs (${w.text})`, text);
+      const m = /^([A-Za-z_][A-Za-z0-9_]*)(\+?)=/.exec(w.value);
+      if (m) this.checkAssignments([{ name: m[1]!, append: m[2] === '+', text: w.text, value: { value: w.value.slice(m[0].length), dynamic: false, text: w.text } }]);
     }
   }
 
@@ -585,6 +596,8 @@ class Walk {
       return;
     }
     if (n === 'alias' && args.some((w) => w.value.includes('='))) deny('defining aliases is not allowed: an alias hides what a command runs', text);
+    // `command export X=v`, `builtin declare X=v`: the builtin the parser did not see as one still sets variables.
+    if (DECLARE.has(n) && !spec) this.declaredWords(args, text);
     if (n === 'trap') {
       const body = args.find((w) => !w.value.startsWith('-'));
       if (body?.dynamic) deny('trap with a command only known when it runs cannot be analysed', text);

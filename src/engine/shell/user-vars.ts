@@ -13,6 +13,7 @@
  * `source`, `env`, ...) makes them the agent's: see commandMaySetUserVars.
  */
 import type { ShellNode as SyntaxNode } from './tree';
+import { braceWords } from './brace-expansion';
 import { evalWord } from './words';
 
 export interface UserVar {
@@ -60,7 +61,10 @@ export function commandMaySetUserVars(text: string, root: SyntaxNode): boolean {
     if (n.type === 'command') {
       for (const c of n.namedChildren) {
         const w = c.type === 'command_name' ? c.namedChildren[0] : c;
-        if (w && !w.type.endsWith('redirect') && w.type !== 'variable_assignment' && SETTERS.has(evalWord(w).value)) return true;
+        if (!w || w.type.endsWith('redirect') || w.type === 'variable_assignment') continue;
+        // Brace expansion can make a setter's name: `e{xport,} X` runs `export e X`.
+        const word = evalWord(w);
+        if ((braceWords(word) ?? [word]).some((x) => SETTERS.has(x.value))) return true;
       }
     }
     return n.namedChildren.some(visit);
