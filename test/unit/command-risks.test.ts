@@ -77,7 +77,7 @@ const denied: Row[] = [
   ['python3.12 -mpytest -p evil', ['python3.12'], /pytest -p/],
   ['PYTEST_ADDOPTS="-p evil" pytest', ['pytest'], /sets PYTEST_ADDOPTS.*pytest reads options from it.*it holds -p: imports the module/],
   ['PYTEST_PLUGINS=evil pytest', ['pytest'], /sets PYTEST_PLUGINS/],
-  ['PYTHONPATH=. pytest', ['pytest'], /sets PYTHONPATH/],
+  ['PYTHONPATH=/tmp/evil pytest', ['pytest'], /sets PYTHONPATH/],
   ['PYTHONWARNINGS=ignore::evil.W pytest', ['pytest'], /sets PYTHONWARNINGS/],
   ["python -c 'import os'", ['python'], /python -c: runs the Python code/],
   ['python -W ignore::evil.W x.py', ['python'], /python -W/],

@@ -8,34 +8,12 @@ import { analyseCommand, rewriteCommand, type ShellRules } from '../../src/engin
 import { matchCommand, wordMatches } from '../../src/engine/shell/command-match';
 import type { Word } from '../../src/engine/shell/words';
 import { requireShared } from './helpers/shared-material';
+import { readShellCorpus, type CorpusRow } from './support/shell-corpus';
 
-const FIXTURES = join(__dirname, '..', 'fixtures', 'shell');
 const STRICT: ShellRules = { allowedCommands: ['pytest', 'npm test'], blockedEnv: ['AWS_SECRET_ACCESS_KEY', 'GITHUB_TOKEN'], writeAllowed: false };
 
-interface Row {
-  readonly command: string;
-  readonly rules: ShellRules;
-  readonly label: string;
-}
-
 /** Fixture format: see the header of adversarial.txt / legitimate.txt. */
-function readCorpus(file: string): Row[] {
-  let rules = STRICT;
-  let from = '';
-  const rows: Row[] = [];
-  for (const line of readFileSync(join(FIXTURES, file), 'utf8').split('\n')) {
-    if (line.trim() === '' || line.startsWith('#')) continue;
-    if (line.startsWith('@rules ')) {
-      const r = JSON.parse(line.slice('@rules '.length)) as ShellRules & { from?: string };
-      rules = { allowedCommands: r.allowedCommands, blockedEnv: r.blockedEnv, writeAllowed: r.writeAllowed };
-      from = r.from ? ` [${r.from}]` : '';
-      continue;
-    }
-    const command = line.startsWith('json:') ? (JSON.parse(line.slice('json:'.length)) as string) : line;
-    rows.push({ command, rules, label: `${JSON.stringify(command)}${from}` });
-  }
-  return rows;
-}
+const readCorpus = (file: string): CorpusRow[] => readShellCorpus(file, STRICT);
 
 const adversarial = readCorpus('adversarial.txt');
 const legitimate = readCorpus('legitimate.txt');

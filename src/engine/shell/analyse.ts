@@ -25,12 +25,15 @@ import { ownCliDenial } from '../policy/own-cli';
 import { commandRulesInForce, type ShellRules } from './rules';
 import { canonicalCommand, optionFinding } from './option-risks';
 import { outputTargets } from './output-flags';
-import { envReadReason, findExecs, isCodeLoadingVar, SHELLS, shellRun, touchesEnviron, unwrap, WRAPPERS, writesFiles, xargsReplace } from './commands';
+import { DECLARE, envReadReason, findExecs, isCodeLoadingVar, SHELLS, shellRun, touchesEnviron, unwrap, WRAPPERS, writesFiles, xargsReplace } from './commands';
 import { falseComment, joinedContinuation, type Misread, skippedText, splitWords } from './misread';
 import { loadShellParser, type ShellParser } from './parser';
 import { ShellNode as SyntaxNode } from './tree';
 import { sedEffects, sedScripts } from './sed-script';
 import { evalWord, type Word } from './words';
+import { braceWords } from './brace-expansion';
+import { commandMaySetUserVars } from './user-vars';
+import { harmlessAssignment } from './harmless-assignments';
 import { dirChange, envChdir, UNKNOWN_TARGET, writeTargets, type DirChange, type ShellWrite, type WriteTarget } from './write-targets';
 
 export { rewriteCommand } from './rewrite';
@@ -190,6 +193,8 @@ class Walk {
 
   /** The text being walked (a nested eval / sh -c body while it is walked). */
   private text = '';
+  /** Whether `$HOME`, `$PWD`, `~`... are the user's in the text being walked: no level of it may set them (user-vars.ts). */
+  private userVars = true;
 
   /** Parse and walk one piece of shell text (the command, or an eval / sh -c body). */
   source(text: string, depth: number): void {
@@ -219,7 +224,14 @@ class Walk {
         return deny(`the command does not parse as shell${bad ? ` near ${quote(bad.text || bad.type)}` : ''}`, bad?.text ?? text);
       }
       this.misread(skippedText(text, root) ?? joinedContinuation(text, root));
-      this.walk(root, depth);
+      // A nested body inherits the outer level's answer: `HOME=-p sh -c 'pytest $HOME'`.
+      const outer = this.userVars;
+      this.userVars = outer && !commandMaySetUserVars(text, root);
+      try {
+        this.walk(root, depth);
+      } finally {
+        this.userVars = outer;
+      }
     });
   }
 
@@ -382,7 +394,8 @@ class Walk {
 
   /** A word as a command sees it: value, plus the checks every word gets. */
   private word(node: SyntaxNode, depth: number): Word {
-    const w = evalWord(node);
+    const evaluated = evalWord(node);
+    const w = this.userVars && evaluated.dynamic ? { ...evaluated, userVars: true } : evaluated;
     this.scan(node, depth);
     if (this.blocked.length > 0) {
       if (touchesEnviron(w)) {
@@ -410,7 +423,9 @@ class Walk {
       else this.walk(c, depth);
     }
     for (const a of assignments) this.assignment(a, depth, prefix);
-    this.run(words, depth, prefix);
+    // `tests/{a,b}.py` is the words `tests/a.py tests/b.py` before anything runs: read those (brace-expansion.ts).
+    // Not in the command's name: `e{xport,}` would be a builtin the parser never saw; it stays a run-time name.
+    this.run([...words.slice(0, 1), ...words.slice(1).flatMap((w) => braceWords(w) ?? [w])], depth, prefix);
   }
 
   /**
@@ -446,6 +461,16 @@ class Walk {
     for (const a of assigns) {
       const why = riskyAssignment(a);
       if (why) deny(`it sets ${a.name}, which changes what the allowed command runs or loads: ${why}`, a.text);
+    }
+  }
+
+  /** The `NAME=value` arguments of a declaration builtin run as a plain command (after a wrapper). */
+  private declaredWords(args: readonly Word[], text: string): void {
+    if (this.rules.allowedCommands === undefined) return;
+    for (const w of args) {
+      if (w.dynamic) deny(`${quote(text)} sets variables named by a word only known when it runs (${w.text})`, text);
+      const m = /^([A-Za-z_][A-Za-z0-9_]*)(\+?)=/.exec(w.value);
+      if (m) this.checkAssignments([{ name: m[1]!, append: m[2] === '+', text: w.text, value: { value: w.value.slice(m[0].length), dynamic: false, text: w.text } }]);
     }
   }
 
@@ -571,6 +596,8 @@ class Walk {
       return;
     }
     if (n === 'alias' && args.some((w) => w.value.includes('='))) deny('defining aliases is not allowed: an alias hides what a command runs', text);
+    // `command export X=v`, `builtin declare X=v`: the builtin the parser did not see as one still sets variables.
+    if (DECLARE.has(n) && !spec) this.declaredWords(args, text);
     if (n === 'trap') {
       const body = args.find((w) => !w.value.startsWith('-'));
       if (body?.dynamic) deny('trap with a command only known when it runs cannot be analysed', text);
@@ -699,7 +726,7 @@ class Walk {
     const full = (): string => [...assigns.map((a) => a.text), textOf(words)].join(' ');
     for (const a of assigns) {
       const why = riskyAssignment(a);
-      if (why && !match.namesAssignment(a.name)) {
+      if (why && !match.namesAssignment(a.name) && !harmlessAssignment(a, words)) {
         return `${quote(full())} sets ${a.name}, which changes what the allowed command runs or loads: ${why}. An allowed_commands entry allows that only by naming it (e.g. "${a.text} ${textOf(words)}")`;
       }
     }
@@ -715,6 +742,10 @@ const XARGS_INPUT: Word = { value: '$xargs_input', dynamic: true, text: '$(words
 /** The reason for a risky argument, with the way to allow it. */
 function riskReason(words: readonly Word[], f: Finding, full: string): string {
   if (f.dynamic) {
+    // `$PWD` is the user's path everywhere else; unquoted, a directory named by the agent (`cd 'x -p plugin'`) splits into options.
+    if (/\$\{?(?:OLD)?PWD\b/.test(f.what) && !f.what.includes('"')) {
+      return `${quote(full)}: ${f.what} is not quoted, so it splits at blanks in the directory's name, which the agent chooses with cd (\`cd 'x -p plugin'\` makes it read -p plugin); write it in double quotes ("$PWD/tests")`;
+    }
     const fix = f.dashDashEnds ? '; end its options with `--` before such words, or' : ';';
     return `${quote(full)}: ${f.what} ${f.why} that load or run code (command-risks.ts)${fix} write the run-time part in double quotes, after a literal start (\"tests/$X\", -j\"$(nproc)\")`;
   }

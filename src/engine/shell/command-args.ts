@@ -11,7 +11,7 @@
  */
 import { ENV_RISKS, PYTHON_MODULES, SCRIPT_ARGS, TOOL_RISKS, safeWarningFilter, type FlagRisk, type PositionalRisk, type ToolRisks } from './command-risks';
 import { isCodeLoadingVar } from './commands';
-import { dynamicShape } from './dynamic-shape';
+import { wordShape } from './dynamic-shape';
 import type { Word } from './words';
 
 export { dynamicShape } from './dynamic-shape';
@@ -125,7 +125,7 @@ function variant(t: ToolRisks, key: 'program' | 'own' | 'script', first: ToolRis
   return v;
 }
 
-const splitsApart = (w: Word): boolean => w.dynamic && dynamicShape(w.text).splits;
+const splitsApart = (w: Word): boolean => w.dynamic && wordShape(w).splits;
 
 /** Called with each program a command ends up running: the command itself, `npx X`'s X, `node`'s script. */
 export type ProgramVisitor = (how: 'command' | 'package' | 'script', word: Word, rest: readonly Word[]) => void;
@@ -179,7 +179,7 @@ class Reader {
       }
       // A positional word.
       if (w.dynamic) {
-        const shape = dynamicShape(w.text);
+        const shape = wordShape(w);
         if (shape.splits || shape.first === undefined || shape.first === '-') {
           if (this.find({ what: `\`${w.text}\``, why: `is only known when it runs, and ${t.tool} reads options there`, last: i, dynamic: true, dashDashEnds: sx.dashDash === 'end' })) return;
         }

@@ -399,7 +399,8 @@ const MAKE: ToolRisks = {
     { long: ['environment-overrides'], short: 'e', value: 'none', why: "lets environment variables override the makefile's (any program a recipe runs)" },
     { long: ['touch'], short: 't', value: 'none', why: 'touches the file of every target instead of building it (writes files the makefile names)' },
   ],
-  positionals: [{ label: '`VAR=value`', test: (ps, i) => /^[^-=\s][^=\s]*=/.test(ps[i] ?? ''), why: 'overrides a makefile variable (SHELL, or any program a recipe runs)' }],
+  // A number or a yes/no (`V=1`, `DEBUG=false`) names no program and no file: it runs nothing the makefile would not.
+  positionals: [{ label: '`VAR=value`', test: (ps, i) => /^[^-=\s][^=\s]*=/.test(ps[i] ?? '') && !/^[A-Za-z_][A-Za-z0-9_]*=(\d+|true|false|yes|no|on|off)$/i.test(ps[i] ?? ''), why: 'overrides a makefile variable (SHELL, or any program a recipe runs)' }],
 };
 
 const GIT_CONFIG_FLAG: FlagRisk = {

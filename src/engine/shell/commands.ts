@@ -356,7 +356,8 @@ export function touchesEnviron(w: Word): boolean {
   return ENVIRON_PATHS.some((p) => glob.test(p));
 }
 
-const DECLARE = new Set(['declare', 'typeset', 'local', 'readonly', 'export']);
+/** Builtins that set variables from `NAME=value` arguments. */
+export const DECLARE: ReadonlySet<string> = new Set(['declare', 'typeset', 'local', 'readonly', 'export']);
 const ENV_LISTERS = new Set(['env', 'printenv', 'set', 'compgen', 'ps']);
 
 /**

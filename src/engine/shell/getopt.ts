@@ -8,7 +8,7 @@
  * Reading it any other way lets an agent hide an option from the analysis
  * that the program itself still obeys.
  */
-import { dynamicShape } from './dynamic-shape';
+import { wordShape } from './dynamic-shape';
 import type { OptionSpec, ProgramOptions } from './program-options';
 import type { Word } from './words';
 
@@ -61,7 +61,7 @@ const shortOption = (t: ProgramOptions, c: string): OptionSpec | undefined => t.
  */
 function hidesOption(w: Word): boolean {
   if (!w.dynamic) return false;
-  const shape = dynamicShape(w.text);
+  const shape = wordShape(w);
   return shape.splits || shape.first === undefined;
 }
 

@@ -17,6 +17,11 @@ export interface Word {
   readonly starGlob?: boolean;
   /** The word as written. */
   readonly text: string;
+  /**
+   * `$HOME`, `$PWD`, `~` and the like in it are the user's (user-vars.ts): the
+   * command does not set them, so their shape is known (dynamic-shape.ts).
+   */
+  readonly userVars?: boolean;
 }
 
 /** Unquoted text: backslash quotes the next character; backslash-newline vanishes. */
