@@ -234,3 +234,29 @@ test('a hook call that names its session lists that session in active_agents; th
   assert.equal(cli(['run', 'stop'], { cwd: root }).code, 0);
   assert.deepEqual(record().active_agents, [], 'a run that ended has no agent at work');
 });
+
+test('a record written before the seed\'s values (our kinds in its fields, nulls) is brought to the seed\'s shape by the next change', async (t) => {
+  const root = tempDir('sg-seed-upgrade-', t);
+  const runner = new Runner({ dir: path.join(root, '.stategate'), workspaceRoot: root });
+  const file = path.join(root, 'w.workflow.json');
+  fs.writeFileSync(file, JSON.stringify(STATEWRIGHT));
+  await runner.start(file);
+  await runner.tool({ tool: 'Edit', input: { file_path: 'a.ts', old_string: 'a', new_string: 'b' } });
+  const recordFile = path.join(runner.runDir((await runner.requireActive()).runId), 'agent-state.json');
+  const now = JSON.parse(fs.readFileSync(recordFile, 'utf8'));
+  // As an older stategate wrote it.
+  const old = {
+    ...now,
+    version: undefined,
+    orchestrator: { ...now.orchestrator, task_doc: null },
+    supervisor: { ...now.supervisor, interventions: now.supervisor.interventions.map(({ stategate, ...iv }: any) => ({ ...iv, ...stategate })) },
+    checkpoints: now.checkpoints.map((c: any) => ({ ...c, git_sha: null })),
+  };
+  fs.writeFileSync(recordFile, JSON.stringify(old));
+  const { forgetWrittenRecord } = await import('../../src/engine/record/record-file');
+  forgetWrittenRecord();
+  await runner.tool({ tool: 'Read', input: { file_path: 'a.ts' } });
+  const rec = JSON.parse(fs.readFileSync(recordFile, 'utf8')) as AgentStateRecord;
+  assertSeedShaped(rec, 'upgraded');
+  assert.deepEqual(rec.supervisor.interventions.map((i) => [i.action, i.stategate.action]), [['auto_fix', 'deny']]);
+});

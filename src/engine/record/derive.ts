@@ -11,7 +11,7 @@ import type { JournalEntry, RunSnapshot, RunStatus } from '../machine/run.js';
 import { boundsOf, costSoFar, formatCost, formatElapsed, formatShortElapsed } from './bounds.js';
 import { intervention, upgradeRecord } from './seed-kinds.js';
 import type { SeenSession } from './sessions-seen.js';
-import { RECORD_VERSION, type ActiveAgent, type AgentStateRecord, type Checkpoint, type CompletedTask, type Intervention, type Learning, type RecordStatus, type RecordTrack } from './types.js';
+import { AGENT_STATE_VERSION, type ActiveAgent, type AgentStateRecord, type Checkpoint, type CompletedTask, type Intervention, type Learning, type RecordStatus, type RecordTrack } from './types.js';
 
 /** The seed's default for `max_iterations_per_task`, written when the state sets no max_iterations. */
 export const DEFAULT_MAX_ITERATIONS = 30;
@@ -182,7 +182,7 @@ function keepLast<T>(list: T[], n: number): T[] {
 
 function emptyRecord(run: RunSnapshot): AgentStateRecord {
   return {
-    version: RECORD_VERSION,
+    version: AGENT_STATE_VERSION,
     orchestrator: { status: 'executing', task_doc: '', current_phase: 0, total_phases: 0, current_task: '1/1', ralph_iteration: 0, outer_ralph: false, start_time: run.createdAt, end_time: null },
     supervisor: { enabled: true, checks_performed: 0, conflicts_detected: 0, auto_fixes_applied: 0, re_plans_triggered: 0, last_check: null, interventions: [] },
     active_agents: [],
@@ -389,7 +389,7 @@ export function deriveRecord(prev: AgentStateRecord | undefined, inputs: DeriveI
   const agents = activeAgents(run, inputs.sessions ?? [], track, now, ended);
 
   const record: AgentStateRecord = {
-    version: RECORD_VERSION,
+    version: AGENT_STATE_VERSION,
     orchestrator: {
       status: recordStatus(wf, run.state, run.status),
       task_doc: taskDoc(run, inputs),

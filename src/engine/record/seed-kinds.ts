@@ -58,8 +58,9 @@ export function intervention(base: Omit<Intervention, keyof SeedKinds | 'statega
 export function upgradeRecord(prev: AgentStateRecord): AgentStateRecord {
   const interventions = prev.supervisor.interventions.map((iv) => {
     if (iv.stategate) return iv;
-    const old = iv as unknown as InterventionKinds & Intervention;
-    const ours = { check_type: old.check_type, conflict_type: old.conflict_type, action: old.action } as InterventionKinds;
+    // An older record kept our kinds in the seed's fields.
+    const old = iv as unknown as InterventionKinds;
+    const ours: InterventionKinds = { check_type: old.check_type, conflict_type: old.conflict_type, action: old.action };
     return CHECK[ours.check_type] && CONFLICT[ours.conflict_type] && ACTION[ours.action] ? intervention(iv, ours) : iv;
   });
   return {

@@ -12,7 +12,7 @@
  * Pure: record-file.ts writes them.
  */
 import type { RunSnapshot } from '../machine/run.js';
-import { RECORD_VERSION, type RecordTrack } from './types.js';
+import { AGENT_STATE_VERSION, type RecordTrack } from './types.js';
 
 export const CHECKPOINT_FILE = 'checkpoint.json';
 export const LOCKS_FILE = 'locks.json';
@@ -29,7 +29,7 @@ export interface FileLock {
 }
 
 export interface LocksFile {
-  readonly version: typeof RECORD_VERSION;
+  readonly version: typeof AGENT_STATE_VERSION;
   readonly run_id: string;
   readonly locks: readonly FileLock[];
 }
@@ -45,5 +45,5 @@ export function locksOf(run: RunSnapshot, track: RecordTrack): LocksFile {
       for (const file of b.counters.filesEdited) locks.push({ file, task: b.state, branch: b.name, since: run.fork!.startedAt });
     }
   }
-  return { version: RECORD_VERSION, run_id: run.runId, locks };
+  return { version: AGENT_STATE_VERSION, run_id: run.runId, locks };
 }

@@ -9,7 +9,7 @@ import type { RunStatus } from '../machine/run.js';
 
 export type RecordStatus = 'planning' | 'executing' | 'reviewing' | 'completed' | 'failed';
 /** The record's schema version: the seed's. */
-export const RECORD_VERSION = '1.0';
+export const AGENT_STATE_VERSION = '1.0';
 export type LearningType = 'pattern' | 'antipattern' | 'insight';
 
 export interface Orchestrator {
@@ -156,7 +156,7 @@ export interface RecordTrack {
 }
 
 export interface AgentStateRecord {
-  version: typeof RECORD_VERSION;
+  version: typeof AGENT_STATE_VERSION;
   orchestrator: Orchestrator;
   supervisor: Supervisor;
   active_agents: ActiveAgent[];
