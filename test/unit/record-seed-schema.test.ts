@@ -20,6 +20,7 @@ import './helpers/state-dir';
 import { tempDir } from './helpers/temp-dir';
 import { cli, REPO_ROOT } from './helpers/cli';
 import { Runner } from '../../src/engine/store/runner';
+import { forgetWrittenRecord } from '../../src/engine/record/record-file';
 import type { AgentStateRecord } from '../../src/engine/record/types';
 
 const SCHEMA = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'schemas', 'agent-state-schema.json'), 'utf8'));
@@ -253,7 +254,6 @@ test('a record written before the seed\'s values (our kinds in its fields, nulls
     checkpoints: now.checkpoints.map((c: any) => ({ ...c, git_sha: null })),
   };
   fs.writeFileSync(recordFile, JSON.stringify(old));
-  const { forgetWrittenRecord } = await import('../../src/engine/record/record-file');
   forgetWrittenRecord();
   await runner.tool({ tool: 'Read', input: { file_path: 'a.ts' } });
   const rec = JSON.parse(fs.readFileSync(recordFile, 'utf8')) as AgentStateRecord;
