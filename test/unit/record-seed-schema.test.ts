@@ -194,6 +194,7 @@ test('the seed\'s complete example validates against the published schema as it 
 
 test('the schema refuses what the seed does not allow: values outside its enums, null for a string, a wrong version', () => {
   const example = JSON.parse(fs.readFileSync(SEED_EXAMPLE, 'utf8'));
+  assert.ok(validate(example), 'the example as it is: valid (each case below changes one thing)');
   const cases: [string, (r: any) => void][] = [
     ['a check_type of ours in the seed\'s field', (r) => (r.supervisor.interventions[0].check_type = 'pre_tool')],
     ['an action of ours in the seed\'s field', (r) => (r.supervisor.interventions[0].action = 'deny')],
