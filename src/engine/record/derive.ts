@@ -259,7 +259,10 @@ function activeAgents(run: RunSnapshot, sessions: readonly SeenSession[], track:
       out.push({ type: 'task-executor', task: inv.state, started: seen[key]!, iteration: run.counters.iterations, status, stategate: { kind: 'invocation', invocation: inv.id, src: inv.src, state: inv.state } });
     }
   }
-  if (Object.keys(seen).length) track.agents_seen = seen;
+  // Only the agents listed now: a finished invocation's time is not kept for ever.
+  const listed = Object.fromEntries(out.map((a) => (a.stategate.kind === 'session' ? `session:${a.stategate.session_id}` : `invocation:${a.stategate.invocation}`)).map((k) => [k, seen[k]!]));
+  if (Object.keys(listed).length) track.agents_seen = listed;
+  else delete track.agents_seen;
   return out;
 }
 
