@@ -210,7 +210,7 @@ test('the schema refuses what the seed does not allow: values outside its enums,
     ['version 2', (r) => (r.version = '2.0')],
   ];
   for (const [what, change] of cases) {
-    const r = structuredClone(example);
+    const r: unknown = structuredClone(example);
     change(r);
     assert.equal(validate(r), false, what);
   }
