@@ -17,7 +17,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { bareNamesAreOurs, chosenStoreUrl, findStoreDir, briefing, completionToolCalled, INTERRUPT_MARKER, isOwnTool, type Runner, stageBrief, userStateDir } from '../engine/index.js';
+import { bareNamesAreOurs, chosenStoreUrl, findStoreDir, briefing, completionToolCalled, INTERRUPT_MARKER, isOwnTool, noteSession, type Runner, stageBrief, userStateDir } from '../engine/index.js';
 import { parse, stringOption } from './args.js';
 import { isCliError, type ExitCode, type Output } from './io.js';
 import type { Command } from './commands.js';
@@ -219,6 +219,8 @@ export const command: Command = {
     const root = input.cwd && !stringOption(parsed, 'dir') ? path.dirname(path.resolve(dir)) : undefined;
     try {
       const outcome = input.event === 'PostToolUse' && input.toolName ? callOutcome(client, parseHookObject(text), input.toolName) : undefined;
+      // The record's active_agents: the session this call comes from, noted before the call's commit writes the record.
+      noteSession(path.resolve(dir), input.sessionId, input.client);
       const runner = createRunner(path.resolve(dir), root, `hook ${input.client}`);
       return await decideInTime(() => handle(input, runner, path.resolve(dir), out, dialect, outcome), (reason) => {
         if (input.event === 'PreToolUse') return failClosed(out, dialect, `${reason}; so the call is denied. Try again; if it happens again, find what is slow (\`stategate store status\` checks a shared store).`);

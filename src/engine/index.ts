@@ -51,6 +51,7 @@ export * from './policy/agent-acts.js';
 export * from './pipeline/index.js';
 // The run record (agent-state.json): its files, bounds, and the operations the participant calls (Runner.reportUsage).
 export { RECORD_FILE, LEARNINGS_FILE, MIRROR_PATH, MIRROR_SETTING_FILE, readRecord, writeMirrorSetting } from './record/record-file.js';
+export { noteSession } from './record/sessions-seen.js';
 export { formatCost, formatElapsed, parseCost, parseDuration } from './record/bounds.js';
 export { parseModelPrices, priceFor, usageReport, type ModelName, type ModelPrice, type ModelPrices } from './record/pricing.js';
 export type { UsageReport, UsageOutcome, LearningOutcome } from './record/operations.js';

@@ -1,7 +1,8 @@
 // The real GitHub Copilot CLI (`@github/copilot`, the version pinned in
 // setup-copilot.sh, its native binary, run as `copilot -p`) in a temp git
 // workspace under the hooks and MCP entry `stategate enable --client copilot`
-// writes (`.github/hooks/stategate-copilot.json`, `.github/mcp.json`), with a
+// writes (`.github/hooks/stategate-copilot.json`, `.mcp.json`: Copilot CLI reads
+// `.github/mcp.json` only in a workspace without `.mcp.json`), with a
 // scripted stand-in for an OpenAI-compatible API on loopback (fake-openai.ts,
 // Chat Completions). Copilot CLI's own "bring your own key" mode reaches it:
 // COPILOT_PROVIDER_BASE_URL, and COPILOT_OFFLINE=true, which skips GitHub's
@@ -65,7 +66,7 @@ test('Copilot CLI under stategate: a denied create and command never run, an all
   fs.writeFileSync(file('gate.workflow.json'), JSON.stringify(gateWorkflow('copilot-gate')));
   sg(['run', 'start', 'gate.workflow.json']);
   const enabled = sg(['enable', '--client', 'copilot']);
-  assert.deepEqual(enabled.enabled[0].files.map((f: { file: string }) => f.file).sort(), ['.github/hooks/stategate-copilot.json', '.github/mcp.json']);
+  assert.deepEqual(enabled.enabled[0].files.map((f: { file: string }) => f.file).sort(), ['.github/hooks/stategate-copilot.json', '.mcp.json']);
 
   const { code, output } = await runAgent(installed.path, ['-p', 'Do the task.', '--allow-all-tools', '--trust-folder', '--no-auto-update'], { cwd: root, env });
   assert.equal(code, 0, `copilot exited ${code}:\n${output.slice(-4000)}`);
@@ -93,5 +94,6 @@ test('Copilot CLI under stategate: a denied create and command never run, an all
   // Disable takes both files back out: they were stategate's alone.
   sg(['disable', '--client', 'copilot']);
   assert.ok(!fs.existsSync(file('.github/hooks/stategate-copilot.json')));
+  assert.ok(!fs.existsSync(file('.mcp.json')));
   assert.ok(!fs.existsSync(file('.github/mcp.json')));
 });

@@ -20,6 +20,8 @@ import {
   CODEX_CONFIG_FILE,
   CODEX_HOOKS_FILE,
   COPILOT_HOOK_FILE,
+  COPILOT_MCP_FILE,
+  copilotMcpEntry,
   CURSOR_HOOKS_FILE,
   GEMINI_SETTINGS_FILE,
   HOOK_CLIENTS,
@@ -63,7 +65,8 @@ const EXISTING: Record<Exclude<HookClientName, 'vscode'>, Files> = {
     [CODEX_CONFIG_FILE]: '# my Codex\nmodel = "gpt-5"\n\n[mcp_servers.docs]\ncommand = "docs-mcp"\nargs = ["--port", "0"]\n\n[profiles.fast]\nmodel = "gpt-5-mini"\n',
   },
   gemini: { [GEMINI_SETTINGS_FILE]: '{\n  // my theme\n  "theme": "GitHub",\n  "hooks": { "BeforeTool": [{ "matcher": "write_file", "hooks": [{ "type": "command", "command": "lint.sh" }] }] },\n  "mcpServers": { "docs": { "command": "docs-mcp" } }\n}\n' },
-  copilot: { '.github/mcp.json': '{ "mcpServers": { "docs": { "type": "local", "command": "docs-mcp", "tools": ["*"] } } }\n' },
+  // `.mcp.json` is also Claude Code's project file: a person's servers for either client sit there.
+  copilot: { '.mcp.json': '{\n  "mcpServers": {\n    // mine\n    "docs": { "type": "local", "command": "docs-mcp", "tools": ["*"] }\n  }\n}\n' },
   cursor: {
     [CURSOR_HOOKS_FILE]: '{\n  "version": 1,\n  // mine\n  "hooks": { "beforeShellExecution": [{ "command": "./audit.sh" }] }\n}\n',
     '.cursor/mcp.json': '{ "mcpServers": { "docs": { "command": "docs-mcp" } } }\n',
@@ -116,6 +119,31 @@ test('codex: the TOML keeps the person\'s tables byte for byte, and ours is one 
   assert.deepEqual(JSON.parse(JSON.stringify(toml.mcp_servers.stategate)), { command: RT.execPath, args: [`${RT.extensionPath}/dist/cli.js`, 'mcp', '--dir', '/work/p/.stategate'], env: { ELECTRON_RUN_AS_NODE: '1' }, env_vars: ['STATEGATE_STATE_DIR', 'XDG_STATE_HOME'] });
   assert.equal(toml.profiles.fast.model, 'gpt-5-mini');
   assert.equal(disable('codex', { [CODEX_CONFIG_FILE]: after })[CODEX_CONFIG_FILE], before);
+});
+
+test('copilot: the MCP entry goes to the workspace .mcp.json (what Copilot CLI 1.0.102 lists), in Copilot\'s shape', () => {
+  const on = enable('copilot', {});
+  assert.equal(COPILOT_MCP_FILE, '.mcp.json');
+  assert.equal(on['.github/mcp.json'], undefined, 'nothing in .github/mcp.json: Copilot CLI does not read it when .mcp.json exists');
+  const s = jsonc(on['.mcp.json']).mcpServers.stategate;
+  assert.deepEqual({ type: s.type, tools: s.tools }, { type: 'stdio', tools: ['*'] });
+  assert.match([s.command, ...s.args].join(' '), /cli\.js mcp --dir \/work\/p\/\.stategate$/);
+});
+
+test('copilot: enable moves an entry an older stategate left in .github/mcp.json, keeping the person\'s servers there', () => {
+  const legacy = JSON.stringify({ mcpServers: { docs: { type: 'local', command: 'docs-mcp', tools: ['*'] }, stategate: { ...copilotMcpEntry(LAUNCH), type: 'local' } } });
+  const on = enable('copilot', { '.github/mcp.json': legacy });
+  assert.deepEqual(Object.keys(jsonc(on['.github/mcp.json']).mcpServers), ['docs']);
+  assert.ok(jsonc(on['.mcp.json']).mcpServers.stategate);
+  const alone = enable('copilot', { '.github/mcp.json': JSON.stringify({ mcpServers: { stategate: copilotMcpEntry(LAUNCH) } }) });
+  assert.equal(alone['.github/mcp.json'], undefined, 'a file that held only ours is removed');
+  const off = disable('copilot', { '.github/mcp.json': legacy });
+  assert.deepEqual(Object.keys(jsonc(off['.github/mcp.json']).mcpServers), ['docs'], 'disable cleans the old place too');
+});
+
+test('copilot: disable leaves a stategate server Claude Code was given in .mcp.json (no Copilot `tools` list)', () => {
+  const claude = JSON.stringify({ mcpServers: { stategate: { type: 'stdio', command: 'node', args: ['/x/dist/cli.js', 'mcp'] } } });
+  assert.equal(disable('copilot', { '.mcp.json': claude })['.mcp.json'], claude);
 });
 
 test('gemini: hooks on the five events, nested, timeout in milliseconds, and the MCP server', () => {

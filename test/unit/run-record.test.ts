@@ -109,7 +109,10 @@ test('a scripted run keeps agent-state.json valid and in step after every operat
     rec = await checkStep(s, 'a denial', 'planning');
     assert.equal(rec.orchestrator.ralph_iteration, 2, 'a denied call does not count');
     assert.equal(rec.supervisor.interventions.length, 1);
-    assert.equal(rec.supervisor.interventions[0]!.action, 'deny');
+    // The seed's kinds in its fields, ours beside them.
+    assert.deepEqual(rec.supervisor.interventions[0]!.stategate, { check_type: 'pre_tool', conflict_type: 'policy', action: 'deny' });
+    assert.equal(rec.supervisor.interventions[0]!.action, 'auto_fix');
+    assert.equal(rec.supervisor.auto_fixes_applied, 1, 'the gate settled it by itself');
     assert.equal(rec.supervisor.interventions[0]!.task, 'planning');
     assert.equal(rec.supervisor.checks_performed, 3);
 
@@ -148,7 +151,7 @@ test('a scripted run keeps agent-state.json valid and in step after every operat
     // A refused transition is an intervention too.
     assert.ok((await s.runner.send('NOPE')).error);
     rec = await checkStep(s, 'refused', 'executing');
-    assert.equal(rec.supervisor.interventions.at(-1)!.action, 'refuse');
+    assert.equal(rec.supervisor.interventions.at(-1)!.stategate.action, 'refuse');
 
     // An edit of an .env file fires the interrupt; $return goes back.
     assert.equal((await s.runner.tool({ tool: 'Write', input: { file_path: path.join(s.root, 'src/app.ts'), content: 'x' } })).decision, 'allow');
@@ -158,7 +161,8 @@ test('a scripted run keeps agent-state.json valid and in step after every operat
     const out = await s.runner.result({ tool: 'Write', input: { file_path: path.join(s.root, '.env'), content: 'K=1' } }, {});
     assert.equal(out.interrupted, true);
     rec = await checkStep(s, 'interrupt', 'reviewing');
-    assert.equal(rec.supervisor.interventions.at(-1)!.action, 'interrupt');
+    assert.equal(rec.supervisor.interventions.at(-1)!.stategate.action, 'interrupt');
+    assert.equal(rec.supervisor.interventions.at(-1)!.action, 're_plan');
     assert.equal(rec.supervisor.re_plans_triggered, 1);
     assert.equal(rec.completed_tasks.at(-1)!.task, 'executing');
     assert.equal((await s.runner.send('RESUME')).transitioned, true);
@@ -168,10 +172,10 @@ test('a scripted run keeps agent-state.json valid and in step after every operat
     const asked = await s.runner.send('DONE');
     assert.ok(asked.pending_approval);
     rec = await checkStep(s, 'approval asked', 'executing');
-    assert.equal(rec.supervisor.interventions.at(-1)!.action, 'approval_requested');
+    assert.equal(rec.supervisor.interventions.at(-1)!.stategate.action, 'approval_requested');
     assert.equal((await s.runner.approve()).transitioned, true);
     rec = await checkStep(s, 'approved', 'reviewing');
-    assert.equal(rec.supervisor.interventions.at(-1)!.action, 'approved');
+    assert.equal(rec.supervisor.interventions.at(-1)!.stategate.action, 'approved');
 
     // Cost reported by the participant: 75% and 90% warnings, then the bound.
     let usage = await s.runner.reportUsage({ cost: 0.8, model: 'scripted' });
@@ -191,7 +195,7 @@ test('a scripted run keeps agent-state.json valid and in step after every operat
     const own = await s.runner.tool({ tool: 'statewright_get_state', input: {} });
     assert.equal(own.decision, 'allow', 'stategate\'s own tools pass past a bound');
     rec = await checkStep(s, 'bound exceeded', 'reviewing');
-    assert.equal(rec.supervisor.interventions.at(-1)!.conflict_type, 'bound');
+    assert.equal(rec.supervisor.interventions.at(-1)!.stategate.conflict_type, 'bound');
     assert.equal(rec.safety_bounds.warnings.length, 2);
 
     // The end: completed, with an end time; the last checkpoint at the final state.
@@ -227,12 +231,12 @@ test('time counts on the run\'s clock: warnings at 75% and 90%, every tool but s
   assert.equal(rec.safety_bounds.warnings.length, 2);
 });
 
-test('outside a git repository a checkpoint has git_sha null; the mirror setting copies the record to .claude/', async (t) => {
+test('outside a git repository a checkpoint has git_sha ""; the mirror setting copies the record to .claude/', async (t) => {
   const s = scripted(t);
   writeMirrorSetting(path.join(s.root, '.stategate'), true);
   await s.runner.start(path.join(s.root, 'recorded.workflow.json'));
   const rec = await checkStep(s, 'start', 'planning');
-  assert.equal(rec.checkpoints[0]!.git_sha, null);
+  assert.equal(rec.checkpoints[0]!.git_sha, '', 'the seed\'s git_sha is a string: empty, never null');
   assert.deepEqual(JSON.parse(fs.readFileSync(path.join(s.root, MIRROR_PATH), 'utf8')), rec);
   writeMirrorSetting(path.join(s.root, '.stategate'), false);
   await s.runner.send('PLANNED');
@@ -282,10 +286,11 @@ test('a bound the run could not read is a validation error, not a bound silently
 });
 
 /** Every file of the run's record (the record, its checkpoints, learnings) by name, with the run id made neutral. */
-function recordFiles(runDir: string, runId: string): Record<string, string> {
+function recordFiles(runDir: string, runId: string, root: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const f of [RECORD_FILE, LEARNINGS_FILE, ...fs.readdirSync(path.join(runDir, 'checkpoints')).map((c) => `checkpoints/${c}`)]) {
-    if (fs.existsSync(path.join(runDir, f))) out[f] = fs.readFileSync(path.join(runDir, f), 'utf8').split(runId).join('RUN');
+  for (const f of [RECORD_FILE, LEARNINGS_FILE, 'checkpoint.json', 'locks.json', ...fs.readdirSync(path.join(runDir, 'checkpoints')).map((c) => `checkpoints/${c}`)]) {
+    // task_doc names the workflow file in each run's own temp folder.
+    if (fs.existsSync(path.join(runDir, f))) out[f] = fs.readFileSync(path.join(runDir, f), 'utf8').split(runId).join('RUN').split(root).join('ROOT');
   }
   return out;
 }
@@ -308,7 +313,7 @@ test('a writer that keeps the record it wrote writes the same files as one that 
       before();
       await step();
     }
-    return recordFiles(s.runDir(), (await s.runner.requireActive()).runId);
+    return recordFiles(s.runDir(), (await s.runner.requireActive()).runId, s.root);
   };
   const kept = await script(scripted(t), () => {});
   const read = await script(scripted(t), forgetWrittenRecord);

@@ -28,7 +28,12 @@
  *   `hooks`); MCP `mcpServers.NAME {command, args, env}` in the same file.
  * - Copilot CLI 1.0: `.github/hooks/*.json`, `{version: 1, hooks: {preToolUse:
  *   [{type: "command", bash, timeoutSec}]}}` (GitHub's "Copilot CLI hooks
- *   reference"); MCP `.github/mcp.json` `mcpServers.NAME {type: "local", ...}`.
+ *   reference"); MCP `mcpServers.NAME {type: "stdio", command, args, env,
+ *   tools: ["*"]}` in the workspace's `.mcp.json`: Copilot CLI 1.0.102 reads
+ *   `.mcp.json` or, only when there is none, `.github/mcp.json` (`copilot mcp
+ *   list --json` in a trusted folder), so an entry in `.github/mcp.json` is not
+ *   seen in a workspace whose `.mcp.json` holds Claude Code's servers. "stdio" is
+ *   Copilot's other name for "local" that Claude Code and VS Code also read.
  * - Cursor: `.cursor/hooks.json`, `{version: 1, hooks: {preToolUse: [{command,
  *   failClosed}]}}` (Cursor's hooks documentation); MCP `.cursor/mcp.json`.
  * - OpenCode 1.18: a plugin module in `.opencode/plugin/` (`@opencode-ai/plugin`
@@ -55,7 +60,10 @@ export const CODEX_HOOKS_FILE = '.codex/hooks.json';
 export const CODEX_CONFIG_FILE = '.codex/config.toml';
 export const GEMINI_SETTINGS_FILE = '.gemini/settings.json';
 export const COPILOT_HOOK_FILE = '.github/hooks/stategate-copilot.json';
-export const COPILOT_MCP_FILE = '.github/mcp.json';
+/** Where Copilot CLI's discovery finds a workspace's servers first (shared with Claude Code's project servers). */
+export const COPILOT_MCP_FILE = '.mcp.json';
+/** Where older versions of stategate wrote Copilot CLI's entry: moved out of on enable, cleaned on disable. */
+export const COPILOT_LEGACY_MCP_FILE = '.github/mcp.json';
 export const CURSOR_HOOKS_FILE = '.cursor/hooks.json';
 export const CURSOR_MCP_FILE = '.cursor/mcp.json';
 export const OPENCODE_PLUGIN_FILE = '.opencode/plugin/stategate.js';
@@ -199,18 +207,26 @@ function mergeMcp(text: string | undefined, file: string, container: string[], e
   return setPath(text, [...container, MCP_SERVER_NAME], entry);
 }
 
-function removeMcp(text: string, file: string, container: string[]): { text: string; removed: number } {
+function removeMcp(text: string, file: string, container: string[], ours: (entry: unknown) => boolean = isStategateMcpEntry): { text: string; removed: number } {
   const value = readJsonc(file, text);
   let at: unknown = value;
   for (const k of container) at = asObject(at)?.[k];
   const servers = asObject(at);
-  if (!servers || !isStategateMcpEntry(servers[MCP_SERVER_NAME])) return { text, removed: 0 };
+  if (!servers || !ours(servers[MCP_SERVER_NAME])) return { text, removed: 0 };
   const others = Object.keys(servers).filter((k) => k !== MCP_SERVER_NAME);
   // Take the container with it when stategate's server was all there was.
   return { text: setPath(text, others.length ? [...container, MCP_SERVER_NAME] : container, undefined), removed: 1 };
 }
 
 const stdioServer = (l: ClientLaunch) => ({ command: l.mcp.command, args: [...l.mcp.args], env: { ...l.mcp.env } });
+
+/** Copilot CLI's entry: `tools` (every tool) is Copilot's own key, and what tells it from a Claude Code entry in the same `.mcp.json`. */
+export const copilotMcpEntry = (l: ClientLaunch) => ({ type: 'stdio', ...stdioServer(l), tools: ['*'] });
+
+/** A stategate server written for Copilot CLI (it carries Copilot's `tools` list). */
+export function isOurCopilotMcpEntry(entry: unknown): boolean {
+  return isStategateMcpEntry(entry) && Array.isArray(asObject(entry)?.['tools']);
+}
 
 // ---------------------------------------------------------------------------
 // TOML (Codex's config.toml): our table is added or cut as text, the rest kept.
@@ -401,9 +417,12 @@ export function planEnable(client: HookClientName, read: ReadFile, l: ClientLaun
     }
     case 'copilot': {
       const mcp = read(COPILOT_MCP_FILE);
+      const legacy = read(COPILOT_LEGACY_MCP_FILE);
+      const moved = legacy === undefined ? undefined : removeMcp(legacy, COPILOT_LEGACY_MCP_FILE, ['mcpServers'], isOurCopilotMcpEntry);
       return [
         ...changed(COPILOT_HOOK_FILE, read(COPILOT_HOOK_FILE), pretty(copilotHookFile(l)), `Copilot CLI's hooks (${COPILOT_EVENTS.join(', ')}), stategate's own file`),
-        ...changed(COPILOT_MCP_FILE, mcp, mergeMcp(mcp, COPILOT_MCP_FILE, ['mcpServers'], { type: 'local', ...stdioServer(l), tools: ['*'] }), "Copilot CLI's MCP server, merged"),
+        ...changed(COPILOT_MCP_FILE, mcp, mergeMcp(mcp, COPILOT_MCP_FILE, ['mcpServers'], copilotMcpEntry(l)), "Copilot CLI's MCP server, merged into the workspace's .mcp.json (where its discovery looks first)"),
+        ...(moved?.removed ? [{ file: COPILOT_LEGACY_MCP_FILE, text: leftover(moved.text), what: `stategate's entry for Copilot CLI removed (now in ${COPILOT_MCP_FILE})` }] : []),
       ];
     }
     case 'cursor': {
@@ -475,7 +494,9 @@ export function planDisable(client: HookClientName, read: ReadFile): { writes: F
       break;
     case 'copilot':
       ownFile(COPILOT_HOOK_FILE, isOurCopilotHookFile);
-      edited(COPILOT_MCP_FILE, (t) => removeMcp(t, COPILOT_MCP_FILE, ['mcpServers']));
+      // Only Copilot's entry: a stategate server Claude Code was given in the same file (no `tools`) stays.
+      edited(COPILOT_MCP_FILE, (t) => removeMcp(t, COPILOT_MCP_FILE, ['mcpServers'], isOurCopilotMcpEntry));
+      edited(COPILOT_LEGACY_MCP_FILE, (t) => removeMcp(t, COPILOT_LEGACY_MCP_FILE, ['mcpServers'], isOurCopilotMcpEntry));
       break;
     case 'cursor':
       edited(CURSOR_HOOKS_FILE, (t) => {

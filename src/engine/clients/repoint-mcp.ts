@@ -21,7 +21,7 @@ import { cliPath, RUNTIME_ENV, type HostRuntime } from './cli-launch.js';
 import {
   CODEX_CONFIG_FILE,
   codexEnvVarsLine,
-  COPILOT_MCP_FILE,
+  COPILOT_LEGACY_MCP_FILE,
   CURSOR_MCP_FILE,
   GEMINI_SETTINGS_FILE,
   isStategateMcpEntry,
@@ -34,14 +34,14 @@ import {
 import { isOurOpenCodePlugin } from './opencode-plugin.js';
 import { hookCommand } from './hook-install.js';
 
-/** Claude Code's project MCP file (`claude mcp add --scope project`) and VS Code's workspace MCP file. */
+/** Claude Code's project MCP file (`claude mcp add --scope project`, also Copilot CLI's: COPILOT_MCP_FILE) and VS Code's workspace MCP file. */
 export const CLAUDE_MCP_FILE = '.mcp.json';
 export const VSCODE_MCP_FILE = '.vscode/mcp.json';
 
 /** Every JSON file that can hold a stategate MCP server, with the key its servers sit under. */
 export const MCP_CONFIG_FILES: readonly { readonly file: string; readonly container: string }[] = [
   { file: CURSOR_MCP_FILE, container: 'mcpServers' },
-  { file: COPILOT_MCP_FILE, container: 'mcpServers' },
+  { file: COPILOT_LEGACY_MCP_FILE, container: 'mcpServers' },
   { file: GEMINI_SETTINGS_FILE, container: 'mcpServers' },
   { file: CLAUDE_MCP_FILE, container: 'mcpServers' },
   { file: VSCODE_MCP_FILE, container: 'servers' },

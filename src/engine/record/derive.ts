@@ -5,10 +5,18 @@
  * reads and writes the files. Where each field comes from is in
  * docs/run-record.md.
  */
+import * as path from 'node:path';
 import type { JsonObject, StateNode, Workflow } from '../model/index.js';
 import type { JournalEntry, RunSnapshot, RunStatus } from '../machine/run.js';
 import { boundsOf, costSoFar, formatCost, formatElapsed, formatShortElapsed } from './bounds.js';
-import type { AgentStateRecord, Checkpoint, CompletedTask, Intervention, Learning, RecordStatus, RecordTrack } from './types.js';
+import { intervention, upgradeRecord } from './seed-kinds.js';
+import type { SeenSession } from './sessions-seen.js';
+import { AGENT_STATE_VERSION, type ActiveAgent, type AgentStateRecord, type Checkpoint, type CompletedTask, type Intervention, type Learning, type RecordStatus, type RecordTrack } from './types.js';
+
+/** The seed's default for `max_iterations_per_task`, written when the state sets no max_iterations. */
+export const DEFAULT_MAX_ITERATIONS = 30;
+/** What `max_cost` / `max_time` say when the workflow sets no such bound (the seed's fields are strings). */
+export const NO_BOUND = 'none';
 
 /** Lists that grow with every change keep their newest entries (the journal keeps them all). */
 export const KEEP = { interventions: 200, completed_tasks: 200, checkpoints: 100, learnings: 500, milestones: 200 } as const;
@@ -23,6 +31,11 @@ export interface DeriveInputs {
   readonly journalSeq: number;
   /** HEAD's sha, asked only when the state changed. */
   readonly gitSha: () => string | null;
+  /** The workspace (a relative task_doc or workflow file is resolved from it) and the run folder. */
+  readonly workspaceRoot?: string;
+  readonly runDir?: string;
+  /** The hook sessions noted in the run folder (sessions-seen.ts). */
+  readonly sessions?: readonly SeenSession[];
 }
 
 export interface Derived {
@@ -101,25 +114,25 @@ function clip(text: string, max = 500): string {
 
 /** The supervisor's view of an entry: a denial, a refused transition, an interrupt, an approval step. */
 function interventionOf(e: JournalEntry): Intervention | undefined {
-  const base = { timestamp: e.at };
+  const at = e.at;
   switch (e.kind) {
     case 'tool_denied':
-      return { ...base, check_type: 'pre_tool', task: e.state, conflict_type: e.bound ? 'bound' : 'policy', severity: e.bound ? 'critical' : 'high', action: 'deny', resolution: clip(`${e.tool} denied: ${e.reason}`) };
+      return intervention({ timestamp: at, task: e.state, severity: e.bound ? 'critical' : 'high', resolution: clip(`${e.tool} denied: ${e.reason}`) }, { check_type: 'pre_tool', conflict_type: e.bound ? 'bound' : 'policy', action: 'deny' });
     case 'rejected':
-      return { ...base, check_type: 'transition', task: e.state, conflict_type: 'guard', severity: 'low', action: 'refuse', resolution: clip(`${e.event} refused (${e.code}): ${e.message}`) };
+      return intervention({ timestamp: at, task: e.state, severity: 'low', resolution: clip(`${e.event} refused (${e.code}): ${e.message}`) }, { check_type: 'transition', conflict_type: 'guard', action: 'refuse' });
     case 'interrupt':
-      return { ...base, check_type: 'file_change', task: e.from, conflict_type: 'interrupt', severity: 'high', action: 'interrupt', resolution: clip(`interrupt ${e.name}${e.file ? ` (${e.file})` : ''}: ${e.from} → ${e.to}`) };
+      return intervention({ timestamp: at, task: e.from, severity: 'high', resolution: clip(`interrupt ${e.name}${e.file ? ` (${e.file})` : ''}: ${e.from} → ${e.to}`) }, { check_type: 'file_change', conflict_type: 'interrupt', action: 'interrupt' });
     case 'approval_requested':
-      return { ...base, check_type: 'approval', task: e.from, conflict_type: 'approval', severity: 'low', action: 'approval_requested', resolution: clip(`${e.event}: ${e.from} → ${e.target} waits for a person${e.message ? `: ${e.message}` : ''}`) };
+      return intervention({ timestamp: at, task: e.from, severity: 'low', resolution: clip(`${e.event}: ${e.from} → ${e.target} waits for a person${e.message ? `: ${e.message}` : ''}`) }, { check_type: 'approval', conflict_type: 'approval', action: 'approval_requested' });
     case 'approved':
-      return { ...base, check_type: 'approval', task: e.from, conflict_type: 'approval', severity: 'low', action: 'approved', resolution: `${e.event}: ${e.from} → ${e.target} approved` };
+      return intervention({ timestamp: at, task: e.from, severity: 'low', resolution: `${e.event}: ${e.from} → ${e.target} approved` }, { check_type: 'approval', conflict_type: 'approval', action: 'approved' });
     case 'approval_rejected':
-      return { ...base, check_type: 'approval', task: e.from, conflict_type: 'approval', severity: 'low', action: 'rejected', resolution: `${e.event}: ${e.from} → ${e.target} rejected` };
+      return intervention({ timestamp: at, task: e.from, severity: 'low', resolution: `${e.event}: ${e.from} → ${e.target} rejected` }, { check_type: 'approval', conflict_type: 'approval', action: 'rejected' });
     case 'approval_withdrawn':
-      return { ...base, check_type: 'approval', task: e.from, conflict_type: 'approval', severity: 'low', action: 'withdrawn', resolution: clip(`${e.event}: ${e.from} → ${e.target} withdrawn: ${e.reason}`) };
+      return intervention({ timestamp: at, task: e.from, severity: 'low', resolution: clip(`${e.event}: ${e.from} → ${e.target} withdrawn: ${e.reason}`) }, { check_type: 'approval', conflict_type: 'approval', action: 'withdrawn' });
     case 'chart':
       return e.op === 'interrupt' && e.interrupt
-        ? { ...base, check_type: 'file_change', task: e.state, conflict_type: 'interrupt', severity: 'high', action: 'interrupt', resolution: clip(`interrupt ${e.interrupt}${e.file ? ` (${e.file})` : ''} → ${e.state}`) }
+        ? intervention({ timestamp: at, task: e.state, severity: 'high', resolution: clip(`interrupt ${e.interrupt}${e.file ? ` (${e.file})` : ''} → ${e.state}`) }, { check_type: 'file_change', conflict_type: 'interrupt', action: 'interrupt' })
         : undefined;
     default:
       return undefined;
@@ -169,12 +182,13 @@ function keepLast<T>(list: T[], n: number): T[] {
 
 function emptyRecord(run: RunSnapshot): AgentStateRecord {
   return {
-    orchestrator: { status: 'executing', task_doc: null, current_phase: 0, total_phases: 0, current_task: '1/1', ralph_iteration: 0, outer_ralph: false, start_time: run.createdAt, end_time: null },
+    version: AGENT_STATE_VERSION,
+    orchestrator: { status: 'executing', task_doc: '', current_phase: 0, total_phases: 0, current_task: '1/1', ralph_iteration: 0, outer_ralph: false, start_time: run.createdAt, end_time: null },
     supervisor: { enabled: true, checks_performed: 0, conflicts_detected: 0, auto_fixes_applied: 0, re_plans_triggered: 0, last_check: null, interventions: [] },
     active_agents: [],
     completed_tasks: [],
     pending_tasks: [],
-    safety_bounds: { max_iterations_per_task: null, max_cost: null, max_time: null, cost_so_far: '$0.00', elapsed_time: '0h 0m 0s', warnings: [] },
+    safety_bounds: { max_iterations_per_task: DEFAULT_MAX_ITERATIONS, max_cost: NO_BOUND, max_time: NO_BOUND, cost_so_far: '$0.00', elapsed_time: '0h 0m 0s', warnings: [] },
     learnings: [],
     milestones: [],
     checkpoints: [],
@@ -199,10 +213,63 @@ function snapshotName(n: number): string {
   return `checkpoints/checkpoint-${String(n).padStart(3, '0')}.json`;
 }
 
+/**
+ * `task_doc`, an absolute path: the context's `task_doc` (relative to the workspace), else the
+ * workflow file the run started from, else (a run started from text) the run folder's run.json,
+ * which holds that text.
+ */
+function taskDoc(run: RunSnapshot, inputs: DeriveInputs): string {
+  const root = inputs.workspaceRoot ?? process.cwd();
+  const doc = run.context.task_doc;
+  if (typeof doc === 'string' && doc.trim() !== '') return path.resolve(root, doc);
+  if (run.workflow.workspaceFile !== undefined) return path.resolve(root, ...run.workflow.workspaceFile.split('/'));
+  if (run.workflow.file) return path.resolve(root, run.workflow.file);
+  return path.join(inputs.runDir ?? path.join(root, '.stategate', 'runs', run.runId), 'run.json');
+}
+
+/**
+ * The agents at work in the run while it goes on: each hook session the run has seen (the
+ * fork branch it is bound to, where a binding names it), and each statechart `agent:`
+ * invocation still running. `started` is when the record first listed it. All of them
+ * execute the run's tasks: the seed's `task-executor`.
+ */
+function activeAgents(run: RunSnapshot, sessions: readonly SeenSession[], track: RecordTrack, now: string, ended: boolean): ActiveAgent[] {
+  const seen: Record<string, string> = { ...(track.agents_seen ?? {}) };
+  const out: ActiveAgent[] = [];
+  if (!ended) {
+    const status: ActiveAgent['status'] = run.status === 'paused' || run.pendingApproval ? 'waiting' : 'in_progress';
+    const branchOf = new Map<string, string>();
+    // Sessions bound to a fork's branch (`run bind`), where the run keeps them.
+    for (const b of run.fork?.branches ?? []) {
+      const bound = (b as { sessions?: unknown }).sessions;
+      for (const id of Array.isArray(bound) ? bound : []) if (typeof id === 'string') branchOf.set(id, b.name);
+    }
+    const ids = new Map<string, string | undefined>(sessions.map((s) => [s.id, s.client]));
+    for (const id of branchOf.keys()) if (!ids.has(id)) ids.set(id, undefined);
+    for (const [id, client] of ids) {
+      const key = `session:${id}`;
+      seen[key] ??= now;
+      const branch = branchOf.get(id);
+      out.push({ type: 'task-executor', task: run.state, started: seen[key]!, iteration: run.counters.iterations, status, stategate: { kind: 'session', session_id: id, ...(client ? { client } : {}), ...(branch ? { branch } : {}) } });
+    }
+    for (const inv of run.chart?.invocations ?? []) {
+      if (inv.status !== 'running' || !inv.src.startsWith('agent:')) continue;
+      const key = `invocation:${inv.id}`;
+      seen[key] ??= now;
+      out.push({ type: 'task-executor', task: inv.state, started: seen[key]!, iteration: run.counters.iterations, status, stategate: { kind: 'invocation', invocation: inv.id, src: inv.src, state: inv.state } });
+    }
+  }
+  // Only the agents listed now: a finished invocation's time is not kept for ever.
+  const listed = Object.fromEntries(out.map((a) => (a.stategate.kind === 'session' ? `session:${a.stategate.session_id}` : `invocation:${a.stategate.invocation}`)).map((k) => [k, seen[k]!]));
+  if (Object.keys(listed).length) track.agents_seen = listed;
+  else delete track.agents_seen;
+  return out;
+}
+
 /** The record after a change: `prev` (undefined for a new run, or one rebuilt from its whole journal) extended by `inputs`. */
 export function deriveRecord(prev: AgentStateRecord | undefined, inputs: DeriveInputs): Derived {
   const { run, workflow: wf, entries } = inputs;
-  const base = prev ?? emptyRecord(run);
+  const base = prev ? upgradeRecord(prev) : emptyRecord(run);
   const track: RecordTrack = { ...base.stategate };
   const sup = { ...base.supervisor, interventions: [...base.supervisor.interventions] };
   const completed: CompletedTask[] = [...base.completed_tasks];
@@ -223,7 +290,7 @@ export function deriveRecord(prev: AgentStateRecord | undefined, inputs: DeriveI
         // What the state used as of the last change (the change that leaves it resets the counters).
         iterations: first ? track.state_iterations ?? 0 : 0,
         time_elapsed: formatShortElapsed(Date.parse(at) - Date.parse(track.state_entered)),
-        cost: run.usage ? formatCost(costSoFar(run) - track.cost_at_entry) : null,
+        cost: formatCost(run.usage ? costSoFar(run) - track.cost_at_entry : 0),
         files_modified: first ? track.files_edited : [],
         success_criteria_met: criteriaOf(data),
       });
@@ -233,7 +300,7 @@ export function deriveRecord(prev: AgentStateRecord | undefined, inputs: DeriveI
   const enter = (to: string, at: string) => {
     const oldPhase = cur === '' ? '' : phaseOf(wf, cur);
     const newPhase = phaseOf(wf, to);
-    if (oldPhase !== '' && oldPhase !== newPhase) milestones.push({ phase: phaseIndex(wf, oldPhase), name: oldPhase, completed: at, issue_url: null });
+    if (oldPhase !== '' && oldPhase !== newPhase) milestones.push({ phase: phaseIndex(wf, oldPhase), name: oldPhase, completed: at, issue_url: '' });
     cur = to;
     track.state_entered = at;
     track.cost_at_entry = costSoFar(run);
@@ -247,8 +314,9 @@ export function deriveRecord(prev: AgentStateRecord | undefined, inputs: DeriveI
     const iv = interventionOf(e);
     if (iv) {
       sup.interventions.push(iv);
-      if (iv.action === 'deny' || iv.action === 'refuse' || iv.action === 'interrupt') sup.conflicts_detected++;
-      if (iv.action === 'interrupt') sup.re_plans_triggered++;
+      if (iv.stategate.action === 'deny' || iv.stategate.action === 'refuse' || iv.stategate.action === 'interrupt') sup.conflicts_detected++;
+      if (iv.action === 're_plan') sup.re_plans_triggered++;
+      if (iv.action === 'auto_fix') sup.auto_fixes_applied++;
       if (e.kind === 'tool_denied') checks++;
       sup.last_check = e.at;
     }
@@ -308,15 +376,26 @@ export function deriveRecord(prev: AgentStateRecord | undefined, inputs: DeriveI
   if (moved) {
     track.checkpoint_count = (track.checkpoint_count ?? 0) + 1;
     const file = snapshotName(track.checkpoint_count);
-    checkpoints.push({ timestamp: now, phase: phaseIndex(wf, phase), task: run.state, git_sha: inputs.gitSha(), state_snapshot: file });
+    checkpoints.push({ timestamp: now, phase: phaseIndex(wf, phase), task: run.state, git_sha: inputs.gitSha() ?? '', state_snapshot: file });
   }
   const keptCheckpoints = keepLast(checkpoints, KEEP.checkpoints);
   const dropped = checkpoints.slice(0, checkpoints.length - keptCheckpoints.length).map((c) => c.state_snapshot);
 
+  const maxIterations = wf?.states.get(run.state)?.rules.maxIterations;
+  const unbounded = [
+    ...(maxIterations === undefined ? (['max_iterations_per_task'] as const) : []),
+    ...(bounds.maxCostText === null ? (['max_cost'] as const) : []),
+    ...(bounds.maxTimeText === null ? (['max_time'] as const) : []),
+  ];
+  if (unbounded.length) track.unbounded = [...unbounded];
+  else delete track.unbounded;
+  const agents = activeAgents(run, inputs.sessions ?? [], track, now, ended);
+
   const record: AgentStateRecord = {
+    version: AGENT_STATE_VERSION,
     orchestrator: {
       status: recordStatus(wf, run.state, run.status),
-      task_doc: typeof run.context.task_doc === 'string' ? run.context.task_doc : null,
+      task_doc: taskDoc(run, inputs),
       current_phase: phaseIndex(wf, phase),
       total_phases: wf?.topLevel.length ?? 1,
       current_task: `${taskIndex + 1}/${tasks.length}`,
@@ -326,13 +405,13 @@ export function deriveRecord(prev: AgentStateRecord | undefined, inputs: DeriveI
       end_time: endTime,
     },
     supervisor: { ...sup, interventions: keepLast(sup.interventions, KEEP.interventions) },
-    active_agents: base.active_agents,
+    active_agents: agents,
     completed_tasks: keepLast(completed, KEEP.completed_tasks),
     pending_tasks: pending,
     safety_bounds: {
-      max_iterations_per_task: wf?.states.get(run.state)?.rules.maxIterations ?? null,
-      max_cost: bounds.maxCostText,
-      max_time: bounds.maxTimeText,
+      max_iterations_per_task: maxIterations ?? DEFAULT_MAX_ITERATIONS,
+      max_cost: bounds.maxCostText ?? NO_BOUND,
+      max_time: bounds.maxTimeText ?? NO_BOUND,
       cost_so_far: formatCost(costSoFar(run)),
       elapsed_time: formatElapsed(Date.parse(elapsedUntil) - Date.parse(run.createdAt)),
       warnings: (run.boundWarnings ?? []).map((w) => w.message),

@@ -2,9 +2,15 @@
  * The run record's files in a run folder, written by the store with every
  * commit of the run, under the run's lock:
  *
- *   runs/<id>/agent-state.json          the record (atomic: temp file, fsync, rename)
+ *   runs/<id>/agent-state.json          the record (atomic: temp file, rename)
  *   runs/<id>/learnings.jsonl           every learning, one a line, with its journal seq
  *   runs/<id>/checkpoints/checkpoint-NNN.json   the record (and the context) at each state change
+ *   runs/<id>/checkpoint.json           the latest of them (side-files.ts)
+ *   runs/<id>/locks.json                the files each task at work has written (side-files.ts)
+ *
+ * and the same three files of the run changed last at the top of the
+ * `.stategate` folder (`.stategate/agent-state.json`, `checkpoint.json`,
+ * `locks.json`), where the seed's readers look for one run's record,
  *
  * and, when the person asked for it (the VS Code setting
  * `stategate.mirrorRunRecord`, kept in `.stategate/record-mirror.json` for the
@@ -25,6 +31,8 @@ import type { Workflow } from '../model/index.js';
 import type { RunSnapshot } from '../machine/run.js';
 import { deriveRecord, type SeqEntry } from './derive.js';
 import { gitHead } from './git-head.js';
+import { readSessions } from './sessions-seen.js';
+import { CHECKPOINT_FILE, LOCKS_FILE, locksOf } from './side-files.js';
 import type { AgentStateRecord } from './types.js';
 
 export const RECORD_FILE = 'agent-state.json';
@@ -155,6 +163,16 @@ export function forgetWrittenRecord(): void {
   lastWritten = undefined;
 }
 
+/** A file that changes seldom (locks.json): read and compared before it is replaced, a read being cheaper than a write. */
+function writeIfChanged(file: string, text: string): void {
+  try {
+    if (fs.readFileSync(file, 'utf8') === text) return;
+  } catch {
+    // none yet
+  }
+  writeFileAtomic(file, text, DERIVED);
+}
+
 /** Bring the run's record up to this change: the store calls it after each commit. */
 export function writeRunRecord(change: RecordChange, ctx: RecordContext): void {
   const { runDir, run, tail, journalSeq } = change;
@@ -171,11 +189,20 @@ export function writeRunRecord(change: RecordChange, ctx: RecordContext): void {
     entries,
     journalSeq,
     gitSha: () => (ctx.gitHead ?? gitHead)(ctx.workspaceRoot),
+    workspaceRoot: ctx.workspaceRoot,
+    runDir,
+    sessions: readSessions(runDir),
   });
+  // The run folder's files, then the same at the top of the store (the run changed last).
+  const places = [runDir, ctx.storeDir];
   if (derived.checkpoint) {
     fs.mkdirSync(path.join(runDir, 'checkpoints'), { recursive: true });
-    writeFileAtomic(path.join(runDir, derived.checkpoint.file), `${JSON.stringify(derived.checkpoint.content, null, 2)}\n`, DERIVED);
+    const snapshot = `${JSON.stringify(derived.checkpoint.content, null, 2)}\n`;
+    writeFileAtomic(path.join(runDir, derived.checkpoint.file), snapshot, DERIVED);
+    for (const dir of places) writeFileAtomic(path.join(dir, CHECKPOINT_FILE), snapshot, DERIVED);
   }
+  const locks = `${JSON.stringify(locksOf(run, derived.record.stategate), null, 2)}\n`;
+  for (const dir of places) writeIfChanged(path.join(dir, LOCKS_FILE), locks);
   if (derived.learnings.length) {
     const file = path.join(runDir, LEARNINGS_FILE);
     const last = lastLearningSeq(file);
@@ -190,6 +217,7 @@ export function writeRunRecord(change: RecordChange, ctx: RecordContext): void {
   writeFileAtomic(recordFile, text, DERIVED);
   const identity = fileIdentity(recordFile);
   if (identity !== undefined) lastWritten = { file: recordFile, identity, record: derived.record };
+  writeFileAtomic(path.join(ctx.storeDir, RECORD_FILE), text, DERIVED);
   for (const file of derived.dropped) fs.rmSync(path.join(runDir, file), { force: true });
   if (mirrorEnabled(ctx.storeDir)) {
     const mirror = path.join(ctx.workspaceRoot, MIRROR_PATH);

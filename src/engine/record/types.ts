@@ -8,30 +8,41 @@
 import type { RunStatus } from '../machine/run.js';
 
 export type RecordStatus = 'planning' | 'executing' | 'reviewing' | 'completed' | 'failed';
+/** The record's schema version: the seed's. */
+export const AGENT_STATE_VERSION = '1.0';
 export type LearningType = 'pattern' | 'antipattern' | 'insight';
 
 export interface Orchestrator {
   status: RecordStatus;
-  task_doc: string | null;
+  /** Absolute: the context's `task_doc`, else the workflow file. */
+  task_doc: string;
   current_phase: number;
   total_phases: number;
   /** "N/M": the current state's place among the states of its phase. */
   current_task: string;
   /** The iteration as max_iterations counts it (an allowed call counts). */
   ralph_iteration: number;
-  outer_ralph: boolean | null;
+  outer_ralph: boolean;
   start_time: string;
   end_time: string | null;
 }
 
+/** stategate's own, finer kinds of an intervention (kept beside the seed's, under `stategate`). */
+export interface InterventionKinds {
+  check_type: 'pre_tool' | 'file_change' | 'transition' | 'approval';
+  conflict_type: 'policy' | 'bound' | 'interrupt' | 'guard' | 'approval';
+  action: 'deny' | 'interrupt' | 'refuse' | 'approval_requested' | 'approved' | 'rejected' | 'withdrawn';
+}
+
 export interface Intervention {
   timestamp: string;
-  check_type: 'pre_task' | 'post_task' | 'on_demand' | 'pre_tool' | 'file_change' | 'transition' | 'approval';
+  check_type: 'pre_task' | 'post_task' | 'on_demand';
   task: string;
-  conflict_type: 'architecture' | 'dependency' | 'api' | 'security' | 'pattern' | 'policy' | 'bound' | 'interrupt' | 'guard' | 'approval';
+  conflict_type: 'architecture' | 'dependency' | 'api' | 'security' | 'pattern';
   severity: 'critical' | 'high' | 'low';
-  action: 're_plan' | 'auto_fix' | 'pass' | 'deny' | 'interrupt' | 'refuse' | 'approval_requested' | 'approved' | 'rejected' | 'withdrawn';
+  action: 're_plan' | 'auto_fix' | 'pass';
   resolution: string;
+  stategate: InterventionKinds;
 }
 
 export interface Supervisor {
@@ -44,12 +55,18 @@ export interface Supervisor {
   interventions: Intervention[];
 }
 
+/** Who the agent is, in stategate's terms: a hook session the run has seen, or a statechart's `agent:` invocation. */
+export type AgentSource =
+  | { kind: 'session'; session_id: string; client?: string; branch?: string }
+  | { kind: 'invocation'; invocation: string; src: string; state: string };
+
 export interface ActiveAgent {
-  type: string;
+  type: 'task-executor' | 'supervisor' | 'outer-ralph' | 'code-improvement-scanner';
   task: string;
   started: string;
   iteration: number;
   status: 'in_progress' | 'waiting' | 'blocked';
+  stategate: AgentSource;
 }
 
 export interface CompletedTask {
@@ -58,7 +75,8 @@ export interface CompletedTask {
   completed: string;
   iterations: number;
   time_elapsed: string;
-  cost: string | null;
+  /** "$0.00" when no cost was reported in the state. */
+  cost: string;
   files_modified: string[];
   success_criteria_met: Record<string, boolean>;
 }
@@ -70,9 +88,11 @@ export interface PendingTask {
 }
 
 export interface SafetyBounds {
-  max_iterations_per_task: number | null;
-  max_cost: string | null;
-  max_time: string | null;
+  /** The state's max_iterations; the seed's default (30) when it sets none (`stategate.unbounded` says so). */
+  max_iterations_per_task: number;
+  /** meta.max_cost / max_time as written; "none" when the workflow sets none. */
+  max_cost: string;
+  max_time: string;
   cost_so_far: string;
   elapsed_time: string;
   warnings: string[];
@@ -92,15 +112,16 @@ export interface Milestone {
   phase: number;
   name: string;
   completed: string;
-  issue_url: string | null;
+  /** stategate opens no issue: "" (the seed's field is a string). */
+  issue_url: string;
 }
 
 export interface Checkpoint {
   timestamp: string;
   phase: number;
   task: string;
-  /** The full HEAD sha when the workspace is a git repository, else null. */
-  git_sha: string | null;
+  /** The full HEAD sha when the workspace is a git repository with a commit, else "". */
+  git_sha: string;
   /** Relative to the run folder. */
   state_snapshot: string;
 }
@@ -128,9 +149,14 @@ export interface RecordTrack {
   steps?: number;
   /** What the run context holds under `task`, if anything (the participant's task). */
   task?: string;
+  /** The bounds the workflow does not set, whose safety_bounds value is a placeholder (the seed's default, or "none"). */
+  unbounded?: ('max_iterations_per_task' | 'max_cost' | 'max_time')[];
+  /** When each agent was first seen in the run, by key (`session:ID`, `invocation:ID`): their `started`. */
+  agents_seen?: Record<string, string>;
 }
 
 export interface AgentStateRecord {
+  version: typeof AGENT_STATE_VERSION;
   orchestrator: Orchestrator;
   supervisor: Supervisor;
   active_agents: ActiveAgent[];

@@ -42,7 +42,7 @@ const CHOICES: readonly { label: string; description: string; clients: readonly 
   { label: 'Claude Code', description: CLAUDE_SETTINGS_FILE, clients: ['claude'] },
   { label: 'OpenAI Codex CLI', description: '.codex/hooks.json + .codex/config.toml', clients: ['codex'] },
   { label: 'Gemini CLI', description: '.gemini/settings.json', clients: ['gemini'] },
-  { label: 'GitHub Copilot CLI', description: '.github/hooks/stategate-copilot.json + .github/mcp.json', clients: ['copilot'] },
+  { label: 'GitHub Copilot CLI', description: '.github/hooks/stategate-copilot.json + .mcp.json', clients: ['copilot'] },
   { label: 'Cursor', description: '.cursor/hooks.json + .cursor/mcp.json', clients: ['cursor'] },
   { label: 'OpenCode', description: '.opencode/plugin/stategate.js + opencode.json', clients: ['opencode'] },
   { label: 'Every agent', description: 'all of the above', clients: HOOK_CLIENTS },

@@ -20,20 +20,24 @@ export function recordSummary(record: AgentStateRecord): RecordSummary {
   const o = record.orchestrator;
   const b = record.safety_bounds;
   const last = record.checkpoints[record.checkpoints.length - 1];
+  // A bound the workflow does not set is written as the seed's placeholder (30, "none"): shown as no bound.
+  const unset = new Set<string>(record.stategate.unbounded ?? []);
+  const maxCost = unset.has('max_cost') ? null : b.max_cost;
+  const maxTime = unset.has('max_time') ? null : b.max_time;
   return {
     status: o.status,
     phase: { index: o.current_phase, total: o.total_phases, name: record.stategate.phase_name },
     task: o.current_task,
     ...(record.stategate.task ? { taskText: record.stategate.task } : {}),
     iteration: o.ralph_iteration,
-    maxIterations: b.max_iterations_per_task,
-    cost: bound(b.cost_so_far, parseCost(b.cost_so_far) ?? 0, b.max_cost, parseCost(b.max_cost ?? undefined)),
-    time: bound(b.elapsed_time, elapsedMs(b.elapsed_time), b.max_time, parseDuration(b.max_time ?? undefined)),
+    maxIterations: unset.has('max_iterations_per_task') ? null : b.max_iterations_per_task,
+    cost: bound(b.cost_so_far, parseCost(b.cost_so_far) ?? 0, maxCost, parseCost(maxCost ?? undefined)),
+    time: bound(b.elapsed_time, elapsedMs(b.elapsed_time), maxTime, parseDuration(maxTime ?? undefined)),
     warnings: b.warnings,
     completed: record.completed_tasks.length,
     pending: record.pending_tasks.length,
     learnings: record.learnings.length,
     checkpoints: record.checkpoints.length,
-    lastCheckpointSha: last?.git_sha ?? null,
+    lastCheckpointSha: last?.git_sha || null,
   };
 }
