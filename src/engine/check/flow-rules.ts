@@ -29,7 +29,7 @@ export function validateFlow(wf: Workflow, opts: FlowValidateOptions = {}): Diag
     for (const t of s.flow?.tasks ?? []) taskRules(t, out);
   }
   for (const [name] of Object.entries(wf.flow?.variables ?? {})) {
-    if (reserved(name) && wf.flow?.variablesLoc) out.push(reservedDiagnostic(`variable \`${name}\``, wf.flow.variablesLoc));
+    if (wf.flow?.variablesLoc) push(out, reservedDiagnostic(`variable \`${name}\``, name, wf.flow.variablesLoc));
   }
   const edges = flowEdges(wf);
   const reachable = reachableStates(wf, edges);
@@ -135,25 +135,40 @@ function taskRules(t: FlowTask, out: Diagnostic[]): void {
   outputRule(t.output, out);
 }
 
-function reserved(name: string): boolean {
-  return name.includes('/') || name.startsWith('_');
-}
-
-function reservedDiagnostic(what: string, loc: SourceLoc): Diagnostic {
+/**
+ * `/` is an error: it is how sub-flow states are addressed (`parent/child`), so
+ * such a name would be ambiguous. A leading `_` is only a warning: FlowState
+ * asks authors to avoid it (it may mean something in a later version), and
+ * nothing in this runner gives it a meaning, so the flow still runs.
+ */
+function reservedDiagnostic(what: string, name: string, loc: SourceLoc): Diagnostic | undefined {
+  if (name.includes('/')) {
+    return {
+      severity: 'error',
+      code: 'flow-reserved-name',
+      message: `The ${what} is reserved: a \`/\` addresses a sub-flow's states. Rename it.`,
+      loc,
+    };
+  }
+  if (!name.startsWith('_')) return undefined;
   return {
-    severity: 'error',
-    code: 'flow-reserved-name',
-    message: `The ${what} is reserved: names with \`/\` (sub-flow state paths) or a leading \`_\` are kept for stategate. Rename it.`,
+    severity: 'warning',
+    code: 'flow-underscore-name',
+    message: `The ${what} starts with \`_\`, which FlowState keeps for future use: a name without it is safer (it still runs today).`,
     loc,
   };
 }
 
+function push(out: Diagnostic[], d: Diagnostic | undefined): void {
+  if (d) out.push(d);
+}
+
 function reservedNameRule(s: StateNode, out: Diagnostic[]): void {
-  if (reserved(s.key)) out.push(reservedDiagnostic(`state name \`${s.key}\``, s.keyLoc));
+  push(out, reservedDiagnostic(`state name \`${s.key}\``, s.key, s.keyLoc));
 }
 
 function outputRule(output: FlowOutput | undefined, out: Diagnostic[]): void {
-  if (output?.kind === 'var' && reserved(output.name)) out.push(reservedDiagnostic(`variable name \`${output.name}\``, output.loc));
+  if (output?.kind === 'var') push(out, reservedDiagnostic(`variable name \`${output.name}\``, output.name, output.loc));
   if (output?.kind !== 'file' || insideWorkspace(output.path)) return;
   out.push({
     severity: 'error',

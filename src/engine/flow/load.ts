@@ -37,7 +37,7 @@ export function loadFlowFile(file: string, base: string, workspace: string): Loa
     throw new FlowError(code === 'ENOENT' ? 'not_found' : 'io', `cannot read flow ${file}${abs === file ? '' : ` (${abs})`}: ${code === 'ENOENT' ? 'no such file' : (code ?? (err as Error).message)}`);
   }
   if (detectFormat(text, abs) !== 'flow') {
-    throw new FlowError('not_a_flow', `${file} is not a flow: flow files are named *.flow.yaml, *.flow.yml or *.flow.json (workflows run with \`stategate run start\`)`);
+    throw new FlowError('not_a_flow', `${file} is not a flow: a flow has \`start-at\` and states with \`tool\` (in a *.yaml, *.yml or *.json file; *.flow.yaml names one), and workflows run with \`stategate run start\``);
   }
   const check = checkWorkflowFile(text, abs);
   const errors = check.diagnostics.filter((d) => d.severity === 'error');
