@@ -7,7 +7,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { FlowSummary } from '../../engine/index.js';
-import { isPlainDataFile, sniffFormat } from '../../engine/formats/format-sniff.js';
+import { isPlainDataFile, sniffFormat } from '../../engine/index.js';
 import type { CommandHandler } from '../contributions.js';
 import { FLOW_COMMANDS, FLOW_PANEL_COMMAND } from './flow-ids.js';
 import { FlowRuns } from './flow-runs.js';
