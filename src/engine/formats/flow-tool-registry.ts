@@ -120,6 +120,8 @@ export function loadFlowToolRegistry(text: string): FlowToolRegistry {
     if (r.diagnostics.filter((d) => d.severity === 'error').length > before || command === undefined) continue;
     tools.set(name, { name, command, arguments: args, loc: entry.keyLoc });
   }
+  // Text that does not parse registers nothing: what was read of it may be cut short anywhere.
+  if (parsed.diagnostics.some((d) => d.severity === 'error')) tools.clear();
   return { tools, diagnostics: r.diagnostics };
 }
 

@@ -14,6 +14,7 @@ import { loadStatewright } from './statewright.js';
 import { looksLikeJson, sniffFormat, typedSuffixFormat } from './format-sniff.js';
 
 export { isPlainDataFile, sniffFormat, typedSuffixFormat } from './format-sniff.js';
+export { findFlowToolRegistry, FLOW_TOOLS_FILE, isFlowToolRegistryFile, loadFlowToolRegistry, type CustomFlowTool, type FlowToolRegistry, type RegistryLookup } from './flow-tool-registry.js';
 
 /** A workflow format, or a workflow registry manifest. */
 export type FileFormat = WorkflowFormat | 'registry';

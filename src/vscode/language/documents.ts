@@ -5,7 +5,7 @@
  * same keystroke shares one check.
  */
 import * as vscode from 'vscode';
-import { isRegistryManifestDocument, MANIFEST_FILE, declaresWorkflowSchema, isPlainDataFile, isWorkflowPath, sniffFormat, type CheckResult, type WorkflowFormat } from '../../engine/index.js';
+import { isRegistryManifestDocument, MANIFEST_FILE, declaresWorkflowSchema, isFlowToolRegistryFile, isPlainDataFile, isWorkflowPath, sniffFormat, type CheckResult, type WorkflowFormat } from '../../engine/index.js';
 import { checkFile } from './lazy-check.js';
 
 export const STATECHART_FILE = /\.statechart\.(ya?ml|json)$/i;
@@ -57,9 +57,14 @@ export function isRegistryDocument(doc: vscode.TextDocument): boolean {
   return isJson(doc) && doc.uri.path.endsWith(`/${MANIFEST_FILE}`) && isRegistryManifestDocument(doc.getText(), doc.uri.path);
 }
 
+/** `.stategate/flow-tools.yaml`, the custom flow tools (checked as a registry: Problems, no other feature). */
+export function isFlowToolsDocument(doc: vscode.TextDocument): boolean {
+  return isFlowToolRegistryFile(documentPath(doc));
+}
+
 /** Whether stategate shows Problems for the document. */
 export function isCheckedDocument(doc: vscode.TextDocument): boolean {
-  return isWorkflowDocument(doc) || isStatechartDocument(doc) || isFlowDocument(doc) || isRegistryDocument(doc);
+  return isWorkflowDocument(doc) || isStatechartDocument(doc) || isFlowDocument(doc) || isRegistryDocument(doc) || isFlowToolsDocument(doc);
 }
 
 export interface Analysis extends CheckResult {

@@ -29,7 +29,7 @@ export function registerLanguageFeatures(context: vscode.ExtensionContext): void
     return features;
   };
   const isJson = (doc: vscode.TextDocument): boolean =>
-    doc.languageId === 'json' || doc.languageId === 'jsonc' || /\.(statechart|flow)\.ya?ml$/i.test(doc.uri.path) || (doc.languageId === 'yaml' && FORMAT_ROOT.test(doc.getText()));
+    doc.languageId === 'json' || doc.languageId === 'jsonc' || /\.(statechart|flow)\.ya?ml$/i.test(doc.uri.path) || /\/\.stategate\/flow-tools\.yaml$/.test(doc.uri.path) || (doc.languageId === 'yaml' && FORMAT_ROOT.test(doc.getText()));
   // Loading checks every open workflow document and follows them from then on (diagnostics.ts).
   const firstJson = vscode.workspace.onDidOpenTextDocument((doc) => void (isJson(doc) && load()));
   // Documents open before activation: looked at right after activate() returns, not during it.
