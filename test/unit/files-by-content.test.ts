@@ -75,7 +75,8 @@ describe('a plain name is read by its content (engine)', () => {
   });
 
   it('other YAML and JSON name no format (the editor gives them nothing)', () => {
-    for (const [file, text] of [['docker-compose.yaml', COMPOSE], ['.github/workflows/ci.yml', GH_ACTIONS], ['package.json', '{"name": "x", "version": "1.0.0"}'], ['k8s.yaml', 'apiVersion: v1\nkind: Pod\nspec: {initialDelaySeconds: 3}\n']]) {
+    const others: Array<[file: string, text: string]> = [['docker-compose.yaml', COMPOSE], ['.github/workflows/ci.yml', GH_ACTIONS], ['package.json', '{"name": "x", "version": "1.0.0"}'], ['k8s.yaml', 'apiVersion: v1\nkind: Pod\nspec: {initialDelaySeconds: 3}\n']];
+    for (const [file, text] of others) {
       assert.equal(sniffFormat(text, file), undefined, file);
     }
   });

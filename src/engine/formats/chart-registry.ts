@@ -77,7 +77,7 @@ export class ChartRegistry {
       if (read && entry) return readChartFile(path.resolve(path.dirname(read.file), entry.src), `${read.file} registers \`${ref.id}\``);
       const file = this.byId(ref.id, ref.version, fromFile)[0];
       if (file !== undefined) return readChartFile(file, `chart \`${ref.id}\` was found`);
-      searched.push(`the chart ids of the *.statechart.* files (and plain YAML/JSON charts) in ${this.folders.searchDirs(fromFile).join(' and ')}`);
+      searched.push(`the chart ids of the *.statechart.* files in ${this.folders.searchDirs(fromFile).join(' and ')}`);
     }
     return { problem: `\`${src}\` names no chart: searched ${searched.join('; ')}.` };
   }

@@ -67,7 +67,7 @@ export function startFlows(context: vscode.ExtensionContext, folder: vscode.Work
     guarded(async () => {
       const file = flowFileArg(arg);
       if (!file) {
-        void vscode.window.showInformationMessage('stategate: open a flow file (*.flow.yaml) to run it, or use its ▶ Run flow lens.');
+        void vscode.window.showInformationMessage('stategate: open a flow file (start-at and states with a tool) to run it, or use its ▶ Run flow lens.');
         return undefined;
       }
       return runs.run(path.resolve(folder.uri.fsPath, file));
