@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { checkFile, checkWorkflowFile } from '../../src/engine/check/check-file.js';
 import { findFlowToolRegistry, loadFlowToolRegistry, type RegistryLookup } from '../../src/engine/formats/flow-tool-registry.js';
 import { startFlow } from '../../src/engine/index.js';
-import { flowCompletions } from '../../src/engine/language/index.js';
+import { flowCompletions, flowHover } from '../../src/engine/language/index.js';
 import { loadWorkflowText } from '../../src/engine/formats/index.js';
 import { flowHash, flowPlan } from '../../src/vscode/flows/flow-plan.js';
 import { cli } from './helpers/cli';
@@ -151,6 +151,7 @@ describe('completion offers the registered tools and their arguments', () => {
     assert.ok(tools.includes('bash'));
     const args = flowCompletions(doc, at(text, '      pu', 8)).map((c) => c.label);
     assert.deepEqual(args, ['who', 'punct']);
+    assert.match(flowHover(doc, at(text, 'greet', 1))?.markdown ?? '', /custom.*runs `echo hello \{\{ who \}\}\{\{ punct \}\}` with bash/s);
   });
 });
 

@@ -156,3 +156,9 @@ export function readFlowToolRegistry(file: string): RegistryLookup {
   const at = new LineIndex(text).position(error.loc.start);
   return { kind: 'problem', file, text, problem: `the flow tool registry ${file} is malformed at line ${at.line + 1}, column ${at.character + 1}: ${error.message}` };
 }
+
+/** A custom tool's documentation (completion and hover): the command it runs and its arguments. */
+export function customToolMarkdown(t: CustomFlowTool): string {
+  const args = t.arguments.map((a) => `- \`${a.name}\`${a.required ? ' (required)' : ''}`).join('\n');
+  return `**tool** \`${t.name}\` (custom, \`.stategate/flow-tools.yaml\`): runs \`${t.command}\` with bash.${args ? `\n\nArguments:\n${args}` : ''}`;
+}

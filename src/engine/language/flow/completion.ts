@@ -7,7 +7,7 @@
  */
 import { FLOW_FIELDS, FLOW_STATE_FIELDS, FLOW_TASK_FIELDS } from '../../formats/flow-fields.js';
 import { FLOW_TOOL_DOCS, flowToolMarkdown } from '../../formats/flow-tools.js';
-import type { CustomFlowTool } from '../../formats/flow-tool-registry.js';
+import { customToolMarkdown, type CustomFlowTool } from '../../formats/flow-tool-registry.js';
 import { FLOW_TOOLS, isFlowTool, type Workflow } from '../../model/index.js';
 import { flowEdges } from '../../check/flow-graph.js';
 import { definedBefore } from '../../check/flow-vars.js';
@@ -167,10 +167,4 @@ function variableCandidates(wf: Workflow, state: string, loadSubFlow?: LoadSubFl
 /** `Runs \`command\` with bash in the workspace folder` of the summary: up to its first `;` or `.`. */
 function firstClause(summary: string): string {
   return /^[^;.]*/.exec(summary)?.[0] ?? summary;
-}
-
-/** A custom tool's documentation: the command it runs and its arguments. */
-function customToolMarkdown(t: CustomFlowTool): string {
-  const args = t.arguments.map((a) => `- \`${a.name}\`${a.required ? ' (required)' : ''}`).join('\n');
-  return `**tool** \`${t.name}\` (custom, \`.stategate/flow-tools.yaml\`): runs \`${t.command}\` with bash.${args ? `\n\nArguments:\n${args}` : ''}`;
 }

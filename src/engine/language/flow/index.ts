@@ -45,7 +45,7 @@ function registeredTools(file: string | undefined): ReadonlyMap<string, CustomFl
 
 export function flowHover(d: FlowDocument, offset: number, schema?: unknown): Hover | undefined {
   const m = model(d);
-  return m ? flowHoverAt(m, offset, schema) : undefined;
+  return m ? flowHoverAt(m, offset, schema, registeredTools(d.file)) : undefined;
 }
 
 /** Where the name under the cursor is defined (a state's key; a variable's `variables` key and `var()` outputs). */
