@@ -156,7 +156,7 @@ function helpText(): string {
   return [
     `usage: ${USAGE}`,
     '',
-    'Runs FlowState flows (*.flow.yaml) in the current folder; instances are kept in .stategate/flows/.',
+    'Runs FlowState flows (*.flow.yaml, or any YAML/JSON with start-at and states with a tool) in the current folder; instances are kept in .stategate/flows/.',
     '',
     ...Object.values(SUBCOMMANDS).flatMap((s) => [`  stategate flow ${s.usage}`, `      ${s.help}`]),
   ].join('\n');

@@ -4,6 +4,7 @@
  * unknown event, a failing guard...) is still one object, with an `error`
  * member, a one-line message on stderr and exit 1.
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { auditText, auditTimeline, detectFormat, flowNotRunnable, isSecurityMode, RunnerError, SANDBOXED_ENV, type AuditTimeline, type JournalEntry, type Runner, type JsonObject, type JsonValue } from '../engine/index.js';
 import { createRunner } from './runner-factory.js';
@@ -43,7 +44,14 @@ function refuseInsideSandbox(sub: string, spec: Sub): void {
  * Refused with the way forward (flows get their own runner, `stategate flow run`).
  */
 function refuseFlow(file: string): void {
-  if (detectFormat('', file) !== 'flow') return;
+  // By content as well as by name: a plain `deploy.yaml` with `start-at` is a flow too (an unreadable file is the runner's to report).
+  let text = '';
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    /* reported by runner.start */
+  }
+  if (detectFormat(text, file) !== 'flow') return;
   throw new CliError('flow_not_runnable', flowNotRunnable(file), 1);
 }
 

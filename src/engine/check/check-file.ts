@@ -6,6 +6,7 @@
 import { ChartRegistry } from '../formats/chart-registry.js';
 import { detectFormat, loadWorkflowText, type FileFormat } from '../formats/index.js';
 import { loadRegistryManifest } from '../formats/registry-manifest.js';
+import { findFlowToolRegistry, isFlowToolRegistryFile, loadFlowToolRegistry, type RegistryLookup } from '../formats/flow-tool-registry.js';
 import type { ChartSrcResolver, Diagnostic, InvokeResolver, Workflow } from '../model/index.js';
 import { WorkflowRegistry } from '../formats/registry.js';
 import { schemaDiagnostics } from '../schema/index.js';
@@ -34,6 +35,8 @@ export interface CheckOptions {
    * and in `.stategate/workflows/`. `false`: only the chart's own registry and services.
    */
   readonly resolveSrc?: ChartSrcResolver | false;
+  /** Flows: the custom tools they may name. Default: the nearest `.stategate/flow-tools.yaml` above `file`. */
+  readonly flowTools?: RegistryLookup;
 }
 
 /** Shared so repeated checks (an editor on every keystroke) reuse parsed sibling files. */
@@ -42,6 +45,7 @@ const defaultChartRegistry = new ChartRegistry();
 
 /** A workflow or a registry manifest, each checked as what it is. */
 export function checkFile(text: string, file: string, opts: CheckOptions = {}): CheckResult {
+  if (isFlowToolRegistryFile(file)) return { format: 'registry', diagnostics: sortDiagnostics(loadFlowToolRegistry(text).diagnostics) };
   return detectFormat(text, file) === 'registry' ? checkRegistryManifest(text, file) : checkWorkflowFile(text, file, opts);
 }
 
@@ -50,7 +54,7 @@ export function checkWorkflowFile(text: string, file: string, opts: CheckOptions
   const loaded = loadWorkflowText(text, file);
   const diagnostics = [...loaded.diagnostics];
   if (loaded.workflow?.format === 'flow') {
-    diagnostics.push(...validateFlow(loaded.workflow, { text }));
+    diagnostics.push(...validateFlow(loaded.workflow, { text, tools: opts.flowTools ?? findFlowToolRegistry(file) }));
   } else if (loaded.workflow?.format === 'statechart') {
     const resolveSrc = opts.resolveSrc === undefined ? defaultChartRegistry.resolverFor(file) : opts.resolveSrc;
     diagnostics.push(...validateChart(loaded.workflow, { file, ...(resolveSrc ? { resolveSrc } : {}) }));

@@ -6,9 +6,10 @@
  * code (docs/flows.md lists them).
  */
 import * as path from 'node:path';
-import { FLOW_TOOLS, isFlowTool, type Diagnostic, type FlowOutput, type FlowTask, type SourceLoc, type StateNode, type Workflow } from '../model/index.js';
-import { REQUIRED_ARGUMENTS } from '../formats/flow-fields.js';
+import type { Diagnostic, FlowOutput, FlowTask, SourceLoc, StateNode, Workflow } from '../model/index.js';
+import type { RegistryLookup } from '../formats/flow-tool-registry.js';
 import { closestName, didYouMean } from './suggest.js';
+import { toolCallRules } from './flow-tool-rules.js';
 import { cyclicComponents } from './scc.js';
 import { flowEdges, flowTargets, isTerminal, reachableStates } from './flow-graph.js';
 import { undefinedVariableRule } from './flow-vars.js';
@@ -16,20 +17,23 @@ import { undefinedVariableRule } from './flow-vars.js';
 export interface FlowValidateOptions {
   /** The file's text: `{{ var }}` warnings then point at the template itself rather than the whole argument. */
   readonly text?: string;
+  /** The custom tools the flow may name (`.stategate/flow-tools.yaml`); default: none. */
+  readonly tools?: RegistryLookup;
 }
 
 export function validateFlow(wf: Workflow, opts: FlowValidateOptions = {}): Diagnostic[] {
   const out: Diagnostic[] = [];
+  const tools = opts.tools ?? { kind: 'none' };
   startRule(wf, out);
   for (const s of wf.states.values()) {
     reservedNameRule(s, out);
-    toolRules(s, out);
+    toolRules(s, tools, out);
     targetRule(wf, s, out);
     outputRule(s.flow?.output, out);
-    for (const t of s.flow?.tasks ?? []) taskRules(t, out);
+    for (const t of s.flow?.tasks ?? []) taskRules(t, tools, out);
   }
   for (const [name] of Object.entries(wf.flow?.variables ?? {})) {
-    if (reserved(name) && wf.flow?.variablesLoc) out.push(reservedDiagnostic(`variable \`${name}\``, wf.flow.variablesLoc));
+    if (wf.flow?.variablesLoc) push(out, reservedDiagnostic(`variable \`${name}\``, name, wf.flow.variablesLoc));
   }
   const edges = flowEdges(wf);
   const reachable = reachableStates(wf, edges);
@@ -70,22 +74,14 @@ function unknownTarget(wf: Workflow, message: string, name: string, loc: SourceL
   return { severity: 'error', code: 'flow-unknown-target', message: `${message}${didYouMean(closest)}`, loc, ...(closest === undefined ? {} : { data: { closest } }) };
 }
 
-function toolRules(s: StateNode, out: Diagnostic[]): void {
+function toolRules(s: StateNode, tools: RegistryLookup, out: Diagnostic[]): void {
   const step = s.flow;
   if (!step || step.tool === '') return; // a missing `tool` is the loader's missing-field
-  if (!unknownToolRule(step.tool, step.toolLoc, out)) {
-    const tool = step.tool as keyof typeof REQUIRED_ARGUMENTS;
-    const missing = REQUIRED_ARGUMENTS[tool].filter((a) => !(a in step.arguments));
-    if (missing.length) {
-      out.push({
-        severity: 'error',
-        code: 'flow-missing-argument',
-        message: `\`${step.tool}\` needs the argument${missing.length > 1 ? 's' : ''} ${missing.map((m) => `\`${m}\``).join(', ')} (state \`${s.id}\`). Add it under \`arguments\`.`,
-        loc: s.fieldLocs?.arguments ?? s.keyLoc,
-        data: { missing: missing.join(',') },
-      });
-    }
-  }
+  toolCallRules(
+    { tool: step.tool, toolLoc: step.toolLoc, arguments: step.arguments, argumentLocs: step.argumentLocs, missingLoc: s.fieldLocs?.arguments ?? s.keyLoc, where: `state \`${s.id}\``, hint: 'Add it under `arguments`.' },
+    tools,
+    out,
+  );
   if (step.tool === 'switch' && step.goto.length === 0) {
     out.push({
       severity: 'error',
@@ -104,56 +100,46 @@ function toolRules(s: StateNode, out: Diagnostic[]): void {
   }
 }
 
-/** True when the tool is unknown (and reported). */
-function unknownToolRule(tool: string, loc: SourceLoc, out: Diagnostic[]): boolean {
-  if (isFlowTool(tool)) return false;
-  const closest = closestName(tool, FLOW_TOOLS);
-  out.push({
-    severity: 'error',
-    code: 'flow-unknown-tool',
-    message: `Unknown tool \`${tool}\`.${didYouMean(closest)} The tools are ${FLOW_TOOLS.map((t) => `\`${t}\``).join(', ')}.`,
-    loc,
-    ...(closest === undefined ? {} : { data: { closest } }),
-  });
-  return true;
-}
-
-function taskRules(t: FlowTask, out: Diagnostic[]): void {
+function taskRules(t: FlowTask, tools: RegistryLookup, out: Diagnostic[]): void {
   if (t.kind !== 'call') return;
-  if (!unknownToolRule(t.tool, t.toolLoc, out)) {
-    const missing = REQUIRED_ARGUMENTS[t.tool as keyof typeof REQUIRED_ARGUMENTS].filter((a) => !(a in t.arguments));
-    if (missing.length) {
-      out.push({
-        severity: 'error',
-        code: 'flow-missing-argument',
-        message: `\`${t.tool}\` needs the argument${missing.length > 1 ? 's' : ''} ${missing.map((m) => `\`${m}\``).join(', ')} (a parallel task). Add it under the task's \`arguments\`.`,
-        loc: t.toolLoc,
-        data: { missing: missing.join(',') },
-      });
-    }
-  }
+  toolCallRules({ tool: t.tool, toolLoc: t.toolLoc, arguments: t.arguments, missingLoc: t.toolLoc, where: 'a parallel task', hint: "Add it under the task's `arguments`." }, tools, out);
   outputRule(t.output, out);
 }
 
-function reserved(name: string): boolean {
-  return name.includes('/') || name.startsWith('_');
-}
-
-function reservedDiagnostic(what: string, loc: SourceLoc): Diagnostic {
+/**
+ * `/` is an error: it is how sub-flow states are addressed (`parent/child`), so
+ * such a name would be ambiguous. A leading `_` is only a warning: FlowState
+ * asks authors to avoid it (it may mean something in a later version), and
+ * nothing in this runner gives it a meaning, so the flow still runs.
+ */
+function reservedDiagnostic(what: string, name: string, loc: SourceLoc): Diagnostic | undefined {
+  if (name.includes('/')) {
+    return {
+      severity: 'error',
+      code: 'flow-reserved-name',
+      message: `The ${what} is reserved: a \`/\` addresses a sub-flow's states. Rename it.`,
+      loc,
+    };
+  }
+  if (!name.startsWith('_')) return undefined;
   return {
-    severity: 'error',
-    code: 'flow-reserved-name',
-    message: `The ${what} is reserved: names with \`/\` (sub-flow state paths) or a leading \`_\` are kept for stategate. Rename it.`,
+    severity: 'warning',
+    code: 'flow-underscore-name',
+    message: `The ${what} starts with \`_\`, which FlowState keeps for future use: a name without it is safer (it still runs today).`,
     loc,
   };
 }
 
+function push(out: Diagnostic[], d: Diagnostic | undefined): void {
+  if (d) out.push(d);
+}
+
 function reservedNameRule(s: StateNode, out: Diagnostic[]): void {
-  if (reserved(s.key)) out.push(reservedDiagnostic(`state name \`${s.key}\``, s.keyLoc));
+  push(out, reservedDiagnostic(`state name \`${s.key}\``, s.key, s.keyLoc));
 }
 
 function outputRule(output: FlowOutput | undefined, out: Diagnostic[]): void {
-  if (output?.kind === 'var' && reserved(output.name)) out.push(reservedDiagnostic(`variable name \`${output.name}\``, output.loc));
+  if (output?.kind === 'var') push(out, reservedDiagnostic(`variable name \`${output.name}\``, output.name, output.loc));
   if (output?.kind !== 'file' || insideWorkspace(output.path)) return;
   out.push({
     severity: 'error',

@@ -7,6 +7,8 @@
 import type { JsonObject } from '../model/index.js';
 import type { FlowHost, ModelVendor, ToolOutcome } from './host.js';
 import { asText } from './template.js';
+import type { CustomFlowTool } from '../formats/flow-tool-registry.js';
+import { customToolCommand } from './custom-tool.js';
 
 /** What one effect needs to know of the run it is part of. */
 export interface EffectContext {
@@ -25,6 +27,8 @@ export interface EffectCall {
   readonly tool: string;
   /** Templated. */
   readonly args: JsonObject;
+  /** The registered tool, when `tool` is a custom one (.stategate/flow-tools.yaml). */
+  readonly custom?: CustomFlowTool;
 }
 
 const VENDORS: readonly string[] = ['claude', 'codex', 'gemini'] satisfies readonly ModelVendor[];
@@ -37,6 +41,8 @@ export async function runEffect(ctx: EffectContext, call: EffectCall): Promise<T
   const { host, signal } = ctx;
   const arg = (key: string): string => asText(call.args[key]);
   const optional = (key: string): string | undefined => (call.args[key] === undefined ? undefined : arg(key));
+  // A custom tool is a bash command the registry wrote, with the state's arguments put in.
+  if (call.custom) return host.runCommand({ state: call.path, command: customToolCommand(call.custom, call.args), cwd: host.workspace, signal, onStarted: (pgid) => ctx.recordPgid(pgid) });
   switch (call.tool) {
     case 'bash':
       return host.runCommand({ state: call.path, command: arg('command'), cwd: host.workspace, signal, onStarted: (pgid) => ctx.recordPgid(pgid) });

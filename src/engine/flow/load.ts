@@ -10,20 +10,23 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { CheckResult } from '../check/check-file.js';
 import { detectFormat } from '../formats/index.js';
+import { findFlowToolRegistry, type CustomFlowTool, type RegistryLookup } from '../formats/flow-tool-registry.js';
 import type { FlowOutput, Workflow } from '../model/index.js';
 import { offsetToPosition } from '../formats/text-position.js';
 import { refusedOutputs } from './outputs.js';
 import { FlowError } from './types.js';
 
 /** check-file.ts (ajv's compiled schema and the rules) loads only when a flow is started, as in store/runner.ts. */
-function checkWorkflowFile(text: string, file: string): CheckResult {
-  return (require('../check/check-file.js') as typeof import('../check/check-file.js')).checkWorkflowFile(text, file);
+function checkWorkflowFile(text: string, file: string, flowTools: RegistryLookup): CheckResult {
+  return (require('../check/check-file.js') as typeof import('../check/check-file.js')).checkWorkflowFile(text, file, { flowTools });
 }
 
 export interface LoadedFlow {
   readonly workflow: Workflow;
   /** Absolute. */
   readonly file: string;
+  /** The custom tools (.stategate/flow-tools.yaml) its states may name, as validated with it. */
+  readonly tools?: ReadonlyMap<string, CustomFlowTool>;
 }
 
 /** `file` (absolute, or relative to `base`) read, validated, its outputs checked against `workspace`. */
@@ -37,9 +40,11 @@ export function loadFlowFile(file: string, base: string, workspace: string): Loa
     throw new FlowError(code === 'ENOENT' ? 'not_found' : 'io', `cannot read flow ${file}${abs === file ? '' : ` (${abs})`}: ${code === 'ENOENT' ? 'no such file' : (code ?? (err as Error).message)}`);
   }
   if (detectFormat(text, abs) !== 'flow') {
-    throw new FlowError('not_a_flow', `${file} is not a flow: flow files are named *.flow.yaml, *.flow.yml or *.flow.json (workflows run with \`stategate run start\`)`);
+    throw new FlowError('not_a_flow', `${file} is not a flow: a flow has \`start-at\` and states with \`tool\` (in a *.yaml, *.yml or *.json file; *.flow.yaml names one), and workflows run with \`stategate run start\``);
   }
-  const check = checkWorkflowFile(text, abs);
+  // Read once, so the tools that run are the ones the flow was validated against.
+  const registry = findFlowToolRegistry(abs);
+  const check = checkWorkflowFile(text, abs, registry);
   const errors = check.diagnostics.filter((d) => d.severity === 'error');
   if (!check.workflow || errors.length) {
     const details = errors.map((d) => {
@@ -54,7 +59,7 @@ export function loadFlowFile(file: string, base: string, workspace: string): Loa
   }
   const refused = refusedOutputs(workspace, flowOutputs(check.workflow));
   if (refused.length) throw new FlowError('invalid_flow', `${file}: ${refused[0]}; the run is refused and nothing was written`, refused);
-  return { workflow: check.workflow, file: abs };
+  return registry.kind === 'ok' ? { workflow: check.workflow, file: abs, tools: registry.registry.tools } : { workflow: check.workflow, file: abs };
 }
 
 /** The flow and every sub-flow it names by a plain path, recursively (each file once). */

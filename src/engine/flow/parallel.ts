@@ -7,7 +7,8 @@
  */
 import type { FlowOutput, FlowStep, JsonObject, Workflow } from '../model/index.js';
 import type { ToolOutcome } from './host.js';
-import { runEffect, type EffectContext } from './effects.js';
+import { runEffect, type EffectCall, type EffectContext } from './effects.js';
+import type { CustomFlowTool } from '../formats/flow-tool-registry.js';
 import { renderValue, type Variables } from './template.js';
 
 export interface TaskCall {
@@ -28,10 +29,12 @@ export function parallelTasks(step: FlowStep, wf: Workflow, vars: Variables): Ta
 }
 
 /** A state-name task runs as that state (a sibling of the parallel state: same sub-flow level), an inline one as the parallel state. */
-function taskCall(path: string, name: string, task: TaskCall) {
-  return task.state === undefined
+function taskCall(path: string, name: string, task: TaskCall, tools: ReadonlyMap<string, CustomFlowTool> | undefined): EffectCall {
+  const custom = tools?.get(task.tool);
+  const call = task.state === undefined
     ? { path, name, tool: task.tool, args: task.args }
     : { path: path.replace(/[^/]*$/, task.state), name: task.state, tool: task.tool, args: task.args };
+  return custom ? { ...call, custom } : call;
 }
 
 export interface TaskResult {
@@ -39,8 +42,8 @@ export interface TaskResult {
   readonly outcome: ToolOutcome;
 }
 
-export async function runParallel(ctx: EffectContext, path: string, name: string, tasks: readonly TaskCall[]): Promise<{ results: TaskResult[]; outcome: ToolOutcome }> {
-  const outcomes = await Promise.all(tasks.map((task) => runEffect(ctx, taskCall(path, name, task)).catch((err: unknown): ToolOutcome => ({ exitCode: 1, stdout: '', message: (err as Error).message }))));
+export async function runParallel(ctx: EffectContext, path: string, name: string, tasks: readonly TaskCall[], tools?: ReadonlyMap<string, CustomFlowTool>): Promise<{ results: TaskResult[]; outcome: ToolOutcome }> {
+  const outcomes = await Promise.all(tasks.map((task) => runEffect(ctx, taskCall(path, name, task, tools)).catch((err: unknown): ToolOutcome => ({ exitCode: 1, stdout: '', message: (err as Error).message }))));
   const results = tasks.map((task, i) => ({ task, outcome: outcomes[i] as ToolOutcome }));
   const failed = results.find((r) => r.outcome.exitCode !== 0);
   const stdout = results.map((r) => r.outcome.stdout).join('');

@@ -209,7 +209,7 @@ export class FlowRun {
         return { kind: 'pause', reason: renderText(asText(step.arguments.reason), vars) };
       case 'parallel': {
         const tasks = parallelTasks(step, flow.workflow, vars);
-        const { results, outcome } = await runParallel(this.ctx, statePath, node.key, tasks);
+        const { results, outcome } = await runParallel(this.ctx, statePath, node.key, tasks, flow.tools);
         for (const r of results) this.capture(r.task.output, r.outcome.stdout, vars);
         this.capture(step.output, outcome.stdout, vars);
         return { kind: 'outcome', outcome };
@@ -226,7 +226,8 @@ export class FlowRun {
         const args = renderValue(step.arguments, vars) as JsonObject;
         let outcome: ToolOutcome;
         try {
-          outcome = await runEffect(this.ctx, { path: statePath, name: node.key, tool: step.tool, args });
+          const custom = flow.tools?.get(step.tool);
+          outcome = await runEffect(this.ctx, { path: statePath, name: node.key, tool: step.tool, args, ...(custom ? { custom } : {}) });
         } catch (err) {
           // A host is asked never to throw for an expected failure; one that does still ends the state, not the runner.
           outcome = { exitCode: FAILURE_EXIT, stdout: '', message: `\`${step.tool}\` failed: ${(err as Error).message}` };

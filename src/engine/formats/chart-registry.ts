@@ -21,6 +21,7 @@ import type { ChartSrcResolver, InvokeProblem, MachineRegistryEntry, ResolvedSrc
 import { compareVersions } from './version-order.js';
 import { WorkflowRegistry } from './registry.js';
 import { LineIndex } from './text-position.js';
+import { isPlainDataFile, sniffFormat } from './format-sniff.js';
 import { parseSrc } from '../statechart/src-ref.js';
 
 const CHART_FILE = /\.statechart\.(ya?ml|json)$/;
@@ -115,7 +116,8 @@ export class ChartRegistry {
   }
 
   private chart(file: string): Workflow | undefined {
-    const read = this.read(file, (text) => loadStatechart(text, { file }).workflow);
+    // A plain `code_review.yaml` is a chart when its content says so; other YAML and JSON beside it are not.
+    const read = this.read(file, (text) => (CHART_FILE.test(file) || sniffFormat(text, file) === 'statechart' ? loadStatechart(text, { file }).workflow : undefined));
     return typeof read === 'string' ? undefined : read;
   }
 
@@ -164,7 +166,7 @@ function readChartFile(file: string, what: string): { file: string; text: string
 
 function listCharts(dir: string): string[] {
   try {
-    return fs.readdirSync(dir).filter((n) => CHART_FILE.test(n)).sort();
+    return fs.readdirSync(dir).filter((n) => CHART_FILE.test(n) || isPlainDataFile(n)).sort();
   } catch {
     return [];
   }

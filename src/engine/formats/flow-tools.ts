@@ -77,7 +77,7 @@ export const FLOW_TOOL_DOCS: Readonly<Record<FlowTool, FlowToolDoc>> = {
   'sub-flow': {
     summary: "Runs another flow file as a child; its variables come back as `{{ <state>::<var> }}` and its states show as `<state>/<child>`.",
     output: "the child flow's variables, as `<state>::<var>`",
-    arguments: [{ name: 'workflow', required: true, doc: 'The flow file to run (a `*.flow.yaml|yml|json` path in the workspace).' }],
+    arguments: [{ name: 'workflow', required: true, doc: 'The flow file to run (a `*.flow.yaml|yml|json` path in the workspace, or a plain `.yaml`/`.yml`/`.json` whose content is a flow).' }],
   },
 };
 

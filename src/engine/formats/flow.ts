@@ -74,7 +74,7 @@ export function loadFlow(text: string, opts: LoadOptions = {}): LoadResult {
 
 const EMPTY = 'The file is empty: a flow has `start-at` (the first state) and `states` (each a `tool` with `arguments`).';
 
-/** `deploy` for `deploy.flow.yaml`; `flow` without a file. */
+/** `deploy` for `deploy.flow.yaml` and for a plain `deploy.yaml`; `flow` without a file. */
 function flowId(file: string | undefined): string {
-  return file === undefined ? 'flow' : path.basename(file).replace(/\.flow\.(ya?ml|json)$/i, '') || 'flow';
+  return file === undefined ? 'flow' : path.basename(file).replace(/(\.flow)?\.(ya?ml|json)$/i, '') || 'flow';
 }

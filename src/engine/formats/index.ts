@@ -11,6 +11,10 @@ import { MANIFEST_FILE, registryShape } from './registry-manifest.js';
 import { loadFlow } from './flow.js';
 import { loadStatechart } from './statechart.js';
 import { loadStatewright } from './statewright.js';
+import { looksLikeJson, sniffFormat, typedSuffixFormat } from './format-sniff.js';
+
+export { isPlainDataFile, sniffFormat, typedSuffixFormat } from './format-sniff.js';
+export { findFlowToolRegistry, FLOW_TOOLS_FILE, isFlowToolRegistryFile, loadFlowToolRegistry, type CustomFlowTool, type FlowToolRegistry, type RegistryLookup } from './flow-tool-registry.js';
 
 /** A workflow format, or a workflow registry manifest. */
 export type FileFormat = WorkflowFormat | 'registry';
@@ -23,17 +27,26 @@ export interface LoadedText {
   readonly root?: JsonNode;
 }
 
-/** The format a file is in, from its name first and then (for JSON) its top-level keys. */
+/**
+ * The format a file is in. A typed name (`*.statechart.*`, `*.flow.*`) says
+ * it; otherwise the content does (format-sniff.ts): a plain `review.yaml` with
+ * a `statechart:` root is a statechart. JSON that names no format stays a
+ * Statewright workflow, as the reference names its workflows freely (so a
+ * broken one still gets the workflow diagnostics); loadWorkflowText reports a
+ * YAML file that is none of ours, and a typed name whose content is another format.
+ */
 export function detectFormat(text: string, file?: string): FileFormat {
-  const name = (file ?? '').toLowerCase();
-  if (/\.statechart\.(ya?ml|json)$/.test(name)) return 'statechart';
-  if (/\.flow\.(ya?ml|json)$/.test(name)) return 'flow';
+  const typed = typedSuffixFormat(file);
+  if (typed === 'statechart' || typed === 'flow') return typed;
   // A JSON statechart names itself by its top key, whatever the file is called.
   if (/^\s*\{\s*"statechart"\s*:/.test(text)) return 'statechart';
   // So does a YAML one read without its file name (a run re-reads its definition text); one line per repetition, no backtracking.
   if (file === undefined && /^\ufeff?(?:[ \t]*(?:#[^\r\n]*)?\r?\n)*(?:---[ \t]*\r?\n)?statechart[ \t]*:/.test(text)) return 'statechart';
   if (isRegistryManifest(text, file)) return 'registry';
-  return 'statewright';
+  if (typed === 'statewright') return typed;
+  // JSON is sniffed only when a key of another format appears (a run's definition, re-read on every hook call, is not parsed twice).
+  if (looksLikeJson(text, file) && !/"(statechart|start-at)"\s*:/.test(text)) return 'statewright';
+  return sniffFormat(text, file) ?? 'statewright';
 }
 
 /**
@@ -70,10 +83,42 @@ export function isInvokeRegistry(text: string): boolean {
 
 export function loadWorkflowText(text: string, file?: string): LoadedText {
   const format = detectFormat(text, file);
+  if (format === 'registry') return { format, diagnostics: [{ severity: 'error', ...notAWorkflow(format), loc: { pointer: '', start: 0, end: 0 } }] };
+  const problem = formatProblem(format, text, file);
+  if (problem) return { format, diagnostics: [{ severity: 'error', ...problem, loc: { pointer: '', start: 0, end: 0 } }] };
   if (format === 'statewright') return { format, ...loadStatewright(text, file === undefined ? {} : { file }) };
   if (format === 'statechart') return { format, ...loadStatechart(text, file === undefined ? {} : { file }) };
-  if (format === 'flow') return { format, ...loadFlow(text, file === undefined ? {} : { file }) };
-  return { format, diagnostics: [{ severity: 'error', ...notAWorkflow(format), loc: { pointer: '', start: 0, end: 0 } }] };
+  return { format, ...loadFlow(text, file === undefined ? {} : { file }) };
+}
+
+const FORMAT_NAMES: Record<WorkflowFormat, string> = {
+  statechart: 'a statechart (a `statechart:` root)',
+  flow: 'a flow (`start-at` and states with `tool`)',
+  statewright: 'a Statewright workflow (`initial` and `states`)',
+};
+
+/**
+ * A file whose name and content disagree, or a YAML file that is no workflow:
+ * said plainly, instead of the loader's many findings about fields the file
+ * was never meant to have.
+ */
+function formatProblem(format: WorkflowFormat, text: string, file: string | undefined): { code: string; message: string } | undefined {
+  if (file === undefined) return undefined;
+  const typed = typedSuffixFormat(file);
+  const content = typed !== undefined || !looksLikeJson(text, file) ? sniffFormat(text, file) : format;
+  if (typed !== undefined && content !== undefined && content !== typed) {
+    return {
+      code: 'format-mismatch',
+      message: `This file is named as ${FORMAT_NAMES[typed]}, but its content is ${FORMAT_NAMES[content]}: rename it (a plain \`.yaml\`, \`.yml\` or \`.json\` name is read by its content).`,
+    };
+  }
+  if (typed === undefined && content === undefined && !/^\s*$/.test(text)) {
+    return {
+      code: 'not-a-workflow',
+      message: `This file is not a workflow stategate reads: by its content a file is ${Object.values(FORMAT_NAMES).join(', or ')}; a name such as \`*.statechart.yaml\`, \`*.flow.yaml\` or \`*.workflow.json\` says so too.`,
+    };
+  }
+  return undefined;
 }
 
 function notAWorkflow(_format: 'registry'): { code: string; message: string } {

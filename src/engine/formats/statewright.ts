@@ -40,6 +40,8 @@ import {
 import { readTransition } from './statewright-transitions.js';
 import { readStage, type StageFields } from './stage-read.js';
 import { NO_ENTRIES, NONE } from './shared-empty.js';
+import { looksLikeJson } from './format-sniff.js';
+import { parseYamlTree } from './yaml-tree.js';
 
 export interface LoadResult {
   readonly workflow?: Workflow;
@@ -53,8 +55,11 @@ export interface LoadOptions {
   readonly file?: string;
 }
 
-export function loadStatewright(text: string, _opts: LoadOptions = {}): LoadResult {
-  const parsed = parseJsonc(text);
+export function loadStatewright(text: string, opts: LoadOptions = {}): LoadResult {
+  // A workflow in a `.yaml` file (recognised by its `initial` and `states`) reads into the same tree;
+  // without a name (a run re-reading its definition), YAML is text that opens as a workflow mapping.
+  const yaml = opts.file !== undefined ? /\.ya?ml$/i.test(opts.file) : !looksLikeJson(text, undefined) && /^(?:initial|states|id|definition)[ \t]*:/m.test(text);
+  const parsed = yaml ? parseYamlTree(text) : parseJsonc(text);
   const r = new Reader();
   r.diagnostics.push(...parsed.diagnostics);
   const root = parsed.root;

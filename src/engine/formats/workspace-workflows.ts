@@ -6,12 +6,20 @@
  * `workflow-schema.json`; and a statechart, `*.statechart.yaml|yml|json`
  * (agents start those with statewright_load_workflow too). Names registered in a `manifest.json` beside
  * workflows are listed too (the reference's registration format).
+ *
+ * Plain `.yaml`/`.yml` files are read by their content (a `statechart:` root,
+ * `initial` with `states`), but only where workflows are expected, so a big
+ * repository's YAML (CI, compose, k8s) is never read: the workspace root, any
+ * folder named `statecharts/`, `.stategate/workflows/`, and the chart files
+ * `.stategate/registry.yaml` registers (docs/statecharts.md, "File names").
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadStatewright } from './statewright.js';
 import { loadStatechart } from './statechart.js';
 import { MANIFEST_FILE, WorkflowRegistry } from './registry.js';
+import { sniffFormat } from './format-sniff.js';
+import { loadChartRegistry, REGISTRY_YAML } from './statechart-registry.js';
 
 export interface WorkflowEntry {
   readonly id: string;
@@ -26,6 +34,25 @@ const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', 'out', '.vscode-test'
 const MAX_FILES = 5000;
 const MAX_DEPTH = 8;
 const STATECHART_FILE = /\.statechart\.(ya?ml|json)$/;
+const YAML_FILE = /\.ya?ml$/i;
+
+/** Where a plain YAML file may hold a workflow: the root, a `statecharts/` folder, `.stategate/workflows/`. */
+function yamlFolder(rel: string): boolean {
+  const dir = path.dirname(rel).split(path.sep).join('/');
+  return dir === '.' || dir === 'statecharts' || dir.endsWith('/statecharts') || dir === '.stategate/workflows';
+}
+
+/** The chart files the workspace's `.stategate/registry.yaml` registers (paths relative to that file). */
+function registeredCharts(root: string): string[] {
+  const file = path.join(root, '.stategate', REGISTRY_YAML);
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return [];
+  }
+  return loadChartRegistry(text).machineRegistry.map((e) => path.resolve(path.dirname(file), e.src)).filter((f) => f.startsWith(root + path.sep));
+}
 
 /** Whether a path names a workflow file by its location alone. */
 export function isWorkflowPath(file: string): boolean {
@@ -52,12 +79,13 @@ function candidates(root: string): string[] {
       const full = path.join(dir, e.name);
       if (e.isDirectory()) {
         if (!SKIP_DIRS.has(e.name) && (e.name !== '.stategate' || depth === 0)) walk(full, depth + 1);
-      } else if (e.isFile() && ((e.name.endsWith('.json') && e.name !== MANIFEST_FILE) || STATECHART_FILE.test(e.name))) {
+      } else if (e.isFile() && ((e.name.endsWith('.json') && e.name !== MANIFEST_FILE) || STATECHART_FILE.test(e.name) || (YAML_FILE.test(e.name) && yamlFolder(path.relative(root, full))))) {
         found.push(full);
       }
     }
   };
   walk(root, 0);
+  for (const file of registeredCharts(root)) if (!found.includes(file) && fs.existsSync(file)) found.push(file);
   return found.sort();
 }
 
@@ -72,8 +100,9 @@ export function findWorkflows(root: string): WorkflowEntry[] {
     } catch {
       continue;
     }
-    const chart = STATECHART_FILE.test(file);
-    if (!chart && !isWorkflowPath(path.relative(root, file)) && !declaresWorkflowSchema(text) && !/"states"\s*:/.test(text)) continue;
+    const chart = STATECHART_FILE.test(file) || (!file.endsWith('.json') && sniffFormat(text, file) === 'statechart') || /^\s*\{\s*"statechart"\s*:/.test(text);
+    const yamlWorkflow = !chart && YAML_FILE.test(file) && sniffFormat(text, file) === 'statewright';
+    if (!chart && !yamlWorkflow && !isWorkflowPath(path.relative(root, file)) && !declaresWorkflowSchema(text) && !/"states"\s*:/.test(text)) continue;
     const wf = (chart ? loadStatechart(text, { file }) : loadStatewright(text, { file })).workflow;
     if (!wf || wf.states.size === 0 || !wf.id) continue;
     const dir = path.dirname(file);

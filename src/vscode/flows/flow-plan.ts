@@ -5,7 +5,7 @@
  * The answer is remembered by the file's hash, so an edit asks again.
  */
 import { createHash } from 'node:crypto';
-import type { FlowStep, JsonValue, Workflow } from '../../engine/index.js';
+import type { CustomFlowTool, FlowStep, JsonValue, Workflow } from '../../engine/index.js';
 
 /** The argument that says what each tool does, as the confirmation shows it. */
 const WHAT: Readonly<Record<string, string>> = {
@@ -33,19 +33,22 @@ function text(v: JsonValue | undefined): string {
   return typeof v === 'string' ? v : JSON.stringify(v);
 }
 
-function lineOf(state: string, step: Pick<FlowStep, 'tool' | 'arguments'>): PlanLine {
+function lineOf(state: string, step: Pick<FlowStep, 'tool' | 'arguments'>, tools: ReadonlyMap<string, CustomFlowTool> | undefined): PlanLine {
+  // A custom tool runs its registered command: that is what the person is asked to allow.
+  const custom = WHAT[step.tool] ? undefined : tools?.get(step.tool);
+  if (custom) return { state, tool: step.tool, what: custom.command };
   const key = WHAT[step.tool];
   return { state, tool: step.tool, what: key ? text(step.arguments[key]) : '' };
 }
 
 /** One line per state in file order; a `parallel` state's inline tasks follow it as `<state>[i]`. */
-export function flowPlan(wf: Workflow): PlanLine[] {
+export function flowPlan(wf: Workflow, tools?: ReadonlyMap<string, CustomFlowTool>): PlanLine[] {
   const out: PlanLine[] = [];
   for (const s of wf.states.values()) {
     if (!s.flow) continue;
-    out.push(lineOf(s.key, s.flow));
+    out.push(lineOf(s.key, s.flow, tools));
     (s.flow.tasks ?? []).forEach((t, i) => {
-      if (t.kind === 'call') out.push(lineOf(`${s.key}[${i}]`, t));
+      if (t.kind === 'call') out.push(lineOf(`${s.key}[${i}]`, t, tools));
       else out.push({ state: `${s.key}[${i}]`, tool: 'state', what: t.state.name });
     });
   }
@@ -66,7 +69,13 @@ export function planText(lines: readonly PlanLine[]): string {
     .join('\n');
 }
 
-/** The key the confirmation is remembered under: the file's content, so any edit asks again. */
-export function flowHash(content: string): string {
-  return createHash('sha256').update(content).digest('hex');
+/**
+ * The key the confirmation is remembered under: the file's content, so any
+ * edit asks again, and the custom tool registry's content when there is one
+ * (a changed `command` there changes what the flow runs).
+ */
+export function flowHash(content: string, toolRegistry?: string): string {
+  const hash = createHash('sha256').update(content);
+  if (toolRegistry !== undefined) hash.update('\0.stategate/flow-tools.yaml\0').update(toolRegistry);
+  return hash.digest('hex');
 }

@@ -80,7 +80,7 @@ export class FlowRuns implements vscode.Disposable {
     }
     const wf = loadWorkflowText(content, file).workflow;
     if (!wf || wf.format !== 'flow') {
-      void vscode.window.showErrorMessage(`stategate: ${path.basename(file)} is not a flow (a *.flow.yaml with start-at and states); see the Problems panel.`);
+      void vscode.window.showErrorMessage(`stategate: ${path.basename(file)} is not a flow (a flow has start-at and states with a tool); see the Problems panel.`);
       return undefined;
     }
     return (await confirmFirstRun(this.state, this.workspace, file, content, wf)) ? wf : undefined;

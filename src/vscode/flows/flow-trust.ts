@@ -7,7 +7,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Workflow } from '../../engine/index.js';
+import { findFlowToolRegistry, type Workflow } from '../../engine/index.js';
 import { flowHash, flowPlan, planText } from './flow-plan.js';
 
 const CONFIRMED_KEY = 'stategate.flows.confirmed';
@@ -31,12 +31,14 @@ function confirmed(state: vscode.Memento): Record<string, string> {
  * `content` is the text the run will load (the hash covers exactly what runs).
  */
 export async function confirmFirstRun(state: vscode.Memento, workspace: string, file: string, content: string, wf: Workflow): Promise<boolean> {
-  const hash = flowHash(content);
+  // The custom tools the flow may run are part of what is trusted: a changed registry asks again.
+  const tools = findFlowToolRegistry(file);
+  const hash = flowHash(content, tools.kind === 'none' ? undefined : tools.text);
   const key = path.resolve(file);
   if (confirmed(state)[key] === hash) return true;
   const rel = path.relative(workspace, file) || path.basename(file);
   const known = confirmed(state)[key] !== undefined;
-  const detail = `${known ? 'The file changed since you last allowed it. ' : ''}It will run, as its states lead:\n\n${planText(flowPlan(wf))}\n\nCommands run in ${workspace} with your permissions. You are asked again when the file changes.`;
+  const detail = `${known ? 'The file changed since you last allowed it. ' : ''}It will run, as its states lead:\n\n${planText(flowPlan(wf, tools.kind === 'ok' ? tools.registry.tools : undefined))}\n\nCommands run in ${workspace} with your permissions. You are asked again when the file changes.`;
   const run = 'Run Flow';
   const pick = await vscode.window.showWarningMessage(`Run the flow ${rel}?`, { modal: true, detail }, run);
   if (pick !== run) return false;

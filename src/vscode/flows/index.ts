@@ -7,6 +7,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { FlowSummary } from '../../engine/index.js';
+import { isPlainDataFile, sniffFormat } from '../../engine/index.js';
 import type { CommandHandler } from '../contributions.js';
 import { FLOW_COMMANDS, FLOW_PANEL_COMMAND } from './flow-ids.js';
 import { FlowRuns } from './flow-runs.js';
@@ -26,7 +27,10 @@ function flowFileArg(arg: unknown): string | undefined {
   if (arg instanceof vscode.Uri) return arg.fsPath;
   if (typeof arg === 'string' && arg !== '') return arg;
   const doc = vscode.window.activeTextEditor?.document;
-  return doc?.uri.scheme === 'file' && FLOW_FILE.test(doc.uri.fsPath) ? doc.uri.fsPath : undefined;
+  if (doc?.uri.scheme !== 'file') return undefined;
+  // A plain `deploy.yaml` is a flow when its content says so (`start-at`, states with `tool`).
+  const flow = FLOW_FILE.test(doc.uri.fsPath) || (isPlainDataFile(doc.uri.fsPath) && sniffFormat(doc.getText(), doc.uri.fsPath) === 'flow');
+  return flow ? doc.uri.fsPath : undefined;
 }
 
 /** The instance a command was given (a view row, a string), or one picked from those `fits`. */
@@ -63,7 +67,7 @@ export function startFlows(context: vscode.ExtensionContext, folder: vscode.Work
     guarded(async () => {
       const file = flowFileArg(arg);
       if (!file) {
-        void vscode.window.showInformationMessage('stategate: open a flow file (*.flow.yaml) to run it, or use its ▶ Run flow lens.');
+        void vscode.window.showInformationMessage('stategate: open a flow file (start-at and states with a tool) to run it, or use its ▶ Run flow lens.');
         return undefined;
       }
       return runs.run(path.resolve(folder.uri.fsPath, file));

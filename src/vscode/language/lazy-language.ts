@@ -12,6 +12,10 @@ import type { LanguageFeatures } from './index.js';
 const STATECHART_YAML: vscode.DocumentFilter = { pattern: '**/*.statechart.{yaml,yml}' };
 /** Flows in YAML likewise (`*.flow.json` are JSON documents). */
 const FLOW_YAML: vscode.DocumentFilter = { pattern: '**/*.flow.{yaml,yml}' };
+/** Plain YAML files are ours when their content says so (documents.ts asks before any provider answers). */
+const PLAIN_YAML: vscode.DocumentFilter = { language: 'yaml' };
+/** A root key that names one of our formats: cheap enough to ask of every YAML document opened. */
+const FORMAT_ROOT = /^(?:statechart|start-at|initial)[ \t]*:/m;
 
 type Language = typeof import('./index.js');
 
@@ -25,12 +29,12 @@ export function registerLanguageFeatures(context: vscode.ExtensionContext): void
     return features;
   };
   const isJson = (doc: vscode.TextDocument): boolean =>
-    doc.languageId === 'json' || doc.languageId === 'jsonc' || /\.(statechart|flow)\.ya?ml$/i.test(doc.uri.path);
+    doc.languageId === 'json' || doc.languageId === 'jsonc' || /\.(statechart|flow)\.ya?ml$/i.test(doc.uri.path) || /\/\.stategate\/flow-tools\.yaml$/.test(doc.uri.path) || (doc.languageId === 'yaml' && FORMAT_ROOT.test(doc.getText()));
   // Loading checks every open workflow document and follows them from then on (diagnostics.ts).
   const firstJson = vscode.workspace.onDidOpenTextDocument((doc) => void (isJson(doc) && load()));
   // Documents open before activation: looked at right after activate() returns, not during it.
   setImmediate(() => void (!features && vscode.workspace.textDocuments.some(isJson) && load()));
-  const sel: vscode.DocumentSelector = [...(WORKFLOW_SELECTOR as vscode.DocumentFilter[]), STATECHART_YAML, FLOW_YAML];
+  const sel: vscode.DocumentSelector = [...(WORKFLOW_SELECTOR as vscode.DocumentFilter[]), STATECHART_YAML, FLOW_YAML, PLAIN_YAML];
   context.subscriptions.push(
     firstJson,
     // `"` opens a string where a name goes; `:` and `,` start a value or the next array item; `{` a flow's `{{ var }}`.

@@ -7,6 +7,7 @@
  */
 import { FLOW_FIELDS, FLOW_STATE_FIELDS, FLOW_TASK_FIELDS } from '../../formats/flow-fields.js';
 import { FLOW_TOOL_DOCS, flowToolMarkdown } from '../../formats/flow-tools.js';
+import { customToolMarkdown, type CustomFlowTool } from '../../formats/flow-tool-registry.js';
 import { FLOW_TOOLS, isFlowTool, type Workflow } from '../../model/index.js';
 import { flowEdges } from '../../check/flow-graph.js';
 import { definedBefore } from '../../check/flow-vars.js';
@@ -33,7 +34,7 @@ interface Candidate {
 
 type Path = readonly (string | number)[];
 
-export function flowCompletionsAt(text: string, wf: Workflow | undefined, offset: number, json: boolean, loadSubFlow?: LoadSubFlow): FlowCompletionItem[] {
+export function flowCompletionsAt(text: string, wf: Workflow | undefined, offset: number, json: boolean, loadSubFlow?: LoadSubFlow, tools?: ReadonlyMap<string, CustomFlowTool>): FlowCompletionItem[] {
   const cursor = asKey(chartCursorAt(text, offset, json));
   const { path } = cursor;
   if (path[0] === 'states' && path[2] === 'arguments' && !cursor.atKey) {
@@ -48,7 +49,7 @@ export function flowCompletionsAt(text: string, wf: Workflow | undefined, offset
     if (!json) return label + keySuffix;
     return str ? jsonStringContents(label) + (str.closed ? '' : '"') : JSON.stringify(label);
   };
-  const found = cursor.atKey ? keyCandidates(text, json, wf, path) : valueCandidates(wf, path);
+  const found = cursor.atKey ? keyCandidates(text, json, wf, path, tools) : valueCandidates(wf, path, tools);
   return found.map((c) => ({ ...c, range, insertText: insert(c.label) }));
 }
 
@@ -65,13 +66,15 @@ function asKey(cursor: Cursor): Cursor {
 
 const MAPPINGS: readonly (readonly string[])[] = [['states', '*'], ['states', '*', 'arguments'], ['states', '*', 'arguments', 'tasks', '#', 'arguments']];
 
-function valueCandidates(wf: Workflow | undefined, path: Path): Candidate[] {
+function valueCandidates(wf: Workflow | undefined, path: Path, tools: ReadonlyMap<string, CustomFlowTool> | undefined): Candidate[] {
   if (pathMatches(path, ['start-at']) || pathMatches(path, ['states', '*', 'next']) || pathMatches(path, ['states', '*', 'on-error', '*']) || pathMatches(path, ['states', '*', 'goto', '*'])) {
     return states(wf, path[1] === undefined ? undefined : String(path[1]));
   }
   if (pathMatches(path, ['states', '*', 'arguments', 'tasks', '#'])) return states(wf, String(path[1]));
   if (pathMatches(path, ['states', '*', 'tool']) || pathMatches(path, ['states', '*', 'arguments', 'tasks', '#', 'tool'])) {
-    return FLOW_TOOLS.map((t) => ({ label: t, kind: 'tool', detail: firstClause(FLOW_TOOL_DOCS[t].summary), documentation: flowToolMarkdown(t) }));
+    const builtIn: Candidate[] = FLOW_TOOLS.map((t) => ({ label: t, kind: 'tool', detail: firstClause(FLOW_TOOL_DOCS[t].summary), documentation: flowToolMarkdown(t) }));
+    const custom: Candidate[] = [...(tools?.values() ?? [])].map((t) => ({ label: t.name, kind: 'tool', detail: 'custom tool (.stategate/flow-tools.yaml)', documentation: customToolMarkdown(t) }));
+    return [...builtIn, ...custom];
   }
   return [];
 }
@@ -84,7 +87,7 @@ function states(wf: Workflow | undefined, current: string | undefined): Candidat
   return ordered.map((id) => ({ label: id, kind: 'state', detail: flowStateLine(wf, id) }));
 }
 
-function keyCandidates(text: string, json: boolean, wf: Workflow | undefined, path: Path): Candidate[] {
+function keyCandidates(text: string, json: boolean, wf: Workflow | undefined, path: Path, tools: ReadonlyMap<string, CustomFlowTool> | undefined): Candidate[] {
   const object = path.slice(0, -1);
   const typing = path[path.length - 1];
   const node = nodeAtPath(chartTree(text, json), object);
@@ -106,6 +109,13 @@ function keyCandidates(text: string, json: boolean, wf: Workflow | undefined, pa
     return FLOW_TOOL_DOCS[argsOf].arguments
       .filter((a) => !present.has(a.name))
       .map((a) => ({ label: a.name, kind: 'field', detail: `${a.required ? 'required' : 'optional'} argument of ${argsOf}`, documentation: a.doc }));
+  }
+  const custom = typeof argsOf === 'string' ? tools?.get(argsOf) : undefined;
+  if (custom) {
+    // Required ones first, as for the built-in tools.
+    return [...custom.arguments.filter((a) => a.required), ...custom.arguments.filter((a) => !a.required)]
+      .filter((a) => !present.has(a.name))
+      .map((a) => ({ label: a.name, kind: 'field', detail: `${a.required ? 'required' : 'optional'} argument of ${custom.name}`, documentation: `Put into \`${custom.command}\`.` }));
   }
   return [];
 }

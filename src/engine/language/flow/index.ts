@@ -17,6 +17,7 @@ import { flowModel, flowOccurrenceAt, sameFlowSymbol, type FlowModel } from './o
 import { flowDocumentSymbols } from './outline.js';
 import { flowPrepareRename, flowRenameAt, type FlowPrepareResult, type FlowRenameResult } from './rename.js';
 import type { LoadSubFlow } from './sub-flows.js';
+import { findFlowToolRegistry, type CustomFlowTool } from '../../formats/flow-tool-registry.js';
 
 export { subFlowLoader, type LoadSubFlow } from './sub-flows.js';
 export type { FlowCompletionItem } from './completion.js';
@@ -32,12 +33,19 @@ const NOT_LOADED = 'The flow does not load; fix its errors first.';
 
 const model = (d: FlowDocument): FlowModel | undefined => (d.workflow ? flowModel(d.workflow, d.text, isJsonChart(d.text, d.file)) : undefined);
 
-export const flowCompletions = (d: FlowDocument, offset: number, loadSubFlow?: LoadSubFlow): FlowCompletionItem[] =>
-  flowCompletionsAt(d.text, d.workflow, offset, isJsonChart(d.text, d.file), loadSubFlow);
+/** `tools`: the custom tools to offer; default, those of the `.stategate/flow-tools.yaml` above the file. */
+export const flowCompletions = (d: FlowDocument, offset: number, loadSubFlow?: LoadSubFlow, tools?: ReadonlyMap<string, CustomFlowTool>): FlowCompletionItem[] =>
+  flowCompletionsAt(d.text, d.workflow, offset, isJsonChart(d.text, d.file), loadSubFlow, tools ?? registeredTools(d.file));
+
+function registeredTools(file: string | undefined): ReadonlyMap<string, CustomFlowTool> | undefined {
+  if (file === undefined) return undefined;
+  const found = findFlowToolRegistry(file);
+  return found.kind === 'ok' ? found.registry.tools : undefined;
+}
 
 export function flowHover(d: FlowDocument, offset: number, schema?: unknown): Hover | undefined {
   const m = model(d);
-  return m ? flowHoverAt(m, offset, schema) : undefined;
+  return m ? flowHoverAt(m, offset, schema, registeredTools(d.file)) : undefined;
 }
 
 /** Where the name under the cursor is defined (a state's key; a variable's `variables` key and `var()` outputs). */
