@@ -49,7 +49,7 @@ export const AGENT_TOOLS: readonly AgentToolSpec[] = [
   },
   {
     name: 'statewright_transition',
-    description: 'Move the workflow on by sending an event of the current state (see statewright_get_state). `data` is merged into the workflow context when the transition happens. Some transitions wait for a person\'s approval.',
+    description: 'Move the workflow on by sending an event of the current state (see statewright_get_state). `data` is merged into the workflow context when the transition happens. Some transitions wait for a person\'s approval. A pipeline stage\'s completion event is never sent here: call the stage\'s completion tool with its payload instead (this tool refuses it with completion_required).',
     inputSchema: object({ event: { type: 'string', description: 'The event name, e.g. READY, or BRANCH_DONE:<branch>.' }, data: { type: 'object', description: 'Context data to merge if the transition happens.' } }, ['event']),
     readOnly: false,
   },
@@ -116,7 +116,9 @@ export function specForView(spec: AgentToolSpec, view: BriefedView | undefined):
   if (spec.name !== 'statewright_transition' || !view?.events || view.status !== 'running') return spec;
   const names = eventNames(view);
   const where = (view.configuration ?? []).join(' | ');
-  const description = `Send an event to the statechart run (configuration: ${where}). Events handled now: ${names.join(', ') || 'none'}${view.accepts_any_event ? ' (any other name is accepted too)' : ''}. \`data\` becomes event.data for guards and actions. See statewright_get_state for targets and guards.`;
+  const ends = (view.completion_tools ?? []).map((c) => c.tool);
+  const stages = ends.length ? ` A stage's completion event (${ends.join(', ')}) is never sent here: call that completion tool with its payload.` : '';
+  const description = `Send an event to the statechart run (configuration: ${where}). Events handled now: ${names.join(', ') || 'none'}${view.accepts_any_event ? ' (any other name is accepted too)' : ''}. \`data\` becomes event.data for guards and actions. See statewright_get_state for targets and guards.${stages}`;
   const event: JsonObject = names.length && !view.accepts_any_event ? { type: 'string', enum: names, description: 'The event to send.' } : { type: 'string', description: 'The event to send.' };
   return { ...spec, description, inputSchema: object({ event, data: { type: 'object', description: 'event.data of the event.' } }, ['event']) };
 }

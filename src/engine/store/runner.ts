@@ -24,7 +24,7 @@ import { EVIDENCE_KEY } from '../machine/evidence.js';
 import { WorkflowRegistry } from '../formats/registry.js';
 import { detectFormat } from '../formats/index.js';
 import { ChartRegistry } from '../formats/chart-registry.js';
-import { hashText, RUN_SNAPSHOT_VERSION, type RunSnapshot } from '../machine/run.js';
+import { hashText, RUN_SNAPSHOT_VERSION, type MachineError, type RunSnapshot } from '../machine/run.js';
 import { RunStore, type ActiveRun, type CommitStep } from './run-store.js';
 import { isStoreError } from './store-error.js';
 import { FileRunStorage } from './file-storage.js';
@@ -44,7 +44,7 @@ import { nodePathEnv } from '../policy/paths/env.js';
 import { PathGuard, type PathEnv } from '../policy/paths/write-guard.js';
 import { envRewrittenCommand, sandboxedCommand } from '../sandbox/unwrap.js';
 import { sandboxAnswer, sandboxStatusHere, sandboxWillHold, type SandboxProvider, type SandboxStatus } from '../sandbox/answer.js';
-import { activeStages, workflowStageTools, type StageTool, answerGrant, bareNamesAreOurs, completionToolCalled, askGrant, beginTurn, completeStage, consumeGrant, findGrant, promptSent, stageFor, stageView, syncStages, type AnswerOutcome, type AskOutcome, type CompletionOutcome, type GrantAnswerer, type StageView, type TurnOutcome, setSecurityMode, type SecurityModeOutcome } from '../pipeline/index.js';
+import { activeStages, completionRequired, liveCompletions, type LiveCompletion, workflowStageTools, type StageTool, answerGrant, bareNamesAreOurs, completionToolCalled, askGrant, beginTurn, completeStage, consumeGrant, findGrant, promptSent, stageFor, stageView, syncStages, type AnswerOutcome, type AskOutcome, type CompletionOutcome, type GrantAnswerer, type StageView, type TurnOutcome, setSecurityMode, type SecurityModeOutcome } from '../pipeline/index.js';
 
 /**
  * check.ts (the schema validator, ajv's compiled code, and the semantic rules)
@@ -342,8 +342,16 @@ export class Runner {
     return { run: await this.storeOp(() => this.store.readRun(newest.runId)), resumed: true };
   }
 
-  send(event: string, data?: JsonValue, branch?: string): Promise<machine.SendOutcome> {
+  async send(event: string, data?: JsonValue, branch?: string): Promise<machine.SendOutcome> {
+    // A live stage's completion event is sent only by its completion tool (pipeline/completion-only.ts). Every
+    // client's plain send comes here; refused before the lock, so nothing is written, and again under it (the run may have moved).
+    const load = (t: string) => this.env.load(t);
+    const active = await this.active();
+    const early = active.kind === 'ok' ? completionRequired(active.run, event, load, branch) : undefined;
+    if (early && active.kind === 'ok') return completionRefusal(active.run, event, early);
     return this.apply((r) => {
+      const refused = completionRequired(r, event, load, branch);
+      if (refused) return { run: r, journal: [], outcome: completionRefusal(r, event, refused) };
       refuseTooDeep(`the data of ${event}`, data);
       refuseEvidence(`the data of ${event}`, data);
       return machine.sendEvent(r, event, data, this.env, branchOpt(branch));
@@ -425,19 +433,24 @@ export class Runner {
     });
   }
 
-  async state(branch?: string): Promise<StateView & { run_id: string; definition_changed: boolean } & Partial<ChartView> & Partial<ChartAgentView>> {
+  async state(branch?: string): Promise<StateView & { run_id: string; definition_changed: boolean; completion_tools?: LiveCompletion[] } & Partial<ChartView> & Partial<ChartAgentView>> {
     const active = await this.requireActive();
     if (chartWorkflow(active, this.env)) {
       // Loading a statechart run fires its due timers: that is a change to store.
       const run = await this.apply((r) => ({ run: r, journal: [], outcome: r }));
       const wf = chartWorkflow(run, this.env);
       // What agents are told: every active state's rules, the events, the tasks handed to agents.
-      const described = machine.describe(run, this.env, branchOpt(branch));
+      const described = withoutCompletionEvents(machine.describe(run, this.env, branchOpt(branch)), this.completionsOf(run, branch));
       const view = wf && run.chart ? { ...chartView(wf, run.chart, (text) => this.env.load(text)), ...chartAgentView(run.chart, described.transitions.filter(isChartTransition)) } : {};
       return { run_id: run.runId, ...described, ...view, definition_changed: this.definitionChanged(run) };
     }
     const run = active;
-    return { run_id: run.runId, ...machine.describe(run, this.env, branchOpt(branch)), definition_changed: this.definitionChanged(run) };
+    return { run_id: run.runId, ...withoutCompletionEvents(machine.describe(run, this.env, branchOpt(branch)), this.completionsOf(run, branch)), definition_changed: this.definitionChanged(run) };
+  }
+
+  /** The live stages' completion tools (their events are not for plain sends, pipeline/completion-only.ts). */
+  private completionsOf(run: RunSnapshot, branch?: string): LiveCompletion[] {
+    return liveCompletions(run, (t) => this.env.load(t), branch);
   }
 
   /** Whether the workflow file changed (or vanished) since the run started: the run keeps its own copy. */
@@ -821,4 +834,19 @@ function callKey(kind: 'decide' | 'result', call: ToolCall, opts: ToolOptions, a
 
 function branchOpt(branch: string | undefined): machine.BranchOption {
   return branch === undefined ? {} : { branch };
+}
+
+/** A plain send of a live stage's completion event: refused, the run as it was. */
+function completionRefusal(run: RunSnapshot, event: string, error: MachineError): machine.SendOutcome {
+  return { event, transitioned: false, from: run.state, to: run.state, status: run.status, error };
+}
+
+/**
+ * A state view without the live stages' completion events among the events to
+ * send (only the completion tool sends them), naming the tools instead.
+ */
+function withoutCompletionEvents<V extends StateView>(view: V, completions: readonly LiveCompletion[]): V & { completion_tools?: LiveCompletion[] } {
+  if (!completions.length) return view;
+  const ends = new Set(completions.map((c) => c.tool));
+  return { ...view, transitions: view.transitions.filter((t) => !ends.has(t.event)), completion_tools: [...completions] };
 }
