@@ -15,6 +15,7 @@ import type { AgentAct, JsonObject, JsonValue } from '../model/index.js';
 import { Runner, RunnerError } from '../store/runner.js';
 import { findWorkflow, findWorkflows } from '../formats/workspace-workflows.js';
 import type { StageView } from '../pipeline/prompt.js';
+import { typedDenial } from '../pipeline/grants.js';
 
 export type AgentToolName =
   | 'statewright_get_state'
@@ -343,7 +344,10 @@ export async function invokeAgentTool(runner: Runner, name: string, rawArgs: unk
         if (later) {
           const live = (await runner.stages()).filter((x) => session.branch === undefined || x.branch === session.branch);
           const now = live.length ? live.map((x) => `"${x.state}" (ends with ${x.completion_tool})`).join(', ') : 'none';
-          return { isError: true, text: `${name} completes the stage "${later.state}", which is not the current stage; the current stage: ${now}. Nothing changed.`, data: { error: { code: 'wrong_completion_tool', message: `not the current stage: ${later.state}` } } };
+          // The MCP client meets the pipeline's typed denial here: a tool it was offered that is not the current stage's.
+          const denial = typedDenial({ tool: name, state: live.map((x) => x.state).join(', ') || later.state }, 'outside_stage');
+          const text = `${name} completes the stage "${later.state}", which is not the current stage; the current stage: ${now}. Nothing changed.`;
+          return { isError: true, text: `${text}\n${JSON.stringify(denial)}`, data: { ...denial, message: text, error: { code: 'wrong_completion_tool', message: `not the current stage: ${later.state}` } } };
         }
         return { isError: true, text: `Unknown stategate tool "${name}".`, data: null };
       }

@@ -44,7 +44,7 @@ import { nodePathEnv } from '../policy/paths/env.js';
 import { PathGuard, type PathEnv } from '../policy/paths/write-guard.js';
 import { envRewrittenCommand, sandboxedCommand } from '../sandbox/unwrap.js';
 import { sandboxAnswer, sandboxStatusHere, sandboxWillHold, type SandboxProvider, type SandboxStatus } from '../sandbox/answer.js';
-import { activeStages, completionRequired, liveCompletions, type LiveCompletion, workflowStageTools, type StageTool, answerGrant, bareNamesAreOurs, completionToolCalled, askGrant, beginTurn, completeStage, consumeGrant, findGrant, promptSent, stageFor, stageView, syncStages, type AnswerOutcome, type AskOutcome, type CompletionOutcome, type GrantAnswerer, type StageView, type TurnOutcome, setSecurityMode, type SecurityModeOutcome } from '../pipeline/index.js';
+import { activeStages, completionRequired, liveCompletions, type LiveCompletion, workflowStageTools, type StageTool, answerGrant, bareNamesAreOurs, completionToolCalled, askGrant, beginTurn, completeStage, consumeGrant, findGrant, promptSent, settleAskedGrant, stageFor, stageView, syncStages, type AnswerOutcome, type AskOutcome, type CompletionOutcome, type GrantAnswerer, type StageView, type TurnOutcome, setSecurityMode, type SecurityModeOutcome } from '../pipeline/index.js';
 
 /**
  * check.ts (the schema validator, ajv's compiled code, and the semantic rules)
@@ -75,6 +75,15 @@ export interface ToolAnswer extends Omit<Decision, 'state' | 'counted'> {
   readonly sandbox?: SandboxStatus;
   /** The tool input to run instead: the command wrapped in the sandbox (and its environment rewrite applied). */
   readonly updated_input?: unknown;
+  /** A deny only because the call is outside the live stage's tools: a one-shot grant would let it through. */
+  readonly outside_stage?: OutsideStage;
+}
+
+/** A call outside a stage's tools (pipeline one-shot grants): which stage, which tool, what the stage allows. */
+export interface OutsideStage {
+  readonly stage: string;
+  readonly tool: string;
+  readonly allowed_tools: string[] | null;
 }
 
 export interface ToolOptions {
@@ -514,6 +523,9 @@ export class Runner {
         }, (o) => ({ decision: o.decision, ...(o.reason ? { reason: o.reason } : {}), ...(o.state ? { state: o.state } : {}) }));
       }, callKey('decide', call, opts, aliases));
       if (!decided) this.noteRepeat('decide', call, opts, aliases);
+      // Denied only for being outside the stage's tools: the client may put it to the person (a one-shot grant).
+      const outside = answer.decision === 'deny' && run.pipeline ? this.outsideStage(run, call, policy, opts.branch) : undefined;
+      if (outside) return { ...answer, outside_stage: outside };
       return this.withSandbox(answer, here.node, call, policy.rewrite, opts, aliases);
     } catch (err) {
       const message = err instanceof RunnerError ? err.message : `internal error: ${(err as Error)?.message ?? String(err)}`;
@@ -537,10 +549,31 @@ export class Runner {
     let recorded = false;
     const out = await this.apply((r) => {
       recorded = true;
-      return this.once('result', r, call, opts, aliases, (same) => ({ notices: [], interrupted: false, state: same.state ?? r.state }), () => record(r, call, result, this.env, { ...branchOpt(opts.branch), ...this.pathOptions(opts), ...(aliases ? { aliases } : {}), ...written }), (o) => ({ state: o.state }));
+      return this.once('result', r, call, opts, aliases, (same) => ({ notices: [], interrupted: false, state: same.state ?? r.state }), () => {
+        const rec = record(r, call, result, this.env, { ...branchOpt(opts.branch), ...this.pathOptions(opts), ...(aliases ? { aliases } : {}), ...written });
+        // A call outside the stage that the client asked the person about ran: the person granted it once.
+        const settled = rec.run.pipeline ? settleAskedGrant(rec.run, call.tool, call.input, this.env) : undefined;
+        return settled ? { run: settled.run, journal: [...rec.journal, ...settled.journal], outcome: rec.outcome } : rec;
+      }, (o) => ({ state: o.state }));
     }, callKey('result', call, opts, aliases));
     if (!recorded) this.noteRepeat('result', call, opts, aliases);
     return { ...out, enforcement: 'on' };
+  }
+
+  /**
+   * The stage a denied call is outside of, when a one-shot grant would let it
+   * through: the same decision with the stage's tool envelope lifted allows it
+   * (so a protected file, a shell risk or a spent limit is never put to a person
+   * as a grant). A dry run: nothing is stored.
+   */
+  private outsideStage(run: RunSnapshot, call: ToolCall, policy: PolicyOptions, branch?: string): OutsideStage | undefined {
+    const at = stageFor(run, (t) => this.env.load(t), branch);
+    if (typeof at === 'string') return undefined;
+    try {
+      return decide(run, call, this.env, { ...policy, granted: true }).outcome.decision === 'allow' ? { stage: at.node.id, tool: call.tool, allowed_tools: at.node.rules.allowedTools ? [...at.node.rules.allowedTools] : null } : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   private grantFor(run: RunSnapshot, call: ToolCall, branch?: string) {
