@@ -4,8 +4,9 @@
  * - security modes: `run start --security-mode`, the workflow's
  *   meta.security_mode; under yolo `stategate hook` tells Claude Code / VS Code
  *   a call inside the stage's tools is approved (permissionDecision "allow"),
- *   under ask it says nothing; a call outside the stage's tools and the
- *   workflow's hard denials are denied in both.
+ *   under ask it says nothing; a call outside the stage's tools is put to the
+ *   person ("ask", a one-shot grant) and the workflow's hard denials are
+ *   denied in both.
  * - turn caps: each tool call through the hook is a turn of the stage (one per
  *   call id, however many hooks ask), each completion call through the MCP
  *   server is one; past turn_cap the stage fails (on_fail, else the run).

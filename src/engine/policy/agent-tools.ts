@@ -264,7 +264,9 @@ export async function invokeAgentTool(runner: Runner, name: string, rawArgs: unk
         const event = requireString(args, 'event');
         const outcome = await runner.send(event, optionalObject(args, 'data'), session.branch);
         const after = briefing(await runner.state(session.branch));
-        if (outcome.error) return { isError: true, text: `Transition ${event} refused: ${outcome.error.message}\n\n${after}`, data: outcome as unknown as JsonValue };
+        // A completion event names its code: the agent (and an MCP client reading text only) tells it from a guard or an unknown event.
+        const code = outcome.error?.code === 'completion_required' ? ` (${outcome.error.code})` : '';
+        if (outcome.error) return { isError: true, text: `Transition ${event} refused${code}: ${outcome.error.message}\n\n${after}`, data: outcome as unknown as JsonValue };
         if (outcome.pending_approval) {
           return { isError: false, text: `Transition ${event} → ${outcome.pending_approval.target} is waiting for a person's approval${outcome.pending_approval.message ? `: ${outcome.pending_approval.message}` : ''}. Wait for it; other transitions are refused meanwhile.\n\n${after}`, data: outcome as unknown as JsonValue };
         }
