@@ -27,7 +27,7 @@ import { HookInputError, parseHookInput, parseHookObject, resultBytes, type Hook
 import { callOutcome, type CallOutcome } from './hook-outcome.js';
 import { DIALECTS, parseClientInput, type Dialect, type Reply } from './hook-dialects.js';
 import { createRunner } from './runner-factory.js';
-import { HOOK_CLIENTS, HOOK_TIMEOUT_S, hookBoundMs, isHookClient, setProcessDeadline, type HookClientName } from '../engine/index.js';
+import { HOOK_CLIENTS, HOOK_TIMEOUT_S, hookBoundMs, isHookClient, setProcessDeadline, type HookClientName, type OutsideStage } from '../engine/index.js';
 import { decideInTime } from './hook-deadline.js';
 
 const USAGE = `stategate hook [--client ${HOOK_CLIENTS.join('|')}] [--event NAME] [--dir DIR]`;
@@ -98,6 +98,33 @@ async function yoloApproval(runner: Runner): Promise<{ approved?: string }> {
   return stage?.security_mode === 'yolo' ? { approved: `stategate (security mode yolo): inside stage "${stage.state}"'s tools` } : {};
 }
 
+/**
+ * A call outside the live stage's tools, and nothing else against it: a
+ * one-shot grant, asked through the client's own prompt where it has one
+ * (the proposal is journaled, grant_asked; the call's result settles it).
+ * Where it has none, the deny says what the stage allows.
+ */
+async function outsideStage(runner: Runner, input: HookInput, dialect: Dialect, o: OutsideStage, denyReason: string): Promise<Reply> {
+  const allowed = o.allowed_tools === null ? 'any tool' : o.allowed_tools.length ? o.allowed_tools.join(', ') : 'no tools but stategate\'s own';
+  const ask = `stategate: ${o.tool} is outside the tools of stage "${o.stage}" (${allowed}). Approve it for this one call (a one-shot grant: a later call asks again), or deny it and the stage goes on with its own tools.`;
+  const reply = dialect.outsideStage(input, ask, `${denyReason} This client has no prompt for a one-shot grant, so the call is denied: go on with the stage's own tools.`);
+  if (askedThePerson(reply)) {
+    try {
+      await runner.askGrant(input.toolName!, input.toolInput ?? {});
+    } catch {
+      /* the proposal is for the audit only: the client's prompt decides */
+    }
+  }
+  return reply;
+}
+
+/** Whether a reply puts the call to the person (every dialect's ask spelling). */
+function askedThePerson(reply: Reply): boolean {
+  const o = reply.stdout as Record<string, unknown> | undefined;
+  const specific = o?.['hookSpecificOutput'] as Record<string, unknown> | undefined;
+  return specific?.['permissionDecision'] === 'ask' || o?.['decision'] === 'ask' || o?.['permission'] === 'ask';
+}
+
 /** Where the agent works, which client asks and its id of the call: one call is counted once, whatever number of hooks ask. */
 function callOptions(input: HookInput): { cwd?: string; client: string; callId?: string } {
   return { client: input.client, ...(input.cwd ? { cwd: input.cwd } : {}), ...(input.callId ? { callId: input.callId } : {}) };
@@ -111,6 +138,7 @@ async function handle(input: HookInput, runner: Runner, dir: string, out: Output
       if (turn) return emit(out, dialect.pre({ decision: 'deny', reason: turn }));
       // The agent's folder: where its relative paths (and its shell's `> file`) start.
       const answer = await runner.tool({ tool: input.toolName!, input: input.toolInput ?? {} }, callOptions(input));
+      if (answer.decision === 'deny' && answer.outside_stage) return emit(out, await outsideStage(runner, input, dialect, answer.outside_stage, answer.reason ?? 'denied by the workflow'));
       if (answer.decision === 'deny') return emit(out, dialect.pre({ decision: 'deny', reason: answer.reason ?? 'denied by the workflow' }));
       const notices = answer.notices.length ? answer.notices.join('\n') : undefined;
       if (answer.rewrite !== undefined) {

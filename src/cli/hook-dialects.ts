@@ -57,6 +57,12 @@ export interface Dialect {
   stop(input: HookInput, reason: string, block: boolean): Reply;
   /** A PreToolUse that could not be decided: denied in the client's own terms, and exit 2. */
   failClosed(reason: string): Reply;
+  /**
+   * A call denied only for being outside the live stage's tools (a one-shot
+   * grant would let it through): put to the person through the client's own
+   * prompt where it has one (`ask`), else denied with `deny`.
+   */
+  outsideStage(input: HookInput, ask: string, deny: string): Reply;
 }
 
 const out = (stdout?: object): Reply => (stdout ? { stdout, exit: 0 } : { exit: 0 });
@@ -143,6 +149,8 @@ const claudeLike = (client: 'vscode' | 'claude'): Dialect => ({
   },
   stop: (_input, reason, block) => out(stopOutput(reason, block)),
   failClosed: (reason) => ({ stdout: preToolOutput({ decision: 'deny', reason })!, stderr: `stategate: ${reason}\n`, exit: 2 }),
+  // permissionDecision "ask": Claude Code and VS Code show their own confirmation for this one call.
+  outsideStage: (_input, ask) => out(preToolOutput({ decision: 'ask', reason: ask })),
 });
 
 /** A rewritten command cannot be handed back to clients without `updatedInput`: the agent is told to run it instead. */
@@ -158,6 +166,8 @@ const codex: Dialect = {
   context: (input, text) => out(contextOutput(input.event, text)),
   stop: (_input, reason, block) => out(block ? { decision: 'block', reason } : { systemMessage: reason }),
   failClosed: (reason) => ({ stdout: preToolOutput({ decision: 'deny', reason })!, stderr: `stategate: ${reason}\n`, exit: 2 }),
+  // Codex parses permissionDecision "ask" but does not support it: the hook counts as failed and the call runs. A deny.
+  outsideStage: (_input, _ask, deny) => out(preToolOutput({ decision: 'deny', reason: deny })),
 };
 
 const GEMINI_EVENTS: Readonly<Record<string, HookEventName>> = { BeforeTool: 'PreToolUse', AfterTool: 'PostToolUse', BeforeAgent: 'UserPromptSubmit', AfterAgent: 'Stop', SessionStart: 'SessionStart' };
@@ -179,6 +189,8 @@ const gemini: Dialect = {
   // AfterAgent: "block" makes Gemini go on with the reason as the next prompt.
   stop: (_input, reason, block) => out(block ? { decision: 'block', reason } : { systemMessage: reason }),
   failClosed: (reason) => ({ stdout: { decision: 'deny', reason }, stderr: `stategate: ${reason}\n`, exit: 2 }),
+  // BeforeTool `decision: "ask"` makes Gemini CLI confirm the call with the person, even where it would run unasked.
+  outsideStage: (_input, ask) => out({ decision: 'ask', reason: ask, systemMessage: ask }),
 };
 
 const COPILOT_EVENTS: Readonly<Record<string, HookEventName>> = { preToolUse: 'PreToolUse', postToolUse: 'PostToolUse', sessionStart: 'SessionStart', userPromptSubmitted: 'UserPromptSubmit', agentStop: 'Stop', subagentStop: 'SubagentStop' };
@@ -209,6 +221,8 @@ const copilot: Dialect = {
   context: (_input, text) => out({ additionalContext: text }),
   stop: (_input, reason, block) => out(block ? { decision: 'block', reason } : {}),
   failClosed: (reason) => ({ stdout: { permissionDecision: 'deny', permissionDecisionReason: reason }, stderr: `stategate: ${reason}\n`, exit: 2 }),
+  // Copilot CLI acts only on a deny (its reference lists "ask" but does not process it): a deny.
+  outsideStage: (_input, _ask, deny) => out({ permissionDecision: 'deny', permissionDecisionReason: deny }),
 };
 
 const CURSOR_EVENTS: Readonly<Record<string, HookEventName>> = {
@@ -255,6 +269,9 @@ function cursorTool(name: string, raw: Record<string, unknown>): { toolName: str
   }
 }
 
+/** Cursor's events whose answer may be permission "ask". */
+const CURSOR_ASKS: ReadonlySet<string> = new Set(['beforeShellExecution', 'beforeMCPExecution']);
+
 const cursor: Dialect = {
   parse: (raw) => {
     const name = str(raw['hook_event_name']) ?? '';
@@ -272,6 +289,7 @@ const cursor: Dialect = {
     return {
       client: 'cursor',
       event,
+      clientEvent: name,
       ...(callId ? { callId } : {}),
       stopHookActive: (typeof raw['loop_count'] === 'number' && raw['loop_count'] > 0) || raw['stop_hook_active'] === true,
       ...(cwd ? { cwd } : {}),
@@ -286,6 +304,9 @@ const cursor: Dialect = {
   // Cursor's stop hook can only send a follow-up prompt (which makes the agent go on): a block.
   stop: (_input, reason, block) => out(block ? { followup_message: reason } : {}),
   failClosed: (reason) => ({ stdout: { permission: 'deny', user_message: reason, agent_message: reason }, stderr: `stategate: ${reason}\n`, exit: 2 }),
+  // beforeShellExecution and beforeMCPExecution take permission "ask" (Cursor asks the person); its other events only allow or deny.
+  outsideStage: (input, ask, deny) =>
+    CURSOR_ASKS.has(input.clientEvent ?? '') ? out({ permission: 'ask', user_message: ask, agent_message: ask }) : out({ permission: 'deny', user_message: deny, agent_message: deny }),
 };
 
 const opencode: Dialect = {
@@ -295,6 +316,8 @@ const opencode: Dialect = {
   context: (_input, text) => out({ context: text }),
   stop: () => out({}),
   failClosed: (reason) => ({ stdout: { decision: 'deny', reason }, stderr: `stategate: ${reason}\n`, exit: 2 }),
+  // The plugin's tool.execute.before can only let a call run or throw: a deny.
+  outsideStage: (_input, _ask, deny) => out({ decision: 'deny', reason: deny }),
 };
 
 export const DIALECTS: Readonly<Record<HookClientName, Dialect>> = { vscode: claudeLike('vscode'), claude: claudeLike('claude'), codex, gemini, copilot, cursor, opencode };

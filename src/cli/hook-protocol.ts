@@ -34,6 +34,8 @@ export interface HookInput {
   readonly callId?: string;
   /** Stop: Claude Code sets this when a Stop hook already blocked once. */
   readonly stopHookActive: boolean;
+  /** The client's own name of the event where its answers differ by event (Cursor's beforeShellExecution takes "ask", preToolUse does not). */
+  readonly clientEvent?: string;
 }
 
 export class HookInputError extends Error {}

@@ -14,6 +14,10 @@ import { AGENT_TOOLS, offeredToolSpecs, invokeAgentTool, type AgentSession, Runn
 
 export const MCP_SERVER_NAME = 'stategate';
 
+function isTypedDenial(data: unknown): boolean {
+  return typeof data === 'object' && data !== null && (data as { type?: unknown }).type === 'denied_tool_call';
+}
+
 export function createMcpServer(runner: Runner, version: string): Server {
   const server = new Server({ name: MCP_SERVER_NAME, version }, { capabilities: { tools: { listChanged: true } } });
   // One session per server process: a client bound to a fork branch stays bound.
@@ -33,7 +37,9 @@ export function createMcpServer(runner: Runner, version: string): Server {
     // A call that may have moved the run changes statewright_transition's events: clients list the tools again.
     // A stage's completion tool is not one of AGENT_TOOLS: it moves the run too (the next stage has another tool).
     if (AGENT_TOOLS.find((t) => t.name === request.params.name)?.readOnly !== true) void server.sendToolListChanged().catch(() => undefined);
-    return { content: [{ type: 'text' as const, text: result.text }], isError: result.isError };
+    // A typed denial (a tool outside the current stage) also comes as structured content, for clients that read it.
+    const typed = isTypedDenial(result.data) ? { structuredContent: result.data as Record<string, unknown> } : {};
+    return { content: [{ type: 'text' as const, text: result.text }], isError: result.isError, ...typed };
   });
   return server;
 }

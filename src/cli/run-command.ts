@@ -31,11 +31,9 @@ interface Sub {
  */
 function refuseInsideSandbox(sub: string, spec: Sub): void {
   if (spec.readsOnly || process.env[SANDBOXED_ENV] !== '1') return;
-  throw new CliError(
-    'sandboxed',
-    `\`stategate run ${sub}\` changes the run, but this shell runs inside stategate's sandbox, where the run's files are read-only; send the event with the \`statewright_transition\` tool (MCP / VS Code) instead (\`stategate run state\` still works here)`,
-    1,
-  );
+  // A stage's completion goes through its own tool, never statewright_transition (pipeline/completion-only.ts).
+  const instead = sub === 'complete' ? "call the stage's completion tool of stategate's MCP server (or VS Code's) with the payload" : 'send the event with the `statewright_transition` tool (MCP / VS Code)';
+  throw new CliError('sandboxed', `\`stategate run ${sub}\` changes the run, but this shell runs inside stategate's sandbox, where the run's files are read-only; ${instead} instead (\`stategate run state\` still works here)`, 1);
 }
 
 /**

@@ -6,7 +6,7 @@
  * src/engine/sandbox/answer.ts); `result` records its bytes and edited file
  * and fires interrupts.
  */
-import type { Runner } from '../engine/index.js';
+import { typedDenial, type Runner } from '../engine/index.js';
 import { parseJsonOption, CliError } from './io.js';
 import { stringOption, type Parsed } from './args.js';
 
@@ -32,7 +32,8 @@ export const RUN_TOOL_SUBCOMMANDS = {
     async exec(runner: Runner, parsed: Parsed) {
       const branch = stringOption(parsed, 'branch');
       const answer = await runner.tool({ tool: parsed.positionals[0]!, input: input(parsed) }, branch ? { branch } : {});
-      return answer;
+      // Outside the live stage's tools (and nothing else against it): the pipeline's typed denial beside the decision.
+      return answer.outside_stage ? { ...answer, denied_tool_call: typedDenial({ tool: answer.outside_stage.tool, state: answer.outside_stage.stage }, 'outside_stage') } : answer;
     },
   },
   result: {

@@ -61,11 +61,13 @@ function ask(cwd: string, client: Client, tool: string): boolean {
   const body = client === 'vscode' ? { hookEventName: 'PreToolUse', sessionId: 's', cwd, tool_name: tool, tool_input: input } : { hook_event_name: 'PreToolUse', session_id: 's', cwd, tool_name: tool, tool_input: input };
   const r = cli(['hook', '--client', client], { cwd, input: JSON.stringify(body) });
   if (client === 'codex') return r.code === 0 && r.stdout.trim() === '';
-  return r.code === 0 && r.json?.hookSpecificOutput?.permissionDecision !== 'deny';
+  // A look-alike is outside the stage's tools: denied, or (Claude Code, VS Code) put to the person with "ask". Neither passes.
+  const decision = r.json?.hookSpecificOutput?.permissionDecision;
+  return r.code === 0 && decision !== 'deny' && decision !== 'ask';
 }
 
 for (const [client, tool, passes] of ROWS) {
-  test(`${client}: ${tool} ${passes ? 'passes as the stage\'s completion tool' : 'is decided by the stage\'s rules (denied)'}`, () => {
+  test(`${client}: ${tool} ${passes ? 'passes as the stage\'s completion tool' : 'is decided by the stage\'s rules (denied, or asked of the person)'}`, () => {
     const cwd = tempDir('sg-completion-alike-');
     try {
       fs.writeFileSync(path.join(cwd, 'p.workflow.json'), JSON.stringify(WORKFLOW));

@@ -87,13 +87,15 @@ test('tools/list offers the active stage\'s completion tool with its schema', as
   assert.equal(cli(['run', 'state'], { cwd }).json.state, 'plan', 'the early call changed nothing');
 });
 
-test('Claude Code\'s call of the completion tool passes the stage\'s envelope; other tools outside it do not', () => {
+test('Claude Code\'s call of the completion tool passes the stage\'s envelope; other tools outside it go to the person (ask), never pass', () => {
   const ok = hook({ hook_event_name: 'PreToolUse', tool_name: 'mcp__stategate__submit_plan', tool_input: { steps: ['x'] } });
   assert.notEqual(ok.json?.hookSpecificOutput?.permissionDecision, 'deny', ok.stdout);
+  assert.notEqual(ok.json?.hookSpecificOutput?.permissionDecision, 'ask', ok.stdout);
+  // Another server's tool of the completion tool's name is an ordinary tool outside the stage: Claude Code asks the person.
   const other = hook({ hook_event_name: 'PreToolUse', tool_name: 'mcp__other__submit_plan', tool_input: {} });
-  assert.equal(other.json?.hookSpecificOutput?.permissionDecision, 'deny');
+  assert.equal(other.json?.hookSpecificOutput?.permissionDecision, 'ask');
   const edit = hook({ hook_event_name: 'PreToolUse', tool_name: 'Edit', tool_input: { file_path: path.join(cwd, 'a'), old_string: 'a', new_string: 'b' } });
-  assert.equal(edit.json?.hookSpecificOutput?.permissionDecision, 'deny');
+  assert.equal(edit.json?.hookSpecificOutput?.permissionDecision, 'ask');
 });
 
 test('an invalid payload is an ordinary tool result naming the property; the run stays', async () => {
@@ -154,7 +156,8 @@ test('the second stage completes through MCP and the run ends; run audit prints 
   const kinds = audit.json.events.map((e: { kind: string }) => e.kind);
   // Turns: in plan the hook's two calls outside stategate (mcp__other__submit_plan, Edit; its pass of
   // mcp__stategate__submit_plan is not one) and each MCP completion call; in review the one completion call.
-  assert.deepEqual(kinds, ['stage_setup', 'prompt_sent', 'turn', 'turn', 'turn', 'completion_checked', 'turn', 'completion_checked', 'stage_exit', 'next_stage', 'stage_setup', 'prompt_sent', 'turn', 'completion_checked', 'stage_exit', 'next_stage']);
+  // Each call put to the person is journaled as a grant proposal (grant_asked).
+  assert.deepEqual(kinds, ['stage_setup', 'prompt_sent', 'turn', 'grant_asked', 'turn', 'grant_asked', 'turn', 'completion_checked', 'turn', 'completion_checked', 'stage_exit', 'next_stage', 'stage_setup', 'prompt_sent', 'turn', 'completion_checked', 'stage_exit', 'next_stage']);
   const textForm = cli(['run', 'audit'], { cwd });
   assert.match(textForm.stdout, /^plan #1 \(se-1\): completed/m);
   assert.match(textForm.stdout, /^next: review -> \(none: run completed\)$/m);

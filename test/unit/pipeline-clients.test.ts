@@ -4,8 +4,9 @@
  * - security modes: `run start --security-mode`, the workflow's
  *   meta.security_mode; under yolo `stategate hook` tells Claude Code / VS Code
  *   a call inside the stage's tools is approved (permissionDecision "allow"),
- *   under ask it says nothing; a call outside the stage's tools and the
- *   workflow's hard denials are denied in both.
+ *   under ask it says nothing; a call outside the stage's tools is put to the
+ *   person ("ask", a one-shot grant) and the workflow's hard denials are
+ *   denied in both.
  * - turn caps: each tool call through the hook is a turn of the stage (one per
  *   call id, however many hooks ask), each completion call through the MCP
  *   server is one; past turn_cap the stage fails (on_fail, else the run).
@@ -100,12 +101,16 @@ test('security mode yolo (run start flag): in-envelope calls approved for Claude
   assert.deepEqual(chosen.map((e) => [e.mode, e.source, e.requested_by]), [['yolo', 'run', 'run']]);
 });
 
-test('yolo approves nothing the stage does not allow: out-of-envelope calls, disallowed tools and commands outside allowed_commands stay denied', (t) => {
+test('yolo approves nothing the stage does not allow: out-of-envelope calls go to the person (ask), commands outside allowed_commands stay denied', (t) => {
   const { cwd } = setup(t, workflow(), ['--security-mode', 'yolo']);
-  for (const [tool, input] of [['Write', { file_path: 'a.ts', content: 'x' }], ['WebFetch', { url: 'http://x' }], ['Bash', { command: 'rm -rf /tmp/x' }]] as const) {
+  // Outside the stage's tools: Claude Code's own prompt decides (a one-shot grant), never yolo.
+  for (const [tool, input] of [['Write', { file_path: 'a.ts', content: 'x' }], ['WebFetch', { url: 'http://x' }]] as const) {
     const r = pre(cwd, tool, input);
-    assert.equal(decision(r), 'deny', `${tool}: ${r.stdout}`);
+    assert.equal(decision(r), 'ask', `${tool}: ${r.stdout}`);
+    assert.match(r.json.hookSpecificOutput.permissionDecisionReason, new RegExp(`${tool} is outside the tools of stage "plan"`));
   }
+  const rm = pre(cwd, 'Bash', { command: 'rm -rf /tmp/x' });
+  assert.equal(decision(rm), 'deny', rm.stdout);
   const ok = pre(cwd, 'Bash', { command: 'ls' });
   assert.equal(decision(ok), 'allow', ok.stdout);
 });
@@ -127,8 +132,8 @@ test('meta.security_mode sets the mode; the run start flag overrides it; a bad m
 test('turn cap through the hook: each tool call is a turn; the call past turn_cap fails the stage and the run', (t) => {
   const { cwd } = setup(t, workflow({ turnCap: 2 }));
   assert.equal(decision(pre(cwd, 'Read', { file_path: 'a.ts' })), undefined);
-  // A denied call is a turn too: the model spent it.
-  assert.equal(decision(pre(cwd, 'Write', { file_path: 'a.ts', content: 'x' })), 'deny');
+  // A call put to the person (outside the stage's tools) is a turn too: the model spent it.
+  assert.equal(decision(pre(cwd, 'Write', { file_path: 'a.ts', content: 'x' })), 'ask');
   assert.equal(cli(['run', 'stage'], { cwd }).json.turns, 2);
   const third = pre(cwd, 'Read', { file_path: 'b.ts' });
   assert.equal(decision(third), 'deny');

@@ -23,6 +23,11 @@ export class Entry {
   get keyLoc(): SourceLoc {
     return (this.loc ??= nodeLoc(this.keyNode, this.pointer));
   }
+
+  /** The same entry read under another key (an alias read as the field it spells differently); it stays where it is written. */
+  renamed(key: string): Entry {
+    return new Entry(key, this.keyNode, this.node, this.pointer);
+  }
 }
 
 /** An object's entries by key (a linear search: objects in workflows have a handful of keys). */

@@ -6,7 +6,42 @@
  */
 import type { SourceLoc, StateNode } from '../model/index.js';
 import { childPointer, nodeLoc, type JsonNode } from './jsonc.js';
-import type { Fields, Reader } from './reader.js';
+import { fieldsOf, type Fields, type Reader } from './reader.js';
+
+/**
+ * The camelCase spellings of the stage fields (the stage-pipeline notation:
+ * `allowedTools`, `completionTool`, `completionSchema`, `turnCap`), read as
+ * the snake_case fields they stand for. Statewright states only: a statechart
+ * node keeps its own field names.
+ */
+export const STAGE_FIELD_ALIASES: Readonly<Record<string, string>> = {
+  allowedTools: 'allowed_tools',
+  completionTool: 'completion_tool',
+  completionSchema: 'completion_schema',
+  turnCap: 'turn_cap',
+};
+
+export const STAGE_ALIAS_NAMES: readonly string[] = Object.keys(STAGE_FIELD_ALIASES);
+
+/**
+ * The state's fields with each camelCase alias read as its snake_case field.
+ * Both spellings of one field on one state is an error (which one was meant
+ * cannot be told); the snake_case one is read.
+ */
+export function withStageAliases(r: Reader, f: Fields, what: string): Fields {
+  if (!f.list.some((e) => Object.hasOwn(STAGE_FIELD_ALIASES, e.key))) return f;
+  const list = [];
+  for (const e of f.list) {
+    const canonical = Object.hasOwn(STAGE_FIELD_ALIASES, e.key) ? STAGE_FIELD_ALIASES[e.key]! : undefined;
+    if (canonical === undefined) list.push(e);
+    else if (f.has(canonical)) {
+      r.report('error', 'duplicate-stage-field', `${what} sets both \`${e.key}\` and \`${canonical}\`, two spellings of one field; keep one of them (\`${canonical}\` is read).`, e.keyLoc, {
+        related: [{ message: `\`${canonical}\``, loc: f.get(canonical)!.keyLoc }],
+      });
+    } else list.push(e.renamed(canonical));
+  }
+  return fieldsOf(list);
+}
 
 export type StageFields = Pick<StateNode, 'prompt' | 'completionTool' | 'completionSchema' | 'completionSchemaLocs' | 'turnCap'>;
 

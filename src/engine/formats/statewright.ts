@@ -38,7 +38,9 @@ import {
   WORKFLOW_FIELDS,
 } from './statewright-fields.js';
 import { readTransition } from './statewright-transitions.js';
-import { readStage, type StageFields } from './stage-read.js';
+import { readStage, STAGE_ALIAS_NAMES, withStageAliases, type StageFields } from './stage-read.js';
+
+const STATE_FIELDS_AND_ALIASES: readonly string[] = [...STATE_FIELDS, ...STAGE_ALIAS_NAMES];
 import { NO_ENTRIES, NONE } from './shared-empty.js';
 import { looksLikeJson } from './format-sniff.js';
 import { parseYamlTree } from './yaml-tree.js';
@@ -176,7 +178,8 @@ function readStates(r: Reader, statesEntry: Entry, skipped: Set<string>): Map<st
 
 function readState(r: Reader, e: Entry): StateNode {
   const what = `state \`${e.key}\``;
-  const f = r.fields(e.node, e.pointer, what, STATE_FIELDS);
+  // The stage fields' camelCase spellings (allowedTools, completionTool, ...) are read as the snake_case ones.
+  const f = withStageAliases(r, r.fields(e.node, e.pointer, what, STATE_FIELDS_AND_ALIASES), what);
   const safeNext = r.ref(f.get('safe_next'));
   const stage: StageFields = {};
   readStage(r, f, stage);

@@ -46,10 +46,12 @@ const VALUE_RULES: readonly Rule[] = [
   [[...ON, '#', 'guards', '#'], guard],
   [['guards', '*', 'field'], () => ({ kind: 'context-field' })],
   [['states', '*', 'allowed_tools', '#'], () => ({ kind: 'tool' })],
+  [['states', '*', 'allowedTools', '#'], () => ({ kind: 'tool' })], // the camelCase spelling (formats/stage-read.ts)
   [['states', '*', 'disallowed_tools', '#'], () => ({ kind: 'tool' })],
   [['states', '*', 'allowed_commands_tool'], () => ({ kind: 'tool' })],
   [[...ON, 'invoke'], () => ({ kind: 'workflow' })],
   [['states', '*', 'completion_tool'], (path) => ({ kind: 'completion-tool', owner: owner(path) })],
+  [['states', '*', 'completionTool'], (path) => ({ kind: 'completion-tool', owner: owner(path) })],
   [['states', '*', 'prompt'], (path) => ({ kind: 'prompt', owner: owner(path) })],
 ];
 

@@ -317,7 +317,9 @@ export type ErrorCode =
   | 'invoke_unresolved'
   | 'nested_not_supported'
   | 'interrupt_active'
-  | 'invalid_definition';
+  | 'invalid_definition'
+  /** A live stage's completion event sent as a plain event (pipeline/completion-only.ts). */
+  | 'completion_required';
 
 /** What `force` did (operations.ts, chart-ops.ts). */
 export interface ForceOutcome {

@@ -38,7 +38,8 @@ export function argsSummary(input: unknown, max = 200): string {
 export interface TypedDenial {
   type: 'denied_tool_call';
   tool: string;
-  reason: 'denied' | 'headless';
+  /** `denied`, `headless`: a grant was asked and not given; `outside_stage`: the tool is not the stage's (no grant was asked). */
+  reason: 'denied' | 'headless' | 'outside_stage';
   stage: string;
   message: string;
 }
@@ -81,6 +82,7 @@ export function answerGrant(run: RunSnapshot, proposalId: string, approved: bool
 }
 
 export function typedDenial(p: Pick<GrantProposal, 'tool' | 'state'>, reason: TypedDenial['reason']): TypedDenial {
+  if (reason === 'outside_stage') return { type: 'denied_tool_call', tool: p.tool, reason, stage: p.state, message: `${p.tool} is outside stage "${p.state}"'s tools. Go on with the stage's own tools.` };
   const why = reason === 'headless' ? 'there is no person to approve it (headless)' : 'the person denied it';
   return { type: 'denied_tool_call', tool: p.tool, reason, stage: p.state, message: `${p.tool} is outside stage "${p.state}"'s tools and ${why}. Go on with the stage's own tools.` };
 }
@@ -101,3 +103,22 @@ export function consumeGrant(run: RunSnapshot, grant: Grant, at: string): { run:
   return { run: { ...run, pipeline: { ...pipeline, grants: pipeline.grants.filter((g) => g !== grant) } }, journal: [entry] };
 }
 
+
+/**
+ * A call the client put to the person itself (a hook's "ask", whose answer
+ * stategate never hears) reported as having run: the person approved it. The
+ * open proposal for exactly that call is answered and its grant used at once,
+ * so the audit shows the grant as it happened. Undefined: no such proposal.
+ */
+export function settleAskedGrant(run: RunSnapshot, tool: string, input: unknown, env: MachineEnv): { run: RunSnapshot; journal: JournalEntry[] } | undefined {
+  const proposals = run.pipeline?.proposals;
+  if (!proposals?.length) return undefined;
+  const digest = argsDigest(input);
+  const open = proposals.find((p) => p.tool === tool && p.argsDigest === digest);
+  if (!open) return undefined;
+  const answered = answerGrant(run, open.id, true, 'person', env);
+  const grant = answered.run.pipeline?.grants.find((g) => g.proposalId === open.id);
+  if (!grant) return { run: answered.run, journal: answered.journal };
+  const used = consumeGrant(answered.run, grant, env.now());
+  return { run: used.run, journal: [...answered.journal, ...used.journal] };
+}

@@ -7,8 +7,9 @@ export { checkPayload, payloadErrorText, propertyPath, type PayloadCheck } from 
 export { livePositions, stageFor, scopeFor, type LivePosition, type StageAt } from './positions.js';
 export { syncStages, mayBePipeline } from './stage-sync.js';
 export { completeStage, type CompletionOutcome } from './completion.js';
+export { completionHowTo, completionRequired, isCompletionEvent, liveCompletions, type LiveCompletion } from './completion-only.js';
 export { beginTurn, STAGE_FAIL_EVENT, type TurnOutcome } from './turns.js';
-export { askGrant, answerGrant, argsDigest, argsSummary, consumeGrant, findGrant, typedDenial, type AnswerOutcome, type AskOutcome, type TypedDenial } from './grants.js';
+export { askGrant, answerGrant, argsDigest, argsSummary, consumeGrant, findGrant, settleAskedGrant, typedDenial, type AnswerOutcome, type AskOutcome, type TypedDenial } from './grants.js';
 export { activeStages, promptSent, stageView, workflowStageTools, type StageTool, type StageView } from './prompt.js';
 export { auditText, auditTimeline, isStageEvent, type AuditCompletion, type AuditGrant, type AuditStage, type AuditTimeline } from './audit.js';
 export { bareNamesAreOurs, completionToolCalled, STATEGATE_SERVER } from './completion-call.js';

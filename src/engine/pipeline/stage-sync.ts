@@ -14,7 +14,9 @@ import { emptyPipeline, type PipelineState, type StageExec } from './types.js';
 
 /** A run that may be a pipeline: its definition has stage fields, or it already has pipeline state. */
 export function mayBePipeline(run: RunSnapshot): boolean {
-  return run.pipeline !== undefined || run.workflow.definitionText.includes('completion_tool');
+  // `completionTool` is the field's camelCase spelling (formats/stage-read.ts).
+  const text = run.workflow.definitionText;
+  return run.pipeline !== undefined || text.includes('completion_tool') || text.includes('completionTool');
 }
 
 /** The run with its stage executions brought up to date, and the audit entries that says so. */

@@ -15,6 +15,7 @@ import type { AgentAct, JsonObject, JsonValue } from '../model/index.js';
 import { Runner, RunnerError } from '../store/runner.js';
 import { findWorkflow, findWorkflows } from '../formats/workspace-workflows.js';
 import type { StageView } from '../pipeline/prompt.js';
+import { typedDenial } from '../pipeline/grants.js';
 
 export type AgentToolName =
   | 'statewright_get_state'
@@ -49,7 +50,7 @@ export const AGENT_TOOLS: readonly AgentToolSpec[] = [
   },
   {
     name: 'statewright_transition',
-    description: 'Move the workflow on by sending an event of the current state (see statewright_get_state). `data` is merged into the workflow context when the transition happens. Some transitions wait for a person\'s approval.',
+    description: 'Move the workflow on by sending an event of the current state (see statewright_get_state). `data` is merged into the workflow context when the transition happens. Some transitions wait for a person\'s approval. A pipeline stage\'s completion event is never sent here: call the stage\'s completion tool with its payload instead (this tool refuses it with completion_required).',
     inputSchema: object({ event: { type: 'string', description: 'The event name, e.g. READY, or BRANCH_DONE:<branch>.' }, data: { type: 'object', description: 'Context data to merge if the transition happens.' } }, ['event']),
     readOnly: false,
   },
@@ -116,7 +117,9 @@ export function specForView(spec: AgentToolSpec, view: BriefedView | undefined):
   if (spec.name !== 'statewright_transition' || !view?.events || view.status !== 'running') return spec;
   const names = eventNames(view);
   const where = (view.configuration ?? []).join(' | ');
-  const description = `Send an event to the statechart run (configuration: ${where}). Events handled now: ${names.join(', ') || 'none'}${view.accepts_any_event ? ' (any other name is accepted too)' : ''}. \`data\` becomes event.data for guards and actions. See statewright_get_state for targets and guards.`;
+  const ends = (view.completion_tools ?? []).map((c) => c.tool);
+  const stages = ends.length ? ` A stage's completion event (${ends.join(', ')}) is never sent here: call that completion tool with its payload.` : '';
+  const description = `Send an event to the statechart run (configuration: ${where}). Events handled now: ${names.join(', ') || 'none'}${view.accepts_any_event ? ' (any other name is accepted too)' : ''}. \`data\` becomes event.data for guards and actions. See statewright_get_state for targets and guards.${stages}`;
   const event: JsonObject = names.length && !view.accepts_any_event ? { type: 'string', enum: names, description: 'The event to send.' } : { type: 'string', description: 'The event to send.' };
   return { ...spec, description, inputSchema: object({ event, data: { type: 'object', description: 'event.data of the event.' } }, ['event']) };
 }
@@ -261,7 +264,9 @@ export async function invokeAgentTool(runner: Runner, name: string, rawArgs: unk
         const event = requireString(args, 'event');
         const outcome = await runner.send(event, optionalObject(args, 'data'), session.branch);
         const after = briefing(await runner.state(session.branch));
-        if (outcome.error) return { isError: true, text: `Transition ${event} refused: ${outcome.error.message}\n\n${after}`, data: outcome as unknown as JsonValue };
+        // A completion event names its code: the agent (and an MCP client reading text only) tells it from a guard or an unknown event.
+        const code = outcome.error?.code === 'completion_required' ? ` (${outcome.error.code})` : '';
+        if (outcome.error) return { isError: true, text: `Transition ${event} refused${code}: ${outcome.error.message}\n\n${after}`, data: outcome as unknown as JsonValue };
         if (outcome.pending_approval) {
           return { isError: false, text: `Transition ${event} → ${outcome.pending_approval.target} is waiting for a person's approval${outcome.pending_approval.message ? `: ${outcome.pending_approval.message}` : ''}. Wait for it; other transitions are refused meanwhile.\n\n${after}`, data: outcome as unknown as JsonValue };
         }
@@ -341,7 +346,10 @@ export async function invokeAgentTool(runner: Runner, name: string, rawArgs: unk
         if (later) {
           const live = (await runner.stages()).filter((x) => session.branch === undefined || x.branch === session.branch);
           const now = live.length ? live.map((x) => `"${x.state}" (ends with ${x.completion_tool})`).join(', ') : 'none';
-          return { isError: true, text: `${name} completes the stage "${later.state}", which is not the current stage; the current stage: ${now}. Nothing changed.`, data: { error: { code: 'wrong_completion_tool', message: `not the current stage: ${later.state}` } } };
+          // The MCP client meets the pipeline's typed denial here: a tool it was offered that is not the current stage's.
+          const denial = typedDenial({ tool: name, state: live.map((x) => x.state).join(', ') || later.state }, 'outside_stage');
+          const text = `${name} completes the stage "${later.state}", which is not the current stage; the current stage: ${now}. Nothing changed.`;
+          return { isError: true, text: `${text}\n${JSON.stringify(denial)}`, data: { ...denial, message: text, error: { code: 'wrong_completion_tool', message: `not the current stage: ${later.state}` } } };
         }
         return { isError: true, text: `Unknown stategate tool "${name}".`, data: null };
       }

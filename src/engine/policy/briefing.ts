@@ -8,12 +8,19 @@
 import type { StateView } from '../machine/describe.js';
 import type { ActiveStateView } from '../machine/describe-chart.js';
 import type { ChartAgentView } from './chart-agent-view.js';
+import { completionHowTo, type LiveCompletion } from '../pipeline/completion-only.js';
 
 /** The rule fields a flat state view and each active state of a statechart share. */
 type RulesView = Pick<StateView, 'instructions' | 'allowed_tools' | 'disallowed_tools' | 'allowed_commands' | 'blocked_env' | 'env_overrides' | 'allowed_paths' | 'denied_paths' | 'writes_outside_workspace' | 'limits'>;
 
 /** A state view, with what a statechart run adds (Runner.state: the chart view and chartAgentView). */
-export type BriefedView = StateView & Partial<ChartAgentView> & { readonly configuration?: readonly string[]; readonly timers?: readonly { state: string; due: string }[] };
+export type BriefedView = StateView &
+  Partial<ChartAgentView> & {
+    readonly configuration?: readonly string[];
+    readonly timers?: readonly { state: string; due: string }[];
+    /** The live stages' completion tools (Runner.state): their events are left out of the events to send. */
+    readonly completion_tools?: readonly LiveCompletion[];
+  };
 
 /** The marker workflows' instructions mention; kept for compatibility with Statewright. */
 export const INTERRUPT_MARKER = '[STATEWRIGHT INTERRUPT]';
@@ -74,6 +81,13 @@ function allowLines(view: Omit<RulesView, 'limits'>): string[] {
   return lines;
 }
 
+/** How each live stage ends: its completion tool, never a plain event (pipeline/completion-only.ts). */
+function completionLines(view: BriefedView): string[] {
+  return (view.completion_tools ?? []).map(
+    (c) => `Stage "${c.state}"${c.branch === undefined ? '' : ` (branch ${c.branch})`} ends only through its completion tool: ${completionHowTo(c.tool)}. Sending ${c.tool} with statewright_transition is refused.`,
+  );
+}
+
 function endedLine(view: StateView): string {
   return view.is_final ? 'The workflow has ended: nothing is enforced.' : `The run is ${view.status}: nothing is enforced until it runs again.`;
 }
@@ -99,6 +113,8 @@ export function briefing(view: BriefedView): string {
   if (view.fork) {
     lines.push(`A fork is active (join ${view.fork.join}): branches ${view.fork.branches.map((b) => `${b.name}=${b.status}`).join(', ')}. When a branch stands in its terminal state, send BRANCH_DONE:<branch>.`);
   }
+  const completions = completionLines(view);
+  lines.push(...completions);
   if (view.transitions.length) {
     lines.push('Events you can send with statewright_transition:');
     for (const t of view.transitions) {
@@ -106,7 +122,7 @@ export function briefing(view: BriefedView): string {
       const extra = t.requires_approval ? ' (needs a person\'s approval)' : '';
       lines.push(`- ${t.event} → ${t.target}${guards}${extra}${t.available ? '' : ' (not available now)'}`);
     }
-  } else if (!view.is_final) {
+  } else if (!view.is_final && !completions.length) {
     lines.push('No events are defined in this state.');
   }
   return lines.join('\n');
@@ -137,6 +153,8 @@ function chartBriefing(view: BriefedView, states: NonNullable<BriefedView['activ
     lines.push('Tasks handed to agents (`agent:` invocations). If you are that agent (or @stategate), do the task, then call stategate_invocation_done with its id and the result as `data`, or stategate_invocation_fail with the reason:');
     for (const i of tasks) lines.push(`- ${i.id} for agent "${i.agent}" (state ${i.state}), input: ${JSON.stringify(i.input)}`);
   }
+  const completions = completionLines(view);
+  lines.push(...completions);
   const events = view.events ?? [];
   if (events.length) {
     lines.push('Events you can send with statewright_transition:');
@@ -144,7 +162,7 @@ function chartBriefing(view: BriefedView, states: NonNullable<BriefedView['activ
       const guard = e.guard ? ` [guard ${e.guard.expression} ${e.guard.passes ? 'passes' : 'fails'}]` : '';
       lines.push(`- ${e.event} (in ${e.source}) → ${e.targets.join(', ') || '(stays; runs its actions)'}${guard}${e.available ? '' : ' (not available now)'}`);
     }
-  } else if (!view.accepts_any_event) {
+  } else if (!view.accepts_any_event && !completions.length) {
     lines.push('No events are handled in this configuration.');
   }
   if (view.accepts_any_event) lines.push('Any other event name is accepted too (a `*` transition is active).');

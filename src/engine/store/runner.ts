@@ -24,7 +24,7 @@ import { EVIDENCE_KEY } from '../machine/evidence.js';
 import { WorkflowRegistry } from '../formats/registry.js';
 import { detectFormat } from '../formats/index.js';
 import { ChartRegistry } from '../formats/chart-registry.js';
-import { hashText, RUN_SNAPSHOT_VERSION, type RunSnapshot } from '../machine/run.js';
+import { hashText, RUN_SNAPSHOT_VERSION, type MachineError, type RunSnapshot } from '../machine/run.js';
 import { RunStore, type ActiveRun, type CommitStep } from './run-store.js';
 import { isStoreError } from './store-error.js';
 import { FileRunStorage } from './file-storage.js';
@@ -44,7 +44,7 @@ import { nodePathEnv } from '../policy/paths/env.js';
 import { PathGuard, type PathEnv } from '../policy/paths/write-guard.js';
 import { envRewrittenCommand, sandboxedCommand } from '../sandbox/unwrap.js';
 import { sandboxAnswer, sandboxStatusHere, sandboxWillHold, type SandboxProvider, type SandboxStatus } from '../sandbox/answer.js';
-import { activeStages, workflowStageTools, type StageTool, answerGrant, bareNamesAreOurs, completionToolCalled, askGrant, beginTurn, completeStage, consumeGrant, findGrant, promptSent, stageFor, stageView, syncStages, type AnswerOutcome, type AskOutcome, type CompletionOutcome, type GrantAnswerer, type StageView, type TurnOutcome, setSecurityMode, type SecurityModeOutcome } from '../pipeline/index.js';
+import { activeStages, completionRequired, liveCompletions, type LiveCompletion, workflowStageTools, type StageTool, answerGrant, bareNamesAreOurs, completionToolCalled, askGrant, beginTurn, completeStage, consumeGrant, findGrant, promptSent, settleAskedGrant, stageFor, stageView, syncStages, type AnswerOutcome, type AskOutcome, type CompletionOutcome, type GrantAnswerer, type StageView, type TurnOutcome, setSecurityMode, type SecurityModeOutcome } from '../pipeline/index.js';
 
 /**
  * check.ts (the schema validator, ajv's compiled code, and the semantic rules)
@@ -75,6 +75,15 @@ export interface ToolAnswer extends Omit<Decision, 'state' | 'counted'> {
   readonly sandbox?: SandboxStatus;
   /** The tool input to run instead: the command wrapped in the sandbox (and its environment rewrite applied). */
   readonly updated_input?: unknown;
+  /** A deny only because the call is outside the live stage's tools: a one-shot grant would let it through. */
+  readonly outside_stage?: OutsideStage;
+}
+
+/** A call outside a stage's tools (pipeline one-shot grants): which stage, which tool, what the stage allows. */
+export interface OutsideStage {
+  readonly stage: string;
+  readonly tool: string;
+  readonly allowed_tools: string[] | null;
 }
 
 export interface ToolOptions {
@@ -342,8 +351,16 @@ export class Runner {
     return { run: await this.storeOp(() => this.store.readRun(newest.runId)), resumed: true };
   }
 
-  send(event: string, data?: JsonValue, branch?: string): Promise<machine.SendOutcome> {
+  async send(event: string, data?: JsonValue, branch?: string): Promise<machine.SendOutcome> {
+    // A live stage's completion event is sent only by its completion tool (pipeline/completion-only.ts). Every
+    // client's plain send comes here; refused before the lock, so nothing is written, and again under it (the run may have moved).
+    const load = (t: string) => this.env.load(t);
+    const active = await this.active();
+    const early = active.kind === 'ok' ? completionRequired(active.run, event, load, branch) : undefined;
+    if (early && active.kind === 'ok') return completionRefusal(active.run, event, early);
     return this.apply((r) => {
+      const refused = completionRequired(r, event, load, branch);
+      if (refused) return { run: r, journal: [], outcome: completionRefusal(r, event, refused) };
       refuseTooDeep(`the data of ${event}`, data);
       refuseEvidence(`the data of ${event}`, data);
       return machine.sendEvent(r, event, data, this.env, branchOpt(branch));
@@ -425,19 +442,24 @@ export class Runner {
     });
   }
 
-  async state(branch?: string): Promise<StateView & { run_id: string; definition_changed: boolean } & Partial<ChartView> & Partial<ChartAgentView>> {
+  async state(branch?: string): Promise<StateView & { run_id: string; definition_changed: boolean; completion_tools?: LiveCompletion[] } & Partial<ChartView> & Partial<ChartAgentView>> {
     const active = await this.requireActive();
     if (chartWorkflow(active, this.env)) {
       // Loading a statechart run fires its due timers: that is a change to store.
       const run = await this.apply((r) => ({ run: r, journal: [], outcome: r }));
       const wf = chartWorkflow(run, this.env);
       // What agents are told: every active state's rules, the events, the tasks handed to agents.
-      const described = machine.describe(run, this.env, branchOpt(branch));
+      const described = withoutCompletionEvents(machine.describe(run, this.env, branchOpt(branch)), this.completionsOf(run, branch));
       const view = wf && run.chart ? { ...chartView(wf, run.chart, (text) => this.env.load(text)), ...chartAgentView(run.chart, described.transitions.filter(isChartTransition)) } : {};
       return { run_id: run.runId, ...described, ...view, definition_changed: this.definitionChanged(run) };
     }
     const run = active;
-    return { run_id: run.runId, ...machine.describe(run, this.env, branchOpt(branch)), definition_changed: this.definitionChanged(run) };
+    return { run_id: run.runId, ...withoutCompletionEvents(machine.describe(run, this.env, branchOpt(branch)), this.completionsOf(run, branch)), definition_changed: this.definitionChanged(run) };
+  }
+
+  /** The live stages' completion tools (their events are not for plain sends, pipeline/completion-only.ts). */
+  private completionsOf(run: RunSnapshot, branch?: string): LiveCompletion[] {
+    return liveCompletions(run, (t) => this.env.load(t), branch);
   }
 
   /** Whether the workflow file changed (or vanished) since the run started: the run keeps its own copy. */
@@ -501,6 +523,9 @@ export class Runner {
         }, (o) => ({ decision: o.decision, ...(o.reason ? { reason: o.reason } : {}), ...(o.state ? { state: o.state } : {}) }));
       }, callKey('decide', call, opts, aliases));
       if (!decided) this.noteRepeat('decide', call, opts, aliases);
+      // Denied only for being outside the stage's tools: the client may put it to the person (a one-shot grant).
+      const outside = answer.decision === 'deny' && run.pipeline ? this.outsideStage(run, call, policy, opts.branch) : undefined;
+      if (outside) return { ...answer, outside_stage: outside };
       return this.withSandbox(answer, here.node, call, policy.rewrite, opts, aliases);
     } catch (err) {
       const message = err instanceof RunnerError ? err.message : `internal error: ${(err as Error)?.message ?? String(err)}`;
@@ -524,10 +549,31 @@ export class Runner {
     let recorded = false;
     const out = await this.apply((r) => {
       recorded = true;
-      return this.once('result', r, call, opts, aliases, (same) => ({ notices: [], interrupted: false, state: same.state ?? r.state }), () => record(r, call, result, this.env, { ...branchOpt(opts.branch), ...this.pathOptions(opts), ...(aliases ? { aliases } : {}), ...written }), (o) => ({ state: o.state }));
+      return this.once('result', r, call, opts, aliases, (same) => ({ notices: [], interrupted: false, state: same.state ?? r.state }), () => {
+        const rec = record(r, call, result, this.env, { ...branchOpt(opts.branch), ...this.pathOptions(opts), ...(aliases ? { aliases } : {}), ...written });
+        // A call outside the stage that the client asked the person about ran: the person granted it once.
+        const settled = rec.run.pipeline ? settleAskedGrant(rec.run, call.tool, call.input, this.env) : undefined;
+        return settled ? { run: settled.run, journal: [...rec.journal, ...settled.journal], outcome: rec.outcome } : rec;
+      }, (o) => ({ state: o.state }));
     }, callKey('result', call, opts, aliases));
     if (!recorded) this.noteRepeat('result', call, opts, aliases);
     return { ...out, enforcement: 'on' };
+  }
+
+  /**
+   * The stage a denied call is outside of, when a one-shot grant would let it
+   * through: the same decision with the stage's tool envelope lifted allows it
+   * (so a protected file, a shell risk or a spent limit is never put to a person
+   * as a grant). A dry run: nothing is stored.
+   */
+  private outsideStage(run: RunSnapshot, call: ToolCall, policy: PolicyOptions, branch?: string): OutsideStage | undefined {
+    const at = stageFor(run, (t) => this.env.load(t), branch);
+    if (typeof at === 'string') return undefined;
+    try {
+      return decide(run, call, this.env, { ...policy, granted: true }).outcome.decision === 'allow' ? { stage: at.node.id, tool: call.tool, allowed_tools: at.node.rules.allowedTools ? [...at.node.rules.allowedTools] : null } : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   private grantFor(run: RunSnapshot, call: ToolCall, branch?: string) {
@@ -821,4 +867,19 @@ function callKey(kind: 'decide' | 'result', call: ToolCall, opts: ToolOptions, a
 
 function branchOpt(branch: string | undefined): machine.BranchOption {
   return branch === undefined ? {} : { branch };
+}
+
+/** A plain send of a live stage's completion event: refused, the run as it was. */
+function completionRefusal(run: RunSnapshot, event: string, error: MachineError): machine.SendOutcome {
+  return { event, transitioned: false, from: run.state, to: run.state, status: run.status, error };
+}
+
+/**
+ * A state view without the live stages' completion events among the events to
+ * send (only the completion tool sends them), naming the tools instead.
+ */
+function withoutCompletionEvents<V extends StateView>(view: V, completions: readonly LiveCompletion[]): V & { completion_tools?: LiveCompletion[] } {
+  if (!completions.length) return view;
+  const ends = new Set(completions.map((c) => c.tool));
+  return { ...view, transitions: view.transitions.filter((t) => !ends.has(t.event)), completion_tools: [...completions] };
 }

@@ -11,7 +11,7 @@ import { ANSWER_GRANT_COMMAND, type GrantWaiters } from './grant-buttons.js';
 import type { TranscriptEntry } from './participant-loop.js';
 import { askModel } from './ask-model.js';
 import { parseRunPrompt, runPipeline, type OfferedTool, type PipelineEvent } from './pipeline-loop.js';
-import { modelPrices, securityMode, toolAliases } from './settings.js';
+import { maxParallelStages, modelPrices, securityMode, toolAliases } from './settings.js';
 
 type ToMessages = (system: string, transcript: readonly TranscriptEntry[]) => vscode.LanguageModelChatMessage[];
 
@@ -85,6 +85,7 @@ export async function runPipelineRequest(
       runner,
       ...(aliases ? { aliases } : {}),
       ...(mode ? { securityMode: mode } : {}),
+      concurrency: maxParallelStages(),
       toolIds: () => vscode.lm.tools.map((t) => t.name).filter((n) => !isOwnTool(n)),
       ask: ({ system, transcript, tools }) => askModel(request.model, toMessages(system, transcript), definitions(tools), 'stategate runs a stage of a workflow pipeline.', token, prices),
       invoke: async (name, input) => {

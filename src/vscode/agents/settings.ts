@@ -1,6 +1,7 @@
 /** stategate.* settings the agent features read. */
 import * as vscode from 'vscode';
 import { cleanAliases, isSecurityMode, parseModelPrices, type ExtraAliases, type ModelPrices, type SecurityMode } from '../../engine/index.js';
+import { DEFAULT_CONCURRENCY } from './pipeline-loop.js';
 
 /** `stategate.toolAliases`: extra tool ids mapped onto canonical names (the table's user extension). */
 export function toolAliases(scope?: vscode.ConfigurationScope): ExtraAliases | undefined {
@@ -26,4 +27,14 @@ export function securityMode(scope?: vscode.ConfigurationScope): SecurityMode | 
 /** `stategate.modelPrices`: dollars per million tokens by model (VS Code's API tells no price), for the run's cost. */
 export function modelPrices(scope?: vscode.ConfigurationScope): ModelPrices {
   return parseModelPrices(vscode.workspace.getConfiguration('stategate', scope).get<unknown>('modelPrices'));
+}
+
+/**
+ * `stategate.participant.maxParallelStages`: how many branch stages of a
+ * parallel fork `@stategate /run` runs at once. A value that is not a whole
+ * number of at least 1 is the default (a bad setting must not stop the pipeline).
+ */
+export function maxParallelStages(scope?: vscode.ConfigurationScope): number {
+  const v = vscode.workspace.getConfiguration('stategate', scope).get<unknown>('participant.maxParallelStages');
+  return typeof v === 'number' && Number.isInteger(v) && v >= 1 ? v : DEFAULT_CONCURRENCY;
 }

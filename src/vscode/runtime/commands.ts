@@ -91,9 +91,11 @@ export function registerRunCommands(service: RunService, register: RegisterComma
         const chart = situation.workflow && situation.run.chart && isChartWorkflow(situation.workflow)
           ? chartEvents(situation.workflow, situation.run.chart, Date.parse(service.runner.env.now()), evidenceView(situation.run.counters.evidence))
           : undefined;
-        // A statechart run: the events its active states handle (the state view lists no transitions for one).
+        // A statechart run: the events its active states handle (the state view lists no transitions for one),
+        // but a live stage's completion event, which only its completion tool sends (Runner.send refuses it).
+        const ends = new Set(((situation.view as { completion_tools?: readonly { tool: string }[] }).completion_tools ?? []).map((c) => c.tool));
         const items = chart
-          ? chart.map((e) => ({ label: e.event, description: `→ ${e.candidates.map((c) => c.targets.join(', ') || '(stays)').join(' / ')}`, detail: e.reason }))
+          ? chart.filter((e) => !ends.has(e.event)).map((e) => ({ label: e.event, description: `→ ${e.candidates.map((c) => c.targets.join(', ') || '(stays)').join(' / ')}`, detail: e.reason }))
           : situation.view.transitions.map((t) => ({
               label: t.event,
               description: `→ ${t.target}${t.requires_approval ? ' (needs approval)' : ''}`,
