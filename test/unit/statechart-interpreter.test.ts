@@ -316,11 +316,13 @@ const scenarios: Record<string, Scenario> = {
     start: { value: 'a' },
     steps: [
       { tick: 999, expect: { value: 'a', trace: '' } },
-      // 1,600 ms late: a's timer fires, b's is scheduled from the clock now (due at 2,099), so it waits.
-      { tick: 1600, expect: { value: 'b', trace: 'a1000' } },
-      { tick: 500, expect: { value: 'c', trace: 'a1000b500' } },
+      // 1,599 ms late: a's timer fires at 1,000; b's counts from then (due 1,500), c's from 1,500 (due 1,600),
+      // and a, entered again at 1,600, waits until 2,600: where a run watched the whole time would be.
+      { tick: 1600, expect: { value: 'a', trace: 'a1000b500c100' } },
+      { tick: 1, expect: { value: 'b', trace: 'a1000b500c100a1000' } },
+      { tick: 500, expect: { value: 'c', trace: 'a1000b500c100a1000b500' } },
       { send: 'STOP', expect: { value: 'd' } },
-      { tick: 5000, expect: { value: 'd', trace: 'a1000b500' } },
+      { tick: 5000, expect: { value: 'd', trace: 'a1000b500c100a1000b500' } },
     ],
   },
   'after: timers due at the same time fire in the order they were scheduled; a 0 ms timer fires in the same call': {
