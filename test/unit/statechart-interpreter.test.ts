@@ -303,6 +303,26 @@ const scenarios: Record<string, Scenario> = {
       { send: 'END', expect: { status: 'done' } },
     ],
   },
+  // A valid chart check/chart-always.ts refused before (docs/statecharts-validation.md, rule 9): each region's
+  // eventless transition stays inside its region, so neither re-enters the other.
+  'always: sibling regions of a parallel state each move on by their own eventless transitions': {
+    chart: {
+      context: T,
+      initial: 'p',
+      states: {
+        p: {
+          type: 'parallel',
+          states: {
+            r1: { initial: 'a', states: { a: { always: { target: 'b', actions: [trace('1')] } }, b: { always: { target: 'e', actions: [trace('1b')] } }, e: { type: 'final' } } },
+            r2: { initial: 'c', states: { c: { always: { target: 'd', actions: [trace('2')] } }, d: { type: 'final' } } },
+          },
+          onDone: 'done',
+        },
+        done: { type: 'final' },
+      },
+    },
+    start: { status: 'done', value: 'done', trace: '121b' },
+  },
   'after: scheduled on entry, cancelled on exit, fired in due order': {
     chart: {
       context: T,

@@ -229,6 +229,43 @@ ${on}      states:
     assert.deepEqual(codes(text), ['error chart-always-cycle']);
   });
 
+  // Eventless transitions in sibling regions of a parallel state: one that stays inside its region enters
+  // nothing in the others, so they do not feed each other; one that leaves its region through the
+  // parallel state re-enters the other regions, and a loop through it is still a cycle.
+  const parallelAlways: { name: string; r1: string; r2: string; expect: string[] }[] = [
+    { name: 'each region moves on by `always` inside itself', r1: '{a: {always: b}, b: {type: final}}', r2: '{c: {always: d}, d: {type: final}}', expect: [] },
+    { name: 'chained `always` in both regions', r1: '{a: {always: b}, b: {always: e}, e: {type: final}}', r2: '{c: {always: d}, d: {always: f}, f: {type: final}}', expect: [] },
+    {
+      name: 'an `always` that leaves its region for a sibling region re-enters its own region by default: a real loop',
+      r1: '{a: {always: b}, b: {always: {target: p.r2.d, actions: [{type: assign, context_updates: {n: "context.n + 1"}}]}}}',
+      r2: '{c: {on: {GO: d}}, d: {type: final}}',
+      expect: ['error chart-always-cycle'],
+    },
+    {
+      name: 'two regions handing over to each other through the parallel state, guarded: a loop only the guards end',
+      r1: '{a: {always: {target: p.r2.d, guard: "context.n < 3"}}}',
+      r2: '{c: {}, d: {always: {target: p.r1.a, guard: "context.n > 5"}}}',
+      expect: ['warning chart-always-cycle'],
+    },
+  ];
+  for (const c of parallelAlways) {
+    it(`rule 9, parallel regions: ${c.name}`, () => {
+      const text = yaml(`  initial: p
+  context: {n: 0}
+  states:
+    p:
+      type: parallel
+      states:
+        r1: {initial: a, states: ${c.r1}}
+        r2: {initial: c, states: ${c.r2}}
+      onDone: done
+      on: {STOP: done}
+    done: {type: final}
+`);
+      assert.deepEqual(codes(text), c.expect);
+    });
+  }
+
   it('rule 10: a default of null takes any type; null may be written to any key; expressions are not literals', () => {
     const text = yaml(`  initial: a
   context: {who: null, n: 0, tags: []}
