@@ -84,7 +84,7 @@ export function indexChart(wf: Workflow): ChartIndex {
 /** An expression and what it is, for messages. */
 export interface ExprSite {
   readonly expr: ExprSource;
-  readonly what: 'guard' | 'delay' | 'assign';
+  readonly what: 'guard' | 'delay' | 'assign' | 'data';
 }
 
 /** Made once per index: two rules (6 and 10) walk the expressions of one validation. */
@@ -103,7 +103,10 @@ function collectExpressions(index: ChartIndex): ExprSite[] {
     if (t.guard) out.push(new Expression(t.guard, 'guard'));
     if (t.trigger.kind === 'after' && typeof t.trigger.delay !== 'number') out.push(new Expression(t.trigger.delay, 'delay'));
   }
-  for (const a of index.actions) if (a.type === 'assign') for (const u of a.updates) out.push(new Expression(u.expr, 'assign'));
+  for (const a of index.actions) {
+    if (a.type === 'assign') for (const u of a.updates) out.push(new Expression(u.expr, 'assign'));
+    else if (a.type !== 'invoke' && a.dataExprs) for (const x of a.dataExprs) out.push(new Expression(x, 'data'));
+  }
   return out;
 }
 
