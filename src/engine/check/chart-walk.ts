@@ -5,6 +5,7 @@
  * expression. Built once per validation so each rule is a plain loop.
  */
 import type { ActionDef, ActionRef, ChartNode, ChartTransition, ExprSource, InvokeDef, NameRef, StateNode, Workflow } from '../model/index.js';
+import { readsBinding } from '../expr/index.js';
 
 export interface ChartSite {
   /** '' for the chart root. */
@@ -105,7 +106,8 @@ function collectExpressions(index: ChartIndex): ExprSite[] {
   }
   for (const a of index.actions) {
     if (a.type === 'assign') for (const u of a.updates) out.push(new Expression(u.expr, 'assign'));
-    else if (a.type !== 'invoke' && a.dataExprs) for (const x of a.dataExprs) out.push(new Expression(x, 'data'));
+    // A string of `data` is an expression when it reads a binding (as the interpreter decides), else text.
+    else if (a.type !== 'invoke' && a.dataStrings) for (const x of a.dataStrings) if (readsBinding(x.text)) out.push(new Expression(x, 'data'));
   }
   return out;
 }

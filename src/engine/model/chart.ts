@@ -33,23 +33,23 @@ export interface AssignUpdate {
  * One action. `data`/`params` values are kept as written: a string value is an
  * expression when it parses as one that reads a binding (`context.x`,
  * `event.data.y`, `now()`, ...), else a literal (the seed mixes both).
- * `dataExprs`: the strings of `data` that are expressions, with where they are
- * written (validation reads them as it reads guards).
+ * `dataStrings`: the strings of `data` with where they are written; validation
+ * reads those that are expressions as it reads guards.
  */
 export type ActionDef =
   | { readonly type: 'assign'; readonly updates: readonly AssignUpdate[]; readonly loc: SourceLoc }
-  | { readonly type: 'raise'; readonly event: string; readonly data?: JsonObject; readonly dataExprs?: readonly ExprSource[]; readonly loc: SourceLoc }
-  | { readonly type: 'emit'; readonly event: string; readonly data?: JsonObject; readonly dataExprs?: readonly ExprSource[]; readonly loc: SourceLoc }
+  | { readonly type: 'raise'; readonly event: string; readonly data?: JsonObject; readonly dataStrings?: readonly ExprSource[]; readonly loc: SourceLoc }
+  | { readonly type: 'emit'; readonly event: string; readonly data?: JsonObject; readonly dataStrings?: readonly ExprSource[]; readonly loc: SourceLoc }
   | {
       readonly type: 'send';
       /** Another run's id or an invoked child's id. */
       readonly to: string;
       readonly event: string;
       readonly data?: JsonObject;
-      readonly dataExprs?: readonly ExprSource[];
+      readonly dataStrings?: readonly ExprSource[];
       readonly loc: SourceLoc;
     }
-  | { readonly type: 'log'; readonly message?: string; readonly data?: JsonObject; readonly dataExprs?: readonly ExprSource[]; readonly loc: SourceLoc }
+  | { readonly type: 'log'; readonly message?: string; readonly data?: JsonObject; readonly dataStrings?: readonly ExprSource[]; readonly loc: SourceLoc }
   | {
       readonly type: 'invoke';
       readonly handler: string;
