@@ -26,14 +26,17 @@ export function envRule(wf: Workflow, index: ChartIndex, parse: ExprParser, out:
       if (name === undefined || declared.includes(name)) continue;
       // The name itself, where the text ends with it (`env.NAME`): what the quick fix replaces.
       const nameAt = ref.offset + ref.length - name.length;
-      const exact = site.expr.text.slice(nameAt, ref.offset + ref.length) === name;
-      const closest = exact ? closestName(name, declared) : undefined;
+      const named = site.expr.text.slice(nameAt, ref.offset + ref.length) === name;
+      const loc = named ? insideLoc(site.expr, nameAt, name.length) : insideLoc(site.expr, ref.offset, ref.length);
+      // The closest name is offered for the fix only where the range is the name itself (not a whole string written with escapes).
+      const closest = closestName(name, declared);
+      const fixable = named && loc.end - loc.start === name.length;
       out.push({
         severity: 'error',
         code: CHART_ENV_UNDECLARED,
         message: `\`env.${name}\` reads a variable the chart does not declare: a run captures only the variables named under the chart's root \`env:\`, so this is null every time. Add \`${name}\` to \`env:\` (a list of names, or a map of name to default).${didYouMean(closest)}`,
-        loc: exact ? insideLoc(site.expr, nameAt, name.length) : insideLoc(site.expr, ref.offset, ref.length),
-        data: { name, ...(closest !== undefined ? { closest } : {}) },
+        loc,
+        data: { name, ...(closest !== undefined && fixable ? { closest } : {}) },
       });
     }
   }
