@@ -57,6 +57,24 @@ const CASES: Array<[what: string, yaml: string, code: string, title: string]> = 
     'chart-region-final',
     'Add final state `done` to region `left` (reached from `l1` on `DONE`)',
   ],
+  [
+    'env.NAME with no env: declared: declare it',
+    lines('statechart:', '  id: c', '  initial: a', '  states:', '    a:', "      on: { GO: { target: b, guard: \"env.REGION == 'eu'\" } }", '    b: { type: final }'),
+    'chart-env-undeclared',
+    'Declare `REGION` under `env:`',
+  ],
+  [
+    'env.NAME missing from an env: map: add it',
+    lines('statechart:', '  id: c', '  env:', '    TIER: free', '  initial: a', '  states:', '    a:', "      on: { GO: { target: b, guard: 'env.REGION == env.TIER' } }", '    b: { type: final }'),
+    'chart-env-undeclared',
+    'Declare `REGION` under `env:`',
+  ],
+  [
+    'env.NAME misspelt: change to the declared name',
+    lines('statechart:', '  id: c', '  env: [REGION]', '  initial: a', '  states:', '    a:', "      on: { GO: { target: b, guard: \"env.REGON == 'eu'\" } }", '    b: { type: final }'),
+    'chart-env-undeclared',
+    'Change to `REGION`',
+  ],
 ];
 
 for (const form of ['yaml', 'json'] as const) {

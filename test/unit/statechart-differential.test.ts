@@ -24,6 +24,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { SimulatedClock, assign, createActor, createMachine, raise } from 'xstate';
+import { advanceWatched } from './helpers/xstate-twin.js';
 import { buildChart, type PlainAction, type PlainChart, type PlainState, type PlainTransition } from './helpers/chart-builder.js';
 import { fireDueTimers, resolveTarget, sendEvent, startChart, stateValue, type ChartEffect, type ChartSnapshot } from '../../src/engine/statechart/index.js';
 import type { JsonObject, Workflow } from '../../src/engine/model/index.js';
@@ -484,7 +485,7 @@ function runCase(c: Case): void {
       result = sendEvent(wf, result.snapshot, event, { now, maxMicrosteps: LIMIT });
     } else {
       now += step.tick;
-      clock.increment(step.tick);
+      advanceWatched(clock, now);
       result = fireDueTimers(wf, result.snapshot, now, { maxMicrosteps: LIMIT });
     }
     if (!compare(`after step ${i} (${JSON.stringify(step)})`)) return;

@@ -303,6 +303,26 @@ const scenarios: Record<string, Scenario> = {
       { send: 'END', expect: { status: 'done' } },
     ],
   },
+  // A valid chart check/chart-always.ts refused before (docs/statecharts-validation.md, rule 9): each region's
+  // eventless transition stays inside its region, so neither re-enters the other.
+  'always: sibling regions of a parallel state each move on by their own eventless transitions': {
+    chart: {
+      context: T,
+      initial: 'p',
+      states: {
+        p: {
+          type: 'parallel',
+          states: {
+            r1: { initial: 'a', states: { a: { always: { target: 'b', actions: [trace('1')] } }, b: { always: { target: 'e', actions: [trace('1b')] } }, e: { type: 'final' } } },
+            r2: { initial: 'c', states: { c: { always: { target: 'd', actions: [trace('2')] } }, d: { type: 'final' } } },
+          },
+          onDone: 'done',
+        },
+        done: { type: 'final' },
+      },
+    },
+    start: { status: 'done', value: 'done', trace: '121b' },
+  },
   'after: scheduled on entry, cancelled on exit, fired in due order': {
     chart: {
       context: T,
@@ -316,11 +336,13 @@ const scenarios: Record<string, Scenario> = {
     start: { value: 'a' },
     steps: [
       { tick: 999, expect: { value: 'a', trace: '' } },
-      // 1,600 ms late: a's timer fires, b's is scheduled from the clock now (due at 2,099), so it waits.
-      { tick: 1600, expect: { value: 'b', trace: 'a1000' } },
-      { tick: 500, expect: { value: 'c', trace: 'a1000b500' } },
+      // 1,599 ms late: a's timer fires at 1,000; b's counts from then (due 1,500), c's from 1,500 (due 1,600),
+      // and a, entered again at 1,600, waits until 2,600: where a run watched the whole time would be.
+      { tick: 1600, expect: { value: 'a', trace: 'a1000b500c100' } },
+      { tick: 1, expect: { value: 'b', trace: 'a1000b500c100a1000' } },
+      { tick: 500, expect: { value: 'c', trace: 'a1000b500c100a1000b500' } },
       { send: 'STOP', expect: { value: 'd' } },
-      { tick: 5000, expect: { value: 'd', trace: 'a1000b500' } },
+      { tick: 5000, expect: { value: 'd', trace: 'a1000b500c100a1000b500' } },
     ],
   },
   'after: timers due at the same time fire in the order they were scheduled; a 0 ms timer fires in the same call': {

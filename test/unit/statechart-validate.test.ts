@@ -229,6 +229,86 @@ ${on}      states:
     assert.deepEqual(codes(text), ['error chart-always-cycle']);
   });
 
+  // Eventless transitions in sibling regions of a parallel state: one that stays inside its region enters
+  // nothing in the others, so they do not feed each other; one that leaves its region through the
+  // parallel state re-enters the other regions, and a loop through it is still a cycle.
+  const parallelAlways: { name: string; r1: string; r2: string; expect: string[] }[] = [
+    { name: 'each region moves on by `always` inside itself', r1: '{a: {always: b}, b: {type: final}}', r2: '{c: {always: d}, d: {type: final}}', expect: [] },
+    { name: 'chained `always` in both regions', r1: '{a: {always: b}, b: {always: e}, e: {type: final}}', r2: '{c: {always: d}, d: {always: f}, f: {type: final}}', expect: [] },
+    {
+      name: 'an `always` that leaves its region for a sibling region re-enters its own region by default: a real loop',
+      r1: '{a: {always: b}, b: {always: {target: p.r2.d, actions: [{type: assign, context_updates: {n: "context.n + 1"}}]}}}',
+      r2: '{c: {on: {GO: d}}, d: {type: final}}',
+      expect: ['error chart-always-cycle'],
+    },
+    {
+      name: 'two regions handing over to each other through the parallel state, guarded: a loop only the guards end',
+      r1: '{a: {always: {target: p.r2.d, guard: "context.n < 3"}}}',
+      r2: '{c: {}, d: {always: {target: p.r1.a, guard: "context.n > 5"}}}',
+      expect: ['warning chart-always-cycle'],
+    },
+  ];
+  for (const c of parallelAlways) {
+    it(`rule 9, parallel regions: ${c.name}`, () => {
+      const text = yaml(`  initial: p
+  context: {n: 0}
+  states:
+    p:
+      type: parallel
+      states:
+        r1: {initial: a, states: ${c.r1}}
+        r2: {initial: c, states: ${c.r2}}
+      onDone: done
+      on: {STOP: done}
+    done: {type: final}
+`);
+      assert.deepEqual(codes(text), c.expect);
+    });
+  }
+
+  // `version` is semver (check/chart-version.ts: semver.org's grammar); before, any string or number passed.
+  const versions: { written: string; expect: string[] }[] = [
+    { written: '"1.2.0"', expect: [] },
+    { written: '"2.0.0-rc.1+build.5"', expect: [] },
+    { written: '"1.2"', expect: ['error chart-version'] },
+    { written: '"v1.2.0"', expect: ['error chart-version'] },
+    { written: '"01.2.0"', expect: ['error chart-version'] },
+    { written: '1.10', expect: ['error chart-version'] },
+    { written: '"latest"', expect: ['error chart-version'] },
+  ];
+  for (const v of versions) {
+    it(`version ${v.written}: ${v.expect.length ? 'not semver' : 'semver'}`, () => {
+      const text = yaml(`  version: ${v.written}\n  initial: a\n  states:\n    a: {type: final}\n`);
+      const found = check(text, 'detail.statechart.yaml');
+      assert.deepEqual(found.map((d) => `${d.severity} ${d.code}`), v.expect);
+      if (v.expect.length) assert.equal(text.slice(found[0]!.loc.start, found[0]!.loc.end), v.written.replace(/^"|"$/g, ''));
+    });
+  }
+
+  // An action's \`data\` reads the context like a guard does: an undeclared key warns, inside the string
+  // (before, data was not looked at: no diagnostic).
+  const dataReads: { name: string; data: string; expect: string[]; at?: string }[] = [
+    { name: 'declared keys and literals', data: '{who: "context.owner", note: "plain words", n: 3}', expect: [] },
+    { name: 'an undeclared key in emit data', data: '{who: "context.ownr"}', expect: ['warning chart-context-mismatch'], at: 'context.ownr' },
+    { name: 'nested in an object and a list', data: '{deep: {list: ["context.missing"]}}', expect: ['warning chart-context-mismatch'], at: 'context.missing' },
+    { name: 'an undeclared env variable in data is an error', data: '{region: "env.REGION"}', expect: ['error chart-env-undeclared'], at: 'REGION' },
+  ];
+  for (const c of dataReads) {
+    it(`action data: ${c.name}`, () => {
+      const text = yaml(`  context: {owner: null}
+  initial: a
+  states:
+    a:
+      on:
+        GO: {target: b, actions: [{type: emit, event: DONE, data: ${c.data}}]}
+    b: {type: final}
+`);
+      const found = check(text, 'detail.statechart.yaml');
+      assert.deepEqual(found.map((d) => `${d.severity} ${d.code}`), c.expect);
+      if (c.at) assert.equal(text.slice(found[0]!.loc.start, found[0]!.loc.end), c.at);
+    });
+  }
+
   it('rule 10: a default of null takes any type; null may be written to any key; expressions are not literals', () => {
     const text = yaml(`  initial: a
   context: {who: null, n: 0, tags: []}

@@ -12,10 +12,15 @@
  * only when that transition assigns to the context (a targetless or
  * self-targeting `always` without an assign runs once).
  *
- * The graph has, besides the transitions, three vertices per state: entered
- * by default, active, and entered as the ancestor of a target (which enters
- * the other regions of a parallel parent). Its size is linear in the chart's,
- * however deep the chart nests, and a cycle always runs through a transition.
+ * The graph has, besides the transitions, two vertices per state: entered
+ * by default, and active. A transition enters its targets and, as the
+ * interpreter does (statechart/entry.ts), the ancestors between a target and
+ * the transition's domain, with the other regions of any parallel state among
+ * them: so a transition that stays inside one region of a parallel state
+ * enters nothing in its sibling regions, and eventless transitions in
+ * different regions form a cycle only when one of them really leaves its
+ * region and comes back through the parallel state. A cycle always runs
+ * through a transition.
  */
 import type { Diagnostic, RelatedInfo, SourceLoc, StateNode, Workflow } from '../model/index.js';
 import { resolveTarget } from '../statechart/targets.js';
@@ -45,26 +50,27 @@ function transitionCycles(wf: Workflow, always: readonly SourcedTransition[], in
   const at = (id: string | undefined): number => (id === undefined || id === '' ? root : (slot.get(id) as number));
   const ENTERED = 0;
   const ACTIVE = n;
-  const UP = 2 * n;
-  const TRANSITION = 3 * n;
+  const TRANSITION = 2 * n;
   const edges: number[][] = Array.from({ length: TRANSITION + always.length }, () => []);
   const edge = (from: number, to: number) => (edges[from] as number[]).push(to);
-  const targetEntry = (from: number, id: string) => {
+  /** Entering `id` from `from` through `domain`: the state, then the regions its entry adds to parallel ancestors below the domain. */
+  const targetEntry = (from: number, id: string, domain: string | undefined) => {
     edge(from, ENTERED + at(id));
-    edge(from, UP + at(id));
+    for (const p of entryAncestors(wf, id, domain)) {
+      const parallel = wf.states.get(p);
+      if (parallel?.kind !== 'parallel') continue;
+      for (const region of parallel.children) if (!isWithin(wf, id, region)) edge(from, ENTERED + at(region));
+    }
   };
   for (const [id, node] of wf.states) {
     const k = at(id);
     edge(ENTERED + k, ACTIVE + k);
     edge(ACTIVE + k, ACTIVE + at(node.parent));
-    edge(UP + k, ACTIVE + at(node.parent));
-    const parent = node.parent === undefined ? undefined : wf.states.get(node.parent);
-    if (parent) edge(UP + k, UP + at(parent.id));
-    if (parent?.kind === 'parallel') for (const c of parent.children) if (c !== id) edge(UP + k, ENTERED + at(c));
     for (const child of defaultChildren(wf, node)) edge(ENTERED + k, ENTERED + at(child));
     if (node.kind === 'history') {
+      const parent = node.parent === undefined ? undefined : wf.states.get(node.parent);
       const fallback = node.chart?.historyDefault ? resolveTarget(wf, id, node.chart.historyDefault) : undefined;
-      if (fallback !== undefined) targetEntry(ENTERED + k, fallback);
+      if (fallback !== undefined) targetEntry(ENTERED + k, fallback, node.parent ?? '');
       else if (parent) for (const child of defaultChildren(wf, parent)) edge(ENTERED + k, ENTERED + at(child));
     }
   }
@@ -72,10 +78,13 @@ function transitionCycles(wf: Workflow, always: readonly SourcedTransition[], in
     if (!include(s)) return;
     edge(ACTIVE + at(s.source), TRANSITION + j);
     if (s.t.targets.length === 0) edge(TRANSITION + j, ACTIVE + at(s.source));
+    const targets: string[] = [];
     for (const ref of s.t.targets) {
       const to = resolveTarget(wf, s.source, ref);
-      if (to !== undefined) targetEntry(TRANSITION + j, to); // unresolved: rule 2
+      if (to !== undefined) targets.push(to); // unresolved: rule 2
     }
+    const domain = transitionDomain(wf, s.source, targets, s.t.reenter);
+    for (const to of targets) targetEntry(TRANSITION + j, to, domain);
   });
   const cycles: number[][] = [];
   for (const component of cyclicComponents(edges.length, edges)) {
@@ -85,6 +94,56 @@ function transitionCycles(wf: Workflow, always: readonly SourcedTransition[], in
     if (transitions.length > 1 || (only !== undefined && assigns(wf, always[only] as SourcedTransition))) cycles.push(transitions);
   }
   return cycles.sort((a, b) => (a[0] as number) - (b[0] as number));
+}
+
+/** The ancestors of `id` ('' the root) outermost last, without `id` itself. */
+function ancestorsOf(wf: Workflow, id: string): string[] {
+  const out: string[] = [];
+  for (let p = wf.states.get(id)?.parent; ; p = wf.states.get(p)?.parent) {
+    if (p === undefined) {
+      out.push('');
+      return out;
+    }
+    out.push(p);
+  }
+}
+
+/** Whether `id` is `ancestor` or inside it ('' the root holds everything). */
+function isWithin(wf: Workflow, id: string, ancestor: string): boolean {
+  return id === ancestor || ancestor === '' || ancestorsOf(wf, id).includes(ancestor);
+}
+
+/**
+ * The transition's domain as the interpreter computes it (statechart/domain.ts):
+ * the source when every target is inside it (and it does not re-enter), else the
+ * nearest common proper ancestor; undefined: above the root (a root transition
+ * that re-enters). A history target stands for what it restores: its parent is
+ * a common ancestor of both, so the domain found is never lower than the real one.
+ */
+function transitionDomain(wf: Workflow, source: string, targets: readonly string[], reenter: boolean): string | undefined {
+  if (!reenter && targets.every((t) => t === source || isWithin(wf, t, source))) return source;
+  const head = targets[0] ?? source;
+  for (const anc of ancestorsOf(wf, head)) {
+    if (targets.every((t) => t !== anc && isWithin(wf, t, anc)) && source !== anc && isWithin(wf, source, anc)) return anc;
+  }
+  return reenter ? undefined : '';
+}
+
+/**
+ * The states whose entry comes with entering `id` through `domain`: its proper
+ * ancestors below the domain, and the domain itself when it is a parallel state
+ * (its exited regions come back by default); undefined domain: every ancestor.
+ */
+function entryAncestors(wf: Workflow, id: string, domain: string | undefined): string[] {
+  const out: string[] = [];
+  for (const anc of ancestorsOf(wf, id)) {
+    if (anc === domain) {
+      if (wf.states.get(anc)?.kind === 'parallel') out.push(anc);
+      break;
+    }
+    out.push(anc);
+  }
+  return out;
 }
 
 /** What entering `node` enters by default: a compound's initial child (every child when it has none valid), every region. */

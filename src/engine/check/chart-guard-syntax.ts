@@ -12,7 +12,7 @@ import { expressions } from './chart-walk.js';
 export const CHART_GUARD_SYNTAX = 'chart-guard-syntax';
 export const CHART_EXPRESSION_SYNTAX = 'chart-expression-syntax';
 
-const WHAT = { guard: 'guard', delay: 'delay expression', assign: 'assign expression' } as const;
+const WHAT = { guard: 'guard', delay: 'delay expression', assign: 'assign expression', data: 'data expression' } as const;
 
 export function guardSyntaxRule(index: ChartIndex, parse: ExprParser, out: Diagnostic[]): void {
   for (const site of expressions(index)) {

@@ -5,6 +5,7 @@
  * expression. Built once per validation so each rule is a plain loop.
  */
 import type { ActionDef, ActionRef, ChartNode, ChartTransition, ExprSource, InvokeDef, NameRef, StateNode, Workflow } from '../model/index.js';
+import { readsBinding } from '../expr/index.js';
 
 export interface ChartSite {
   /** '' for the chart root. */
@@ -84,7 +85,7 @@ export function indexChart(wf: Workflow): ChartIndex {
 /** An expression and what it is, for messages. */
 export interface ExprSite {
   readonly expr: ExprSource;
-  readonly what: 'guard' | 'delay' | 'assign';
+  readonly what: 'guard' | 'delay' | 'assign' | 'data';
 }
 
 /** Made once per index: two rules (6 and 10) walk the expressions of one validation. */
@@ -103,7 +104,11 @@ function collectExpressions(index: ChartIndex): ExprSite[] {
     if (t.guard) out.push(new Expression(t.guard, 'guard'));
     if (t.trigger.kind === 'after' && typeof t.trigger.delay !== 'number') out.push(new Expression(t.trigger.delay, 'delay'));
   }
-  for (const a of index.actions) if (a.type === 'assign') for (const u of a.updates) out.push(new Expression(u.expr, 'assign'));
+  for (const a of index.actions) {
+    if (a.type === 'assign') for (const u of a.updates) out.push(new Expression(u.expr, 'assign'));
+    // A string of `data` is an expression when it reads a binding (as the interpreter decides), else text.
+    else if (a.type !== 'invoke' && a.dataStrings) for (const x of a.dataStrings) if (readsBinding(x.text)) out.push(new Expression(x, 'data'));
+  }
   return out;
 }
 

@@ -7,6 +7,8 @@ import type { ChartSrcResolver, Diagnostic, Workflow } from '../model/index.js';
 import { actionRule } from './chart-actions.js';
 import { alwaysCycleRule } from './chart-always.js';
 import { contextRule } from './chart-context.js';
+import { envRule } from './chart-env.js';
+import { versionRule } from './chart-version.js';
 import { memoParser } from './chart-expr.js';
 import { guardSyntaxRule } from './chart-guard-syntax.js';
 import { initialRule } from './chart-initial.js';
@@ -42,6 +44,8 @@ export function validateChart(wf: Workflow, opts: ChartValidateOptions = {}): Di
   srcRule(wf, index, opts.resolveSrc, opts.file, out); // 8
   alwaysCycleRule(wf, index, out); // 9
   contextRule(wf, index, parse, out); // 10
+  envRule(wf, index, parse, out); // env.NAME reads only declared variables
+  versionRule(wf, out); // version is semver
   stageRules(wf, out); // stage pipelines (docs/pipelines.md)
   return out;
 }

@@ -6,7 +6,7 @@
  * An inline action of an unknown `type` is reported here with rule 7's code,
  * since it never reaches the IR.
  */
-import type { ActionDef, ActionRef, ActionType, AssignUpdate, NamedAction } from '../model/index.js';
+import type { ActionDef, ActionRef, ActionType, AssignUpdate, ExprSource, NamedAction } from '../model/index.js';
 import { ACTION_TYPES } from '../model/index.js';
 import { closestName, didYouMean } from '../check/suggest.js';
 import { childPointer, nodeLoc, type JsonNode } from './jsonc.js';
@@ -85,6 +85,9 @@ export function readActionDef(r: Reader, node: JsonNode, pointer: string, what: 
   }
   const loc = nodeLoc(node, pointer);
   const data = r.jsonObject(f.get('data'));
+  const dataEntry = f.get('data');
+  const strings = data && dataEntry ? dataStrings(dataEntry.node, dataEntry.pointer) : [];
+  const dataFields = strings.length ? { dataStrings: strings } : {};
   const required = (key: string, hint: string): string | undefined => {
     if (!f.has(key)) r.missing(node, pointer, key, what, hint);
     return r.string(f.get(key));
@@ -99,17 +102,17 @@ export function readActionDef(r: Reader, node: JsonNode, pointer: string, what: 
     case 'emit': {
       const event = required('event', ' Name the event, e.g. `event: REGION_FAILED`.');
       if (event === undefined) return undefined;
-      return data ? { type, event, data, loc } : { type, event, loc };
+      return data ? { type, event, data, ...dataFields, loc } : { type, event, loc };
     }
     case 'send': {
       const to = required('target', ' Name the run or invoked child that receives the event.');
       const event = required('event', ' Name the event to send.');
       if (to === undefined || event === undefined) return undefined;
-      return data ? { type, to, event, data, loc } : { type, to, event, loc };
+      return data ? { type, to, event, data, ...dataFields, loc } : { type, to, event, loc };
     }
     case 'log': {
       const message = r.string(f.get('message'));
-      return { type, ...(message !== undefined ? { message } : {}), ...(data ? { data } : {}), loc };
+      return { type, ...(message !== undefined ? { message } : {}), ...(data ? { data, ...dataFields } : {}), loc };
     }
     case 'invoke': {
       const handler = required('handler', ' Name the handler to call, e.g. `handler: timers.start`.');
@@ -135,6 +138,26 @@ function readUpdates(r: Reader, e: Entry | undefined): AssignUpdate[] | undefine
       out.push({ key: u.key, keyLoc: u.keyLoc, expr: { text: JSON.stringify(u.node.value ?? null), loc } });
     } else {
       r.report('error', 'invalid-type', `The update of \`${u.key}\` must be an expression (a string such as "context.count + 1") or a literal.`, loc);
+    }
+  }
+  return out;
+}
+
+/**
+ * The strings of an action's `data` with their ranges, nested objects and
+ * arrays walked. Which of them are expressions (those that read a binding, as
+ * the interpreter decides) is validation's to tell: the loader does not load
+ * the expression language (the hook's bundle stays without it).
+ */
+function dataStrings(node: JsonNode, pointer: string, out: ExprSource[] = []): ExprSource[] {
+  if (node.type === 'string') {
+    out.push({ text: node.value as string, loc: nodeLoc(node, pointer) });
+  } else if (node.type === 'array') {
+    (node.children ?? []).forEach((item, i) => dataStrings(item, childPointer(pointer, i), out));
+  } else if (node.type === 'object') {
+    for (const prop of node.children ?? []) {
+      const [key, value] = prop.children ?? [];
+      if (key && value && typeof key.value === 'string') dataStrings(value, childPointer(pointer, key.value), out);
     }
   }
   return out;

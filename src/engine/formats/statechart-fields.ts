@@ -29,6 +29,8 @@ export const CHART_FIELDS: readonly string[] = [
   'services',
   'machine_registry',
   'interrupts',
+  'env',
+  'agents',
 ];
 
 /** A state node may also be a stage of a pipeline (a region or a history node may not). */

@@ -10,6 +10,9 @@
 import type { ChartTransition, JsonObject, Workflow } from '../model/index.js';
 import { interpreter } from '../statechart/lazy.js';
 import type { ChartSnapshot } from '../statechart/index.js';
+import { inputBindings, type ChartInputs } from './chart-run.js';
+
+type InputBindings = ReturnType<typeof inputBindings>;
 
 export interface ChartGuardView {
   /** The guard expression as written (one line). */
@@ -38,11 +41,11 @@ export interface ChartEventView {
 
 const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim();
 
-function guardView(t: ChartTransition, s: ChartSnapshot, event: string, now: number, evidence: JsonObject | undefined): ChartGuardView | undefined {
+function guardView(t: ChartTransition, s: ChartSnapshot, event: string, now: number, evidence: JsonObject | undefined, bindings: InputBindings): ChartGuardView | undefined {
   if (!t.guard) return undefined;
   const text = oneLine(t.guard.text);
   const { evaluateText, isTruthy } = interpreter();
-  const r = evaluateText(t.guard.text, { context: s.context, event: { type: event }, now, ...(evidence ? { evidence } : {}) });
+  const r = evaluateText(t.guard.text, { context: s.context, event: { type: event }, now, ...(evidence ? { evidence } : {}), ...bindings });
   return r.ok ? { text, passes: isTruthy(r.value) } : { text, passes: false, error: r.error.message };
 }
 
@@ -54,8 +57,9 @@ function reasonOf(s: ChartSnapshot, candidates: readonly ChartEventCandidate[]):
 }
 
 /** The named events of the active states (document order, each once), with their guards and a dry-run verdict. */
-/** `evidence`: what the run observed in its state (machine/evidence.ts), which guards may read; absent: none. */
-export function chartEvents(wf: Workflow, s: ChartSnapshot, now: number, evidence?: JsonObject): ChartEventView[] {
+/** `evidence`: what the run observed in its state (machine/evidence.ts), which guards may read; absent: none. `inputs`: the run's env and agents. */
+export function chartEvents(wf: Workflow, s: ChartSnapshot, now: number, evidence?: JsonObject, inputs: ChartInputs = {}): ChartEventView[] {
+  const bindings = inputBindings(inputs);
   const byEvent = new Map<string, ChartEventCandidate[]>();
   const sources: [string, readonly ChartTransition[]][] = [['', wf.chart?.root.transitions ?? []]];
   for (const id of s.configuration) sources.push([id, wf.states.get(id)?.chart?.transitions ?? []]);
@@ -63,13 +67,13 @@ export function chartEvents(wf: Workflow, s: ChartSnapshot, now: number, evidenc
     for (const t of transitions) {
       if (t.trigger.kind !== 'event' || t.trigger.event.includes('*')) continue;
       const event = t.trigger.event;
-      const guard = guardView(t, s, event, now, evidence);
+      const guard = guardView(t, s, event, now, evidence, bindings);
       const list = byEvent.get(event) ?? byEvent.set(event, []).get(event)!;
       list.push({ source, targets: t.targets.map((r) => r.name), ...(guard ? { guard } : {}) });
     }
   }
   return [...byEvent].map(([event, candidates]) => {
-    const enabled = s.status === 'running' && interpreter().sendEvent(wf, s, { type: event }, { now, ...(evidence ? { evidence } : {}) }).transitioned;
+    const enabled = s.status === 'running' && interpreter().sendEvent(wf, s, { type: event }, { now, ...(evidence ? { evidence } : {}), ...bindings }).transitioned;
     return { event, candidates, enabled, ...(enabled ? {} : { reason: reasonOf(s, candidates) }) };
   });
 }

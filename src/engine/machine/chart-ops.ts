@@ -24,7 +24,7 @@ import { cloneJson } from '../model/json-value.js';
 import { interpreter } from '../statechart/lazy.js';
 import { resolveTarget, ROOT_ID } from '../statechart/targets.js';
 import type { ChartSnapshot } from '../statechart/index.js';
-import { applyResult, chartClock, chartView, isChartWorkflow, type ChartView } from './chart-run.js';
+import { applyResult, chartClock, chartView, inputBindings, isChartWorkflow, type ChartView } from './chart-run.js';
 import type { MachineEnv } from './cursor.js';
 import { matchInterrupt } from './patterns/interrupts.js';
 import type { ForceOutcome, JournalEntry, MachineError, RunSnapshot } from './run.js';
@@ -48,7 +48,7 @@ export function forceChart(run: RunSnapshot, wf: Workflow, state: string, patch:
   const fail = (error: MachineError) => ({ run, journal: [], outcome: { forced: false, from: run.state, to: run.state, status: run.status, error } });
   const id = chartStateId(wf, state);
   if (typeof id !== 'string') return fail(id);
-  const r = interpreter().jumpTo(wf, run.chart as ChartSnapshot, id, { now: chartClock(env), eventType: FORCE_EVENT, ...(patch ? { contextPatch: patch } : {}) });
+  const r = interpreter().jumpTo(wf, run.chart as ChartSnapshot, id, { now: chartClock(env), eventType: FORCE_EVENT, ...(patch ? { contextPatch: patch } : {}), ...inputBindings(run) });
   if (r.error && r.snapshot === run.chart) return fail({ code: 'unknown_state', message: r.error });
   const cleared = (['pendingApproval', 'interrupt'] as const).filter((k) => run[k] !== undefined);
   const base: RunSnapshot = { ...run };
@@ -86,7 +86,7 @@ export function fireChartInterrupt(run: RunSnapshot, wf: Workflow, name: string,
   if (run.interrupt) return quiet('interrupt_active');
   if (snapshot.configuration.includes(target)) return quiet('already_in_handler');
   const event = `INTERRUPT:${name}`;
-  const jumped = interpreter().jumpTo(wf, snapshot, target, { now: chartClock(env), eventType: event });
+  const jumped = interpreter().jumpTo(wf, snapshot, target, { now: chartClock(env), eventType: event, ...inputBindings(run) });
   // The jump is a transition of the run (flat runs count an interrupt as one): journaled as such.
   const r = { ...jumped, effects: [{ type: 'transition' as const, source: ROOT_ID, index: -1, trigger: `interrupt:${name}`, event, targets: [target] }, ...jumped.effects] };
   const at = env.now();

@@ -7,7 +7,9 @@
  * Every operation journals one `chart` entry with the interpreter's effects
  * and the state and context it left, which is what replay reads.
  */
-import type { JsonObject, JsonValue, Workflow } from '../model/index.js';
+import type { ChartAgent, JsonObject, JsonValue, Workflow } from '../model/index.js';
+import { selectAgent } from './agents.js';
+import { envBinding, type CapturedEnv } from './chart-env.js';
 import { cloneJson } from '../model/json-value.js';
 import type * as chart from '../statechart/index.js';
 import { interpreter } from '../statechart/lazy.js';
@@ -95,9 +97,28 @@ export function childCharts(env: MachineEnv): chart.ChildCharts {
   };
 }
 
-/** The interpreter's options for an operation on `run`: the run's clock, its file, child charts through the env, the state's evidence. */
-function stepOptions(file: string | undefined, env: MachineEnv, counters?: Counters): chart.StepOptions {
-  return { now: chartClock(env), children: childCharts(env), ...(file === undefined ? {} : { file }), ...(counters ? { evidence: evidenceView(counters.evidence) } : {}) };
+/** What a run was started with that expressions read: its captured `env` and its agents (machine/chart-env.ts, machine/agents.ts). */
+export interface ChartInputs {
+  readonly chartEnv?: CapturedEnv;
+  readonly agents?: readonly ChartAgent[];
+}
+
+/** The `env` and `agents` bindings of expressions on a run with `inputs`. */
+export function inputBindings(inputs: ChartInputs): Pick<chart.StepOptions, 'env' | 'agents'> {
+  const env = envBinding(inputs.chartEnv);
+  const agents = inputs.agents;
+  return { ...(env ? { env } : {}), ...(agents?.length ? { agents: (role: string, hint: JsonValue) => selectAgent(agents, role, hint) } : {}) };
+}
+
+/** The interpreter's options for an operation on `run`: the run's clock, its file, child charts through the env, the state's evidence, its env and agents. */
+function stepOptions(file: string | undefined, env: MachineEnv, counters?: Counters, inputs: ChartInputs = {}): chart.StepOptions {
+  return {
+    now: chartClock(env),
+    children: childCharts(env),
+    ...(file === undefined ? {} : { file }),
+    ...(counters ? { evidence: evidenceView(counters.evidence) } : {}),
+    ...inputBindings(inputs),
+  };
 }
 
 /** The run after a chart result: the snapshot stored, state/context mirrored, the `chart` journal entry. */
@@ -175,11 +196,15 @@ export interface ChartStartOptions {
   file?: string;
   hash: string;
   context?: JsonObject;
+  /** The chart's declared variables as the starting process had them (captureChartEnv). */
+  chartEnv?: CapturedEnv;
+  /** The agents `agents.select` picks from (mergeAgents). */
+  agents?: ChartAgent[];
 }
 
 export function startChartRun(wf: Workflow, definitionText: string, opts: ChartStartOptions, env: MachineEnv): { run: RunSnapshot; journal: JournalEntry[] } {
   const at = env.now();
-  const r = interpreter().startChart(wf, { ...stepOptions(opts.file, env), ...(opts.context ? { context: opts.context } : {}) });
+  const r = interpreter().startChart(wf, { ...stepOptions(opts.file, env, undefined, opts), ...(opts.context ? { context: opts.context } : {}) });
   const base: RunSnapshot = {
     version: RUN_SNAPSHOT_VERSION,
     runId: opts.runId,
@@ -192,6 +217,8 @@ export function startChartRun(wf: Workflow, definitionText: string, opts: ChartS
     taken: [],
     createdAt: at,
     updatedAt: at,
+    ...(opts.chartEnv ? { chartEnv: opts.chartEnv } : {}),
+    ...(opts.agents?.length ? { agents: opts.agents } : {}),
   };
   const { run, entry } = applyResult(base, wf, r, 'start', at);
   const start: JournalEntry = {
@@ -203,6 +230,9 @@ export function startChartRun(wf: Workflow, definitionText: string, opts: ChartS
     ...(opts.file === undefined ? {} : { file: opts.file }),
     state: run.state,
     context: cloneJson(run.context),
+    // What the run was started with, journaled so a replay reads the same (never more than the chart names).
+    ...(opts.chartEnv ? { env: { ...opts.chartEnv } } : {}),
+    ...(opts.agents?.length ? { agents: opts.agents.map((a) => ({ ...a })) } : {}),
   };
   return { run, journal: [start, entry] };
 }
@@ -237,7 +267,7 @@ export function step(run: RunSnapshot, wf: Workflow, env: MachineEnv, op: ChartO
     const error: MachineError = { code: 'not_running', message: `the run is ${run.status}` };
     return { run, journal: [], outcome: outcome(run, run, wf, env, false, event, error) };
   }
-  const r = fn(wf, run.chart as ChartSnapshot, stepOptions(run.workflow.file, env, run.counters));
+  const r = fn(wf, run.chart as ChartSnapshot, stepOptions(run.workflow.file, env, run.counters, run));
   if (r.error && r.snapshot === run.chart) {
     const error: MachineError = { code: r.snapshot.status === 'running' ? 'unknown_event' : 'final_state', message: r.error };
     const rejected: JournalEntry = { kind: 'rejected', at, ...(event === undefined ? { event: op } : { event }), state: run.state, code: error.code, message: r.error };
@@ -258,7 +288,7 @@ export function completeChartInvocation(run: RunSnapshot, wf: Workflow, id: stri
 /** Fires the timers due by the run's clock; nothing to journal when none is due. */
 export function fireChartTimers(run: RunSnapshot, wf: Workflow, env: MachineEnv): { run: RunSnapshot; journal: JournalEntry[] } {
   if (run.status !== 'running' || !run.chart) return { run, journal: [] };
-  const { now, ...rest } = stepOptions(run.workflow.file, env, run.counters);
+  const { now, ...rest } = stepOptions(run.workflow.file, env, run.counters, run);
   const r = interpreter().fireDueTimers(wf, run.chart, now, rest);
   if (r.snapshot === run.chart) return { run, journal: [] };
   const { run: next, entry } = applyResult(run, wf, r, 'timers', env.now());

@@ -25,7 +25,7 @@ import { effectiveRules, LIMIT_KEYS, levels, limitOwners, type LimitKey } from '
 import { interpreter } from '../statechart/lazy.js';
 import { resolveTarget, ROOT_ID } from '../statechart/targets.js';
 import type { ChartSnapshot } from '../statechart/index.js';
-import { chartClock } from './chart-run.js';
+import { chartClock, inputBindings } from './chart-run.js';
 import { evidenceView } from './evidence.js';
 import type { MachineEnv } from './cursor.js';
 import type { NodeCounters, RunSnapshot } from './run.js';
@@ -154,12 +154,14 @@ function transitionSources(wf: Workflow, configuration: readonly string[]): { id
 function transitionViews(wf: Workflow, run: RunSnapshot, s: ChartSnapshot, configuration: readonly string[], env: MachineEnv): ChartTransitionView[] {
   const now = chartClock(env);
   const evidence = evidenceView(run.counters.evidence);
+  // The run's env and agents: a guard reading them is judged as the step itself would judge it.
+  const inputs = inputBindings(run);
   const taken = new Map<string, Set<string>>();
   /** The transitions (`source#index`) sending `event` now would take, on a copy of the run. */
   const takenBy = (event: string): Set<string> => {
     let hit = taken.get(event);
     if (!hit) {
-      const r = run.status === 'running' && event !== '*' ? interpreter().sendEvent(wf, s, { type: event }, { now, evidence }) : undefined;
+      const r = run.status === 'running' && event !== '*' ? interpreter().sendEvent(wf, s, { type: event }, { now, evidence, ...inputs }) : undefined;
       hit = new Set((r?.effects ?? []).flatMap((e) => (e.type === 'transition' && e.event === event ? [`${e.source}#${e.index}`] : [])));
       taken.set(event, hit);
     }
@@ -171,7 +173,7 @@ function transitionViews(wf: Workflow, run: RunSnapshot, s: ChartSnapshot, confi
       if (t.trigger.kind !== 'event') return;
       const event = t.trigger.event;
       const targets = t.targets.map((ref) => resolveTarget(wf, id, ref) ?? ref.name);
-      const guard = t.guard ? evaluateGuard(t.guard.text, s, event, now, evidence) : null;
+      const guard = t.guard ? evaluateGuard(t.guard.text, s, event, now, evidence, inputs) : null;
       out.push({
         event,
         source: id,
@@ -187,9 +189,9 @@ function transitionViews(wf: Workflow, run: RunSnapshot, s: ChartSnapshot, confi
   return out;
 }
 
-function evaluateGuard(text: string, s: ChartSnapshot, event: string, now: number, evidence: JsonObject): NonNullable<ChartTransitionView['guard']> {
+function evaluateGuard(text: string, s: ChartSnapshot, event: string, now: number, evidence: JsonObject, inputs: ReturnType<typeof inputBindings>): NonNullable<ChartTransitionView['guard']> {
   const { evaluateText, isTruthy } = interpreter();
-  const r = evaluateText(text, { context: s.context, event: { type: event }, now, evidence });
+  const r = evaluateText(text, { context: s.context, event: { type: event }, now, evidence, ...inputs });
   return r.ok ? { expression: text, passes: isTruthy(r.value) } : { expression: text, passes: null, error: r.error.message };
 }
 

@@ -9,7 +9,7 @@
  * "Semantics we chose" (see the module comments of resolve.ts, interrupts.ts,
  * fork.ts and invoke.ts for each part).
  */
-import type { JsonObject, JsonValue, StateNode, Workflow } from '../model/index.js';
+import type { ChartAgent, JsonObject, JsonValue, StateNode, Workflow } from '../model/index.js';
 import { cloneJson, mergeShallow } from '../model/json-value.js';
 import { activeLoc, copyRun, isError, Op, scopeOf } from './cursor.js';
 import type { BranchOption, Loc, MachineEnv } from './cursor.js';
@@ -68,6 +68,10 @@ export interface StartOptions {
   hash: string;
   /** Merged (shallow) over the workflow's own `context`. */
   context?: JsonObject;
+  /** A statechart run: its chart's declared variables as the starting process had them (machine/chart-env.ts). */
+  chartEnv?: Record<string, string | null>;
+  /** A statechart run: the agents `agents.select` picks from (machine/agents.ts). */
+  agents?: ChartAgent[];
 }
 
 export interface StartOutcome {

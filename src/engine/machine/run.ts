@@ -10,7 +10,7 @@
  * a fork is active, each started branch has a position of its own (branches of
  * a fork share the frame's workflow) and the frame waits in the forking state.
  */
-import type { ForkMode, JoinRule, JsonObject, JsonValue } from '../model/index.js';
+import type { ChartAgent, ForkMode, JoinRule, JsonObject, JsonValue } from '../model/index.js';
 import type { ChartEffect, ChartSnapshot } from '../statechart/index.js';
 import type { PipelineState, StageEvent } from '../pipeline/types.js';
 import type { Evidence } from './evidence.js';
@@ -168,6 +168,10 @@ export interface RunSnapshot extends Frame {
   boundWarnings?: BoundWarning[];
   /** A stage pipeline's own state (stage executions, upstream results, grants); absent for other runs. */
   pipeline?: PipelineState;
+  /** A statechart run: the variables its chart's `env:` names, as the starting process had them (null: unset, no default). */
+  chartEnv?: Record<string, string | null>;
+  /** A statechart run: the agents `agents.select` picks from, captured at the start. */
+  agents?: ChartAgent[];
 }
 
 export interface RunUsage {
@@ -207,7 +211,19 @@ interface EntryBase {
 }
 
 export type JournalEntry =
-  | (EntryBase & { kind: 'start'; runId: string; workflowId: string; hash: string; file?: string; state: string; context: JsonObject })
+  | (EntryBase & {
+      kind: 'start';
+      runId: string;
+      workflowId: string;
+      hash: string;
+      file?: string;
+      state: string;
+      context: JsonObject;
+      /** A statechart run's captured `env` (only the names its chart declares). */
+      env?: Record<string, string | null>;
+      /** A statechart run's agents. */
+      agents?: ChartAgent[];
+    })
   | (EntryBase & {
       kind: 'transition';
       event: string;

@@ -33,20 +33,23 @@ export interface AssignUpdate {
  * One action. `data`/`params` values are kept as written: a string value is an
  * expression when it parses as one that reads a binding (`context.x`,
  * `event.data.y`, `now()`, ...), else a literal (the seed mixes both).
+ * `dataStrings`: the strings of `data` with where they are written; validation
+ * reads those that are expressions as it reads guards.
  */
 export type ActionDef =
   | { readonly type: 'assign'; readonly updates: readonly AssignUpdate[]; readonly loc: SourceLoc }
-  | { readonly type: 'raise'; readonly event: string; readonly data?: JsonObject; readonly loc: SourceLoc }
-  | { readonly type: 'emit'; readonly event: string; readonly data?: JsonObject; readonly loc: SourceLoc }
+  | { readonly type: 'raise'; readonly event: string; readonly data?: JsonObject; readonly dataStrings?: readonly ExprSource[]; readonly loc: SourceLoc }
+  | { readonly type: 'emit'; readonly event: string; readonly data?: JsonObject; readonly dataStrings?: readonly ExprSource[]; readonly loc: SourceLoc }
   | {
       readonly type: 'send';
       /** Another run's id or an invoked child's id. */
       readonly to: string;
       readonly event: string;
       readonly data?: JsonObject;
+      readonly dataStrings?: readonly ExprSource[];
       readonly loc: SourceLoc;
     }
-  | { readonly type: 'log'; readonly message?: string; readonly data?: JsonObject; readonly loc: SourceLoc }
+  | { readonly type: 'log'; readonly message?: string; readonly data?: JsonObject; readonly dataStrings?: readonly ExprSource[]; readonly loc: SourceLoc }
   | {
       readonly type: 'invoke';
       readonly handler: string;
@@ -151,6 +154,27 @@ export interface ChartDef {
   readonly services?: readonly NameRef[];
   /** Named actions written under `actions` but left out because malformed (the loader said why). */
   readonly skippedActions?: ReadonlySet<string>;
+  /** Where the chart's `version` is written (validation checks it is semver). */
+  readonly versionLoc?: SourceLoc;
+  /** The environment variables the chart reads as `env.NAME` (root `env:`); absent: it declares none. */
+  readonly env?: readonly ChartEnvVar[];
+  /** The chart's own agents (root `agents:`), for `agents.select(role, hint)`. */
+  readonly agents?: readonly ChartAgent[];
+}
+
+/** A variable named under the chart's `env:`, with its default (null: none). Values are strings, as in the environment. */
+export interface ChartEnvVar {
+  readonly name: string;
+  readonly default: string | null;
+  readonly loc: SourceLoc;
+}
+
+/** An agent `agents.select(role, hint)` may pick (the chart's `agents:`, `.stategate/agents.yaml`, VS Code's custom agents). */
+export interface ChartAgent {
+  readonly id: string;
+  readonly roles: readonly string[];
+  readonly tags: readonly string[];
+  readonly description?: string;
 }
 
 /** Where an invoke `src` was found outside the chart (the chart file that runs, for `statechart:`). */

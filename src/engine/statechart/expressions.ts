@@ -11,7 +11,9 @@ export type Evaluated = { ok: true; value: JsonValue } | { ok: false; message: s
 
 /** Evaluates `text` against the run's current context and `event`. */
 export function evaluate(rs: RunState, text: string, event: EventBinding): Evaluated {
-  const { env, now, agents, evidence } = rs.options;
+  const { env, agents, evidence } = rs.options;
+  // `now()` is the run's time of this macrostep (a late timer's is the moment it was due).
+  const now = rs.clock;
   const result = evaluateText(text, {
     context: rs.context,
     event,

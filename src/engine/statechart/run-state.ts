@@ -75,6 +75,14 @@ export class RunState {
   private timersOwned = false;
   private invocationsOwned = false;
   readonly queue: ChartEvent[] = [];
+  /**
+   * The run's time of the macrostep being processed (ms since the epoch): the
+   * operation's clock, except while a due timer's macrostep runs, when it is
+   * the moment that timer was due. Timers scheduled and `now()` read there
+   * count from it, so a run whose timers fire late (nobody loaded it for an
+   * hour) ends where one watched the whole time would (timers.ts).
+   */
+  clock: number;
   /** Child machines to start and events to send them, done after the macrostep (children.ts). */
   childWork?: ChildWork[];
   readonly effects: ChartEffect[] = [];
@@ -105,6 +113,7 @@ export class RunState {
     this.stamps = table.buffers.stamps();
     this.active[ROOT] = 1;
     this.stamps[ROOT] = 0;
+    this.clock = options.now;
     if (!snapshot) {
       this.step = 0;
       this.context = {};

@@ -3,8 +3,11 @@
  * distinct delay (due = the run's clock + the delay; an expression delay is
  * evaluated then), exiting it cancels them. Firing due timers goes in due
  * order, timers due at the same time in the order they were scheduled; each
- * fired timer is a macrostep that may schedule more (due from the same
- * clock), exactly as XState's SimulatedClock does when the clock is moved on.
+ * fired timer is a macrostep that runs at the moment the timer was due
+ * (`rs.clock`), so the timers it schedules count from then, not from the
+ * moment the run was loaded: a run nobody loaded for an hour ends where a
+ * watched one would (XState's SimulatedClock, moved on one due time at a
+ * time, does the same; test/unit/statechart-differential.test.ts).
  */
 import { evaluate } from './expressions.js';
 import type { ChartEvent, RunState } from './run-state.js';
@@ -28,7 +31,7 @@ export function scheduleTimers(rs: RunState, index: number, event: ChartEvent): 
       }
       delay = result.value;
     }
-    const timer: ChartTimer = { state: node.id, transition: first.index, due: rs.options.now + delay };
+    const timer: ChartTimer = { state: node.id, transition: first.index, due: rs.clock + delay };
     rs.ownTimers().push(timer);
     rs.effect({ type: 'timer-scheduled', ...timer });
   }
@@ -62,6 +65,8 @@ export function takeDueTimer(rs: RunState): { timer: ChartTimer; event: ChartEve
   const group = node ? node.after.findIndex((g) => g.transitions[0]?.index === timer.transition) : -1;
   if (!node || group < 0) return takeDueTimer(rs); // a timer the chart no longer has (edited since): dropped
   rs.effect({ type: 'timer-fired', ...timer });
+  // Timers are taken earliest first and new ones are due after the clock, so within an operation the clock only moves on.
+  rs.clock = timer.due;
   const key = (node.after[group] as { key: string }).key;
   return { timer, event: { kind: 'after', node: node.index, group, binding: { type: `xstate.after.${key}.${node.xid}` } } };
 }

@@ -24,6 +24,8 @@ export interface Replayed {
   transitions: number;
   /** Equals the snapshot's `counters.evidence` (absent: none observed since the state was entered). */
   evidence?: Evidence;
+  /** A statechart run: equals the snapshot's `chartEnv`, the variables captured when it started (machine/chart-env.ts). */
+  chartEnv?: Record<string, string | null>;
 }
 
 /** The entry kinds `counters.transitions` counts, at every level of the run. */
@@ -35,6 +37,7 @@ export function replay(entries: readonly JournalEntry[]): Replayed {
   let status: RunStatus = 'running';
   let transitions = 0;
   let evidence: Evidence | undefined;
+  let chartEnv: Record<string, string | null> | undefined;
   for (const e of entries) {
     if (COUNTED.has(e.kind)) transitions++;
     if (e.scope === undefined) {
@@ -44,6 +47,7 @@ export function replay(entries: readonly JournalEntry[]): Replayed {
           context = cloneJson(e.context);
           transitions = 0;
           evidence = undefined;
+          chartEnv = e.env ? { ...e.env } : undefined;
           break;
         case 'transition':
           context = mergeShallow(context, e.data);
@@ -91,5 +95,5 @@ export function replay(entries: readonly JournalEntry[]): Replayed {
     }
     if (e.scope === undefined && e.status !== undefined) status = e.status;
   }
-  return { state, context, status, transitions, ...(evidence ? { evidence } : {}) };
+  return { state, context, status, transitions, ...(evidence ? { evidence } : {}), ...(chartEnv ? { chartEnv } : {}) };
 }

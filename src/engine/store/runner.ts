@@ -12,12 +12,15 @@ import * as path from 'node:path';
 import type { CheckOptions, CheckResult } from '../check/check-file.js';
 import { createMachineEnv } from '../machine/env.js';
 import * as machine from '../machine/operations.js';
-import { chartClock, chartView, chartWorkflow, completeChartInvocation, withDueTimers, type ChartOutcome, type ChartView } from '../machine/chart-run.js';
+import { chartClock, chartView, chartWorkflow, completeChartInvocation, isChartWorkflow, withDueTimers, type ChartOutcome, type ChartView } from '../machine/chart-run.js';
+import { captureChartEnv } from '../machine/chart-env.js';
+import { mergeAgents } from '../machine/agents.js';
+import { AGENTS_FILE, agentsFileErrors, loadAgentsFile } from '../formats/agents-file.js';
 import { chartAgentView, type ChartAgentView } from '../policy/chart-agent-view.js';
 import { isChartTransition } from '../machine/describe-chart.js';
 import { isoTime } from '../machine/env.js';
 import type { MachineEnv, MachineResult, StateView } from '../machine/operations.js';
-import type { JsonObject, JsonValue, StateNode } from '../model/index.js';
+import type { ChartAgent, JsonObject, JsonValue, StateNode, Workflow } from '../model/index.js';
 import { isInvokeProblem } from '../model/index.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../model/json-value.js';
 import { EVIDENCE_KEY } from '../machine/evidence.js';
@@ -103,6 +106,13 @@ export interface RunnerOptions {
   /** Paths in interrupts are matched relative to this (default: the parent of `dir`). */
   readonly workspaceRoot?: string;
   readonly now?: () => string;
+  /**
+   * The environment a statechart run captures its declared `env:` variables from when it starts
+   * (default: this process's). Only the names the chart declares are read (machine/chart-env.ts).
+   */
+  readonly environment?: Readonly<Record<string, string | undefined>>;
+  /** More agents for `agents.select`, after the chart's and `.stategate/agents.yaml`'s (VS Code: the workspace's custom agents). */
+  readonly customAgents?: () => readonly ChartAgent[];
   /** How long a writer waits for the lock before answering "busy". */
   readonly lockTimeoutMs?: number;
   /** Shell analysis for shell tools; without it, commands in restricted states are denied (fail closed). */
@@ -182,6 +192,8 @@ export class Runner {
   private readonly registry = new WorkflowRegistry();
   private readonly charts = new ChartRegistry();
   private readonly analyseShell: ShellAnalyser | undefined;
+  private readonly environment: Readonly<Record<string, string | undefined>>;
+  private readonly customAgents: (() => readonly ChartAgent[]) | undefined;
   private readonly rewriteShell: ShellRewriter | undefined;
   private readonly sandbox: SandboxProvider | undefined;
   private readonly stateDir: string;
@@ -203,6 +215,8 @@ export class Runner {
       // The run record (agent-state.json and its files) follows every commit of a run.
       afterCommit: (change) => writeRunRecord(change, recordContext()),
     });
+    this.environment = options.environment ?? process.env;
+    this.customAgents = options.customAgents;
     this.analyseShell = options.analyseShell;
     this.rewriteShell = options.rewriteShell;
     this.sandbox = options.sandbox;
@@ -305,7 +319,8 @@ export class Runner {
       throw new RunnerError('invalid_workflow', `${file} has ${errors.length || 1} error(s); first: ${first} (run \`stategate validate ${file}\`)`);
     }
     const runId = RunStore.newRunId();
-    const started = machine.startRun(check.workflow, text, { runId, file: abs, hash: hashText(text), ...(context ? { context } : {}) }, this.env);
+    const inputs = isChartWorkflow(check.workflow) ? this.chartInputs(check.workflow) : {};
+    const started = machine.startRun(check.workflow, text, { runId, file: abs, hash: hashText(text), ...(context ? { context } : {}), ...inputs }, this.env);
     if (!started.run) throw new RunnerError(started.outcome.error?.code ?? 'start_failed', started.outcome.error?.message ?? 'the run could not start');
     // Where the file is in the workspace, so that a clone on another machine judges `definition_changed` by its own copy.
     const inWorkspace = this.relativePath(abs);
@@ -317,6 +332,31 @@ export class Runner {
     const replaced = await this.stopActiveIfRunning();
     await this.storeOp(() => this.store.create(run, [...started.journal, ...synced.journal]));
     return replaced ? { run, replaced } : { run };
+  }
+
+  /**
+   * What a statechart run starts with besides its context: the variables its chart's `env:` names, from
+   * this process's environment (no other), and its agents (the chart's, `.stategate/agents.yaml`'s, the
+   * host's custom agents). A malformed agents.yaml refuses the start, saying where.
+   */
+  private chartInputs(wf: Workflow): Pick<machine.StartOptions, 'chartEnv' | 'agents'> {
+    const chartEnv = captureChartEnv(wf, this.environment);
+    const file = path.join(this.dir, AGENTS_FILE);
+    let fromFile: ChartAgent[] = [];
+    let text: string | undefined;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch {
+      text = undefined; // no agents.yaml: nothing to add
+    }
+    if (text !== undefined) {
+      const loaded = loadAgentsFile(text);
+      const errors = agentsFileErrors(text, path.relative(this.workspaceRoot, file) || file, loaded.diagnostics);
+      if (errors) throw new RunnerError('invalid_agents', `the agents file does not read (fix it, or remove it):\n${errors}`);
+      fromFile = loaded.agents;
+    }
+    const agents = mergeAgents(wf.chart?.agents, fromFile, this.customAgents?.());
+    return { ...(chartEnv ? { chartEnv } : {}), ...(agents.length ? { agents } : {}) };
   }
 
   /** Every run of this workspace's store (with a shared store: the project's), oldest first. */

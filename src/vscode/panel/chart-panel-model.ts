@@ -29,7 +29,7 @@ export function chartPanelModel(run: RunSnapshot, wf: Workflow, now: number): Ch
     summary: configurationSummary(wf.id, configuration),
     timers: s.status === 'running' ? s.timers.map((t) => timerView(wf, t)).sort((a, b) => a.dueMs - b.dueMs) : [],
     invocations: s.invocations,
-    events: chartEvents(wf, s, now, evidenceView(run.counters.evidence)),
+    events: chartEvents(wf, s, now, evidenceView(run.counters.evidence), run),
     ...(s.error === undefined ? {} : { error: s.error }),
   };
 }

@@ -89,7 +89,7 @@ export function registerRunCommands(service: RunService, register: RegisterComma
       let event = typeof arg === 'string' ? arg : undefined;
       if (!event) {
         const chart = situation.workflow && situation.run.chart && isChartWorkflow(situation.workflow)
-          ? chartEvents(situation.workflow, situation.run.chart, Date.parse(service.runner.env.now()), evidenceView(situation.run.counters.evidence))
+          ? chartEvents(situation.workflow, situation.run.chart, Date.parse(service.runner.env.now()), evidenceView(situation.run.counters.evidence), situation.run)
           : undefined;
         // A statechart run: the events its active states handle (the state view lists no transitions for one),
         // but a live stage's completion event, which only its completion tool sends (Runner.send refuses it).

@@ -19,6 +19,7 @@ import { chooseStorage, findSandbox, sandboxStatusHere, userStateDir, type Sandb
 import { analyseShellLazily, rewriteShellLazily } from './lazy-shell.js';
 import { statStamp } from './stat-stamp.js';
 import { configuredStore } from './store-setting.js';
+import { readCustomAgents } from '../custom-agents.js';
 
 export type RunSituation =
   | { readonly kind: 'none' }
@@ -79,7 +80,9 @@ export class RunService implements vscode.Disposable {
       void vscode.window.showWarningMessage(`stategate: could not tell this workspace's hooks which store to use: ${(err as Error).message}`);
     }
     const storage = chooseStorage({ ...(configured ? { url: configured } : {}), workspaceRoot: folder.uri.fsPath, client: 'vscode', max: 2, ...(options.password ? { password: options.password } : {}) });
-    this.runner = new Runner({ dir, workspaceRoot: folder.uri.fsPath, analyseShell: analyseShellLazily, rewriteShell: rewriteShellLazily, ...(storage ? { storage } : {}) });
+    // A statechart started here may pick the workspace's custom agents with agents.select (read when a run starts).
+    const root = folder.uri.fsPath;
+    this.runner = new Runner({ dir, workspaceRoot: root, analyseShell: analyseShellLazily, rewriteShell: rewriteShellLazily, customAgents: () => readCustomAgents(root), ...(storage ? { storage } : {}) });
     if (this.runner.store.kind !== 'file') {
       // Another machine moved the run: LISTEN tells, and the view re-reads (also after a reconnect).
       this.storeWatch = this.runner.store.watch(() => void this.refresh(true));

@@ -100,7 +100,7 @@ export function xstateTwin(chart: PlainChart, workflow: Workflow, options: { max
   const snapshot = (): { value: unknown; status: string; context: JsonObject } => actor.getSnapshot() as never;
   return {
     send: (type, data) => actor.send(data === undefined ? { type } : ({ type, data } as never)),
-    tick: (ms) => clock.increment(ms),
+    tick: (ms) => advanceWatched(clock, clock.now() + ms),
     get value() {
       return snapshot().value;
     },
@@ -111,4 +111,22 @@ export function xstateTwin(chart: PlainChart, workflow: Workflow, options: { max
       return snapshot().context;
     },
   };
+}
+
+/**
+ * Moves XState's clock to `to` the way a watched run lives through the time:
+ * to each pending timeout's end in turn (what it schedules then counts from
+ * that moment), then to `to`. Our `fireDueTimers` gives a run that was not
+ * loaded for that long the same end (docs/statecharts.md, "Timers after a
+ * pause"); `clock.increment` would start every chained timer at `to` instead.
+ */
+export function advanceWatched(clock: SimulatedClock, to: number): void {
+  const pending = (clock as unknown as { timeouts: Map<number, { start: number; timeout: number }> }).timeouts;
+  for (;;) {
+    let next = Infinity;
+    for (const t of pending.values()) next = Math.min(next, t.start + t.timeout);
+    if (!(next <= to) || next <= clock.now()) break;
+    clock.set(next);
+  }
+  clock.set(to);
 }

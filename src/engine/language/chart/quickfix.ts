@@ -5,7 +5,9 @@
  * - unknown action: create it under the chart's `actions`
  * - chart-initial without `initial`: add one (the first child)
  * - chart-region-final: add a final state to the region
+ * - chart-env-undeclared: declare the variable under the chart's `env:` (when it is a map, or absent)
  */
+import { CHART_ENV_UNDECLARED } from '../../check/chart-env.js';
 import { CHART_UNKNOWN_ACTION } from '../../check/chart-actions.js';
 import { CHART_INITIAL } from '../../check/chart-initial.js';
 import { CHART_REGION_FINAL } from '../../check/chart-region-final.js';
@@ -48,6 +50,17 @@ export function chartQuickFixes(m: ChartModel, text: string, json: boolean, d: D
       if (edits.length) fixes.push({ title: `Add \`initial: ${first.key}\``, edits, preferred: true });
       break;
     }
+    case CHART_ENV_UNDECLARED: {
+      const name = d.data?.['name'];
+      if (typeof name !== 'string') break;
+      const env = m.wf.chart?.env;
+      const listed = env !== undefined && envIsList(text, json, env[0]?.loc.start);
+      // A list of names is left to the "Change to" fix and to the author (where to add an item depends on its style).
+      if (listed) break;
+      const edits = env === undefined ? insertEntry(text, json, '/statechart', 'env', [name]) : insertEntry(text, json, '/statechart/env', name, null);
+      if (edits.length) fixes.push({ title: `Declare \`${name}\` under \`env:\``, edits });
+      break;
+    }
     case CHART_REGION_FINAL: {
       const region = wf.states.get(String(d.data?.['region'] ?? ''));
       if (!region) break;
@@ -69,6 +82,14 @@ export function chartQuickFixes(m: ChartModel, text: string, json: boolean, d: D
     }
   }
   return fixes;
+}
+
+/** Whether the chart's `env:` is written as a list (its first name's position tells; an empty `env` reads as a map). */
+function envIsList(text: string, json: boolean, firstAt: number | undefined): boolean {
+  if (firstAt === undefined) return false;
+  // A list item is preceded by `[`, `,` or `- ` (after its quote, if any); a map key is followed by `:`.
+  const before = text.slice(0, firstAt).replace(/["']$/, '').trimEnd();
+  return before.endsWith('[') || before.endsWith(',') || (!json && before.endsWith('-'));
 }
 
 /** The pointer of a node's `states` (the chart's for undefined). */
