@@ -506,7 +506,6 @@ const pipeline: Example[] = [
   {
     fixture: `${PL}/code-review-seed-fields.workflow.json`,
     name: 'State Machine Workflow (the seed\'s allowedTools, completionTool, completionSchema, turnCap): the same run',
-    todo: 'Deliver 1: the seed\'s camelCase stage fields read as aliases',
     async run(r) {
       await runCodeReview(r, 'Plan', 'Execute', 'Review', 'Done');
     },
@@ -772,7 +771,7 @@ test(`${FS}/anatomy.flow.yaml: State Anatomy drawn on one bash state: goto is th
 
 test(
   'seeds/agent33/registry.statechart.yaml: Machine Registry: statecharts/code_review.yaml and statecharts/deploy.yaml resolve and validate',
-  { todo: 'Deliver 4: plain .yaml statecharts recognised by content' },
+  {},
   async (t) => {
     validatesClean('seeds/agent33/registry.statechart.yaml');
     validatesClean('seeds/agent33/statecharts/code_review.yaml');
@@ -829,7 +828,7 @@ test('seeds/agent33/mermaid-export.statechart.yaml: Mermaid Export Example: the 
 // ---------------------------------------------------------------------------
 // The run record: the seed's complete example against our published schema.
 
-test('seeds/record/agent-state.json: Complete Example validates against schemas/agent-state-schema.json', { todo: 'Deliver 6: the record schema written from the seed' }, () => {
+test('seeds/record/agent-state.json: Complete Example validates against schemas/agent-state-schema.json', () => {
   const record = JSON.parse(fs.readFileSync(path.join(SEEDS, 'record', 'agent-state.json'), 'utf8'));
   const ok = validateRecord(record);
   assert.equal(ok, true, JSON.stringify(validateRecord.errors?.slice(0, 3)));
