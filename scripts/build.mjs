@@ -115,7 +115,7 @@ const cliShellParts = {
 const entries = [
   { ...cliCommon, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   { ...cliCommon, entryPoints: ['src/engine/index.ts'], outfile: 'dist/engine.js', plugins: [engineLazyParts] },
-  ...['validate', 'run', 'mcp', 'export', 'flow', 'enable', 'disable', 'store'].map((name) => ({ ...cliCommon, entryPoints: [`src/cli/${name}-command.ts`], outfile: `dist/cli/${name}.js`, plugins: [elkOnce, sharedEngine('../engine.js'), cliShellParts] })),
+  ...['validate', 'run', 'mcp', 'export', 'flow', 'enable', 'disable', 'store', 'trust'].map((name) => ({ ...cliCommon, entryPoints: [`src/cli/${name}-command.ts`], outfile: `dist/cli/${name}.js`, plugins: [elkOnce, sharedEngine('../engine.js'), cliShellParts] })),
   { ...cliCommon, entryPoints: ['src/cli/hook-command.ts'], outfile: 'dist/cli/hook.js', plugins: [lazyHookParts, builtinsOnce] },
   { ...cliCommon, entryPoints: ['src/engine/check/check-file.ts'], outfile: 'dist/cli/hook-check.js' },
   { ...cliCommon, entryPoints: ['node_modules/picomatch/index.js'], outfile: 'dist/cli/hook-picomatch.js' },

@@ -29,6 +29,7 @@ export const CHART_FIELDS: readonly string[] = [
   'services',
   'machine_registry',
   'interrupts',
+  'handlers',
 ];
 
 /** A state node may also be a stage of a pipeline (a region or a history node may not). */

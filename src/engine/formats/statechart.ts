@@ -15,6 +15,7 @@ import { readNamedActions } from './statechart-actions.js';
 import { CHART_FIELDS, DOCUMENT_FIELDS } from './statechart-fields.js';
 import { ChartNodes, readBehaviour, readChartMeta } from './statechart-nodes.js';
 import { readRegistry, readServices } from './statechart-registry.js';
+import { readHandlers } from './statechart-handlers.js';
 import type { LoadOptions, LoadResult } from './statewright.js';
 import { identity, readInterrupts, readMeta, readVersion } from './statewright.js';
 import { parseYamlTree } from './yaml-tree.js';
@@ -68,11 +69,13 @@ function readChart(r: Reader, e: Entry): Workflow | undefined {
   const skippedActions = new Set<string>();
   const services = readServices(r, f.get('services'));
   const rootMeta = readChartMeta(r, f.get('meta'));
+  const handlers = readHandlers(r, f.get('handlers'));
   const chart: ChartDef = {
     root: { ...readBehaviour(r, f, '', 'the statechart', 'compound'), ...(rootMeta ? { meta: rootMeta } : {}) },
     actions: readNamedActions(r, f.get('actions'), skippedActions),
     machineRegistry: readRegistry(r, f.get('machine_registry')),
     ...(services ? { services } : {}),
+    ...(handlers ? { handlers } : {}),
     skippedActions,
   };
   return {

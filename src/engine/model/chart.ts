@@ -151,7 +151,19 @@ export interface ChartDef {
   readonly services?: readonly NameRef[];
   /** Named actions written under `actions` but left out because malformed (the loader said why). */
   readonly skippedActions?: ReadonlySet<string>;
+  /**
+   * The chart's handlers (`handlers:`): what an `invoke` action, a
+   * `handler:NAME` service or a `send` to NAME runs outside the chart.
+   * Absent: the chart declares none.
+   */
+  readonly handlers?: ReadonlyMap<string, HandlerDef>;
 }
+
+/** One entry of the chart's `handlers:` table: a command's argv, a FlowState flow file, or an MCP server's tool. */
+export type HandlerDef =
+  | { readonly kind: 'command'; readonly argv: readonly string[]; readonly loc: SourceLoc }
+  | { readonly kind: 'flow'; readonly file: string; readonly loc: SourceLoc }
+  | { readonly kind: 'mcp'; readonly server: string; readonly tool: string; readonly loc: SourceLoc };
 
 /** Where an invoke `src` was found outside the chart (the chart file that runs, for `statechart:`). */
 export interface ResolvedSrc {
