@@ -1,6 +1,8 @@
 /**
- * Handlers (docs/statechart-handlers.md): every `invoke` action and every
- * `handler:NAME` service names an entry of the chart's `handlers:` table;
+ * Handlers (docs/statechart-handlers.md): once the chart has a `handlers:`
+ * table, every `invoke` action names one of its entries (without one, an
+ * invoke action is only journaled, as the seed's examples expect); every
+ * `handler:NAME` service names an entry;
  * a `flow:FILE` service and a `{flow: FILE}` handler name a file that
  * exists beside the chart; an `{mcp: ...}` handler is reported as not run
  * yet (stategate does not call MCP tools from a chart: its invocation fails
@@ -23,20 +25,20 @@ export const CHART_UNKNOWN_SEND_TARGET = 'chart-unknown-send-target';
 export function handlerRules(wf: Workflow, index: ChartIndex, file: string | undefined, out: Diagnostic[]): void {
   const handlers = wf.chart?.handlers;
   const names = [...(handlers?.keys() ?? [])];
-  const unknown = (name: string, loc: SourceLoc, what: string): void => {
-    const closest = closestName(name, names);
-    out.push({
-      severity: handlers ? 'error' : 'warning',
-      code: CHART_UNKNOWN_HANDLER,
-      message: handlers
-        ? `${what} names the handler \`${name}\`, which the chart's \`handlers:\` does not declare.${didYouMean(closest)}`
-        : `${what} names the handler \`${name}\`, but the chart has no \`handlers:\` table, so nothing runs it (the call is only journaled). Declare it, e.g. \`handlers: {${name}: {command: [program, args]}}\`.`,
-      loc,
-      data: { handler: name, ...(closest !== undefined ? { closest } : {}) },
-    });
-  };
-  for (const action of index.actions) {
-    if (action.type === 'invoke' && !handlers?.has(action.handler)) unknown(action.handler, action.loc, 'This `invoke` action');
+  // A chart without a `handlers:` table names handlers for its host only (the seed's own examples do):
+  // the call is journaled and nothing runs, as before handlers existed. With a table, a name must be in it.
+  if (handlers) {
+    for (const action of index.actions) {
+      if (action.type !== 'invoke' || handlers.has(action.handler)) continue;
+      const closest = closestName(action.handler, names);
+      out.push({
+        severity: 'error',
+        code: CHART_UNKNOWN_HANDLER,
+        message: `This \`invoke\` action names the handler \`${action.handler}\`, which the chart's \`handlers:\` does not declare.${didYouMean(closest)}`,
+        loc: action.loc,
+        data: { handler: action.handler, ...(closest !== undefined ? { closest } : {}) },
+      });
+    }
   }
   const invokeIds = new Set(index.invokes.map((i) => i.id));
   if (handlers) {
