@@ -20,6 +20,7 @@ import { checkWorkflowFile } from '../../src/engine/check/check-file';
 import { RunStore } from '../../src/engine/store/run-store';
 import { checkRunSnapshot } from '../../src/engine/store/runner';
 import type { JournalEntry, RunSnapshot } from '../../src/engine/machine/run';
+import { replay } from '../../src/engine/store/replay';
 import { cli, REPO_ROOT } from './helpers/cli';
 import { testHost } from './helpers/flow-host';
 import { tempDir } from './helpers/temp-dir';
@@ -93,6 +94,18 @@ test('a flow service runs the flow to its end and its variables come back as the
   assert.equal(state.state, 'built');
   assert.equal(state.context.greeting, 'hello world');
   assert.ok(journal(root).some((e) => e.kind === 'chart' && e.op === 'done' && e.event === 'build_task'));
+  const run = await runner.requireActive();
+  assert.deepEqual(replay(journal(root)), { state: run.state, context: run.context, status: run.status, transitions: run.counters.transitions }, 'the journal replays to run.json');
+});
+
+test('a handler another process is running (a fresh claim) is left to it; a stale claim is taken over', async (t) => {
+  const { root, runner } = await started(t);
+  const claimAt = (at: string) => runner.apply((r) => ({ run: { ...r, handlerClaims: { 'call-1': at } }, journal: [], outcome: undefined }));
+  await claimAt(new Date().toISOString());
+  assert.deepEqual(await runPendingHandlers(runner, host(root)), []);
+  await claimAt(new Date(Date.now() - 24 * 3600_000).toISOString());
+  assert.deepEqual((await runPendingHandlers(runner, host(root))).map((r) => [r.id, r.ok]), [['call-1', true]]);
+  assert.equal((await runner.requireActive()).handlerClaims, undefined, 'the claim ends with the handler');
 });
 
 test('a non-zero exit delivers the error event with the reason; an agent cannot complete a handler invocation itself', async (t) => {

@@ -27,7 +27,7 @@ import type { JournalEntry, RunSnapshot } from '../machine/run.js';
 import type { JsonObject, JsonValue, Workflow } from '../model/index.js';
 import { shellQuote } from '../shell/rewrite.js';
 import type { Runner } from '../store/runner.js';
-import { execCommand, type ExecResult } from './exec-command.js';
+import { execCommand, HANDLER_TIMEOUT_MS, type ExecResult } from './exec-command.js';
 import { pendingHandlers, type HandlerWork, type PendingHandler } from './pending.js';
 import { trustContent, trustState } from './trust-store.js';
 
@@ -78,11 +78,39 @@ export async function runPendingHandlers(runner: Runner, host: HandlerHost): Pro
     if (run.status !== 'running') break;
     const wf = chartWorkflow(run, runner.env);
     if (!wf) break;
-    const next = pendingHandlers(run, wf)[0];
+    const now = Date.parse(runner.env.now());
+    const next = pendingHandlers(run, wf).find((p) => !claimedElsewhere(run, p.id, now));
     if (!next) break;
+    if (!(await claim(runner, run.runId, next.id))) continue; // another process took it meanwhile
     reports.push(await runOne(runner, host, run, wf, next));
   }
   return reports;
+}
+
+/** A claim younger than the longest a handler may run (with a minute to spare): its process is still at it. */
+function claimedElsewhere(run: RunSnapshot, id: string, now: number): boolean {
+  const at = run.handlerClaims?.[id];
+  return at !== undefined && now - Date.parse(at) < HANDLER_TIMEOUT_MS + 60_000;
+}
+
+/** Claims pending handler `id` for this process under the store's lock; false when it is claimed already or gone. */
+async function claim(runner: Runner, runId: string, id: string): Promise<boolean> {
+  return runner.apply((r) => {
+    const wf = chartWorkflow(r, runner.env);
+    const now = runner.env.now();
+    if (!wf || r.runId !== runId || claimedElsewhere(r, id, Date.parse(now)) || !pendingHandlers(r, wf).some((p) => p.id === id)) return { run: r, journal: [], outcome: false };
+    return { run: { ...r, handlerClaims: { ...r.handlerClaims, [id]: now } }, journal: [], outcome: true };
+  });
+}
+
+/** The run without the claim on `id`. */
+function unclaimed(r: RunSnapshot, id: string): RunSnapshot {
+  if (!r.handlerClaims || !Object.hasOwn(r.handlerClaims, id)) return r;
+  const { [id]: _gone, ...rest } = r.handlerClaims;
+  const next: RunSnapshot = { ...r };
+  if (Object.keys(rest).length) next.handlerClaims = rest;
+  else delete next.handlerClaims;
+  return next;
 }
 
 /** The pending handlers of the active run (none when it is not a running statechart run). */
@@ -95,7 +123,7 @@ export async function pendingOf(runner: Runner): Promise<PendingHandler[]> {
 
 async function runOne(runner: Runner, host: HandlerHost, run: RunSnapshot, wf: Workflow, p: PendingHandler): Promise<HandlerReport> {
   const refusal = await refusalOf(runner, host, run, wf, p);
-  if (refusal !== undefined) return end(runner, p, { ok: false, exitCode: null, bytes: 0, data: { error: refusal, message: refusal }, reason: refusal });
+  if (refusal !== undefined) return end(runner, run.runId, p, { ok: false, exitCode: null, bytes: 0, data: { error: refusal, message: refusal }, reason: refusal });
   const work = p.work as HandlerWork;
   const at = runner.env.now();
   const start: JournalEntry = {
@@ -108,10 +136,10 @@ async function runOne(runner: Runner, host: HandlerHost, run: RunSnapshot, wf: W
     ...(work.kind === 'command' ? { command: [...work.argv] } : {}),
     ...(work.kind === 'flow' ? { flow: runner.relativePath(work.file) ?? work.file } : {}),
   };
-  await runner.apply((r) => ({ run: r, journal: [start], outcome: undefined }));
-  if (work.kind === 'command') return end(runner, p, await runCommand(runner, host, work.argv, p.params));
-  if (work.kind === 'flow') return end(runner, p, await runFlow(runner, host, work.file, p.params));
-  return end(runner, p, { ok: false, exitCode: null, bytes: 0, data: { error: 'not supported', message: 'not supported' }, reason: 'not supported' });
+  await runner.apply((r) => ({ run: r, journal: r.runId === run.runId ? [start] : [], outcome: undefined }));
+  if (work.kind === 'command') return end(runner, run.runId, p, await runCommand(runner, host, work.argv, p.params));
+  if (work.kind === 'flow') return end(runner, run.runId, p, await runFlow(runner, host, work.file, p.params));
+  return end(runner, run.runId, p, { ok: false, exitCode: null, bytes: 0, data: { error: 'not supported', message: 'not supported' }, reason: 'not supported' });
 }
 
 async function runCommand(runner: Runner, host: HandlerHost, argv: readonly string[], params: JsonObject | undefined): Promise<Ended> {
@@ -150,7 +178,7 @@ function parsedOutput(stdout: string): JsonValue {
 }
 
 /** Journals the end and delivers it: a queued call leaves the queue, a service's invocation completes (its done or error event). */
-async function end(runner: Runner, p: PendingHandler, e: Ended): Promise<HandlerReport> {
+async function end(runner: Runner, runId: string, p: PendingHandler, e: Ended): Promise<HandlerReport> {
   const entry: JournalEntry = {
     kind: 'handler_end',
     at: runner.env.now(),
@@ -161,7 +189,10 @@ async function end(runner: Runner, p: PendingHandler, e: Ended): Promise<Handler
     bytes: e.bytes,
     ...(e.reason === undefined ? {} : { reason: e.reason }),
   };
-  await runner.apply((r) => {
+  await runner.apply((claimed) => {
+    // Another run became the active one while the handler ran: this result is not its business.
+    if (claimed.runId !== runId) return { run: claimed, journal: [], outcome: undefined };
+    const r = unclaimed(claimed, p.id);
     if (p.source === 'action') {
       const calls = (r.handlerCalls ?? []).filter((c) => c.id !== p.id);
       const next: RunSnapshot = { ...r };

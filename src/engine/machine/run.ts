@@ -177,6 +177,12 @@ export interface RunSnapshot extends Frame {
   handlerCalls?: HandlerCall[];
   /** How many handler calls the run made so far (numbers their ids). */
   handlerSeq?: number;
+  /**
+   * Handlers some process is running now, by call or invocation id, with when
+   * it began: another process (VS Code and a terminal at once) leaves them be.
+   * A claim older than the handler timeout is stale (its process died).
+   */
+  handlerClaims?: Record<string, string>;
 }
 
 /** A handler call an action made, waiting for the host to run it. */
