@@ -190,6 +190,44 @@ test('a send to a declared handler queues a call with the event and its data as 
   assert.deepEqual(calls, [{ argv: ['cat'], params: { event: 'ESCALATION_REQUIRED', data: { risk: 'high' } } }]);
 });
 
+test('an MCP handler calls the tool of a stdio server in .mcp.json: its answer is the done event data; an error answer the error event', async (t) => {
+  const root = workspace(t, 'handlers-mcp');
+  const dir = path.join(root, '.stategate');
+  const runner = runnerFor(root);
+  await runner.start(path.join(root, 'mcp.statechart.yaml'));
+  // The chart alone is not enough: .mcp.json says what command starts the server, and the agent could write it.
+  trustContent(dir, path.join(root, 'mcp.statechart.yaml'), fs.readFileSync(path.join(root, 'mcp.statechart.yaml'), 'utf8'));
+  const [untrusted] = await runPendingHandlers(runner, host(root));
+  assert.match(untrusted?.reason ?? '', /no person has trusted \.mcp\.json/);
+  trustContent(dir, path.join(root, '.mcp.json'), fs.readFileSync(path.join(root, '.mcp.json'), 'utf8'));
+  await runner.start(path.join(root, 'mcp.statechart.yaml'));
+  const [ok] = await runPendingHandlers(runner, host(root));
+  assert.equal(ok?.ok, true, ok?.reason);
+  const state = await runner.state();
+  assert.deepEqual([state.state, state.context.answer], ['answered', 'why']);
+  const start = handlerEntries(root).find((e) => e.kind === 'handler_start');
+  assert.deepEqual(start && 'mcp' in start ? start.mcp : undefined, { server: 'echoer', tool: 'echo' });
+
+  await runner.start(path.join(root, 'mcp.statechart.yaml'));
+  await runner.send('NOPE'); // leaves asking before its handler ran: nothing is left to run there
+  const reports = await runPendingHandlers(runner, host(root));
+  assert.deepEqual(reports.map((r) => [r.id, r.ok]), [['nope_task', false]]);
+  assert.match(String((await runner.state()).context.error), /the MCP tool fail answered an error/);
+});
+
+test("an MCP tool the state's rules do not allow is refused", async (t) => {
+  const root = workspace(t, 'handlers-mcp');
+  const dir = path.join(root, '.stategate');
+  for (const f of ['mcp.statechart.yaml', '.mcp.json']) trustContent(dir, path.join(root, f), fs.readFileSync(path.join(root, f), 'utf8'));
+  const text = fs.readFileSync(path.join(root, 'mcp.statechart.yaml'), 'utf8').replace('allowed_tools: [mcp__echoer__echo]', 'allowed_tools: [Read]');
+  fs.writeFileSync(path.join(root, 'mcp.statechart.yaml'), text);
+  trustContent(dir, path.join(root, 'mcp.statechart.yaml'), text);
+  const runner = runnerFor(root);
+  await runner.start(path.join(root, 'mcp.statechart.yaml'));
+  const [r] = await runPendingHandlers(runner, host(root));
+  assert.match(r?.reason ?? '', /rules of state asking do not allow the tool mcp__echoer__echo/);
+});
+
 test("a child's emit reaches the parent's on; its send to parent too", async (t) => {
   const root = workspace(t, 'emit');
   const runner = runnerFor(root);
@@ -208,7 +246,7 @@ const validationRows: readonly (readonly [name: string, handlers: string, body: 
   ['a flow: service whose file is missing', '', '      invoke: {id: x, src: "flow:missing.flow.yaml", onDone: {target: b}}', 'chart-flow-missing', /runs the flow missing\.flow\.yaml, but .* does not exist/, 'error'],
   ['a handler with two shapes', 'handlers: {both: {command: [echo], flow: a.flow.yaml}}', '', 'invalid-handler', /must be exactly one of .*; it has `command` and `flow`/, 'error'],
   ['a command handler with no program', 'handlers: {empty: {command: []}}', '', 'invalid-handler', /needs at least the program to run/, 'error'],
-  ['an MCP handler (not run yet)', 'handlers: {m: {mcp: {server: s, tool: t}}}', '', 'chart-mcp-handler-unsupported', /does not run MCP handlers yet/, 'warning'],
+  ['an MCP handler without its tool', 'handlers: {m: {mcp: {server: s}}}', '', 'missing-field', /missing the required field `tool`/, 'error'],
 ];
 
 for (const [name, handlers, body, code, message, severity] of validationRows) {

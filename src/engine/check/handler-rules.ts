@@ -4,9 +4,8 @@
  * invoke action is only journaled, as the seed's examples expect); every
  * `handler:NAME` service names an entry;
  * a `flow:FILE` service and a `{flow: FILE}` handler name a file that
- * exists beside the chart; an `{mcp: ...}` handler is reported as not run
- * yet (stategate does not call MCP tools from a chart: its invocation fails
- * with an error event). A `send` whose target is neither `parent`, an invoke
+ * exists beside the chart (an `{mcp: ...}` handler's server is looked up
+ * when it runs: MCP configuration is per machine). A `send` whose target is neither `parent`, an invoke
  * id nor a handler is reported once the chart declares handlers (before
  * that, a send target is the host's business, as in the seed's examples).
  */
@@ -19,7 +18,6 @@ import { closestName, didYouMean } from './suggest.js';
 
 export const CHART_UNKNOWN_HANDLER = 'chart-unknown-handler';
 export const CHART_FLOW_MISSING = 'chart-flow-missing';
-export const CHART_MCP_HANDLER = 'chart-mcp-handler-unsupported';
 export const CHART_UNKNOWN_SEND_TARGET = 'chart-unknown-send-target';
 
 export function handlerRules(wf: Workflow, index: ChartIndex, file: string | undefined, out: Diagnostic[]): void {
@@ -76,15 +74,6 @@ export function handlerRules(wf: Workflow, index: ChartIndex, file: string | und
 
 function checkDef(name: string, def: HandlerDef, file: string | undefined, out: Diagnostic[]): void {
   if (def.kind === 'flow') flowFile(def.file, def.loc, file, out, `Handler \`${name}\``);
-  if (def.kind === 'mcp') {
-    out.push({
-      severity: 'warning',
-      code: CHART_MCP_HANDLER,
-      message: `Handler \`${name}\` calls the MCP tool \`${def.tool}\` of \`${def.server}\`: stategate does not run MCP handlers yet, so its invocation ends with its error event. Use a \`command\` or \`flow\` handler.`,
-      loc: def.loc,
-      data: { handler: name },
-    });
-  }
 }
 
 function flowFile(rel: string, loc: SourceLoc, file: string | undefined, out: Diagnostic[], what: string): void {

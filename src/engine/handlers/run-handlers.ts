@@ -6,13 +6,16 @@
  * A handler runs only when every check passes, in this order, and otherwise
  * ends with its error event saying which failed:
  * 1. the workspace is trusted (VS Code's Restricted Mode runs nothing);
- * 2. the chart declares it (and, for MCP, stategate can call it: not yet);
+ * 2. the chart declares it (an MCP handler: its server is a stdio server
+ *    of the workspace's .mcp.json or .vscode/mcp.json);
  * 3. a person trusts the run's chart, exactly the content the run keeps
- *    (trust-store.ts; the host may ask now), and a flow's file likewise;
+ *    (trust-store.ts; the host may ask now), and a flow's file or the MCP
+ *    configuration file (which says what command starts the server) likewise;
  * 4. the state's rules allow it as if the agent ran it: a command through
  *    the shell gate (Runner.tool with the Bash tool) before it starts; a
  *    flow's commands each through the same gate as the flow reaches them
- *    (gated-flow-host.ts), in the state the run is in then.
+ *    (gated-flow-host.ts), in the state the run is in then; an MCP tool
+ *    through the tool rules as `mcp__<server>__<tool>`.
  * Its start, exit code and output size are journaled (`handler_start`,
  * `handler_end`); the output itself only becomes the done event's data.
  */
@@ -28,6 +31,8 @@ import type { JsonObject, JsonValue, Workflow } from '../model/index.js';
 import { shellQuote } from '../shell/rewrite.js';
 import type { Runner } from '../store/runner.js';
 import { execCommand, HANDLER_TIMEOUT_MS, type ExecResult } from './exec-command.js';
+import { callMcpTool } from './mcp-call.js';
+import { findMcpServer } from './mcp-server-config.js';
 import { pendingHandlers, type HandlerWork, type PendingHandler } from './pending.js';
 import { trustContent, trustState } from './trust-store.js';
 
@@ -135,11 +140,21 @@ async function runOne(runner: Runner, host: HandlerHost, run: RunSnapshot, wf: W
     state: p.state,
     ...(work.kind === 'command' ? { command: [...work.argv] } : {}),
     ...(work.kind === 'flow' ? { flow: runner.relativePath(work.file) ?? work.file } : {}),
+    ...(work.kind === 'mcp' ? { mcp: { server: work.server, tool: work.tool } } : {}),
   };
   await runner.apply((r) => ({ run: r, journal: r.runId === run.runId ? [start] : [], outcome: undefined }));
   if (work.kind === 'command') return end(runner, run.runId, p, await runCommand(runner, host, work.argv, p.params));
   if (work.kind === 'flow') return end(runner, run.runId, p, await runFlow(runner, host, work.file, p.params));
-  return end(runner, run.runId, p, { ok: false, exitCode: null, bytes: 0, data: { error: 'not supported', message: 'not supported' }, reason: 'not supported' });
+  return end(runner, run.runId, p, await runMcp(runner, work.server, work.tool, p.params));
+}
+
+async function runMcp(runner: Runner, name: string, tool: string, params: JsonObject | undefined): Promise<Ended> {
+  const found = findMcpServer(runner.workspaceRoot, name);
+  if ('problem' in found) return { ok: false, exitCode: null, bytes: 0, data: { error: found.problem, message: found.problem }, reason: found.problem };
+  const r = await callMcpTool(found.server, runner.workspaceRoot, tool, params ?? {}, HANDLER_TIMEOUT_MS);
+  if (r.ok) return { ok: true, exitCode: 0, bytes: r.bytes, data: { output: r.output } };
+  const reason = r.error ?? `the MCP tool ${tool} failed`;
+  return { ok: false, exitCode: null, bytes: r.bytes, data: { error: reason, message: reason, output: r.output }, reason };
 }
 
 async function runCommand(runner: Runner, host: HandlerHost, argv: readonly string[], params: JsonObject | undefined): Promise<Ended> {
@@ -215,7 +230,8 @@ async function refusalOf(runner: Runner, host: HandlerHost, run: RunSnapshot, wf
   if (!host.workspaceTrusted) return `${what} is not run: the workspace is in Restricted Mode (trust the folder to run handlers)`;
   const work = p.work;
   if (!work) return `${what} is not declared under the chart's \`handlers:\``;
-  if (work.kind === 'mcp') return `${what} calls the MCP tool ${work.tool} of ${work.server}: stategate does not run MCP handlers yet`;
+  const server = work.kind === 'mcp' ? findMcpServer(runner.workspaceRoot, work.server) : undefined;
+  if (server && 'problem' in server) return `${what} is not run: ${server.problem}`;
   const chartFile = run.workflow.file;
   if (chartFile === undefined) return `${what} is not run: the run has no chart file for a person to trust`;
   const chartTrust = await trusted(runner, host, chartFile, run.workflow.definitionText, handlerLines(wf));
@@ -229,6 +245,16 @@ async function refusalOf(runner: Runner, host: HandlerHost, run: RunSnapshot, wf
     }
     const flowTrust = await trusted(runner, host, work.file, text, [`the flow ${path.basename(work.file)}, every state as it leads`]);
     if (flowTrust) return `${what} is not run: ${flowTrust}`;
+  }
+  if (server && !('problem' in server)) {
+    const starts = [server.server.command, ...server.server.args].map(quoteWord).join(' ');
+    const configTrust = await trusted(runner, host, server.file, server.text, [`the MCP servers it configures, among them ${(work as { server: string }).server}: ${starts}`]);
+    if (configTrust) return `${what} is not run: ${configTrust}`;
+  }
+  if (work.kind === 'mcp') {
+    const answer = await runner.tool({ tool: `mcp__${work.server}__${work.tool}`, input: p.params ?? {} });
+    if (answer.decision === 'allow') return undefined;
+    return `${what} is not run: the rules of state ${answer.state ?? run.state} do not allow the tool mcp__${work.server}__${work.tool}${answer.reason ? ` (${answer.reason})` : ''}`;
   }
   if (work.kind !== 'command') return undefined; // a flow's commands are gated one by one as it runs them
   const denied = await gate(runner, work.argv.map(quoteWord).join(' '));

@@ -299,7 +299,7 @@ export type JournalEntry =
       file?: string;
     })
   /** A handler began to run (docs/statechart-handlers.md): what, for which call or invocation; never its output. */
-  | (EntryBase & { kind: 'handler_start'; id: string; handler: string; handler_kind: 'command' | 'flow' | 'mcp'; state: string; command?: string[]; flow?: string })
+  | (EntryBase & { kind: 'handler_start'; id: string; handler: string; handler_kind: 'command' | 'flow' | 'mcp'; state: string; command?: string[]; flow?: string; mcp?: { server: string; tool: string } })
   /** A handler ended or was refused: its exit code and how many bytes it wrote (its output is not kept). */
   | (EntryBase & { kind: 'handler_end'; id: string; handler: string; ok: boolean; exit_code: number | null; bytes: number; reason?: string })
   | (EntryBase & { kind: 'learning'; state: string; iteration: number } & LearningInput)
