@@ -4,9 +4,10 @@
  * trusts, where the state's rules allow the command; start, exit code and
  * output size journaled; a service's result delivered as its done or error
  * event. Also: `stategate trust` is the person's (refused to the agent through
- * the hook), `run handlers` through the CLI, a child's emit reaching its
- * parent, and a send to a declared handler. In process where the process
- * boundary is not what is tested (fixtures: test/fixtures/statecharts/handlers/, emit/).
+ * the hook), `run handlers` through the CLI, MCP handlers against a minimal
+ * stdio server, a child's emit reaching its parent, and a send to a declared
+ * handler. In process where the process boundary is not what is tested
+ * (fixtures: test/fixtures/statecharts/handlers/, handlers-mcp/, emit/).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
