@@ -253,6 +253,7 @@ async function refusalOf(runner: Runner, host: HandlerHost, run: RunSnapshot, wf
   }
   if (work.kind === 'mcp') {
     const answer = await runner.tool({ tool: `mcp__${work.server}__${work.tool}`, input: p.params ?? {} });
+    if (answer.enforcement === 'off') return `${what} is not run: the run is not running any more (${answer.reason ?? 'enforcement is off'})`;
     if (answer.decision === 'allow') return undefined;
     return `${what} is not run: the rules of state ${answer.state ?? run.state} do not allow the tool mcp__${work.server}__${work.tool}${answer.reason ? ` (${answer.reason})` : ''}`;
   }
@@ -264,6 +265,8 @@ async function refusalOf(runner: Runner, host: HandlerHost, run: RunSnapshot, wf
 /** Why the state's rules refuse `command` as the agent's Bash call (counted and journaled as one), or undefined. */
 async function gate(runner: Runner, command: string): Promise<string | undefined> {
   const answer = await runner.tool({ tool: 'Bash', input: { command } });
+  // With enforcement off (the run paused, stopped or ended meanwhile) every call passes: a handler does not.
+  if (answer.enforcement === 'off') return `the run is not running any more (${answer.reason ?? 'enforcement is off'}): handlers run only while it runs`;
   if (answer.decision === 'allow') return undefined;
   return `the rules of state ${answer.state ?? '(unknown)'} do not allow \`${command}\`${answer.reason ? ` (${answer.reason})` : ''}`;
 }
