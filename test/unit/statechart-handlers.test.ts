@@ -229,6 +229,20 @@ test("an MCP tool the state's rules do not allow is refused", async (t) => {
   assert.match(r?.reason ?? '', /rules of state asking do not allow the tool mcp__echoer__echo/);
 });
 
+test("a child statechart's handler service runs, trusted by the child's file, and its result moves the child and then the parent", async (t) => {
+  const root = workspace(t, 'handlers-child');
+  const runner = runnerFor(root);
+  await runner.start(path.join(root, 'parent.statechart.yaml'));
+  const [untrusted] = await runPendingHandlers(runner, host(root));
+  assert.match(untrusted?.reason ?? '', /no person has trusted child\.statechart\.yaml/, 'the child chart is what declares the handler');
+  trustContent(path.join(root, '.stategate'), path.join(root, 'child.statechart.yaml'), fs.readFileSync(path.join(root, 'child.statechart.yaml'), 'utf8'));
+  await runner.start(path.join(root, 'parent.statechart.yaml'));
+  const [ran] = await runPendingHandlers(runner, host(root));
+  assert.deepEqual([ran?.id, ran?.ok], ['work_task', true], ran?.reason);
+  const state = await runner.state();
+  assert.deepEqual([state.state, state.context.result], ['finished', 7]);
+});
+
 test("a child's emit reaches the parent's on; its send to parent too", async (t) => {
   const root = workspace(t, 'emit');
   const runner = runnerFor(root);

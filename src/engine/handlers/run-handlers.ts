@@ -33,7 +33,7 @@ import type { Runner } from '../store/runner.js';
 import { execCommand, HANDLER_TIMEOUT_MS, type ExecResult } from './exec-command.js';
 import { callMcpTool } from './mcp-call.js';
 import { findMcpServer } from './mcp-server-config.js';
-import { pendingHandlers, type HandlerWork, type PendingHandler } from './pending.js';
+import { pendingHandlers, stillRunning, type HandlerWork, type PendingHandler } from './pending.js';
 import { trustContent, trustState } from './trust-store.js';
 
 /** What the person is shown when asked to trust a file (VS Code's modal). */
@@ -84,7 +84,7 @@ export async function runPendingHandlers(runner: Runner, host: HandlerHost): Pro
     const wf = chartWorkflow(run, runner.env);
     if (!wf) break;
     const now = Date.parse(runner.env.now());
-    const next = pendingHandlers(run, wf).find((p) => !claimedElsewhere(run, p.id, now));
+    const next = pendingHandlers(run, wf, (text) => runner.env.load(text)).find((p) => !claimedElsewhere(run, p.id, now));
     if (!next) break;
     if (!(await claim(runner, run.runId, next.id))) continue; // another process took it meanwhile
     reports.push(await runOne(runner, host, run, wf, next));
@@ -103,7 +103,7 @@ async function claim(runner: Runner, runId: string, id: string): Promise<boolean
   return runner.apply((r) => {
     const wf = chartWorkflow(r, runner.env);
     const now = runner.env.now();
-    if (!wf || r.runId !== runId || claimedElsewhere(r, id, Date.parse(now)) || !pendingHandlers(r, wf).some((p) => p.id === id)) return { run: r, journal: [], outcome: false };
+    if (!wf || r.runId !== runId || claimedElsewhere(r, id, Date.parse(now)) || !pendingHandlers(r, wf, (text) => runner.env.load(text)).some((p) => p.id === id)) return { run: r, journal: [], outcome: false };
     return { run: { ...r, handlerClaims: { ...r.handlerClaims, [id]: now } }, journal: [], outcome: true };
   });
 }
@@ -123,7 +123,7 @@ export async function pendingOf(runner: Runner): Promise<PendingHandler[]> {
   const active = await runner.active();
   if (active.kind !== 'ok' || active.run.status !== 'running') return [];
   const wf = chartWorkflow(active.run, runner.env);
-  return wf ? pendingHandlers(active.run, wf) : [];
+  return wf ? pendingHandlers(active.run, wf, (text) => runner.env.load(text)) : [];
 }
 
 async function runOne(runner: Runner, host: HandlerHost, run: RunSnapshot, wf: Workflow, p: PendingHandler): Promise<HandlerReport> {
@@ -216,7 +216,7 @@ async function end(runner: Runner, runId: string, p: PendingHandler, e: Ended): 
       return { run: next, journal: [entry], outcome: undefined };
     }
     const wf = chartWorkflow(r, runner.env);
-    const still = r.chart?.invocations.some((inv) => inv.id === p.id && inv.status === 'running');
+    const still = r.chart !== undefined && stillRunning(r.chart, p.id);
     // Its state was left while the handler ran: the result has nowhere to go, only the journal keeps it.
     if (!wf || !still) return { run: r, journal: [entry], outcome: undefined };
     const done = completeChartInvocation(r, wf, p.id, e.ok, e.data, runner.env, true);
@@ -232,9 +232,10 @@ async function refusalOf(runner: Runner, host: HandlerHost, run: RunSnapshot, wf
   if (!work) return `${what} is not declared under the chart's \`handlers:\``;
   const server = work.kind === 'mcp' ? findMcpServer(runner.workspaceRoot, work.server) : undefined;
   if (server && 'problem' in server) return `${what} is not run: ${server.problem}`;
-  const chartFile = run.workflow.file;
-  if (chartFile === undefined) return `${what} is not run: the run has no chart file for a person to trust`;
-  const chartTrust = await trusted(runner, host, chartFile, run.workflow.definitionText, handlerLines(wf));
+  // The chart that declares the handler: the run's own, or the copy a child statechart keeps.
+  const chartFile = p.chart.file;
+  if (chartFile === undefined) return `${what} is not run: its chart has no file for a person to trust`;
+  const chartTrust = await trusted(runner, host, chartFile, p.chart.text, handlerLines(p.chart.workflow));
   if (chartTrust) return `${what} is not run: ${chartTrust}`;
   if (work.kind === 'flow') {
     let text: string;
