@@ -9,9 +9,14 @@
  * "stategate handlers" output channel.
  */
 import * as vscode from 'vscode';
-import { nodeFlowHost, pendingOf, runPendingHandlers, type FlowHost } from '../../engine/index.js';
+import { nodeFlowHost, pendingOf, runPendingHandlers, type ChartInvocation, type FlowHost } from '../../engine/index.js';
 import { confirmHandlers } from '../flows/flow-trust.js';
 import type { RunService, RunSituation } from './run-service.js';
+
+/** Whether a running `handler:`/`flow:` invocation is in the tree (a running child statechart's included). */
+function hostRun(invocations: readonly ChartInvocation[], depth = 0): boolean {
+  return invocations.some((i) => i.status === 'running' && (/^(handler|flow):/.test(i.src) || (depth < 16 && i.child !== undefined && hostRun(i.child.snapshot.invocations, depth + 1))));
+}
 
 export class ChartHandlers implements vscode.Disposable {
   private running = false;
@@ -28,7 +33,7 @@ export class ChartHandlers implements vscode.Disposable {
   private due(s: RunSituation): void {
     if (s.kind !== 'active' || s.run.status !== 'running') return;
     const hasCalls = (s.run.handlerCalls?.length ?? 0) > 0;
-    const hasServices = s.run.chart?.invocations.some((i) => i.status === 'running' && /^(handler|flow):/.test(i.src)) ?? false;
+    const hasServices = s.run.chart !== undefined && hostRun(s.run.chart.invocations);
     if (!hasCalls && !hasServices) return;
     if (this.running) {
       this.again = true;
