@@ -5,7 +5,9 @@
  * ./.stategate, the run's folder, which the agent may not write); a later
  * change to the file makes it untrusted again. Refused to the agent through
  * the hook, like `run approve` (policy/own-cli.ts). Prints one JSON object:
- * `{"trusted": [{"file", "hash", "runs"}]}`, `runs` listing a chart's handlers.
+ * `{"trusted": [{"file", "hash", "format", "runs"}], "record"}`, `runs` listing
+ * a chart's handlers. Any file may be trusted: a flow, or the MCP
+ * configuration an MCP handler's server is started from.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -44,7 +46,8 @@ export const command: Command = {
       }
       const loaded = loadWorkflowText(text, file);
       const runs = loaded.format === 'statechart' && loaded.workflow ? handlerLines(loaded.workflow) : [];
-      return { file: path.resolve(file), hash: trustContent(dir, file, text), format: loaded.format, runs };
+      // Any file may be trusted (an MCP configuration too); `format` names a workflow's only when it loads as one.
+      return { file: path.resolve(file), hash: trustContent(dir, file, text), format: loaded.workflow ? loaded.format : 'file', runs };
     });
     printJson(out, { trusted, record: trustFilePath(dir) });
     return 0;

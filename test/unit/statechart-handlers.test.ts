@@ -261,6 +261,7 @@ const validationRows: readonly (readonly [name: string, handlers: string, body: 
   ['a flow: service whose file is missing', '', '      invoke: {id: x, src: "flow:missing.flow.yaml", onDone: {target: b}}', 'chart-flow-missing', /runs the flow missing\.flow\.yaml, but .* does not exist/, 'error'],
   ['a handler with two shapes', 'handlers: {both: {command: [echo], flow: a.flow.yaml}}', '', 'invalid-handler', /must be exactly one of .*; it has `command` and `flow`/, 'error'],
   ['a command handler with no program', 'handlers: {empty: {command: []}}', '', 'invalid-handler', /needs at least the program to run/, 'error'],
+  ['a send to a target that is not parent, an invoke id or a handler', 'handlers: {note: {command: [echo]}}', '      entry: [{type: send, target: nots, event: X}]', 'chart-unknown-send-target', /`send` to `nots`: not `parent`, an invoke id of this chart or a declared handler.*Did you mean `note`/, 'warning'],
   ['an MCP handler without its tool', 'handlers: {m: {mcp: {server: s}}}', '', 'missing-field', /missing the required field `tool`/, 'error'],
 ];
 
