@@ -18,6 +18,8 @@ import { analyseForPolicy, rewriteForPolicy } from '../../src/engine/shell/gate'
 import { runPendingHandlers, type HandlerHost } from '../../src/engine/handlers/run-handlers';
 import { trustContent, trustState } from '../../src/engine/handlers/trust-store';
 import { checkWorkflowFile } from '../../src/engine/check/check-file';
+import { chartCompletionsAt } from '../../src/engine/language/chart/completion';
+import { loadWorkflowText } from '../../src/engine/formats/index';
 import { RunStore } from '../../src/engine/store/run-store';
 import { checkRunSnapshot } from '../../src/engine/store/runner';
 import type { JournalEntry, RunSnapshot } from '../../src/engine/machine/run';
@@ -277,6 +279,14 @@ for (const [name, handlers, body, code, message, severity] of validationRows) {
     assert.ok(found.loc.end > found.loc.start, 'the diagnostic has a position');
   });
 }
+
+test("the editor completes the chart's handler names in an invoke action's handler and as an invoke's handler: src", () => {
+  const text = ['statechart:', '  id: c', '  initial: a', '  handlers:', '    note: {command: [echo, hi]}', '    build: {flow: b.flow.yaml}', '  states:', '    a:', '      entry:', '        - type: invoke', '          handler: ', '      invoke:', '        id: x', '        src: ', '    b: {type: final}', ''].join('\n');
+  const wf = loadWorkflowText(text, 'c.statechart.yaml').workflow;
+  const at = (after: string) => chartCompletionsAt(text, wf, text.indexOf(after) + after.length, false).map((c) => [c.label, c.detail]);
+  assert.deepEqual(at('handler: '), [['note', 'command: echo hi'], ['build', 'flow: b.flow.yaml']]);
+  assert.deepEqual(at('src: ').map(([label]) => label), ['handler:note', 'handler:build']);
+});
 
 test('the handlers fixture validates clean', () => {
   const file = path.join(FIXTURES, 'handlers', CHART);
