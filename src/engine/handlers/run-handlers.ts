@@ -87,7 +87,7 @@ export async function runPendingHandlers(runner: Runner, host: HandlerHost): Pro
     const next = pendingHandlers(run, wf, (text) => runner.env.load(text)).find((p) => !claimedElsewhere(run, p.id, now));
     if (!next) break;
     if (!(await claim(runner, run.runId, next.id))) continue; // another process took it meanwhile
-    reports.push(await runOne(runner, host, run, wf, next));
+    reports.push(await runOne(runner, host, run, next));
   }
   return reports;
 }
@@ -126,8 +126,8 @@ export async function pendingOf(runner: Runner): Promise<PendingHandler[]> {
   return wf ? pendingHandlers(active.run, wf, (text) => runner.env.load(text)) : [];
 }
 
-async function runOne(runner: Runner, host: HandlerHost, run: RunSnapshot, wf: Workflow, p: PendingHandler): Promise<HandlerReport> {
-  const refusal = await refusalOf(runner, host, run, wf, p);
+async function runOne(runner: Runner, host: HandlerHost, run: RunSnapshot, p: PendingHandler): Promise<HandlerReport> {
+  const refusal = await refusalOf(runner, host, run, p);
   if (refusal !== undefined) return end(runner, run.runId, p, { ok: false, exitCode: null, bytes: 0, data: { error: refusal, message: refusal }, reason: refusal });
   const work = p.work as HandlerWork;
   const at = runner.env.now();
@@ -225,7 +225,7 @@ async function end(runner: Runner, runId: string, p: PendingHandler, e: Ended): 
   return { id: p.id, handler: p.handler, ok: e.ok, exit_code: e.exitCode, bytes: e.bytes, ...(e.reason === undefined ? {} : { reason: e.reason }) };
 }
 
-async function refusalOf(runner: Runner, host: HandlerHost, run: RunSnapshot, wf: Workflow, p: PendingHandler): Promise<string | undefined> {
+async function refusalOf(runner: Runner, host: HandlerHost, run: RunSnapshot, p: PendingHandler): Promise<string | undefined> {
   const what = `handler \`${p.handler}\``;
   if (!host.workspaceTrusted) return `${what} is not run: the workspace is in Restricted Mode (trust the folder to run handlers)`;
   const work = p.work;
