@@ -93,6 +93,8 @@ const ENGINE_LAZY_PARTS = [
   [/src[\\/]engine[\\/]formats[\\/]yaml-tree\.ts$/, './yaml-package.js', './cli/hook-yaml.js'],
   [/src[\\/]engine[\\/]pipeline[\\/]payload-check\.ts$/, './payload-ajv.js', './cli/hook-ajv.js'],
   [/src[\\/]engine[\\/]store[\\/]postgres[\\/]pg-session\.ts$/, 'postgres', './cli/hook-postgres.js'],
+  // The MCP SDK's client, for MCP handlers of statecharts only (src/engine/handlers/mcp-call.ts).
+  [/src[\\/]engine[\\/]handlers[\\/]mcp-call\.ts$/, './mcp-client.js', './cli/mcp-client.js'],
 ];
 const engineLazyParts = {
   name: 'engine-lazy-parts',
@@ -115,7 +117,7 @@ const cliShellParts = {
 const entries = [
   { ...cliCommon, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   { ...cliCommon, entryPoints: ['src/engine/index.ts'], outfile: 'dist/engine.js', plugins: [engineLazyParts] },
-  ...['validate', 'run', 'mcp', 'export', 'flow', 'enable', 'disable', 'store'].map((name) => ({ ...cliCommon, entryPoints: [`src/cli/${name}-command.ts`], outfile: `dist/cli/${name}.js`, plugins: [elkOnce, sharedEngine('../engine.js'), cliShellParts] })),
+  ...['validate', 'run', 'mcp', 'export', 'flow', 'enable', 'disable', 'store', 'trust'].map((name) => ({ ...cliCommon, entryPoints: [`src/cli/${name}-command.ts`], outfile: `dist/cli/${name}.js`, plugins: [elkOnce, sharedEngine('../engine.js'), cliShellParts] })),
   { ...cliCommon, entryPoints: ['src/cli/hook-command.ts'], outfile: 'dist/cli/hook.js', plugins: [lazyHookParts, builtinsOnce] },
   { ...cliCommon, entryPoints: ['src/engine/check/check-file.ts'], outfile: 'dist/cli/hook-check.js' },
   { ...cliCommon, entryPoints: ['node_modules/picomatch/index.js'], outfile: 'dist/cli/hook-picomatch.js' },
@@ -123,6 +125,7 @@ const entries = [
   { ...cliCommon, entryPoints: ['src/engine/pipeline/payload-ajv.ts'], outfile: 'dist/cli/hook-ajv.js' },
   { ...cliCommon, entryPoints: ['node_modules/postgres/cjs/src/index.js'], outfile: 'dist/cli/hook-postgres.js' },
   { ...cliCommon, entryPoints: ['src/engine/statechart/lazy-parts.ts'], outfile: 'dist/cli/hook-statechart.js' },
+  { ...cliCommon, entryPoints: ['src/engine/handlers/mcp-client.ts'], outfile: 'dist/cli/mcp-client.js' },
   // The PostgreSQL store's own code: it requires the driver from hook-postgres.js, as hook.js would.
   { ...cliCommon, entryPoints: ['src/engine/store/postgres/pg-storage.ts'], outfile: 'dist/cli/hook-pg-store.js', plugins: [lazyHookParts] },
   {

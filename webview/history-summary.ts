@@ -32,6 +32,8 @@ export function summary(e: HistoryEntry): string {
     case 'reload': return `definition reloaded in ${e.state}`;
     case 'tool_denied': return `${by(e.client)}denied ${e.tool} in ${e.state}: ${e.reason}`;
     case 'tool_result': return `${by(e.client)}${e.tool} in ${e.state}${e.file ? ` edited ${e.file}` : ''}`;
+    case 'handler_start': return `handler ${e.handler} (${e.id}) started in ${e.state}`;
+    case 'handler_end': return `handler ${e.handler} (${e.id}) ${e.ok ? 'done' : 'failed'}${e.exit_code === null ? '' : `, exit ${e.exit_code}`}, ${e.bytes} bytes${e.reason ? `: ${e.reason}` : ''}`;
     case 'learning': return `learning (${e.type}) in ${e.state}: ${e.lesson}`;
     case 'usage': return `model usage +$${e.cost.toFixed(2)} (total $${e.total.toFixed(2)})${e.model ? ` by ${e.model}` : ''}`;
     case 'bound_warning': return e.message;

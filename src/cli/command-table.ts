@@ -14,6 +14,7 @@ export const COMMAND_SUMMARIES = {
   export: 'print a workflow diagram as Mermaid, DOT or PlantUML',
   flow: 'run FlowState flows: run, resume, stop, pause, status, list',
   store: 'the shared PostgreSQL store (STATEGATE_STORE_URL): init, status, migrate',
+  trust: "trust a chart or flow file's content to run its handlers (a person's command)",
 } as const;
 
 export type CommandName = keyof typeof COMMAND_SUMMARIES;

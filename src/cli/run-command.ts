@@ -12,6 +12,7 @@ import { parse, stringOption, type Parsed } from './args.js';
 import { CliError, parseJsonObjectOption, parseJsonOption, printJson, type ExitCode, type Output } from './io.js';
 import type { Command } from './commands.js';
 import { RUN_TOOL_SUBCOMMANDS } from './run-tool-command.js';
+import { RUN_HANDLER_SUBCOMMANDS } from './run-handlers.js';
 
 interface Sub {
   readonly usage: string;
@@ -232,6 +233,7 @@ export const RUN_SUBCOMMANDS: Record<string, Sub> = {
     exec: (runner) => runner.reload(),
   },
   ...RUN_TOOL_SUBCOMMANDS,
+  ...RUN_HANDLER_SUBCOMMANDS,
 };
 
 const USAGE = `stategate run [--dir DIR] <${Object.keys(RUN_SUBCOMMANDS).join('|')}> ...`;

@@ -70,6 +70,7 @@ export { diagramTree, duration, isContainer, type DiagramTree, type TreeNode } f
 export { configurationPaths, nextDue, ROOT_ID, type ChartInvocation, type ChartSnapshot, type ChartTimer } from './statechart/index.js';
 // Flows (FlowState): the runner, for `stategate flow ...` and the Flows view.
 export * from './flow/index.js';
+export * from './handlers/index.js';
 // The effects of a plain Node host (the CLI's, whose bash and claude-code the extension's host reuses).
 export * from './flow/effects/index.js';
 // Agent clients: the hook and MCP entries `stategate enable` and "Enable Agent Enforcement" write (src/engine/clients).

@@ -35,6 +35,8 @@ function srcProblem(
 ): Pick<Diagnostic, 'message' | 'data'> | undefined {
   const src = invoke.src.name;
   const ref = parseSrc(src);
+  // `handler:` and `flow:` are checked against the chart's handlers and the disk by handler-rules.ts.
+  if (ref.kind === 'handler' || ref.kind === 'flow') return undefined;
   if (ref.kind === 'agent') {
     return ref.name.trim() === '' ? { message: '`agent:` needs the name of the agent that takes the task, e.g. `agent:implementer`.' } : undefined;
   }

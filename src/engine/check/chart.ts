@@ -16,6 +16,7 @@ import { parallelRegionsRule } from './chart-parallel-regions.js';
 import { reachRule } from './chart-reach.js';
 import { regionFinalRule } from './chart-region-final.js';
 import { srcRule } from './chart-src.js';
+import { handlerRules } from './handler-rules.js';
 import { stageRules } from './stage-rules.js';
 import { targetRule, targetSites } from './chart-targets.js';
 import { indexChart } from './chart-walk.js';
@@ -42,6 +43,7 @@ export function validateChart(wf: Workflow, opts: ChartValidateOptions = {}): Di
   guardSyntaxRule(index, parse, out); // 6
   actionRule(wf, index, out); // 7
   srcRule(wf, index, opts.resolveSrc, opts.file, out); // 8
+  handlerRules(wf, index, opts.file, out); // 8: handler: and flow: sources, invoke actions
   alwaysCycleRule(wf, index, out); // 9
   contextRule(wf, index, parse, out); // 10
   envRule(wf, index, parse, out); // env.NAME reads only declared variables

@@ -43,7 +43,8 @@ export class ChartRegistry {
 
   lookup(src: string, fromFile: string): ResolvedSrc | InvokeProblem | undefined {
     const ref = parseSrc(src);
-    if (ref.kind === 'agent') return {};
+    // A handler or a flow is the chart's own to declare (check/handler-rules.ts), not the registry's.
+    if (ref.kind === 'agent' || ref.kind === 'handler' || ref.kind === 'flow') return {};
     const read = this.registryFor(fromFile);
     if (read && 'problem' in read) return read;
     if (ref.kind === 'service') return read?.registry.services.some((s) => s.name === ref.name) ? {} : undefined;

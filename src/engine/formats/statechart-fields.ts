@@ -31,6 +31,7 @@ export const CHART_FIELDS: readonly string[] = [
   'interrupts',
   'env',
   'agents',
+  'handlers',
 ];
 
 /** A state node may also be a stage of a pipeline (a region or a history node may not). */

@@ -16,6 +16,7 @@ import { CHART_FIELDS, DOCUMENT_FIELDS } from './statechart-fields.js';
 import { ChartNodes, readBehaviour, readChartMeta } from './statechart-nodes.js';
 import { readRegistry, readServices } from './statechart-registry.js';
 import { readAgentList, readEnvDecl } from './statechart-env.js';
+import { readHandlers } from './statechart-handlers.js';
 import type { LoadOptions, LoadResult } from './statewright.js';
 import { identity, readInterrupts, readMeta, readVersion } from './statewright.js';
 import { parseYamlTree } from './yaml-tree.js';
@@ -71,6 +72,7 @@ function readChart(r: Reader, e: Entry): Workflow | undefined {
   const rootMeta = readChartMeta(r, f.get('meta'));
   const env = readEnvDecl(r, f.get('env'));
   const agents = readAgentList(r, f.get('agents'), 'the chart\'s `agents`');
+  const handlers = readHandlers(r, f.get('handlers'));
   const chart: ChartDef = {
     root: { ...readBehaviour(r, f, '', 'the statechart', 'compound'), ...(rootMeta ? { meta: rootMeta } : {}) },
     actions: readNamedActions(r, f.get('actions'), skippedActions),
@@ -79,6 +81,7 @@ function readChart(r: Reader, e: Entry): Workflow | undefined {
     ...(f.get('version') ? { versionLoc: nodeLoc((f.get('version') as Entry).node, (f.get('version') as Entry).pointer) } : {}),
     ...(env ? { env } : {}),
     ...(agents ? { agents } : {}),
+    ...(handlers ? { handlers } : {}),
     skippedActions,
   };
   return {

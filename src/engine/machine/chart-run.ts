@@ -13,6 +13,7 @@ import { envBinding, type CapturedEnv } from './chart-env.js';
 import { cloneJson } from '../model/json-value.js';
 import type * as chart from '../statechart/index.js';
 import { interpreter } from '../statechart/lazy.js';
+import { parseSrc } from '../statechart/src-ref.js';
 import type { ChartEffect, ChartResult, ChartSnapshot } from '../statechart/index.js';
 import type { MachineEnv } from './cursor.js';
 import { freshCounters, resetStateCounters, RUN_SNAPSHOT_VERSION } from './run.js';
@@ -59,24 +60,55 @@ export interface ChartView {
   chart_error?: string;
 }
 
-/** An invocation as `state` shows it: a child statechart with its own view (not its definition text). */
+/**
+ * An invocation as `state` shows it: a child statechart with its own view (not its definition text);
+ * `kind` says who runs it (docs/statechart-handlers.md): `agent`, `statechart`, `command`/`flow`/`mcp`
+ * (a handler, named in `handler`), or `service`.
+ */
 export type InvocationView = Omit<chart.ChartInvocation, 'child'> & {
+  kind: InvocationKind;
+  handler?: string;
   child?: { id: string; version?: string; file?: string; status: chart.ChartStatus; context: JsonObject } & ChartView;
 };
+
+export type InvocationKind = 'agent' | 'statechart' | 'command' | 'flow' | 'mcp' | 'service';
+
+/** Who runs an invocation of `src`, by its prefix and the chart's handlers (an undeclared handler: `command`, which fails when run). */
+export function invocationKind(wf: Workflow, src: string): { kind: InvocationKind; handler?: string } {
+  const ref = parseSrc(src);
+  if (ref.kind === 'handler') return { kind: wf.chart?.handlers?.get(ref.name)?.kind ?? 'command', handler: ref.name };
+  return { kind: ref.kind };
+}
+
+/** The run's queued handler calls as `state` lists them beside the invocations (status `pending`, `action: true`). */
+export type HandlerCallView = Omit<InvocationView, 'status'> & { status: 'pending'; action: true; params?: JsonObject };
+
+export function handlerCallViews(run: RunSnapshot, wf: Workflow): HandlerCallView[] {
+  return (run.handlerCalls ?? []).map((c) => ({
+    id: c.id,
+    state: c.state,
+    src: `handler:${c.handler}`,
+    status: 'pending' as const,
+    ...invocationKind(wf, `handler:${c.handler}`),
+    action: true as const,
+    ...(c.params ? { params: c.params } : {}),
+  }));
+}
 
 export function chartView(wf: Workflow, s: ChartSnapshot, load?: (text: string) => Workflow | undefined): ChartView {
   return {
     value: interpreter().stateValue(wf, s),
     configuration: interpreter().configurationPaths(wf, s),
     timers: s.timers.map((t) => ({ state: t.state, transition: t.transition, due: new Date(t.due).toISOString(), due_ms: t.due })),
-    invocations: s.invocations.map((inv) => invocationView(inv, load)),
+    invocations: s.invocations.map((inv) => invocationView(wf, inv, load)),
     ...(s.output === undefined ? {} : { output: s.output }),
     ...(s.error === undefined ? {} : { chart_error: s.error }),
   };
 }
 
-function invocationView(inv: chart.ChartInvocation, load: ((text: string) => Workflow | undefined) | undefined): InvocationView {
-  const { child, ...rest } = inv;
+function invocationView(wf: Workflow, inv: chart.ChartInvocation, load: ((text: string) => Workflow | undefined) | undefined): InvocationView {
+  const { child, ...own } = inv;
+  const rest = { ...own, ...invocationKind(wf, inv.src) };
   const cw = child && load?.(child.text);
   if (!child || !cw) return rest;
   const { text: _text, snapshot, ...about } = child;
@@ -142,6 +174,7 @@ export function applyResult(run: RunSnapshot, wf: Workflow, r: ChartResult, op: 
   const kept = keptNodeCounters(run, r);
   if (kept) next.nodeCounters = kept;
   else delete next.nodeCounters;
+  queueHandlerCalls(next, wf, r.effects, at);
   const entry: JournalEntry = {
     kind: 'chart',
     at,
@@ -154,6 +187,29 @@ export function applyResult(run: RunSnapshot, wf: Workflow, r: ChartResult, op: 
     ...(status !== run.status ? { status } : {}),
   };
   return { run: next, entry };
+}
+
+/**
+ * The handler calls a step made, queued on the run for the host to run
+ * (docs/statechart-handlers.md): each `invoke` action naming a declared
+ * handler, and each `send` to a declared handler (its params are the event
+ * and its data). Only the run's own chart's: a child machine's calls stay
+ * journaled effects of the child.
+ */
+function queueHandlerCalls(run: RunSnapshot, wf: Workflow, effects: readonly ChartEffect[], at: string): void {
+  const handlers = wf.chart?.handlers;
+  if (!handlers?.size || run.status !== 'running') return;
+  let state = run.state;
+  for (const e of effects) {
+    if (e.type === 'enter' || e.type === 'exit') state = e.state;
+    let call: { handler: string; params?: JsonObject } | undefined;
+    if (e.type === 'call' && handlers.has(e.handler)) call = { handler: e.handler, ...(e.params ? { params: e.params } : {}) };
+    else if (e.type === 'send' && handlers.has(e.to)) call = { handler: e.to, params: { event: e.event, ...(e.data ? { data: e.data } : {}) } };
+    if (!call) continue;
+    const seq = (run.handlerSeq ?? 0) + 1;
+    run.handlerSeq = seq;
+    run.handlerCalls = [...(run.handlerCalls ?? []), { id: `call-${seq}`, ...call, state, at }];
+  }
 }
 
 /**
@@ -281,8 +337,9 @@ export function sendChartEvent(run: RunSnapshot, wf: Workflow, event: string, da
   return step(run, wf, env, 'send', event, (w, s, o) => interpreter().sendEvent(w, s, data === undefined ? { type: event } : { type: event, data }, o));
 }
 
-export function completeChartInvocation(run: RunSnapshot, wf: Workflow, id: string, ok: boolean, data: JsonValue | undefined, env: MachineEnv) {
-  return step(run, wf, env, ok ? 'done' : 'fail', id, (w, s, o) => interpreter().completeInvocation(w, s, { id, ok, ...(data === undefined ? {} : { data }) }, o));
+/** `byHost`: the host ran the invocation's handler or flow (only it may complete one: statechart/invoke.ts). */
+export function completeChartInvocation(run: RunSnapshot, wf: Workflow, id: string, ok: boolean, data: JsonValue | undefined, env: MachineEnv, byHost = false) {
+  return step(run, wf, env, ok ? 'done' : 'fail', id, (w, s, o) => interpreter().completeInvocation(w, s, { id, ok, ...(data === undefined ? {} : { data }), ...(byHost ? { byHost } : {}) }, o));
 }
 
 /** Fires the timers due by the run's clock; nothing to journal when none is due. */

@@ -172,6 +172,32 @@ export interface RunSnapshot extends Frame {
   chartEnv?: Record<string, string | null>;
   /** A statechart run: the agents `agents.select` picks from, captured at the start. */
   agents?: ChartAgent[];
+  /**
+   * A statechart run's handler calls not yet run (`invoke` actions and `send`s
+   * to a declared handler, docs/statechart-handlers.md), in the order the chart
+   * made them. Absent: none. `handler:`/`flow:` services are its running
+   * invocations instead.
+   */
+  handlerCalls?: HandlerCall[];
+  /** How many handler calls the run made so far (numbers their ids). */
+  handlerSeq?: number;
+  /**
+   * Handlers some process is running now, by call or invocation id, with when
+   * it began: another process (VS Code and a terminal at once) leaves them be.
+   * A claim older than the handler timeout is stale (its process died).
+   */
+  handlerClaims?: Record<string, string>;
+}
+
+/** A handler call an action made, waiting for the host to run it. */
+export interface HandlerCall {
+  /** `call-<n>`, unique in the run. */
+  id: string;
+  handler: string;
+  /** The state (or transition source) whose action made the call. */
+  state: string;
+  params?: JsonObject;
+  at: string;
 }
 
 export interface RunUsage {
@@ -288,6 +314,10 @@ export type JournalEntry =
       interrupt?: string;
       file?: string;
     })
+  /** A handler began to run (docs/statechart-handlers.md): what, for which call or invocation; never its output. */
+  | (EntryBase & { kind: 'handler_start'; id: string; handler: string; handler_kind: 'command' | 'flow' | 'mcp'; state: string; command?: string[]; flow?: string; mcp?: { server: string; tool: string } })
+  /** A handler ended or was refused: its exit code and how many bytes it wrote (its output is not kept). */
+  | (EntryBase & { kind: 'handler_end'; id: string; handler: string; ok: boolean; exit_code: number | null; bytes: number; reason?: string })
   | (EntryBase & { kind: 'learning'; state: string; iteration: number } & LearningInput)
   | (EntryBase & { kind: 'usage'; cost: number; total: number; inputTokens?: number; outputTokens?: number; model?: string })
   | (EntryBase & { kind: 'bound_warning'; key: string; message: string })

@@ -160,6 +160,12 @@ export interface ChartDef {
   readonly env?: readonly ChartEnvVar[];
   /** The chart's own agents (root `agents:`), for `agents.select(role, hint)`. */
   readonly agents?: readonly ChartAgent[];
+  /**
+   * The chart's handlers (`handlers:`): what an `invoke` action, a
+   * `handler:NAME` service or a `send` to NAME runs outside the chart.
+   * Absent: the chart declares none.
+   */
+  readonly handlers?: ReadonlyMap<string, HandlerDef>;
 }
 
 /** A variable named under the chart's `env:`, with its default (null: none). Values are strings, as in the environment. */
@@ -176,6 +182,12 @@ export interface ChartAgent {
   readonly tags: readonly string[];
   readonly description?: string;
 }
+
+/** One entry of the chart's `handlers:` table: a command's argv, a FlowState flow file, or an MCP server's tool. */
+export type HandlerDef =
+  | { readonly kind: 'command'; readonly argv: readonly string[]; readonly loc: SourceLoc }
+  | { readonly kind: 'flow'; readonly file: string; readonly loc: SourceLoc }
+  | { readonly kind: 'mcp'; readonly server: string; readonly tool: string; readonly loc: SourceLoc };
 
 /** Where an invoke `src` was found outside the chart (the chart file that runs, for `statechart:`). */
 export interface ResolvedSrc {

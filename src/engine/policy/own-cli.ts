@@ -2,7 +2,8 @@
  * stategate's own CLI run by the agent through a shell tool. The person's
  * commands (approve, reject, stop, force, reload, enable/disable, and the
  * hook's own reporting channel) would let an agent approve itself or turn its
- * gate off ("Approval is never granted by the agent", docs/enforcement.md), so they are
+ * gate off ("Approval is never granted by the agent", docs/enforcement.md), or
+ * trust a file to run its commands (`trust`, `run handlers`), so they are
  * denied in every enforced state, whatever its rules. What the agent may run:
  * `run state`, `run send` (a transition, like statewright_transition; a
  * stage's completion event is refused there, pipeline/completion-only.ts),
@@ -39,6 +40,8 @@ const WHY: Readonly<Record<string, string>> = {
   'run tool': "it reports tool calls to the gate, which only the client's hook does",
   'run result': "it reports tool calls to the gate, which only the client's hook does",
   'run file-changed': 'it reports file changes (which fire interrupts), which only the editor and the hooks do',
+  'run handlers': `it runs the chart's handlers, commands outside the agent's sandbox: ${PERSON}`,
+  trust: `it records that a person read a chart or flow file and trusts what it runs (docs/statechart-handlers.md): ${PERSON}`,
   hook: "it is the client's hook, which reports the agent's calls to the gate",
   enable: `it installs or removes the agents' hooks: ${PERSON}`,
   disable: `it installs or removes the agents' hooks: ${PERSON}`,

@@ -16,6 +16,11 @@
  *   in a final state of its `meta.failure_states`, fails it (`onError`, with
  *   `event.data.error` saying why).
  *
+ * - a child's `emit EVENT` (and its `send` to `parent`) is delivered to the
+ *   parent as EVENT, with its data, once the child's step is over: the
+ *   parent's `on` handles it like an event sent to the run (unhandled, it is
+ *   dropped, as an event no state takes).
+ *
  * What a child did is journaled as one `child` effect holding its effects.
  */
 import type { JsonObject, JsonValue, Workflow } from '../model/index.js';
@@ -169,6 +174,7 @@ function applyChild(rs: RunState, inv: ChartInvocation, wf: Workflow, r: ChildRe
   rs.touched = true;
   if (r.transitioned) rs.transitioned = true;
   rs.effect({ type: 'child', id: inv.id, state: inv.state, effects: r.effects });
+  deliverUpward(rs, r.effects);
   const s = r.snapshot;
   if (s.status === 'failed') {
     fail(rs, updated, `the child statechart ${child.id} failed: ${s.error ?? 'no reason recorded'}`);
@@ -180,12 +186,27 @@ function applyChild(rs: RunState, inv: ChartInvocation, wf: Workflow, r: ChildRe
   }
 }
 
+/**
+ * The events a child's step addressed to its parent (`emit`, `send` to
+ * `parent`), in the order it raised them, each processed by the parent to
+ * rest. A grandchild's emit reached the child in the child's own step, so
+ * only the child's own effects are read here.
+ */
+function deliverUpward(rs: RunState, effects: readonly ChartEffect[]): void {
+  for (const e of effects) {
+    if (rs.status !== 'running') return;
+    if (e.type !== 'emit' && !(e.type === 'send' && e.to === 'parent')) continue;
+    const binding: EventBinding = e.data === undefined ? { type: e.event } : { type: e.event, data: e.data };
+    macrostep(rs, { kind: 'event', binding });
+  }
+}
+
 function fail(rs: RunState, inv: ChartInvocation, error: string, more: JsonObject = {}): void {
   finish(rs, inv, false, { error, ...more });
 }
 
 function finish(rs: RunState, inv: ChartInvocation, ok: boolean, data: JsonObject): void {
-  const event = finishInvocation(rs, inv.id, ok, data, true);
+  const event = finishInvocation(rs, inv.id, ok, data, 'child');
   if (typeof event === 'string') return;
   rs.transitioned = true;
   macrostep(rs, event);

@@ -127,6 +127,8 @@ export interface InvocationOutcome {
   readonly ok: boolean;
   /** `event.data` of the done or error event. */
   readonly data?: JsonValue;
+  /** Set by the host that ran a `handler:`/`flow:` invocation (docs/statechart-handlers.md): only it completes one. */
+  readonly byHost?: boolean;
 }
 
 /** Completes a running invocation (`stategate run done|fail <invoke-id>`): its done or error event is processed. */
@@ -141,7 +143,7 @@ export function completeInvocation(workflow: Workflow, snapshot: ChartSnapshot, 
     return { snapshot, transitioned: false, effects: [], error: inChild.error };
   }
   if (!inChild) {
-    const event = finishInvocation(rs, outcome.id, outcome.ok, outcome.data);
+    const event = finishInvocation(rs, outcome.id, outcome.ok, outcome.data, outcome.byHost ? 'host' : undefined);
     if (typeof event === 'string') {
       rs.release();
       return { snapshot, transitioned: false, effects: [], error: event };

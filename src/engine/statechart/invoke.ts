@@ -16,7 +16,7 @@ import { evaluateData } from './expressions.js';
 import type { ChartEvent, RunState } from './run-state.js';
 import type { ChartInvocation } from './snapshot.js';
 import { cancelChild, queueChildWork } from './children.js';
-import { STATECHART_PREFIX } from './src-ref.js';
+import { isHostRun, STATECHART_PREFIX } from './src-ref.js';
 
 /** Finds the machine a `statechart:<id>[@version]` src names (through the machine registry and the workspace). */
 export type ChildChartResolver = (src: string) => Workflow | undefined;
@@ -62,17 +62,22 @@ export function cancelInvocations(rs: RunState, index: number): void {
 /**
  * Marks the running invocation `invokeId` done (ok) or failed and returns the
  * event that reports it; an error message when no such invocation is running,
- * or when it runs a child statechart and `byChild` is not set (such a child
- * ends by reaching its final state, not by being told).
+ * or when it runs a child statechart and `by` is not 'child' (such a child
+ * ends by reaching its final state, not by being told), or a handler or flow
+ * and `by` is not 'host' (its result is what the handler did: an agent that
+ * could say "done" would skip it).
  */
-export function finishInvocation(rs: RunState, invokeId: string, ok: boolean, data: JsonValue | undefined, byChild = false): ChartEvent | string {
+export function finishInvocation(rs: RunState, invokeId: string, ok: boolean, data: JsonValue | undefined, by?: 'child' | 'host'): ChartEvent | string {
   const at = rs.invocations.findIndex((inv) => inv.id === invokeId && inv.status === 'running');
   if (at < 0) {
     const known = rs.invocations.filter((inv) => inv.status === 'running').map((inv) => inv.id);
     return `no running invocation "${invokeId}"${known.length ? ` (running: ${known.join(', ')})` : ' (none is running)'}`;
   }
   const found = rs.invocations[at] as ChartInvocation;
-  if (!byChild && isChildChart(rs, found)) {
+  if (by !== 'host' && isHostRun(found.src)) {
+    return `invocation "${invokeId}" runs ${found.src}: it ends when the handler has run (in VS Code, or \`stategate run handlers\` in a person's terminal), not by run done|fail`;
+  }
+  if (by !== 'child' && isChildChart(rs, found)) {
     return (
       `invocation "${invokeId}" runs the child statechart ${found.src.slice(STATECHART_PREFIX.length)}: it ends when the child reaches ` +
       `its final state (or fails), not by run done|fail; send the child its events with \`stategate run send EVENT\``

@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import type { CheckOptions, CheckResult } from '../check/check-file.js';
 import { createMachineEnv } from '../machine/env.js';
 import * as machine from '../machine/operations.js';
-import { chartClock, chartView, chartWorkflow, completeChartInvocation, isChartWorkflow, withDueTimers, type ChartOutcome, type ChartView } from '../machine/chart-run.js';
+import { chartClock, chartView, chartWorkflow, completeChartInvocation, handlerCallViews, isChartWorkflow, withDueTimers, type ChartOutcome, type ChartView, type InvocationView } from '../machine/chart-run.js';
 import { captureChartEnv } from '../machine/chart-env.js';
 import { mergeAgents } from '../machine/agents.js';
 import { AGENTS_FILE, agentsFileErrors, loadAgentsFile } from '../formats/agents-file.js';
@@ -490,7 +490,10 @@ export class Runner {
       const wf = chartWorkflow(run, this.env);
       // What agents are told: every active state's rules, the events, the tasks handed to agents.
       const described = withoutCompletionEvents(machine.describe(run, this.env, branchOpt(branch)), this.completionsOf(run, branch));
-      const view = wf && run.chart ? { ...chartView(wf, run.chart, (text) => this.env.load(text)), ...chartAgentView(run.chart, described.transitions.filter(isChartTransition)) } : {};
+      const chartPart = wf && run.chart ? chartView(wf, run.chart, (text) => this.env.load(text)) : undefined;
+      // The handler calls actions queued are listed with the invocations (docs/statechart-handlers.md).
+      if (chartPart && wf && run.handlerCalls?.length) chartPart.invocations = [...chartPart.invocations, ...(handlerCallViews(run, wf) as unknown as InvocationView[])];
+      const view = chartPart && run.chart ? { ...chartPart, ...chartAgentView(run.chart, described.transitions.filter(isChartTransition)) } : {};
       return { run_id: run.runId, ...described, ...view, definition_changed: this.definitionChanged(run) };
     }
     const run = active;

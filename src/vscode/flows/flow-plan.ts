@@ -75,7 +75,15 @@ export function planText(lines: readonly PlanLine[]): string {
  * (a changed `command` there changes what the flow runs).
  */
 export function flowHash(content: string, toolRegistry?: string): string {
-  const hash = createHash('sha256').update(content);
-  if (toolRegistry !== undefined) hash.update('\0.stategate/flow-tools.yaml\0').update(toolRegistry);
-  return hash.digest('hex');
+  return createHash('sha256').update(trustedText(content, toolRegistry)).digest('hex');
+}
+
+/**
+ * What a person trusts when they allow a flow: its text, and the custom tool
+ * registry's text when there is one (a changed registry changes what the flow
+ * runs, so it asks again); with no registry, the flow's text alone, so a flow
+ * allowed before is not asked about again.
+ */
+export function trustedText(content: string, toolRegistry?: string): string {
+  return toolRegistry === undefined ? content : `${content}\0.stategate/flow-tools.yaml\0${toolRegistry}`;
 }

@@ -83,7 +83,7 @@ export class FlowRuns implements vscode.Disposable {
       void vscode.window.showErrorMessage(`stategate: ${path.basename(file)} is not a flow (a flow has start-at and states with a tool); see the Problems panel.`);
       return undefined;
     }
-    return (await confirmFirstRun(this.state, this.workspace, file, content, wf)) ? wf : undefined;
+    return (await confirmFirstRun(this.workspace, file, content, wf)) ? wf : undefined;
   }
 
   pause(instance: string): void {

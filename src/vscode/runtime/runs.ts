@@ -14,6 +14,7 @@ import { startAgents, type Agents } from '../agents/index.js';
 import { statePanel, type StatePanel } from '../panel/index.js';
 import { notifyApprovals } from './approvals.js';
 import { ChartTimers } from './chart-timers.js';
+import { ChartHandlers } from './chart-handlers.js';
 import { registerRunCommands } from './commands.js';
 import { RunService } from './run-service.js';
 import { watchSaves } from './save-watcher.js';
@@ -41,7 +42,7 @@ export function startRuns(context: vscode.ExtensionContext, folder: vscode.Works
   let agents: Agents | undefined;
   if (folder) {
     service = new RunService(folder, { password: storePasswordFrom(context) });
-    context.subscriptions.push(service, new RunStatusBar(service), new ChartTimers(service), ...registerRunCommands(service, register), ...registerStoreCommands(context, service, register), watchStoreSetting(folder), watchSaves(service), notifyApprovals(service));
+    context.subscriptions.push(service, new RunStatusBar(service), new ChartTimers(service), new ChartHandlers(service), ...registerRunCommands(service, register), ...registerStoreCommands(context, service, register), watchStoreSetting(folder), watchSaves(service), notifyApprovals(service));
     agents = startAgents(context, service, register);
     context.subscriptions.push(...agents.disposables);
   }

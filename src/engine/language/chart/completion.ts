@@ -64,6 +64,12 @@ function candidates(wf: Workflow | undefined, text: string, json: boolean, slot:
       return fieldNames(text, json, slot.object, slot.path, path[path.length - 1]);
     case 'expression':
       return [];
+    case 'handler':
+      return [...(wf?.chart?.handlers ?? [])].map(([name, def]) => ({
+        label: `${slot.prefix}${name}`,
+        kind: 'action' as const,
+        detail: def.kind === 'command' ? `command: ${def.argv.join(' ')}` : def.kind === 'flow' ? `flow: ${def.file}` : `MCP tool ${def.tool} of ${def.server}`,
+      }));
   }
 }
 

@@ -18,6 +18,8 @@ export type ChartSlot =
   /** Stage fields of a state node: the node's events for `completion_tool`, placeholders in `prompt`. */
   | { readonly kind: 'completion-tool'; readonly node: string }
   | { readonly kind: 'prompt'; readonly node: string }
+  /** A handler name (an `invoke` action's `handler`; `prefix` `handler:` for an invoke's `src`). */
+  | { readonly kind: 'handler'; readonly prefix: '' | 'handler:' }
   /** A key of an object; `path` is the object's path. */
   | { readonly kind: 'field'; readonly object: ObjectKind; readonly path: readonly (string | number)[] };
 
@@ -70,6 +72,9 @@ export function valueSlot(wf: Workflow | undefined, path: Path): ChartSlot | und
   if (node === ROOT_ID && rest[0] === 'interrupts' && rest[rest.length - 1] === 'target') return { kind: 'target', source: ROOT_ID };
   if (isActionList(rest)) return { kind: 'action' };
   if (node === ROOT_ID && rest[0] === 'actions' && rest[2] === 'context_updates' && rest.length === 4) return { kind: 'expression' };
+  // docs/statechart-handlers.md: an invoke action's `handler`, an invocation's `src`.
+  if (rest[0] !== 'handlers' && rest.length >= 2 && rest[rest.length - 1] === 'handler') return { kind: 'handler', prefix: '' };
+  if (rest[0] === 'invoke' && rest[rest.length - 1] === 'src' && (rest.length === 2 || (rest.length === 3 && typeof rest[1] === 'number'))) return { kind: 'handler', prefix: 'handler:' };
   const tail = transitionTail(rest);
   if (tail) {
     const t = typeof tail[0] === 'number' ? tail.slice(1) : tail;
