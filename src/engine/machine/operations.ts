@@ -284,7 +284,7 @@ export function sendEvent(
       if (!wf.states.has(res.to)) return scoped({ code: 'unknown_state', message: `target state "${res.to}" is not defined` });
       res.to = settle(wf, res.to);
       const approval = res.approval ? { event, target: res.to, ...(res.approval.message === undefined ? {} : { message: res.approval.message }) } : undefined;
-      if (approval && wf.meta.approvalMode === 'ask') {
+      if (approval && wf.meta.approvalMode !== 'none') {
         pos.pendingApproval = {
           event,
           from,

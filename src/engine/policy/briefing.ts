@@ -40,7 +40,7 @@ function pathScopeLine(view: Omit<RulesView, 'limits'>): string | undefined {
 function ruleLines(view: RulesView, usage: StateView['usage']): string[] {
   const limits = [
     limit('tool calls', usage.iterations, view.limits.max_iterations),
-    limit('edited lines', usage.edit_lines, view.limits.max_edit_lines),
+    view.limits.max_edit_lines === null ? undefined : `at most ${view.limits.max_edit_lines} lines per edit`,
     limit('files edited', usage.files_edited.length, view.limits.max_files_per_state),
     limit('bytes read', usage.bytes_read, view.limits.context_budget_bytes),
   ].filter((x): x is string => x !== undefined);
@@ -52,11 +52,13 @@ function chartStateLines(s: ActiveStateView): string[] {
   const limits = (
     [
       ['tool calls', s.limits.max_iterations],
-      ['edited lines', s.limits.max_edit_lines],
       ['files edited', s.limits.max_files_per_state],
       ['bytes read', s.limits.context_budget_bytes],
     ] as const
   ).flatMap(([name, l]) => (l ? [`${name} ${l.used}/${l.limit}${l.declared_by === s.state ? '' : ` (counted in "${l.declared_by}")`}`] : []));
+  // max_edit_lines caps each edit, so it has no running count to show.
+  const perEdit = s.limits.max_edit_lines ? [`at most ${s.limits.max_edit_lines.limit} lines per edit`] : [];
+  limits.unshift(...perEdit);
   return [...allowLines(s), ...(limits.length ? [`Limits: ${limits.join('; ')}.`] : [])];
 }
 
