@@ -11,6 +11,7 @@ import { parse, stringOption, type Parsed } from './args.js';
 import { CliError, parseJsonObjectOption, parseJsonOption, printJson, type ExitCode, type Output } from './io.js';
 import type { Command } from './commands.js';
 import { RUN_TOOL_SUBCOMMANDS } from './run-tool-command.js';
+import { RUN_BIND_SUBCOMMANDS } from './run-bind.js';
 
 interface Sub {
   readonly usage: string;
@@ -226,6 +227,7 @@ export const RUN_SUBCOMMANDS: Record<string, Sub> = {
     exec: (runner) => runner.reload(),
   },
   ...RUN_TOOL_SUBCOMMANDS,
+  ...RUN_BIND_SUBCOMMANDS,
 };
 
 const USAGE = `stategate run [--dir DIR] <${Object.keys(RUN_SUBCOMMANDS).join('|')}> ...`;

@@ -64,7 +64,7 @@ export interface ForkView {
   on_complete: string;
   on_fail?: string;
   current?: string;
-  branches: { name: string; status: string; initial: string; terminal: string; state?: string }[];
+  branches: { name: string; status: string; initial: string; terminal: string; state?: string; sessions: string[] }[];
 }
 
 export interface ChildView {
@@ -125,7 +125,7 @@ function forkView(fork: ActiveFork): ForkView {
     on_complete: fork.onComplete,
     ...(fork.onFail ? { on_fail: fork.onFail } : {}),
     ...(fork.current === undefined ? {} : { current: fork.current }),
-    branches: fork.branches.map((b) => ({ name: b.name, status: b.status, initial: b.initial, terminal: b.terminal, ...(b.status === 'pending' ? {} : { state: b.state }) })),
+    branches: fork.branches.map((b) => ({ name: b.name, status: b.status, initial: b.initial, terminal: b.terminal, ...(b.status === 'pending' ? {} : { state: b.state }), sessions: b.sessions ?? [] })),
   };
 }
 
