@@ -526,8 +526,8 @@ export class Runner {
    * so each branch decides it in turn on the same snapshot, and the first that
    * refuses it answers, named, with the way to bind. Allowed, it counts in
    * every branch (each branch's limits hold the call as its own would). A
-   * branch standing in a final state (its terminal, waiting for BRANCH_DONE)
-   * enforces nothing and so refuses nothing.
+   * branch standing in its terminal state (final, waiting for BRANCH_DONE)
+   * refuses nothing; when every branch does, only BRANCH_DONE is left.
    */
   private async toolEveryBranch(call: ToolCall, opts: ToolOptions, run: RunSnapshot, fork: ActiveFork): Promise<ToolAnswer> {
     const aliases = this.aliasesFor(opts);
@@ -545,7 +545,8 @@ export class Runner {
       prepared.push({ branch, node: here.node, policy });
     }
     const first = prepared[0];
-    if (!first) return { decision: 'allow', reason: 'every running branch stands in a final state: enforcement is off', notices: [], counted: false, enforcement: 'off', state: run.state };
+    // Every branch waits in its terminal state: what is left is BRANCH_DONE (stategate's own tools passed above), not work.
+    if (!first) return denied(`Every running branch of the fork (${running.join(', ')}) stands in its terminal state: send BRANCH_DONE:<branch> for each (statewright_transition, or \`stategate run send BRANCH_DONE:NAME --branch NAME\`).`);
     const answer = await this.apply<ToolAnswer>((r) => {
       if (r.status !== 'running') return { run: r, journal: [], outcome: { decision: 'allow', reason: `the run is ${r.status}: enforcement is off`, notices: [], counted: false, enforcement: 'off', state: r.state } };
       return this.once('decide', r, call, opts, aliases, (same) => ({ decision: same.decision ?? 'deny', ...(same.reason ? { reason: same.reason } : {}), notices: [], counted: false, enforcement: 'on' as const, state: same.state ?? r.state }), () => {

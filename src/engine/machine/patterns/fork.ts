@@ -163,5 +163,6 @@ export function bindSessionAt(op: Op, frameIdx: number, session: string, branch:
  */
 export function boundBranchOf(fork: ActiveFork | undefined, session: string | undefined): string | undefined {
   if (!fork || session === undefined) return undefined;
-  return fork.branches.find((b) => b.status === 'running' && b.sessions?.includes(session))?.name;
+  // A branch standing in its terminal (a final state, waiting for BRANCH_DONE) enforces nothing: its sessions count as unbound.
+  return fork.branches.find((b) => b.status === 'running' && b.state !== b.terminal && b.sessions?.includes(session))?.name;
 }
