@@ -160,7 +160,7 @@ test('a session bound to a fork branch keeps its binding', async () => {
   // Changed on purpose (issue 30): the binding is also stored in the run, under the conversation's session id.
   assert.equal(session.branch, 'types');
   assert.ok(session.id);
-  assert.equal(await runner.branchOf(session.id), 'types');
+  assert.deepEqual((await runner.state()).fork?.branches.find((b) => b.name === 'types')?.sessions, [session.id]);
   assert.match(model.seen[2]!.lastResults[0]!, /Transition PASS: types_run → types_done/);
   assert.equal((await currentView(runner, { branch: 'lint' }))?.state, 'lint_run', 'the other branch did not move');
 });

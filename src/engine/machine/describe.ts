@@ -201,7 +201,8 @@ export function describe(run: RunSnapshot, env: MachineEnv, opt: BranchOption = 
     ...(pos.interrupt ? { interrupt: pos.interrupt } : {}),
     ...(frame.fork ? { fork: forkView(frame.fork) } : {}),
     ...(parent?.child ? { child: childView(parent.child, parent.state) } : {}),
-    ...(isError(found) ? { error: found } : !wf ? { error: { code: 'invalid_definition', message: 'the run\'s workflow definition no longer loads' } } : {}),
+    // No branch named in a parallel fork is not an error: the view is the fork's frame, with each branch and its sessions.
+    ...(isError(found) && !(opt.branch === undefined && found.code === 'unknown_branch') ? { error: found } : !wf ? { error: { code: 'invalid_definition', message: 'the run\'s workflow definition no longer loads' } } : {}),
   };
   return chartFields ? { ...view, ...chartFields } : view;
 }
