@@ -273,3 +273,32 @@ test('MCP: statewright_load_workflow(name, branch, session) binds that session i
   assert.equal(decision(pre('claude', cwd, 'Edit', { file_path: 'a.ts', old_string: 'a', new_string: 'b' }, { session_id: 'cc-sub' })), 'allow');
   assert.equal(decision(pre('claude', cwd, 'Edit', { file_path: 'a.ts', old_string: 'a', new_string: 'b' }, { session_id: 'cc-other' })), 'deny');
 });
+
+test('claude: an unbound call allowed by every branch is recorded in every branch (a written file fires the interrupt in each)', () => {
+  const wf = {
+    id: 'ci2',
+    initial: 'building',
+    interrupts: { secrets: { trigger: { file_pattern: '**/*.env' }, target: 'review' } },
+    states: {
+      building: { on: { GO: { fork: { branches: { a: { initial: 'a_run', terminal: 'a_done' }, b: { initial: 'b_run', terminal: 'b_done' } }, on_complete: 'done' } } } },
+      a_run: { allowed_tools: ['Read', 'Edit'], on: { A: 'a_done' } },
+      a_done: { type: 'final' },
+      b_run: { allowed_tools: ['Edit'], on: { B: 'b_done' } },
+      b_done: { type: 'final' },
+      review: { allowed_tools: ['Read'], on: { CLEARED: '$return' } },
+      done: { type: 'final' },
+    },
+  };
+  const cwd = workspace(wf, 'ci2.workflow.json');
+  assert.equal(cli(['run', 'send', 'GO'], { cwd }).code, 0);
+  assert.equal(bind(cwd, 'other', 'a').code, 0);
+  const edit = { file_path: 'app.env', old_string: 'a', new_string: 'b' };
+  assert.equal(decision(pre('claude', cwd, 'Edit', edit, { session_id: 'free' })), 'allow');
+  const post = cli(['hook', '--client', 'claude'], { cwd, input: JSON.stringify({ hook_event_name: 'PostToolUse', session_id: 'free', cwd, tool_use_id: `fid-${callSeq}`, tool_name: 'Edit', tool_input: edit, tool_response: { success: true } }) });
+  assert.equal(post.code, 0, post.stderr);
+  const branches = cli(['run', 'state'], { cwd }).json.fork.branches.map((b: { name: string; state: string }) => [b.name, b.state]);
+  assert.deepEqual(branches, [
+    ['a', 'review'],
+    ['b', 'review'],
+  ]);
+});

@@ -604,10 +604,30 @@ export class Runner {
     let recorded = false;
     const out = await this.apply((r) => {
       recorded = true;
-      return this.once('result', r, call, opts, aliases, (same) => ({ notices: [], interrupted: false, state: same.state ?? r.state }), () => record(r, call, result, this.env, { ...branchOpt(opts.branch), ...this.pathOptions(opts), ...(aliases ? { aliases } : {}), ...written }), (o) => ({ state: o.state }));
+      const recordIn = (run: RunSnapshot, branch: string | undefined) => record(run, call, result, this.env, { ...branchOpt(branch), ...this.pathOptions(opts), ...(aliases ? { aliases } : {}), ...written });
+      return this.once('result', r, call, opts, aliases, (same) => ({ notices: [], interrupted: false, state: same.state ?? r.state }), () => (opts.branch === undefined && machine.activeFork(r)?.mode === 'parallel' ? this.recordEveryBranch(r, recordIn) : recordIn(r, opts.branch)), (o) => ({ state: o.state }));
     }, callKey('result', call, opts, aliases));
     if (!recorded) this.noteRepeat('result', call, opts, aliases);
     return { ...out, enforcement: 'on' };
+  }
+
+  /**
+   * The result of an unbound session's call in a parallel fork: every running
+   * branch allowed it (toolEveryBranch), so every one records it (its
+   * evidence, its written files, the interrupt a written file fires).
+   */
+  private recordEveryBranch(run: RunSnapshot, recordIn: (run: RunSnapshot, branch: string) => MachineResult<RecordOutcome>): MachineResult<RecordOutcome> {
+    const names = (machine.activeFork(run)?.branches ?? []).filter((b) => b.status === 'running' && b.state !== b.terminal).map((b) => b.name);
+    let next = run;
+    const journal: MachineResult<RecordOutcome>['journal'] = [];
+    let outcome: RecordOutcome = { notices: [], interrupted: false, state: run.state };
+    for (const branch of names) {
+      const r = recordIn(next, branch);
+      next = r.run;
+      journal.push(...r.journal);
+      outcome = { ...r.outcome, notices: [...outcome.notices, ...r.outcome.notices.map((n) => `[branch ${branch}] ${n}`)], interrupted: outcome.interrupted || r.outcome.interrupted, ...(outcome.interrupt ? { interrupt: outcome.interrupt } : {}) };
+    }
+    return { run: next, journal, outcome };
   }
 
   private grantFor(run: RunSnapshot, call: ToolCall, branch?: string) {
