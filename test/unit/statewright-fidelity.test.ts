@@ -302,3 +302,26 @@ test('claude: an unbound call allowed by every branch is recorded in every branc
     ['b', 'review'],
   ]);
 });
+
+test('an unbound shell command runs with every branch\'s blocked variables unset (their union)', () => {
+  const wf = {
+    id: 'ci3',
+    initial: 'building',
+    states: {
+      building: { on: { GO: { fork: { branches: { a: { initial: 'a_run', terminal: 'a_done' }, b: { initial: 'b_run', terminal: 'b_done' } }, on_complete: 'done' } } } },
+      a_run: { allowed_tools: ['Bash'], blocked_env: ['A_TOKEN'], on: { A: 'a_done' } },
+      a_done: { type: 'final' },
+      b_run: { allowed_tools: ['Bash'], blocked_env: ['B_TOKEN'], on: { B: 'b_done' } },
+      b_done: { type: 'final' },
+      done: { type: 'final' },
+    },
+  };
+  const cwd = workspace(wf, 'ci3.workflow.json');
+  assert.equal(cli(['run', 'send', 'GO'], { cwd }).code, 0);
+  assert.equal(bind(cwd, 'other', 'a').code, 0);
+  const r = pre('claude', cwd, 'Bash', { command: 'npm test' }, { session_id: 'free' });
+  assert.notEqual(decision(r), 'deny', reason(r));
+  const command = String(r.json?.hookSpecificOutput?.updatedInput?.command ?? '');
+  assert.match(command, /A_TOKEN/);
+  assert.match(command, /B_TOKEN/);
+});

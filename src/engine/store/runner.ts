@@ -41,6 +41,7 @@ import type { PgCommittedChange } from './postgres/pg-storage.js';
 import type { StorageFactory } from './store-choice.js';
 import { learningFrom, recordLearning, reportUsage, type LearningOutcome, type UsageOutcome, type UsageReport } from '../record/operations.js';
 import { locateForCall } from '../policy/effective-rules.js';
+import { intersectRules } from '../policy/branch-intersection.js';
 import { nodePathEnv } from '../policy/paths/env.js';
 import { PathGuard, type PathEnv } from '../policy/paths/write-guard.js';
 import { envRewrittenCommand, sandboxedCommand } from '../sandbox/unwrap.js';
@@ -545,6 +546,13 @@ export class Runner {
       prepared.push({ branch, node: here.node, policy });
     }
     const first = prepared[0];
+    // While it runs (the sandbox, the environment rewrite) every branch's rules hold too: branch-intersection.ts.
+    const rules = intersectRules(prepared.map((p) => p.node.rules)) ?? first?.node.rules;
+    const extracted = extractCall(call.tool, call.input, aliases);
+    const rewrite =
+      rules && this.rewriteShell && extracted.kind === 'shell' && extracted.command !== undefined && (rules.blockedEnv.length || Object.keys(rules.envOverrides).length) && call.input && typeof call.input === 'object'
+        ? { ...(call.input as object), command: this.rewriteShell(extracted.command, rules.blockedEnv, rules.envOverrides) }
+        : undefined;
     // Every branch waits in its terminal state: what is left is BRANCH_DONE (stategate's own tools passed above), not work.
     if (!first) return denied(`Every running branch of the fork (${running.join(', ')}) stands in its terminal state: send BRANCH_DONE:<branch> for each (statewright_transition, or \`stategate run send BRANCH_DONE:NAME --branch NAME\`).`);
     const answer = await this.apply<ToolAnswer>((r) => {
@@ -564,10 +572,10 @@ export class Runner {
           journal.push(...d.journal);
           for (const n of d.outcome.notices) notices.push(`[branch ${p.branch}] ${n}`);
         }
-        return { run: next, journal, outcome: { decision: 'allow' as const, notices, counted: true, enforcement: 'on' as const, state: r.state } };
+        return { run: next, journal, outcome: { decision: 'allow' as const, notices, counted: true, enforcement: 'on' as const, state: r.state, ...(rewrite !== undefined ? { rewrite } : {}) } };
       }, (o) => ({ decision: o.decision, ...(o.reason ? { reason: o.reason } : {}), ...(o.state ? { state: o.state } : {}) }));
     }, callKey('decide', call, opts, aliases));
-    return this.withSandbox(answer, first.node, call, first.policy.rewrite, opts, aliases);
+    return this.withSandbox(answer, { ...first.node, rules: rules ?? first.node.rules }, call, rewrite, opts, aliases);
   }
 
   /**
