@@ -119,9 +119,9 @@ async function sessionBriefing(runner: Runner, input: HookInput): Promise<string
   const branch = await runner.branchOf(session);
   const view = await runner.state(branch);
   const text = briefing(view);
-  if (branch !== undefined || view.fork?.mode !== 'parallel') return text;
-  const names = view.fork.branches.filter((b) => b.status === 'running').map((b) => b.name).join(', ');
-  return `${text}\nThis session${session ? ` (${session})` : ''} is bound to no branch of the parallel fork: its calls are allowed only where every running branch (${names}) allows them. Bind it with \`stategate run bind --session ${session ?? 'SESSION_ID'} --branch NAME\` or statewright_load_workflow(name, branch${session ? `, session: "${session}"` : ''}).`;
+  if (branch !== undefined || view.fork?.mode !== 'parallel' || session === undefined) return text;
+  // The briefing says how to bind; only the hook knows which session id this client's calls carry.
+  return `${text}\nThis session's id is ${session}: bind it with \`stategate run bind --session ${session} --branch NAME\` or statewright_load_workflow(name, branch, session: "${session}").`;
 }
 
 async function handle(input: HookInput, runner: Runner, dir: string, out: Output, dialect: Dialect, outcome?: CallOutcome): Promise<ExitCode> {

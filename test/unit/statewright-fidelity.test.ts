@@ -256,7 +256,8 @@ test('the hook briefing names the bound branch, and tells an unbound session how
   bind(cwd, 'cc-bound', 'types');
   const brief = (id: string): string => JSON.stringify(cli(['hook', '--client', 'claude'], { cwd, input: JSON.stringify({ hook_event_name: 'UserPromptSubmit', session_id: id, cwd, prompt: 'go' }) }).json);
   assert.match(brief('cc-bound'), /fork branch types/);
-  assert.match(brief('cc-free'), /bound to no branch of the parallel fork.*stategate run bind --session cc-free --branch NAME/);
+  assert.match(brief('cc-free'), /Bind this session to the branch you work/);
+  assert.match(brief('cc-free'), /This session's id is cc-free: bind it with `stategate run bind --session cc-free --branch NAME`/);
 });
 
 test('MCP: statewright_load_workflow(name, branch, session) binds that session in the run, so the hook applies the branch', async () => {

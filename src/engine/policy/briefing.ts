@@ -99,7 +99,10 @@ export function briefing(view: BriefedView): string {
     lines.push(`A transition is waiting for a person's approval: ${view.pending_approval.event} → ${view.pending_approval.target}. Wait; you cannot approve it yourself.`);
   }
   if (view.fork) {
-    lines.push(`A fork is active (join ${view.fork.join}): branches ${view.fork.branches.map((b) => `${b.name}=${b.status}`).join(', ')}. When a branch stands in its terminal state, send BRANCH_DONE:<branch>.`);
+    lines.push(`A fork is active (join ${view.fork.join}): branches ${view.fork.branches.map((b) => `${b.name}=${b.status}${b.sessions?.length ? ` (sessions: ${b.sessions.join(', ')})` : ''}`).join(', ')}. When a branch stands in its terminal state, send BRANCH_DONE:<branch>.`);
+    if (view.fork.mode === 'parallel' && !view.branch) {
+      lines.push('Its branches run in parallel. Bind this session to the branch you work with statewright_load_workflow(name, branch) or `stategate run bind --session ID --branch NAME`; unbound, a call is allowed only where every running branch allows it.');
+    }
   }
   if (view.transitions.length) {
     lines.push('Events you can send with statewright_transition:');
