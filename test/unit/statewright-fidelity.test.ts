@@ -228,6 +228,7 @@ test('run bind: no fork, an unknown branch and a missing option are refused with
   assert.equal(unknown.json.error.code, 'unknown_branch');
   assert.match(unknown.json.error.message, /branches: lint \(running\), types \(pending\)/);
   assert.notEqual(cli(['run', 'bind', '--branch', 'lint'], { cwd }).code, 0);
+  assert.equal(bind(cwd, 'x'.repeat(201), 'lint').json.error.code, 'invalid_session');
   assert.equal(cli(['run', 'state', '--branch', 'lint'], { cwd }).json.fork.mode, 'sequential', 'a refused binding changes nothing');
 });
 

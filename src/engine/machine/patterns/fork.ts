@@ -23,6 +23,7 @@ import type { ActiveFork, BranchRun, MachineError } from '../run.js';
 import { freshCounters } from '../run.js';
 
 export const BRANCH_DONE_PREFIX = 'BRANCH_DONE:';
+const MAX_SESSION_ID = 200;
 
 /** Starts a fork in frame `frameIdx` (the event's data is merged into the frame first). */
 export function startFork(op: Op, frameIdx: number, event: string, t: ForkTransition, data: JsonValue | undefined): ActiveFork {
@@ -136,7 +137,8 @@ export function bindSessionAt(op: Op, frameIdx: number, session: string, branch:
   const b = fork.branches.find((x) => x.name === branch);
   if (!b) return { code: 'unknown_branch', message: `no branch "${branch}" in the active fork; branches: ${names}` };
   if (b.status === 'done' || b.status === 'failed') return { code: 'branch_ended', message: `branch "${branch}" is ${b.status}; branches: ${names}` };
-  if (session === '') return { code: 'invalid_session', message: 'the session id is empty' };
+  // A session id is a client's identifier (a UUID or alike): anything else is not one, and the run is no place for bulk text.
+  if (session === '' || session.length > MAX_SESSION_ID) return { code: 'invalid_session', message: `a session id is 1 to ${MAX_SESSION_ID} characters` };
   for (const x of fork.branches) {
     if (x.sessions?.includes(session)) {
       x.sessions = x.sessions.filter((s) => s !== session);
