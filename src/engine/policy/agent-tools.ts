@@ -224,7 +224,9 @@ function optionalObject(args: Record<string, unknown>, key: string): JsonObject 
 }
 
 async function stateText(runner: Runner, session: AgentSession): Promise<AgentToolResult> {
-  const view = await runner.state(session.branch);
+  const own = await runner.state(session.branch);
+  // The session's branch has ended (done, failed): the fork's own view, with what runs still.
+  const view = session.branch !== undefined && own.error?.code === 'unknown_branch' ? await runner.state() : own;
   return { isError: false, text: briefing(view), data: view as unknown as JsonValue };
 }
 
