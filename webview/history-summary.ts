@@ -25,6 +25,7 @@ export function summary(e: HistoryEntry): string {
     case 'force': return `forced ${e.from} → ${e.to}`;
     case 'fork_start': return `${e.event}: fork ${e.branches.join(', ')} (join ${e.join})`;
     case 'branch_start': return `branch ${e.branch} starts in ${e.state}`;
+    case 'session_bound': return `session ${e.session} bound to branch ${e.branch}${e.parallel ? ' (the fork runs its branches in parallel now)' : ''}`;
     case 'branch_done': return `branch ${e.branch} ${e.outcome} in ${e.state}`;
     case 'join': return `join ${e.outcome}: ${e.from} → ${e.to ?? '(run failed)'}`;
     case 'invoke_start': return `${e.event}: invoke ${e.invoked} (${e.state})`;

@@ -30,7 +30,8 @@ export class SgState extends LitElement {
     const l = v.limits;
     const u = v.usage;
     const rows: [string, string, string][] = [['iterations', 'limit-iterations', usage(u.iterations, l.max_iterations)]];
-    if (l.max_edit_lines !== null) rows.push(['edit lines', 'limit-edit-lines', usage(u.edit_lines, l.max_edit_lines)]);
+    // max_edit_lines caps each edit: the panel shows the cap and the lines changed so far, not a count towards it.
+    if (l.max_edit_lines !== null) rows.push(['lines per edit', 'limit-edit-lines', `≤ ${l.max_edit_lines} (${u.edit_lines} changed)`]);
     rows.push(['files', 'limit-files', usage(u.files_edited.length, l.max_files_per_state)]);
     rows.push(['budget', 'limit-budget', usage(u.bytes_read, l.context_budget_bytes, kb)]);
     return rows.map(([name, id, text]) => html`<span class="chip" data-testid=${id}>${name} ${text}</span>`);

@@ -126,8 +126,29 @@ function askedThePerson(reply: Reply): boolean {
 }
 
 /** Where the agent works, which client asks and its id of the call: one call is counted once, whatever number of hooks ask. */
-function callOptions(input: HookInput): { cwd?: string; client: string; callId?: string } {
-  return { client: input.client, ...(input.cwd ? { cwd: input.cwd } : {}), ...(input.callId ? { callId: input.callId } : {}) };
+function callOptions(input: HookInput): { cwd?: string; client: string; callId?: string; session?: string } {
+  const session = bindingSession(input);
+  return { client: input.client, ...(input.cwd ? { cwd: input.cwd } : {}), ...(input.callId ? { callId: input.callId } : {}), ...(session ? { session } : {}) };
+}
+
+/**
+ * The session a call binds to a fork branch as: a Claude Code sub-agent's
+ * `agent_id` where present (sub-agents share their parent's session_id, and
+ * each works its own branch), else the client's session id.
+ */
+function bindingSession(input: HookInput): string | undefined {
+  return input.agentId ?? input.sessionId;
+}
+
+/** The briefing for this session: its branch's state when bound, and how to bind while a parallel fork waits for it. */
+async function sessionBriefing(runner: Runner, input: HookInput): Promise<string> {
+  const session = bindingSession(input);
+  const branch = await runner.branchOf(session);
+  const view = await runner.state(branch);
+  const text = briefing(view);
+  if (branch !== undefined || view.fork?.mode !== 'parallel' || session === undefined) return text;
+  // The briefing says how to bind; only the hook knows which session id this client's calls carry.
+  return `${text}\nThis session's id is ${session}: bind it with \`stategate run bind --session ${session} --branch NAME\` or statewright_load_workflow(name, branch, session: "${session}").`;
 }
 
 async function handle(input: HookInput, runner: Runner, dir: string, out: Output, dialect: Dialect, outcome?: CallOutcome): Promise<ExitCode> {
@@ -162,7 +183,7 @@ async function handle(input: HookInput, runner: Runner, dir: string, out: Output
         const i = recorded.interrupt;
         const back = i.return_via === 'chart' ? `send one of the events listed below to go back (the events of "${i.to}")` : `send the event that returns ($return) to "${i.from}"`;
         lines.unshift(`${INTERRUPT_MARKER} Writing ${i.file} fired interrupt "${i.name}": the workflow moved from "${i.from}" to "${i.to}". Handle it, then ${back}.`);
-        lines.push(briefing(await runner.state()));
+        lines.push(await sessionBriefing(runner, input));
       }
       if (!lines.length) return 0;
       return emit(out, dialect.context(input, lines.join('\n'), recorded.interrupted));
@@ -176,7 +197,7 @@ async function handle(input: HookInput, runner: Runner, dir: string, out: Output
         const what = active.tampered ? 'found the active run tampered with' : 'cannot read the active run';
         return emit(out, dialect.context(input, `stategate ${what}, so every tool call is denied: ${active.reason}`));
       }
-      const text = briefing(await runner.state());
+      const text = await sessionBriefing(runner, input);
       const stages = await newStageBriefs(runner);
       if (input.sessionId && input.event === 'SessionStart') markBriefed(dir, input.sessionId, text);
       // The first prompt of a session would repeat what SessionStart just said (a new stage's brief is never a repeat).

@@ -27,6 +27,8 @@ export interface HookInput {
   readonly event: HookEventName;
   readonly cwd?: string;
   readonly sessionId?: string;
+  /** A Claude Code sub-agent's id (`agent_id`): the session its calls bind to a fork branch as (it wins over `sessionId`). */
+  readonly agentId?: string;
   readonly toolName?: string;
   readonly toolInput?: unknown;
   readonly toolResponse?: unknown;
@@ -74,6 +76,7 @@ export function parseHookInput(text: string, clientHint?: HookClient): HookInput
   const toolResponse = o.tool_response ?? o.tool_result ?? o.toolResponse;
   const cwd = str(o.cwd);
   const sessionId = str(o.sessionId) ?? str(o.session_id);
+  const agentId = str(o.agent_id) ?? str(o.agentId);
   const callId = str(o.tool_use_id) ?? str(o.toolUseId);
   return {
     client,
@@ -81,6 +84,7 @@ export function parseHookInput(text: string, clientHint?: HookClient): HookInput
     stopHookActive: o.stop_hook_active === true,
     ...(cwd ? { cwd } : {}),
     ...(sessionId ? { sessionId } : {}),
+    ...(agentId ? { agentId } : {}),
     ...(callId ? { callId } : {}),
     ...(toolName ? { toolName } : {}),
     ...(o.tool_input !== undefined ? { toolInput: o.tool_input } : o.toolInput !== undefined ? { toolInput: o.toolInput } : {}),

@@ -13,6 +13,7 @@ import { CliError, parseJsonObjectOption, parseJsonOption, printJson, type ExitC
 import type { Command } from './commands.js';
 import { RUN_TOOL_SUBCOMMANDS } from './run-tool-command.js';
 import { RUN_HANDLER_SUBCOMMANDS } from './run-handlers.js';
+import { RUN_BIND_SUBCOMMANDS } from './run-bind.js';
 
 interface Sub {
   readonly usage: string;
@@ -234,6 +235,7 @@ export const RUN_SUBCOMMANDS: Record<string, Sub> = {
   },
   ...RUN_TOOL_SUBCOMMANDS,
   ...RUN_HANDLER_SUBCOMMANDS,
+  ...RUN_BIND_SUBCOMMANDS,
 };
 
 const USAGE = `stategate run [--dir DIR] <${Object.keys(RUN_SUBCOMMANDS).join('|')}> ...`;

@@ -154,10 +154,13 @@ test('a session bound to a fork branch keeps its binding', async () => {
   const fixture = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'workflows', 'fork.workflow.json'), 'utf8')) as object;
   const { runner } = await setup(fixture);
   assert.equal((await runner.send('BUILD_PARALLEL')).error, undefined);
-  const session = {};
+  const session: { branch?: string; id?: string } = {};
   const model = scripted([{ text: '', calls: [call('statewright_load_workflow', { name: 'ci-pipeline', branch: 'types' })] }, { text: '', calls: [call('statewright_transition', { event: 'PASS' })] }]);
   await runLoop([{ kind: 'user', text: 'bind' }], { ...deps(runner, model.ask, [], []), session });
-  assert.deepEqual(session, { branch: 'types' });
+  // Changed on purpose (issue 30): the binding is also stored in the run, under the conversation's session id.
+  assert.equal(session.branch, 'types');
+  assert.ok(session.id);
+  assert.deepEqual((await runner.state()).fork?.branches.find((b) => b.name === 'types')?.sessions, [session.id]);
   assert.match(model.seen[2]!.lastResults[0]!, /Transition PASS: types_run → types_done/);
   assert.equal((await currentView(runner, { branch: 'lint' }))?.state, 'lint_run', 'the other branch did not move');
 });

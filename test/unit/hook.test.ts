@@ -104,7 +104,7 @@ for (const client of ['vscode', 'claude'] as const) {
     at(cwd, 'editing');
     const r = hook(cwd, event(client, cwd, 'PreToolUse', t.edit(path.join(cwd, 'a.ts'), 'a', '1\n2\n3\n4\n')));
     assert.equal(decision(r), 'deny');
-    assert.match(r.json.hookSpecificOutput.permissionDecisionReason, /changes 4 line\(s\).*allows 3 \(max_edit_lines\)/);
+    assert.match(r.json.hookSpecificOutput.permissionDecisionReason, /changes 4 line\(s\).*allows 3 lines per edit \(max_edit_lines\)/);
   });
 
   test(`${client}: a second file beyond max_files_per_state is denied, re-editing the first is free`, () => {

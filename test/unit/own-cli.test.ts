@@ -81,6 +81,7 @@ const rows: Row[] = [
   ['stategate run state', ALL, true],
   ['stategate run send DONE --data \'{"ok":true}\'', ALL, true],
   ['stategate run --dir .stategate send DONE', ALL, true],
+  ['stategate run bind --session sub-1 --branch lint', ALL, true],
   ['stategate validate a.workflow.json', ALL, true],
   ['stategate export a.workflow.json --format mermaid', ALL, true],
   ['stategate --help', ALL, true],

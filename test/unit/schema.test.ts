@@ -65,7 +65,7 @@ describe('the workflow schema', () => {
     ['guard operators', (defs.guard?.properties as Obj).op, GUARD_OPS],
     ['state type', (defs.state?.properties as Obj).type, ['final', 'normal', 'atomic']],
     ['danger_level', (defs.meta?.properties as Obj).danger_level, ['safe', 'moderate', 'dangerous']],
-    ['approval_mode', (defs.meta?.properties as Obj).approval_mode, ['ask', 'none']],
+    ['approval_mode', (defs.meta?.properties as Obj).approval_mode, ['ask', 'ui', 'none']],
     ['fork join', (defs.fork?.properties as Obj).join, ['all', 'any']],
   ];
   for (const [name, prop, values] of enums) {

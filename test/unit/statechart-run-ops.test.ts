@@ -96,15 +96,18 @@ test('limits of an inner node count in that node, and reset when it is exited an
   const d = new ChartDriver();
   const big = d.edit(3);
   assert.equal(big.decision, 'deny');
-  assert.match(big.reason ?? '', /state 'phase\.a' allows 2 \(max_edit_lines\) and 0 are used/);
+  assert.match(big.reason ?? '', /state 'phase\.a' allows 2 lines per edit \(max_edit_lines\)/);
   assert.equal(d.edit(2).decision, 'allow');
   assert.equal(d.run.nodeCounters?.['phase.a']?.editLines, 2);
-  assert.equal(d.edit(1).decision, 'deny');
+  // Changed on purpose (issue 30): max_edit_lines holds each edit; the node still counts the lines as usage.
+  assert.equal(d.edit(1).decision, 'allow');
+  assert.equal(d.run.nodeCounters?.['phase.a']?.editLines, 3);
+  assert.equal(d.edit(3).decision, 'deny');
   d.send('NEXT');
   d.send('BACK');
   assert.equal(d.run.nodeCounters?.['phase.a'], undefined);
   assert.equal(d.edit(2).decision, 'allow');
-  assert.equal(d.run.nodeCounters?.phase?.iterations, 2);
+  assert.equal(d.run.nodeCounters?.phase?.iterations, 3);
   d.assertReplays();
 });
 

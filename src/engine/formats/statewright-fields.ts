@@ -74,4 +74,5 @@ export const TRIGGER_FIELDS = ['file_pattern'] as const;
 export const MODEL_RUNG_FIELDS = ['model', 'thinking_level', 'health_url', 'requires_provider_switch'] as const;
 
 export const DANGER_LEVELS = ['safe', 'moderate', 'dangerous'] as const;
-export const APPROVAL_MODES = ['ask', 'none'] as const;
+/** `ui` is the seed's name for what `ask` does here: park for a person (the panel, `stategate run approve`). */
+export const APPROVAL_MODES = ['ask', 'ui', 'none'] as const;

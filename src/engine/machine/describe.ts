@@ -64,7 +64,7 @@ export interface ForkView {
   on_complete: string;
   on_fail?: string;
   current?: string;
-  branches: { name: string; status: string; initial: string; terminal: string; state?: string }[];
+  branches: { name: string; status: string; initial: string; terminal: string; state?: string; sessions: string[] }[];
 }
 
 export interface ChildView {
@@ -125,7 +125,7 @@ function forkView(fork: ActiveFork): ForkView {
     on_complete: fork.onComplete,
     ...(fork.onFail ? { on_fail: fork.onFail } : {}),
     ...(fork.current === undefined ? {} : { current: fork.current }),
-    branches: fork.branches.map((b) => ({ name: b.name, status: b.status, initial: b.initial, terminal: b.terminal, ...(b.status === 'pending' ? {} : { state: b.state }) })),
+    branches: fork.branches.map((b) => ({ name: b.name, status: b.status, initial: b.initial, terminal: b.terminal, ...(b.status === 'pending' ? {} : { state: b.state }), sessions: b.sessions ?? [] })),
   };
 }
 
@@ -201,7 +201,8 @@ export function describe(run: RunSnapshot, env: MachineEnv, opt: BranchOption = 
     ...(pos.interrupt ? { interrupt: pos.interrupt } : {}),
     ...(frame.fork ? { fork: forkView(frame.fork) } : {}),
     ...(parent?.child ? { child: childView(parent.child, parent.state) } : {}),
-    ...(isError(found) ? { error: found } : !wf ? { error: { code: 'invalid_definition', message: 'the run\'s workflow definition no longer loads' } } : {}),
+    // No branch named in a parallel fork is not an error: the view is the fork's frame, with each branch and its sessions.
+    ...(isError(found) && !(opt.branch === undefined && found.code === 'unknown_branch') ? { error: found } : !wf ? { error: { code: 'invalid_definition', message: 'the run\'s workflow definition no longer loads' } } : {}),
   };
   return chartFields ? { ...view, ...chartFields } : view;
 }

@@ -18,11 +18,11 @@ import { applyMove, afterMove, enterState, isFailureState, isFinalState, settle 
 import type { Move } from './progress.js';
 import { fireInterrupt, matchInterrupt } from './patterns/interrupts.js';
 import type { FireResult } from './patterns/interrupts.js';
-import { BRANCH_DONE_PREFIX, branchDone, startFork } from './patterns/fork.js';
+import { BRANCH_DONE_PREFIX, bindSessionAt, branchDone, startFork } from './patterns/fork.js';
 import { startInvoke } from './patterns/invoke.js';
 import { plainMove, stateTable } from './table.js';
 import { freshCounters, hashText, resetStateCounters, RUN_SNAPSHOT_VERSION } from './run.js';
-import type { ForceOutcome, JournalEntry, MachineError, Position, RunSnapshot, RunStatus } from './run.js';
+import type { ActiveFork, ForceOutcome, Frame, JournalEntry, MachineError, Position, RunSnapshot, RunStatus } from './run.js';
 import { FRAME_ENDINGS } from './patterns/endings.js';
 import { chartWorkflow, isChartWorkflow, sendChartEvent, startChartRun, type ChartView } from './chart-run.js';
 import { chartFileChanged, chartReloadRefusal, fireChartInterrupt, forceChart, type ChartFileReason, type ChartForced } from './chart-ops.js';
@@ -288,7 +288,7 @@ export function sendEvent(
       if (!wf.states.has(res.to)) return scoped({ code: 'unknown_state', message: `target state "${res.to}" is not defined` });
       res.to = settle(wf, res.to);
       const approval = res.approval ? { event, target: res.to, ...(res.approval.message === undefined ? {} : { message: res.approval.message }) } : undefined;
-      if (approval && wf.meta.approvalMode === 'ask') {
+      if (approval && wf.meta.approvalMode !== 'none') {
         pos.pendingApproval = {
           event,
           from,
@@ -629,4 +629,36 @@ export function locate(run: RunSnapshot, env: MachineEnv, opt: BranchOption = {}
   if (!node) return { code: 'unknown_state', message: `state "${position.state}" is not defined in the workflow` };
   const scope = scopeOf(loc);
   return { workflow: wf, node, position, ...(scope ? { scope } : {}), ...(loc.branch === undefined ? {} : { branch: loc.branch }) };
+}
+
+// ---------------------------------------------------------------------------
+// fork sessions
+
+export interface BindOutcome {
+  session: string;
+  branch: string;
+  /** The binding turned a sequential fork parallel (its pending branches started). */
+  parallel: boolean;
+  /** The fork's branches after the binding, with their sessions (as `run state` lists them). */
+  branches: { name: string; status: string; sessions: string[] }[];
+  error?: MachineError;
+}
+
+/** The fork of the innermost frame, if one is running (the one agents bind to and hook calls are decided in). */
+export function activeFork(run: RunSnapshot): ActiveFork | undefined {
+  let f: Frame = run;
+  while (f.child) f = f.child;
+  return f.fork;
+}
+
+/** Binds `session` to `branch` of the active fork (patterns/fork.ts bindSessionAt says what that does). */
+export function bindSession(run: RunSnapshot, session: string, branch: string, env: MachineEnv): MachineResult<BindOutcome> {
+  const listed = (r: RunSnapshot): BindOutcome['branches'] => (activeFork(r)?.branches ?? []).map((b) => ({ name: b.name, status: b.status, sessions: b.sessions ?? [] }));
+  const refuse = (error: MachineError): MachineResult<BindOutcome> => ({ run, journal: [], outcome: { session, branch, parallel: false, branches: listed(run), error } });
+  if (run.status !== 'running') return refuse({ code: 'not_running', message: `the run is ${run.status}` });
+  const op = begin(run, fixedEnv(env, env.now()));
+  const bound = bindSessionAt(op, op.innermost(), session, branch);
+  if (isError(bound)) return refuse(bound);
+  const next = op.finish();
+  return { run: next, journal: op.journal, outcome: { session, branch, parallel: bound.parallel, branches: listed(next) } };
 }

@@ -90,6 +90,12 @@ interface BranchBase {
   name: string;
   initial: string;
   terminal: string;
+  /**
+   * The agent sessions bound to this branch (`stategate run bind`,
+   * `statewright_load_workflow(name, branch)`): their hook calls are decided
+   * by this branch's rules. Absent: none.
+   */
+  sessions?: string[];
 }
 
 /** A branch that has not started has no position; a started one always has one. */
@@ -275,6 +281,8 @@ export type JournalEntry =
   | (EntryBase & { kind: 'force'; from: string; to: string; patch?: JsonObject; cleared: string[] })
   | (EntryBase & { kind: 'fork_start'; event: string; from: string; branches: string[]; join: JoinRule; mode: ForkMode; data?: JsonValue })
   | (EntryBase & { kind: 'branch_start'; branch: string; state: string })
+  /** A session bound to a branch; `parallel`: the binding turned a sequential fork parallel (its pending branches started). */
+  | (EntryBase & { kind: 'session_bound'; session: string; branch: string; parallel?: true })
   | (EntryBase & { kind: 'branch_done'; branch: string; state: string; outcome: 'done' | 'failed' })
   | (EntryBase & {
       kind: 'join';
@@ -360,6 +368,9 @@ export type ErrorCode =
   | 'unknown_state'
   | 'branch_not_terminal'
   | 'unknown_branch'
+  | 'no_fork'
+  | 'branch_ended'
+  | 'invalid_session'
   | 'invoke_unresolved'
   | 'nested_not_supported'
   | 'interrupt_active'

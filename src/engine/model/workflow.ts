@@ -224,7 +224,11 @@ export type DangerLevel = 'safe' | 'moderate' | 'dangerous';
  */
 export const AGENT_ACTS = ['pause', 'stop', 'load_workflow', 'force'] as const;
 export type AgentAct = (typeof AGENT_ACTS)[number];
-export type ApprovalMode = 'ask' | 'none';
+/**
+ * `ask` (ours) and `ui` (the seed's word for the same thing) park a
+ * `requires_approval` transition for a person; `none` is advisory.
+ */
+export type ApprovalMode = 'ask' | 'ui' | 'none';
 
 export interface WorkflowMeta {
   readonly taskType?: string;

@@ -7,6 +7,7 @@
  * that loosen an enforced run (pause, load another workflow, force a state)
  * are refused here unless the run's workflow grants them (agent-acts.ts).
  */
+import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import { actRefusal, isGranted } from './agent-acts.js';
 import { briefing, type BriefedView } from './briefing.js';
@@ -56,8 +57,8 @@ export const AGENT_TOOLS: readonly AgentToolSpec[] = [
   },
   {
     name: 'statewright_load_workflow',
-    description: 'Start a workflow of this workspace by id or registered name (resume: true continues its newest paused run) when no run is enforced. While a run is enforced, starting another one stops it: that is a person\'s act unless the workflow grants it (meta.agent_may "load_workflow"). With `branch`, bind this session to that branch of an active fork instead (always allowed).',
-    inputSchema: object({ name: { type: 'string' }, resume: { type: 'boolean' }, branch: { type: 'string' } }, ['name']),
+    description: 'Start a workflow of this workspace by id or registered name (resume: true continues its newest paused run) when no run is enforced. While a run is enforced, starting another one stops it: that is a person\'s act unless the workflow grants it (meta.agent_may "load_workflow"). With `branch`, bind this session to that branch of an active fork instead (always allowed): its calls are then decided by that branch\'s rules. `session`: the session id to bind (the one your briefing names, e.g. a sub-agent\'s), so the client\'s hook applies the branch too.',
+    inputSchema: object({ name: { type: 'string' }, resume: { type: 'boolean' }, branch: { type: 'string' }, session: { type: 'string', description: 'The session id to bind to the branch (your briefing names it); default: this MCP connection\'s own.' } }, ['name']),
     readOnly: false,
   },
   {
@@ -190,9 +191,14 @@ export async function agentToolSpecs(runner: Runner, session: AgentSession = {})
 
 export const AGENT_TOOL_NAMES: ReadonlySet<string> = new Set(AGENT_TOOLS.map((t) => t.name));
 
-/** A client session: which fork branch it is bound to (parallel forks). */
+/**
+ * A client session: which fork branch it is bound to (parallel forks), and
+ * the session id that binding is stored under in the run (`run bind`'s
+ * `--session`), so the hook decides that session's calls by the branch too.
+ */
 export interface AgentSession {
   branch?: string;
+  id?: string;
 }
 
 export interface AgentToolResult {
@@ -221,7 +227,9 @@ function optionalObject(args: Record<string, unknown>, key: string): JsonObject 
 }
 
 async function stateText(runner: Runner, session: AgentSession): Promise<AgentToolResult> {
-  const view = await runner.state(session.branch);
+  const own = await runner.state(session.branch);
+  // The session's branch has ended (done, failed): the fork's own view, with what runs still.
+  const view = session.branch !== undefined && own.error?.code === 'unknown_branch' ? await runner.state() : own;
   return { isError: false, text: briefing(view), data: view as unknown as JsonValue };
 }
 
@@ -282,6 +290,13 @@ export async function invokeAgentTool(runner: Runner, name: string, rawArgs: unk
         const wanted = requireString(args, 'name');
         const branch = args.branch;
         if (typeof branch === 'string' && branch !== '') {
+          // One mechanism with `stategate run bind`: the binding is stored in the run under the session id
+          // the client names (`session`: its hook session id, a sub-agent's agent_id), else this server's own.
+          const named = typeof args.session === 'string' && args.session !== '' ? args.session : undefined;
+          const id = named ?? session.id ?? `mcp-${randomUUID()}`;
+          const bound = await runner.bind(id, branch);
+          if (bound.error) return { isError: true, text: `Cannot bind to branch "${branch}": ${bound.error.message}.`, data: bound as unknown as JsonValue };
+          session.id = id;
           session.branch = branch;
           return await stateText(runner, session);
         }

@@ -47,7 +47,7 @@ function pathScopeLine(view: Omit<RulesView, 'limits'>): string | undefined {
 function ruleLines(view: RulesView, usage: StateView['usage']): string[] {
   const limits = [
     limit('tool calls', usage.iterations, view.limits.max_iterations),
-    limit('edited lines', usage.edit_lines, view.limits.max_edit_lines),
+    view.limits.max_edit_lines === null ? undefined : `at most ${view.limits.max_edit_lines} lines per edit`,
     limit('files edited', usage.files_edited.length, view.limits.max_files_per_state),
     limit('bytes read', usage.bytes_read, view.limits.context_budget_bytes),
   ].filter((x): x is string => x !== undefined);
@@ -59,11 +59,13 @@ function chartStateLines(s: ActiveStateView): string[] {
   const limits = (
     [
       ['tool calls', s.limits.max_iterations],
-      ['edited lines', s.limits.max_edit_lines],
       ['files edited', s.limits.max_files_per_state],
       ['bytes read', s.limits.context_budget_bytes],
     ] as const
   ).flatMap(([name, l]) => (l ? [`${name} ${l.used}/${l.limit}${l.declared_by === s.state ? '' : ` (counted in "${l.declared_by}")`}`] : []));
+  // max_edit_lines caps each edit, so it has no running count to show.
+  const perEdit = s.limits.max_edit_lines ? [`at most ${s.limits.max_edit_lines.limit} lines per edit`] : [];
+  limits.unshift(...perEdit);
   return [...allowLines(s), ...(limits.length ? [`Limits: ${limits.join('; ')}.`] : [])];
 }
 
@@ -111,7 +113,10 @@ export function briefing(view: BriefedView): string {
     lines.push(`A transition is waiting for a person's approval: ${view.pending_approval.event} → ${view.pending_approval.target}. Wait; you cannot approve it yourself.`);
   }
   if (view.fork) {
-    lines.push(`A fork is active (join ${view.fork.join}): branches ${view.fork.branches.map((b) => `${b.name}=${b.status}`).join(', ')}. When a branch stands in its terminal state, send BRANCH_DONE:<branch>.`);
+    lines.push(`A fork is active (join ${view.fork.join}): branches ${view.fork.branches.map((b) => `${b.name}=${b.status}${b.sessions?.length ? ` (sessions: ${b.sessions.join(', ')})` : ''}`).join(', ')}. When a branch stands in its terminal state, send BRANCH_DONE:<branch>.`);
+    if (view.fork.mode === 'parallel' && !view.branch) {
+      lines.push('Its branches run in parallel. Bind this session to the branch you work with statewright_load_workflow(name, branch) or `stategate run bind --session ID --branch NAME`; unbound, a call is allowed only where every running branch allows it.');
+    }
   }
   const completions = completionLines(view);
   lines.push(...completions);

@@ -14,8 +14,9 @@
  * call counts one iteration when decided (a client may never report the
  * end); a denied call counts nothing.
  *
- * Edit lines and edited files are also counted when the call is decided,
- * since the limits must hold before the edit runs and a client may never
+ * max_edit_lines holds each edit on its own (the lines that one call
+ * changes); the lines are still counted as usage. Edited files are counted
+ * when the call is decided, since the limits must hold before the edit runs and a client may never
  * report the result: an edit that then fails still used its allowance
  * (fail closed). Result bytes are counted when the result is reported.
  */
@@ -259,15 +260,16 @@ export function decide(run: RunSnapshot, call: ToolCall, env: MachineEnv, opts: 
   if (extracted.editShape) {
     const size = editSize(extracted, guard, opts.cwd);
     editLines = size.lines;
-    const used = counters.read('maxEditLines').editLines;
+    // max_edit_lines bounds each edit on its own (the lines this one call changes), not a running
+    // total: many small reviewed edits are the work a state is for; one sweeping edit is what it caps.
     if (rules.maxEditLines !== undefined && size.unreadable !== undefined) {
       return deny(
-        `This edit replaces every occurrence (replace_all) in ${size.unreadable}, which stategate cannot read to count them, so it cannot be held to max_edit_lines (${rules.maxEditLines} in ${limitHolder(node, found.limitOwners, 'maxEditLines')}). Replace one occurrence at a time, or transition.`,
+        `This edit replaces every occurrence (replace_all) in ${size.unreadable}, which stategate cannot read to count them, so it cannot be held to max_edit_lines (${rules.maxEditLines} lines per edit in ${limitHolder(node, found.limitOwners, 'maxEditLines')}). Replace one occurrence at a time, or transition.`,
       );
     }
-    if (rules.maxEditLines !== undefined && used + editLines > rules.maxEditLines) {
+    if (rules.maxEditLines !== undefined && editLines > rules.maxEditLines) {
       return deny(
-        `This edit changes ${editLines} line(s); ${limitHolder(node, found.limitOwners, 'maxEditLines')} allows ${rules.maxEditLines} (max_edit_lines) and ${used} are used. Make a smaller edit, or transition.`,
+        `This edit changes ${editLines} line(s); ${limitHolder(node, found.limitOwners, 'maxEditLines')} allows ${rules.maxEditLines} lines per edit (max_edit_lines). Split it into edits of ${rules.maxEditLines} line(s) or fewer, or transition.`,
       );
     }
   }

@@ -7,7 +7,8 @@
  * denied in every enforced state, whatever its rules. What the agent may run:
  * `run state`, `run send` (a transition, like statewright_transition; a
  * stage's completion event is refused there, pipeline/completion-only.ts),
- * `run complete` (a stage's completion tool, its payload checked),
+ * `run complete` (a stage's completion tool, its payload checked), `run bind`
+ * (binding its session to a fork branch, as over MCP),
  * `validate`, `export`, `mcp`, `flow` and help; and `run pause`, `run stop`,
  * `run start`/`run resume` and `run force` where the caller says the run's
  * workflow grants the act (`meta.agent_may`, agent-acts.ts): the same acts
@@ -29,7 +30,9 @@ import type { AgentAct } from '../model/index';
 /** Top-level commands the agent may run (the CLI answers `-x` words with help, a version or an error). */
 const AGENT_COMMANDS = new Set(['validate', 'export', 'mcp', 'help']);
 /** `stategate run` subcommands the agent may run. */
-const AGENT_RUN = new Set(['state', 'send', 'complete']);
+// `bind`: binding its session to a fork branch is the agent's, as over MCP (statewright_load_workflow with
+// `branch`): it gets that branch's rules, never more than the workflow grants the branch (docs/design/forks.md).
+const AGENT_RUN = new Set(['state', 'send', 'complete', 'bind']);
 
 const PERSON = "only a person does that, in VS Code (the notification or the stategate panel) or in their own terminal";
 const WHY: Readonly<Record<string, string>> = {
@@ -49,7 +52,7 @@ const WHY: Readonly<Record<string, string>> = {
 /** The run commands that are an act a workflow may grant the agent (meta.agent_may). */
 const ACTS: Readonly<Record<string, AgentAct>> = { 'run pause': 'pause', 'run stop': 'stop', 'run start': 'load_workflow', 'run resume': 'load_workflow', 'run force': 'force' };
 const MENTIONS = /stategate|cli/i;
-const ALLOWED = '`stategate run state`, `stategate run send EVENT`, `stategate run complete TOOL --payload JSON`, `validate`, `export` and `mcp`';
+const ALLOWED = '`stategate run state`, `stategate run send EVENT`, `stategate run complete TOOL --payload JSON`, `stategate run bind`, `validate`, `export` and `mcp`';
 
 /**
  * Does this program word run stategate's CLI? A word only known when it runs

@@ -27,7 +27,8 @@ import { EVIDENCE_KEY } from '../machine/evidence.js';
 import { WorkflowRegistry } from '../formats/registry.js';
 import { detectFormat } from '../formats/index.js';
 import { ChartRegistry } from '../formats/chart-registry.js';
-import { hashText, RUN_SNAPSHOT_VERSION, type MachineError, type RunSnapshot } from '../machine/run.js';
+import { hashText, RUN_SNAPSHOT_VERSION, type ActiveFork, type MachineError, type RunSnapshot } from '../machine/run.js';
+import { boundBranchOf } from '../machine/patterns/fork.js';
 import { RunStore, type ActiveRun, type CommitStep } from './run-store.js';
 import { isStoreError } from './store-error.js';
 import { FileRunStorage } from './file-storage.js';
@@ -43,6 +44,7 @@ import type { PgCommittedChange } from './postgres/pg-storage.js';
 import type { StorageFactory } from './store-choice.js';
 import { learningFrom, recordLearning, reportUsage, type LearningOutcome, type UsageOutcome, type UsageReport } from '../record/operations.js';
 import { locateForCall } from '../policy/effective-rules.js';
+import { intersectRules } from '../policy/branch-intersection.js';
 import { nodePathEnv } from '../policy/paths/env.js';
 import { PathGuard, type PathEnv } from '../policy/paths/write-guard.js';
 import { envRewrittenCommand, sandboxedCommand } from '../sandbox/unwrap.js';
@@ -91,6 +93,12 @@ export interface OutsideStage {
 
 export interface ToolOptions {
   readonly branch?: string;
+  /**
+   * The agent session that makes the call (a hook's `session_id` /
+   * `sessionId`, a Claude Code sub-agent's `agent_id`): bound to a branch of a
+   * parallel fork, that branch's rules decide (unless `branch` names one).
+   */
+  readonly session?: string;
   readonly aliases?: ExtraAliases;
   /** The agent's working folder (a hook's `cwd`): relative paths in the call start there. */
   readonly cwd?: string;
@@ -522,7 +530,7 @@ export class Runner {
    * state's rules). An allowed call is counted. Never throws: anything that
    * goes wrong while a run is active is a denial that says why.
    */
-  async tool(call: ToolCall, opts: ToolOptions = {}): Promise<ToolAnswer> {
+  async tool(call: ToolCall, given: ToolOptions = {}): Promise<ToolAnswer> {
     const off = (reason: string): ToolAnswer => ({ decision: 'allow', reason, notices: [], counted: false, enforcement: 'off' });
     const denied = (reason: string, state?: string): ToolAnswer => ({ decision: 'deny', reason, notices: [], counted: false, enforcement: 'on', ...(state ? { state } : {}) });
     try {
@@ -536,9 +544,14 @@ export class Runner {
       // parallel fork must still be able to bind itself (statewright_load_workflow) or read the state.
       if (isOwnTool(call.tool)) return { decision: 'allow', notices: [], counted: false, enforcement: 'on', state: run.state };
       // The active stage's completion tool ends the stage: its payload is checked when it is called (completeStage), never refused here.
-      if (run.pipeline && completionToolCalled(call.tool, activeStages(run, (t) => this.env.load(t)).map((s) => s.completion_tool), bareNamesAreOurs(opts.client))) {
+      if (run.pipeline && completionToolCalled(call.tool, activeStages(run, (t) => this.env.load(t)).map((s) => s.completion_tool), bareNamesAreOurs(given.client))) {
         return { decision: 'allow', notices: [], counted: false, enforcement: 'on', state: run.state };
       }
+      // A parallel fork: a bound session's branch decides; an unbound call must pass every running branch.
+      const fork = machine.activeFork(run);
+      const bound = given.branch ?? boundBranchOf(fork, given.session);
+      if (bound === undefined && fork?.mode === 'parallel') return await this.toolEveryBranch(call, given, run, fork);
+      const opts: ToolOptions = bound === given.branch ? given : { ...given, branch: bound };
       const aliases = this.aliasesFor(opts);
       const here = locateForCall(run, this.env, call.tool, { ...branchOpt(opts.branch), ...(aliases ? { aliases } : {}) });
       if ('code' in here) return denied(`stategate cannot tell which state applies: ${here.message}`, run.state);
@@ -576,14 +589,89 @@ export class Runner {
     }
   }
 
+  /**
+   * A call from a session bound to no branch while a parallel fork runs: it is
+   * allowed only where every running branch allows it (docs/design/forks.md),
+   * so each branch decides it in turn on the same snapshot, and the first that
+   * refuses it answers, named, with the way to bind. Allowed, it counts in
+   * every branch (each branch's limits hold the call as its own would). A
+   * branch standing in its terminal state (final, waiting for BRANCH_DONE)
+   * refuses nothing; when every branch does, only BRANCH_DONE is left.
+   */
+  private async toolEveryBranch(call: ToolCall, opts: ToolOptions, run: RunSnapshot, fork: ActiveFork): Promise<ToolAnswer> {
+    const aliases = this.aliasesFor(opts);
+    const running = fork.branches.filter((b) => b.status === 'running').map((b) => b.name);
+    const agentMay = this.env.load(run.workflow.definitionText)?.meta.agentMay;
+    const bindHint = `This session is bound to no branch, so a call must be allowed by every running branch (${running.join(', ')}). Bind it to its branch (\`stategate run bind --session ${opts.session ?? 'SESSION_ID'} --branch NAME\`, or statewright_load_workflow(name, branch) from the MCP server) and that branch's rules decide.`;
+    const denied = (reason: string): ToolAnswer => ({ decision: 'deny', reason, notices: [], counted: false, enforcement: 'on', state: run.state });
+    const prepared: { branch: string; node: StateNode; policy: PolicyOptions }[] = [];
+    for (const branch of running) {
+      const here = locateForCall(run, this.env, call.tool, { branch, ...(aliases ? { aliases } : {}) });
+      if ('code' in here) return denied(`stategate cannot tell which state applies in branch "${branch}": ${here.message}`);
+      if (here.node.kind === 'final') continue;
+      const sandboxed = this.sandbox !== undefined && extractCall(call.tool, call.input, aliases).kind === 'shell' && sandboxWillHold(this.sandbox, opts.client, call.input);
+      const policy: PolicyOptions = { branch, ...this.pathOptions(opts), ...(aliases ? { aliases } : {}), ...(sandboxed ? { sandboxed } : {}), ...(await this.shellInputs(here.node, call, aliases, here.commandLevels, agentMay)) };
+      prepared.push({ branch, node: here.node, policy });
+    }
+    const first = prepared[0];
+    // While it runs (the sandbox, the environment rewrite) every branch's rules hold too: branch-intersection.ts.
+    const rules = intersectRules(prepared.map((p) => p.node.rules)) ?? first?.node.rules;
+    const extracted = extractCall(call.tool, call.input, aliases);
+    const rewrite =
+      rules && this.rewriteShell && extracted.kind === 'shell' && extracted.command !== undefined && (rules.blockedEnv.length || Object.keys(rules.envOverrides).length) && call.input && typeof call.input === 'object'
+        ? { ...(call.input as object), command: this.rewriteShell(extracted.command, rules.blockedEnv, rules.envOverrides) }
+        : undefined;
+    // Every branch waits in its terminal state: what is left is BRANCH_DONE (stategate's own tools passed above), not work.
+    if (!first) return denied(`Every running branch of the fork (${running.join(', ')}) stands in its terminal state: send BRANCH_DONE:<branch> for each (statewright_transition, or \`stategate run send BRANCH_DONE:NAME --branch NAME\`).`);
+    const answer = await this.apply<ToolAnswer>((r) => {
+      if (r.status !== 'running') return { run: r, journal: [], outcome: { decision: 'allow', reason: `the run is ${r.status}: enforcement is off`, notices: [], counted: false, enforcement: 'off', state: r.state } };
+      return this.once('decide', r, call, opts, aliases, (same) => ({ decision: same.decision ?? 'deny', ...(same.reason ? { reason: same.reason } : {}), notices: [], counted: false, enforcement: 'on' as const, state: same.state ?? r.state }), () => {
+        let next = r;
+        const journal: MachineResult<unknown>['journal'] = [];
+        const notices: string[] = [];
+        for (const p of prepared) {
+          const now = locateForCall(next, this.env, call.tool, { branch: p.branch, ...(aliases ? { aliases } : {}) });
+          if ('code' in now || now.node.id !== p.node.id) return { run: r, journal: [], outcome: denied('the workflow moved to another state while this call was being decided; call again') };
+          const d = decide(next, call, this.env, p.policy);
+          if (d.outcome.decision !== 'allow') {
+            return { run: r, journal: [], outcome: denied(`Branch "${p.branch}" of the parallel fork refuses this call: ${d.outcome.reason ?? 'denied by its state'} ${bindHint}`) };
+          }
+          next = d.run;
+          journal.push(...d.journal);
+          for (const n of d.outcome.notices) notices.push(`[branch ${p.branch}] ${n}`);
+        }
+        return { run: next, journal, outcome: { decision: 'allow' as const, notices, counted: true, enforcement: 'on' as const, state: r.state, ...(rewrite !== undefined ? { rewrite } : {}) } };
+      }, (o) => ({ decision: o.decision, ...(o.reason ? { reason: o.reason } : {}), ...(o.state ? { state: o.state } : {}) }));
+    }, callKey('decide', call, opts, aliases));
+    return this.withSandbox(answer, { ...first.node, rules: rules ?? first.node.rules }, call, rewrite, opts, aliases);
+  }
+
+  /**
+   * Binds an agent session to a branch of the active fork (`stategate run
+   * bind`, `statewright_load_workflow(name, branch)`): the binding lives in the
+   * run, so every hook process sees it. A sequential fork turns parallel.
+   */
+  bind(session: string, branch: string): Promise<machine.BindOutcome> {
+    return this.apply((r) => machine.bindSession(r, session, branch, this.env));
+  }
+
+  /** The branch `session` is bound to, while that branch runs (undefined: unbound, or no fork). */
+  async branchOf(session: string | undefined): Promise<string | undefined> {
+    if (session === undefined) return undefined;
+    const active = await this.active();
+    return active.kind === 'ok' ? boundBranchOf(machine.activeFork(active.run), session) : undefined;
+  }
+
   /** Record what a call did after it ran: result bytes, the edited file, the interrupt it fires. */
-  async result(reported: ToolCall, result: ToolResult, opts: ToolOptions = {}): Promise<RecordOutcome & { enforcement: 'on' | 'off' }> {
+  async result(reported: ToolCall, result: ToolResult, given: ToolOptions = {}): Promise<RecordOutcome & { enforcement: 'on' | 'off' }> {
     const active = await this.active();
     if (active.kind === 'unreadable') throw unusable(active);
     if (active.kind === 'none' || active.run.status !== 'running') {
       return { notices: [], interrupted: false, state: active.kind === 'ok' ? active.run.state : '', enforcement: 'off' };
     }
     refuseTooDeep(`the ${reported.tool} call`, reported.input);
+    const bound = given.branch ?? boundBranchOf(machine.activeFork(active.run), given.session);
+    const opts: ToolOptions = bound === given.branch ? given : { ...given, branch: bound };
     const aliases = this.aliasesFor(opts);
     // What is recorded (evidence, written files, interrupts) is about the agent's command, not the sandbox's wrap of it.
     const call = this.unwrapped(active.run, reported, opts, aliases);
@@ -592,8 +680,9 @@ export class Runner {
     let recorded = false;
     const out = await this.apply((r) => {
       recorded = true;
+      const recordIn = (run: RunSnapshot, branch: string | undefined) => record(run, call, result, this.env, { ...branchOpt(branch), ...this.pathOptions(opts), ...(aliases ? { aliases } : {}), ...written });
       return this.once('result', r, call, opts, aliases, (same) => ({ notices: [], interrupted: false, state: same.state ?? r.state }), () => {
-        const rec = record(r, call, result, this.env, { ...branchOpt(opts.branch), ...this.pathOptions(opts), ...(aliases ? { aliases } : {}), ...written });
+        const rec = opts.branch === undefined && machine.activeFork(r)?.mode === 'parallel' ? this.recordEveryBranch(r, recordIn) : recordIn(r, opts.branch);
         // A call outside the stage that the client asked the person about ran: the person granted it once.
         const settled = rec.run.pipeline ? settleAskedGrant(rec.run, call.tool, call.input, this.env) : undefined;
         return settled ? { run: settled.run, journal: [...rec.journal, ...settled.journal], outcome: rec.outcome } : rec;
@@ -617,6 +706,25 @@ export class Runner {
     } catch {
       return undefined;
     }
+  }
+
+  /**
+   * The result of an unbound session's call in a parallel fork: every running
+   * branch allowed it (toolEveryBranch), so every one records it (its
+   * evidence, its written files, the interrupt a written file fires).
+   */
+  private recordEveryBranch(run: RunSnapshot, recordIn: (run: RunSnapshot, branch: string) => MachineResult<RecordOutcome>): MachineResult<RecordOutcome> {
+    const names = (machine.activeFork(run)?.branches ?? []).filter((b) => b.status === 'running' && b.state !== b.terminal).map((b) => b.name);
+    let next = run;
+    const journal: MachineResult<RecordOutcome>['journal'] = [];
+    let outcome: RecordOutcome = { notices: [], interrupted: false, state: run.state };
+    for (const branch of names) {
+      const r = recordIn(next, branch);
+      next = r.run;
+      journal.push(...r.journal);
+      outcome = { ...r.outcome, notices: [...outcome.notices, ...r.outcome.notices.map((n) => `[branch ${branch}] ${n}`)], interrupted: outcome.interrupted || r.outcome.interrupted, ...(outcome.interrupt ? { interrupt: outcome.interrupt } : {}) };
+    }
+    return { run: next, journal, outcome };
   }
 
   private grantFor(run: RunSnapshot, call: ToolCall, branch?: string) {

@@ -18,6 +18,8 @@ import { runPipelineRequest } from './pipeline-chat.js';
 /** What a response remembers for the next turn of the same conversation. */
 interface TurnMetadata {
   readonly branch?: string;
+  /** The session id the binding is stored under in the run (agent-tools.ts). */
+  readonly session?: string;
 }
 
 /** The fork branch this conversation bound itself to (statewright_load_workflow(branch)), from the last answer that says. */
@@ -25,8 +27,10 @@ function sessionFrom(history: vscode.ChatContext['history']): AgentSession {
   for (let i = history.length - 1; i >= 0; i--) {
     const turn = history[i];
     if (turn instanceof vscode.ChatResponseTurn && turn.participant === PARTICIPANT_ID) {
-      const branch = (turn.result.metadata as TurnMetadata | undefined)?.branch;
-      return typeof branch === 'string' && branch ? { branch } : {};
+      const meta = turn.result.metadata as TurnMetadata | undefined;
+      const branch = meta?.branch;
+      const id = typeof meta?.session === 'string' && meta.session ? { id: meta.session } : {};
+      return typeof branch === 'string' && branch ? { branch, ...id } : id;
     }
   }
   return {};
@@ -174,7 +178,7 @@ export function participantHandler(service: RunService, waiters: GrantWaiters = 
       cancelled: () => token.isCancellationRequested,
     });
     askForApproval(stream, await currentView(runner, session));
-    const metadata: TurnMetadata = session.branch ? { branch: session.branch } : {};
+    const metadata: TurnMetadata = { ...(session.branch ? { branch: session.branch } : {}), ...(session.id ? { session: session.id } : {}) };
     return { metadata };
   };
   return handler;

@@ -23,6 +23,7 @@ import type { ActiveFork, BranchRun, MachineError } from '../run.js';
 import { freshCounters } from '../run.js';
 
 export const BRANCH_DONE_PREFIX = 'BRANCH_DONE:';
+const MAX_SESSION_ID = 200;
 
 /** Starts a fork in frame `frameIdx` (the event's data is merged into the frame first). */
 export function startFork(op: Op, frameIdx: number, event: string, t: ForkTransition, data: JsonValue | undefined): ActiveFork {
@@ -60,7 +61,7 @@ function startBranch(op: Op, frameIdx: number, name: string): void {
   const i = fork.branches.findIndex((b) => b.name === name);
   const b = fork.branches[i];
   if (!b) return;
-  fork.branches[i] = { name: b.name, initial: b.initial, terminal: b.terminal, status: 'running', state: b.initial, context: cloneJson(frame.context), counters: freshCounters() };
+  fork.branches[i] = { name: b.name, initial: b.initial, terminal: b.terminal, ...(b.sessions ? { sessions: b.sessions } : {}), status: 'running', state: b.initial, context: cloneJson(frame.context), counters: freshCounters() };
   if (fork.mode === 'sequential') fork.current = name;
   addVisited(frame, b.initial);
   op.log({ frame: frameIdx, branch: name }, { kind: 'branch_start', branch: name, state: b.initial });
@@ -118,4 +119,52 @@ function join(op: Op, frameIdx: number, outcome: 'complete' | 'fail'): void {
   const wf = op.workflow(frameIdx);
   const to = outcome === 'complete' ? fork.onComplete : (fork.onFail ?? (wf ? failedStateOf(wf) : undefined));
   resumeFrame(op, frameIdx, to, patch, { kind: 'join', outcome, from: frame.state, patch });
+}
+
+/**
+ * Binds an agent session to a branch of the innermost active fork (`stategate
+ * run bind`, `statewright_load_workflow(name, branch)`). A fork runs in
+ * parallel mode once agents bind to it, whatever its `mode`: the seed's fork
+ * schema has no mode, and an agent binding to a branch is how it says the
+ * branches run side by side, so a sequential fork's pending branches start
+ * then. A session is bound to one branch at a time (binding again moves it).
+ * Refused: no fork, an unknown branch, a branch that has ended.
+ */
+export function bindSessionAt(op: Op, frameIdx: number, session: string, branch: string): MachineError | { branch: string; parallel: boolean } {
+  const fork = op.frame(frameIdx).fork;
+  if (!fork) return { code: 'no_fork', message: 'no fork is running: a session binds to a branch of an active fork' };
+  const names = fork.branches.map((b) => `${b.name} (${b.status})`).join(', ');
+  const b = fork.branches.find((x) => x.name === branch);
+  if (!b) return { code: 'unknown_branch', message: `no branch "${branch}" in the active fork; branches: ${names}` };
+  if (b.status === 'done' || b.status === 'failed') return { code: 'branch_ended', message: `branch "${branch}" is ${b.status}; branches: ${names}` };
+  // A session id is a client's identifier (a UUID or alike): anything else is not one, and the run is no place for bulk text.
+  if (session === '' || session.length > MAX_SESSION_ID) return { code: 'invalid_session', message: `a session id is 1 to ${MAX_SESSION_ID} characters` };
+  for (const x of fork.branches) {
+    if (x.sessions?.includes(session)) {
+      x.sessions = x.sessions.filter((s) => s !== session);
+      if (!x.sessions.length) delete x.sessions;
+    }
+  }
+  const parallel = fork.mode === 'sequential';
+  if (parallel) {
+    fork.mode = 'parallel';
+    delete fork.current;
+    for (const x of fork.branches) if (x.status === 'pending') startBranch(op, frameIdx, x.name);
+  }
+  const bound = fork.branches.find((x) => x.name === branch)!;
+  bound.sessions = [...(bound.sessions ?? []), session];
+  op.log({ frame: frameIdx }, { kind: 'session_bound', session, branch, ...(parallel ? { parallel: true as const } : {}) });
+  return { branch, parallel };
+}
+
+/**
+ * The branch a session is bound to, while that branch runs. A session bound
+ * to a branch that has ended (done or failed, or its fork joined) is unbound
+ * again: its calls are decided as every unbound call is, by what all running
+ * branches allow.
+ */
+export function boundBranchOf(fork: ActiveFork | undefined, session: string | undefined): string | undefined {
+  if (!fork || session === undefined) return undefined;
+  // A branch standing in its terminal (a final state, waiting for BRANCH_DONE) enforces nothing: its sessions count as unbound.
+  return fork.branches.find((b) => b.status === 'running' && b.state !== b.terminal && b.sessions?.includes(session))?.name;
 }
