@@ -221,7 +221,6 @@ const statewright: Example[] = [
   {
     fixture: `${SW}/edit-scope.workflow.json`,
     name: 'max_edit_lines and max_files_per_state: each edit at most 20 lines, at most 3 files',
-    todo: 'Deliver 2: max_edit_lines limits each edit operation (today a running total per state)',
     async run(r) {
       const edit = (file: string, n: number) => ({ file_path: r.at(file), old_string: 'x', new_string: lines(n, file) });
       await r.deny('Edit', edit('a.ts', 21), /max_edit_lines/);
@@ -330,16 +329,22 @@ const statewright: Example[] = [
   {
     fixture: `${SW}/pattern-fork.workflow.json`,
     name: 'Pattern 5, Fork (parallel): a call bound to a branch is decided by its rules, an unbound one by the rules every branch shares',
-    todo: 'Deliver 2: forks run in parallel when agents bind to branches',
     async run(r) {
       await r.runner.send('BUILD_DONE');
+      // The seed's sub-agents each bind to their branch; the first binding starts every branch at once.
+      for (const branch of ['lint', 'security', 'types']) await r.runner.bind(`agent-${branch}`, branch);
       await r.allow('Grep', { pattern: 'password' }, 'security');
       await r.allow('Bash', bash('npm run lint'), 'lint');
       await r.allow('Bash', bash('npx tsc'), 'types');
       await r.allow('Read', { file_path: r.at('a.ts') });
       await r.deny('Bash', bash('npm run lint'));
-      await r.go('DONE', 'types_done', undefined, 'types');
-      await r.go('BRANCH_DONE:types', 'lint_run', undefined, 'types');
+      // Each branch ends on its own; the join (all) moves the run on once the last one is done.
+      for (const branch of ['types', 'lint', 'security']) {
+        assert.equal((await r.runner.send('DONE', undefined, branch)).transitioned, true, `DONE in ${branch}`);
+        assert.equal((await r.runner.state(branch)).state, `${branch}_done`);
+        assert.equal((await r.runner.send(`BRANCH_DONE:${branch}`, undefined, branch)).error, undefined, `BRANCH_DONE:${branch}`);
+      }
+      assert.equal(await r.state(), 'deploying');
     },
   },
   {
