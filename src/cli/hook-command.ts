@@ -104,10 +104,19 @@ async function yoloApproval(runner: Runner): Promise<{ approved?: string }> {
  * (the proposal is journaled, grant_asked; the call's result settles it).
  * Where it has none, the deny says what the stage allows.
  */
+/** Claude Code's permission modes in which its prompt never reaches a person. */
+const PROMPTLESS_MODES: ReadonlySet<string> = new Set(['bypassPermissions', 'dontAsk']);
+
 async function outsideStage(runner: Runner, input: HookInput, dialect: Dialect, o: OutsideStage, denyReason: string): Promise<Reply> {
   const allowed = o.allowed_tools === null ? 'any tool' : o.allowed_tools.length ? o.allowed_tools.join(', ') : 'no tools but stategate\'s own';
   const ask = `stategate: ${o.tool} is outside the tools of stage "${o.stage}" (${allowed}). Approve it for this one call (a one-shot grant: a later call asks again), or deny it and the stage goes on with its own tools.`;
-  const reply = dialect.outsideStage(input, ask, `${denyReason} This client has no prompt for a one-shot grant, so the call is denied: go on with the stage's own tools.`);
+  const noPrompt = `${denyReason} This client has no prompt for a one-shot grant, so the call is denied: go on with the stage's own tools.`;
+  // A client that answers its own prompts (Claude Code in bypassPermissions or dontAsk mode) would turn
+  // "ask" into yes or no without a person: the stage's tool list must hold, so the call is denied.
+  if (input.permissionMode !== undefined && PROMPTLESS_MODES.has(input.permissionMode)) {
+    return dialect.pre({ decision: 'deny', reason: `${denyReason} In permission mode ${input.permissionMode} this client asks no person, so the call is denied rather than put to one: go on with the stage's own tools.` });
+  }
+  const reply = dialect.outsideStage(input, ask, noPrompt);
   if (askedThePerson(reply)) {
     try {
       await runner.askGrant(input.toolName!, input.toolInput ?? {});

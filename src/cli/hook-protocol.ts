@@ -38,6 +38,8 @@ export interface HookInput {
   readonly stopHookActive: boolean;
   /** The client's own name of the event where its answers differ by event (Cursor's beforeShellExecution takes "ask", preToolUse does not). */
   readonly clientEvent?: string;
+  /** Claude Code's permission mode (`permission_mode`: default, acceptEdits, plan, bypassPermissions, dontAsk). */
+  readonly permissionMode?: string;
 }
 
 export class HookInputError extends Error {}
@@ -78,6 +80,7 @@ export function parseHookInput(text: string, clientHint?: HookClient): HookInput
   const sessionId = str(o.sessionId) ?? str(o.session_id);
   const agentId = str(o.agent_id) ?? str(o.agentId);
   const callId = str(o.tool_use_id) ?? str(o.toolUseId);
+  const permissionMode = str(o.permission_mode);
   return {
     client,
     event,
@@ -86,6 +89,7 @@ export function parseHookInput(text: string, clientHint?: HookClient): HookInput
     ...(sessionId ? { sessionId } : {}),
     ...(agentId ? { agentId } : {}),
     ...(callId ? { callId } : {}),
+    ...(permissionMode ? { permissionMode } : {}),
     ...(toolName ? { toolName } : {}),
     ...(o.tool_input !== undefined ? { toolInput: o.tool_input } : o.toolInput !== undefined ? { toolInput: o.toolInput } : {}),
     ...(toolResponse !== undefined ? { toolResponse } : {}),
