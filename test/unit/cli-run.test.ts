@@ -1,4 +1,4 @@
-/** The CLI contract of DESIGN.md: one JSON object per `run` call, errors as JSON + one stderr line + non-zero exit. */
+/** The CLI contract (README, "The command line"): one JSON object per `run` call, errors as JSON + one stderr line + non-zero exit. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Fail closed, everywhere: DESIGN.md's "When enforcement applies" table, and
+ * Fail closed, everywhere: docs/enforcement.md's walls, and
  * every way an active run can be unreadable, through every client of the
  * store: the agent hook (`stategate hook`, VS Code- and Claude Code-shaped
  * PreToolUse inputs), the CLI (`run tool`, `run state`) and the MCP server.

@@ -1,6 +1,5 @@
 /**
- * Stage pipelines in the engine (issue 16 items 2-4; DESIGN.md "Stage
- * pipelines and the run record"): the completion step (payload checked with
+ * Stage pipelines in the engine (issue 16 items 2-4; docs/pipelines.md): the completion step (payload checked with
  * ajv, errors naming the failing property, the transition on the tool's name
  * with guards reading `payload.<field>`), stage executions with their audit
  * events (stage_exec_id, attempt), turn caps, one-shot grants, fan-out and

@@ -1,6 +1,5 @@
 /**
- * The run record (issue 16 item 5; DESIGN.md "Stage pipelines and the run
- * record"): `agent-state.json` in the run folder, written with every commit of
+ * The run record (issue 16 item 5; docs/run-record.md): `agent-state.json` in the run folder, written with every commit of
  * the run, valid against schemas/agent-state-schema.json after every operation
  * of a scripted run (transitions, denials, an interrupt, an approval, learnings,
  * reported cost, checkpoints in a temporary git repository, a bound exceeded),

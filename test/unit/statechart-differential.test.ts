@@ -1,5 +1,5 @@
-// The statechart interpreter against XState v5 (DESIGN.md "Statecharts:
-// semantics we chose": where DESIGN.md is silent we do what XState does).
+// The statechart interpreter against XState v5 (docs/statecharts.md;
+// where it is silent we do what XState does, and docs/compat.md lists the differences).
 //
 // fast-check generates random charts (nesting up to 4 levels, parallel
 // regions, shallow and deep history with and without defaults, `always` with
@@ -13,10 +13,10 @@
 // (XState's `snapshot.value` against our stateValue), the status and the
 // context must be equal.
 //
-// The one deliberate difference in what is generated: DESIGN.md says `*`
+// The one deliberate difference in what is generated: docs/compat.md says `*`
 // never matches done, timer or invocation events, while XState's `*` matches
 // every event; the XState side gets a guard on its `*` transitions that
-// leaves out XState's own events, so both follow DESIGN.md.
+// leaves out XState's own events, so both follow docs/compat.md.
 //
 // STATEGATE_DIFF_CHARTS sets the number of charts (default 500);
 // STATEGATE_DIFF_SEED the seed (default fixed; printed on failure).
@@ -380,7 +380,7 @@ function xConfig(n: GNode, delays: Record<string, (args: { context: Ctx; event: 
       reenter: t.reenter,
     };
     if (guard || wildcard) {
-      // DESIGN.md: `*` matches sent and raised events only (XState's matches its own events too).
+      // docs/compat.md: `*` matches sent and raised events only (XState's matches its own events too).
       x.guard = ({ context, event }: { context: Ctx; event: Ev }) =>
         (!wildcard || !event.type.startsWith('xstate.')) && (!guard || Boolean(guard.js(context, event)));
     }
@@ -431,7 +431,7 @@ const outcomes: Record<string, number> = {};
  * had that timer pending. That happens when XState enters a state that is
  * still active (restoring history below it); XState then loses track of the
  * older timer, which fires even after the state was exited and entered
- * again. DESIGN.md says a state's timers are cancelled when it is exited, and
+ * again. docs/statecharts.md says a state's timers are cancelled when it is exited, and
  * ours are (docs/compat.md), so the comparison stops there.
  */
 function timerScheduledTwice(before: ChartSnapshot | undefined, effects: readonly ChartEffect[]): boolean {

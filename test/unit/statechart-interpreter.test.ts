@@ -1,8 +1,8 @@
-// The statechart interpreter's semantics, scenario by scenario (DESIGN.md
-// "Statecharts: semantics we chose"; XState v5 where it is silent). Each
+// The statechart interpreter's semantics, scenario by scenario (docs/statecharts.md;
+// XState v5 where it is silent). Each
 // scenario asserts the configuration and the trace of actions after every
 // step, and that XState v5 agrees (helpers/chart-scenario.ts), except where
-// DESIGN.md chose otherwise (marked xstate: false, with the reason).
+// docs/compat.md lists a difference (marked xstate: false, with the reason).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runScenario, trace, type Expect, type Scenario } from './helpers/chart-scenario.js';
@@ -450,7 +450,7 @@ const scenarios: Record<string, Scenario> = {
     // "done" from r1.done is r1.done itself (siblings first), not the top-level done.
     steps: [{ send: 'GO', expect: { value: { p: { r1: 'done', r2: 'x' } } } }],
   },
-  'DESIGN.md: a wildcard matches sent and raised events only, never done or timer events': {
+  'docs/compat.md: a wildcard matches sent and raised events only, never done or timer events': {
     // XState's `*` would also take xstate.done.state.* and xstate.after.* events.
     xstate: false,
     chart: {
@@ -472,7 +472,7 @@ const scenarios: Record<string, Scenario> = {
       { send: 'END', expect: { trace: 'timer*done' } },
     ],
   },
-  'DESIGN.md: a guard that fails to evaluate is false (XState would stop the actor with an error)': {
+  'docs/compat.md: a guard that fails to evaluate is false (XState would stop the actor with an error)': {
     xstate: false,
     chart: { context: T, states: { a: { on: { GO: [{ guard: 'context.missing.deep > 1', target: 'b' }, { target: 'c' }] } }, b: {}, c: {} } },
     start: {},
@@ -487,7 +487,7 @@ for (const [name, scenario] of Object.entries(scenarios)) {
 }
 
 test('a guard that fails to evaluate is journaled', () => {
-  const [, sent] = runScenario(scenarios['DESIGN.md: a guard that fails to evaluate is false (XState would stop the actor with an error)'] as Scenario);
+  const [, sent] = runScenario(scenarios['docs/compat.md: a guard that fails to evaluate is false (XState would stop the actor with an error)'] as Scenario);
   const failure = sent?.effects.find((e) => e.type === 'guard-error');
   assert.ok(failure && failure.type === 'guard-error');
   assert.equal(failure.source, 'a');

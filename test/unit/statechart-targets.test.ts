@@ -1,5 +1,5 @@
-// How a transition's target name finds its state (DESIGN.md "Statecharts:
-// semantics we chose", Targets): the loader, the validator and the
+// How a transition's target name finds its state (docs/statecharts.md,
+// Transitions): the loader, the validator and the
 // interpreter all use resolveTarget.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

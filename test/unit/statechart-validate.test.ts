@@ -173,7 +173,7 @@ describe('statechart validation: the seed examples', () => {
   }
 });
 
-describe('statechart validation: details DESIGN.md gives', () => {
+describe('statechart validation: details docs/statecharts-validation.md gives', () => {
   const yaml = (body: string) => `statechart:\n  id: t\n${body}`;
   const codes = (text: string) => check(text, 'detail.statechart.yaml').map((d) => `${d.severity} ${d.code}`);
 

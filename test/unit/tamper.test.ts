@@ -1,6 +1,6 @@
 /**
- * The active run is tamper-evident (issue 12, part 4; DESIGN.md "When
- * enforcement applies"): an agent allowed an interpreter deletes or rewrites
+ * The active run is tamper-evident (issue 12, part 4; docs/enforcement.md,
+ * "Deleting the run does not switch the gate off"): an agent allowed an interpreter deletes or rewrites
  * the run's files, and instead of "no active run, allow everything", every
  * decision denies with what was found and how to recover, because the record
  * outside the workspace (src/engine/active-record.ts, in STATEGATE_STATE_DIR,

@@ -4,7 +4,7 @@
 // evaluated by our expression language (the differential test uses native JS
 // instead; here the charts are written once, as text). Targets are resolved
 // by our rule and handed to XState as `#id`s; XState's `*` is kept off its own
-// events, as DESIGN.md's `*` is. Everything else is XState's.
+// events, as docs/compat.md's `*` is. Everything else is XState's.
 import { SimulatedClock, assign, createActor, createMachine, raise } from 'xstate';
 import type { JsonObject, Workflow } from '../../../src/engine/model/index.js';
 import { evaluateText, isTruthy } from '../../../src/engine/expr/index.js';
