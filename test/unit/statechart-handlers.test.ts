@@ -137,25 +137,41 @@ test("a command the current state's rules do not allow is refused, never started
 });
 
 const untrustedRows: readonly (readonly [name: string, prepare: (root: string) => void, hostMore: Partial<HandlerHost>, reason: RegExp])[] = [
-  ['no person trusted the chart', () => undefined, {}, /no person has trusted build\.statechart\.yaml; a person runs `stategate trust build\.statechart\.yaml`/],
-  ['Restricted Mode', trustAll, { workspaceTrusted: false }, /Restricted Mode/],
-  ['the person says no when asked', () => undefined, { confirm: async () => false }, /no person has trusted/],
+  ['no person trusted the chart', () => undefined, {}, /is not run yet: no person has trusted build\.statechart\.yaml; a person runs `stategate trust build\.statechart\.yaml`/],
+  ['Restricted Mode', trustAll, { workspaceTrusted: false }, /is not run yet: the workspace is in Restricted Mode/],
 ];
 
 for (const [name, prepare, hostMore, reason] of untrustedRows) {
-  test(`untrusted (${name}): the handler is refused and a service gets its error event`, async (t) => {
+  test(`untrusted (${name}): the handler waits, pending, with no error event; once trusted it runs`, async (t) => {
     const root = workspace(t);
     prepare(root);
     const runner = runnerFor(root);
     await runner.start(path.join(root, CHART));
     await runner.send('GO');
     const reports = await runPendingHandlers(runner, host(root, hostMore));
-    assert.deepEqual(reports.map((r) => r.ok), [false, false]);
+    assert.deepEqual(reports.map((r) => [r.ok, r.waiting]), [[false, true], [false, true]], 'each pending handler is tried once and left waiting');
     for (const r of reports) assert.match(r.reason ?? '', reason);
-    assert.equal((await runner.state()).state, 'failed', 'the flow service took its onError');
+    assert.equal((await runner.state()).state, 'building', 'the flow service is still running: no error event');
     assert.ok(!handlerEntries(root).some((e) => e.kind === 'handler_start'));
+    // What the person does: trust the files (and the folder); the same handlers then run.
+    trustAll(root);
+    const later = await runPendingHandlers(runner, host(root));
+    assert.deepEqual(later.map((r) => r.ok), [true, true], JSON.stringify(later));
+    assert.equal((await runner.state()).state, 'built');
   });
 }
+
+test('untrusted (the person says no when asked): the handler is refused and a service gets its error event', async (t) => {
+  const root = workspace(t);
+  const runner = runnerFor(root);
+  await runner.start(path.join(root, CHART));
+  await runner.send('GO');
+  const reports = await runPendingHandlers(runner, host(root, { confirm: async () => false }));
+  assert.deepEqual(reports.map((r) => [r.ok, r.waiting]), [[false, undefined], [false, undefined]]);
+  for (const r of reports) assert.match(r.reason ?? '', /the person did not trust build\.statechart\.yaml/);
+  assert.equal((await runner.state()).state, 'failed', 'the flow service took its onError');
+  assert.ok(!handlerEntries(root).some((e) => e.kind === 'handler_start'));
+});
 
 test('the person asked (VS Code) is shown the handlers; a yes is recorded by the content hash', async (t) => {
   const root = workspace(t);
@@ -296,19 +312,21 @@ test('the handlers fixture validates clean', () => {
 
 // Through processes: the CLI as a person runs it, and the hook as the agent's client calls it.
 
-test('stategate trust and run handlers through the CLI: refused until trusted, then run to completion', (t) => {
+test('stategate trust and run handlers through the CLI: a handler waits until trusted, then runs to completion', (t) => {
   const root = workspace(t);
   assert.equal(cli(['run', 'start', CHART], { cwd: root }).code, 0);
   const before = cli(['run', 'handlers'], { cwd: root });
   assert.equal(before.code, 0, before.stderr);
   assert.match(before.json.handlers[0].reason, /no person has trusted/);
+  assert.equal(before.json.handlers[0].waiting, true, 'left pending, not failed');
   const trusted = cli(['trust', CHART, 'greet.flow.yaml'], { cwd: root });
   assert.equal(trusted.code, 0, trusted.stderr);
   assert.deepEqual(trusted.json.trusted[0].runs.slice(0, 1), ['note: echo noted']);
   assert.equal(cli(['run', 'send', 'GO'], { cwd: root }).code, 0);
   const ran = cli(['run', 'handlers'], { cwd: root });
   assert.equal(ran.code, 0, ran.stderr);
-  assert.deepEqual(ran.json.handlers.map((h: { id: string; ok: boolean }) => [h.id, h.ok]), [['build_task', true]]);
+  // The invoke action queued before the person trusted the chart runs now, then the flow service.
+  assert.deepEqual(ran.json.handlers.map((h: { id: string; ok: boolean }) => [h.id, h.ok]), [['call-1', true], ['build_task', true]]);
   assert.equal(ran.json.state, 'built', 'printed the run state after');
   assert.equal(ran.json.context.greeting, 'hello world');
 });

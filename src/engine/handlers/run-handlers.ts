@@ -63,6 +63,19 @@ export interface HandlerReport {
   readonly exit_code: number | null;
   readonly bytes: number;
   readonly reason?: string;
+  /**
+   * Not run, and still pending: no person has trusted what it runs yet (the
+   * CLI cannot ask; `stategate trust FILE` is the way) or the workspace is in
+   * Restricted Mode. It runs on a later call once that changes; its service
+   * gets no error event for it.
+   */
+  readonly waiting?: true;
+}
+
+/** Why a handler is not run now; `waits`: it stays pending for a person to trust what it runs (no error event). */
+interface Refusal {
+  readonly reason: string;
+  readonly waits?: true;
 }
 
 /** At most this many handlers in one call: handlers whose results invoke handlers again, without end, stop here. */
@@ -78,16 +91,20 @@ interface Ended {
 
 export async function runPendingHandlers(runner: Runner, host: HandlerHost): Promise<HandlerReport[]> {
   const reports: HandlerReport[] = [];
+  // Handlers left pending in this call (untrusted): the others still run, and these are not tried again.
+  const waiting = new Set<string>();
   for (let i = 0; i < MAX_HANDLERS_PER_CALL; i++) {
     const run = await runner.requireActive();
     if (run.status !== 'running') break;
     const wf = chartWorkflow(run, runner.env);
     if (!wf) break;
     const now = Date.parse(runner.env.now());
-    const next = pendingHandlers(run, wf, (text) => runner.env.load(text)).find((p) => !claimedElsewhere(run, p.id, now));
+    const next = pendingHandlers(run, wf, (text) => runner.env.load(text)).find((p) => !claimedElsewhere(run, p.id, now) && !waiting.has(p.id));
     if (!next) break;
     if (!(await claim(runner, run.runId, next.id))) continue; // another process took it meanwhile
-    reports.push(await runOne(runner, host, run, next));
+    const report = await runOne(runner, host, run, next);
+    if (report.waiting) waiting.add(next.id);
+    reports.push(report);
   }
   return reports;
 }
@@ -128,7 +145,11 @@ export async function pendingOf(runner: Runner): Promise<PendingHandler[]> {
 
 async function runOne(runner: Runner, host: HandlerHost, run: RunSnapshot, p: PendingHandler): Promise<HandlerReport> {
   const refusal = await refusalOf(runner, host, run, p);
-  if (refusal !== undefined) return end(runner, run.runId, p, { ok: false, exitCode: null, bytes: 0, data: { error: refusal, message: refusal }, reason: refusal });
+  if (refusal?.waits) {
+    await runner.apply((r) => ({ run: r.runId === run.runId ? unclaimed(r, p.id) : r, journal: [], outcome: undefined }));
+    return { id: p.id, handler: p.handler, ok: false, exit_code: null, bytes: 0, reason: refusal.reason, waiting: true };
+  }
+  if (refusal !== undefined) return end(runner, run.runId, p, { ok: false, exitCode: null, bytes: 0, data: { error: refusal.reason, message: refusal.reason }, reason: refusal.reason });
   const work = p.work as HandlerWork;
   const at = runner.env.now();
   const start: JournalEntry = {
@@ -225,42 +246,42 @@ async function end(runner: Runner, runId: string, p: PendingHandler, e: Ended): 
   return { id: p.id, handler: p.handler, ok: e.ok, exit_code: e.exitCode, bytes: e.bytes, ...(e.reason === undefined ? {} : { reason: e.reason }) };
 }
 
-async function refusalOf(runner: Runner, host: HandlerHost, run: RunSnapshot, p: PendingHandler): Promise<string | undefined> {
+async function refusalOf(runner: Runner, host: HandlerHost, run: RunSnapshot, p: PendingHandler): Promise<Refusal | undefined> {
   const what = `handler \`${p.handler}\``;
-  if (!host.workspaceTrusted) return `${what} is not run: the workspace is in Restricted Mode (trust the folder to run handlers)`;
+  if (!host.workspaceTrusted) return { reason: `${what} is not run yet: the workspace is in Restricted Mode (trust the folder to run handlers)`, waits: true };
   const work = p.work;
-  if (!work) return `${what} is not declared under the chart's \`handlers:\``;
+  if (!work) return { reason: `${what} is not declared under the chart's \`handlers:\`` };
   const server = work.kind === 'mcp' ? findMcpServer(runner.workspaceRoot, work.server) : undefined;
-  if (server && 'problem' in server) return `${what} is not run: ${server.problem}`;
+  if (server && 'problem' in server) return { reason: `${what} is not run: ${server.problem}` };
   // The chart that declares the handler: the run's own, or the copy a child statechart keeps.
   const chartFile = p.chart.file;
-  if (chartFile === undefined) return `${what} is not run: its chart has no file for a person to trust`;
+  if (chartFile === undefined) return { reason: `${what} is not run: its chart has no file for a person to trust` };
   const chartTrust = await trusted(runner, host, chartFile, p.chart.text, handlerLines(p.chart.workflow));
-  if (chartTrust) return `${what} is not run: ${chartTrust}`;
+  if (chartTrust) return { ...chartTrust, reason: `${what} is not run${chartTrust.waits ? ' yet' : ''}: ${chartTrust.reason}` };
   if (work.kind === 'flow') {
     let text: string;
     try {
       text = fs.readFileSync(work.file, 'utf8');
     } catch {
-      return `${what} runs the flow ${work.file}, which cannot be read`;
+      return { reason: `${what} runs the flow ${work.file}, which cannot be read` };
     }
     const flowTrust = await trusted(runner, host, work.file, text, [`the flow ${path.basename(work.file)}, every state as it leads`]);
-    if (flowTrust) return `${what} is not run: ${flowTrust}`;
+    if (flowTrust) return { ...flowTrust, reason: `${what} is not run${flowTrust.waits ? ' yet' : ''}: ${flowTrust.reason}` };
   }
   if (server && !('problem' in server)) {
     const starts = [server.server.command, ...server.server.args].map(quoteWord).join(' ');
     const configTrust = await trusted(runner, host, server.file, server.text, [`the MCP servers it configures, among them ${(work as { server: string }).server}: ${starts}`]);
-    if (configTrust) return `${what} is not run: ${configTrust}`;
+    if (configTrust) return { ...configTrust, reason: `${what} is not run${configTrust.waits ? ' yet' : ''}: ${configTrust.reason}` };
   }
   if (work.kind === 'mcp') {
     const answer = await runner.tool({ tool: `mcp__${work.server}__${work.tool}`, input: p.params ?? {} });
-    if (answer.enforcement === 'off') return `${what} is not run: the run is not running any more (${answer.reason ?? 'enforcement is off'})`;
+    if (answer.enforcement === 'off') return { reason: `${what} is not run: the run is not running any more (${answer.reason ?? 'enforcement is off'})` };
     if (answer.decision === 'allow') return undefined;
-    return `${what} is not run: the rules of state ${answer.state ?? run.state} do not allow the tool mcp__${work.server}__${work.tool}${answer.reason ? ` (${answer.reason})` : ''}`;
+    return { reason: `${what} is not run: the rules of state ${answer.state ?? run.state} do not allow the tool mcp__${work.server}__${work.tool}${answer.reason ? ` (${answer.reason})` : ''}` };
   }
   if (work.kind !== 'command') return undefined; // a flow's commands are gated one by one as it runs them
   const denied = await gate(runner, work.argv.map(quoteWord).join(' '));
-  return denied === undefined ? undefined : `${what} is not run: ${denied}`;
+  return denied === undefined ? undefined : { reason: `${what} is not run: ${denied}` };
 }
 
 /** Why the state's rules refuse `command` as the agent's Bash call (counted and journaled as one), or undefined. */
@@ -272,18 +293,25 @@ async function gate(runner: Runner, command: string): Promise<string | undefined
   return `the rules of state ${answer.state ?? '(unknown)'} do not allow \`${command}\`${answer.reason ? ` (${answer.reason})` : ''}`;
 }
 
-/** Undefined when the person trusts this content of `file` (asked now where the host can ask); else why not. */
-async function trusted(runner: Runner, host: HandlerHost, file: string, content: string, runs: readonly string[]): Promise<string | undefined> {
+/**
+ * Undefined when the person trusts this content of `file` (asked now where the
+ * host can ask); else why not. A person who says no refuses the handler (its
+ * service gets its error event); where nobody could be asked (the CLI), it
+ * waits for `stategate trust FILE`.
+ */
+async function trusted(runner: Runner, host: HandlerHost, file: string, content: string, runs: readonly string[]): Promise<Refusal | undefined> {
   const state = trustState(runner.dir, file, content);
   if (state === 'trusted') return undefined;
   const rel = runner.relativePath(file) ?? file;
-  if (host.confirm && (await host.confirm({ file, changed: state === 'changed', runs }))) {
-    trustContent(runner.dir, file, content);
-    return undefined;
+  const how = `a person runs \`stategate trust ${rel}\` after reading it`;
+  if (host.confirm) {
+    if (await host.confirm({ file, changed: state === 'changed', runs })) {
+      trustContent(runner.dir, file, content);
+      return undefined;
+    }
+    return { reason: `the person did not trust ${rel}${state === 'changed' ? ' as it is now' : ''}` };
   }
-  return state === 'changed'
-    ? `${rel} changed since a person trusted it; a person runs \`stategate trust ${rel}\` after reading it`
-    : `no person has trusted ${rel}; a person runs \`stategate trust ${rel}\` after reading it`;
+  return { reason: state === 'changed' ? `${rel} changed since a person trusted it; ${how}` : `no person has trusted ${rel}; ${how}`, waits: true };
 }
 
 /** What the chart's handlers run, one line each (the trust question shows them). */

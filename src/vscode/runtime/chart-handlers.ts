@@ -42,6 +42,9 @@ export class ChartHandlers implements vscode.Disposable {
     void this.pass();
   }
 
+  /** Handlers already said to be waiting (for the person to trust the folder or a file). */
+  private readonly toldWaiting = new Set<string>();
+
   private async pass(): Promise<void> {
     this.running = true;
     try {
@@ -64,6 +67,9 @@ export class ChartHandlers implements vscode.Disposable {
           }),
         );
         for (const r of reports) {
+          // A handler left waiting (Restricted Mode) is said once, not on every change of the run.
+          if (r.waiting && this.toldWaiting.has(r.id)) continue;
+          if (r.waiting) this.toldWaiting.add(r.id);
           if (!r.ok) void vscode.window.showWarningMessage(`stategate: handler ${r.handler} (${r.id}) ${r.reason ?? 'failed'}`);
         }
       } while (this.again);
