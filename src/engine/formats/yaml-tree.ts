@@ -1,12 +1,10 @@
 /**
  * YAML text -> the same tree jsonc-parser builds for JSON (`JsonNode`), with
- * the syntax errors as diagnostics. Plain block YAML (what people and the
- * `yaml` package's `stringify` write) is read by the fast path
- * (fast-yaml.ts); anything else by the `yaml` package (yaml-package.ts, which
- * says how its tree and ranges are made). The package is required only then:
- * a hook deciding on a plain-YAML chart never loads it (scripts/build.mjs).
+ * the syntax errors as diagnostics, read by the `yaml` package (yaml-package.ts
+ * says how its tree and ranges are made). The package is required only here,
+ * on the first YAML document: a hook deciding on a JSON workflow never loads
+ * it (scripts/build.mjs).
  */
-import { fastYamlTree } from './fast-yaml.js';
 import type { ParsedYaml } from './yaml-package.js';
 import { depthError } from './tree-depth.js';
 
@@ -16,8 +14,6 @@ type YamlPackagePath = typeof import('./yaml-package.js');
 let packagePath: YamlPackagePath | undefined;
 
 export function parseYamlTree(text: string): ParsedYaml {
-  const fast = fastYamlTree(text);
-  if (fast) return withinDepth({ root: fast, diagnostics: [] });
   packagePath ??= require('./yaml-package.js') as YamlPackagePath;
   return withinDepth(packagePath.parseWithYaml(text));
 }
