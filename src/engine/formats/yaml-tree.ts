@@ -7,6 +7,7 @@
  */
 import type { ParsedYaml } from './yaml-package.js';
 import { depthError } from './tree-depth.js';
+import { yamlSizeError } from './yaml-size.js';
 
 export type { ParsedYaml };
 
@@ -14,6 +15,9 @@ type YamlPackagePath = typeof import('./yaml-package.js');
 let packagePath: YamlPackagePath | undefined;
 
 export function parseYamlTree(text: string): ParsedYaml {
+  // Too long to read in time (yaml-size.ts): one error, and the package is not even loaded.
+  const tooLong = yamlSizeError(text);
+  if (tooLong) return { diagnostics: [tooLong] };
   packagePath ??= require('./yaml-package.js') as YamlPackagePath;
   return withinDepth(packagePath.parseWithYaml(text));
 }
