@@ -1,11 +1,12 @@
 /**
  * The largest YAML text stategate reads. The `yaml` package reads YAML in
- * time proportional to its length but several times slower than JSON.parse:
- * on the 205 KB generated 1,000-state chart it takes about 50 ms, so 1 MB
- * takes about a quarter of a second on an idle core and more on a busy one
- * (measured 2026-12-07, docs/performance.md). The editor re-reads a file on
- * every debounced edit and the hook reads the workflow in every process, so
- * a text past this gets one error instead of a read: no workflow of any
+ * time proportional to its length, many times slower than JSON.parse:
+ * measured 2026-12-07 on a shared, busy 2-core machine (docs/performance.md),
+ * parseDocument took 90-130 ms for the 205 KB generated 1,000-state chart,
+ * 200 ms for 530 KB, 600 ms for 1.06 MB and 1.3-1.5 s for 2.1 MB. The editor
+ * re-reads a file on every debounced edit and the hook reads the workflow in
+ * every process: the cap keeps every read near half a second even on a busy
+ * machine, and a longer text gets one error instead. No workflow of any
  * format comes near it (the largest example is a few KB), and one that does
  * can be written as JSON, which has no such limit. Checked before the package
  * is loaded, in characters (the text's `length`), as tree-depth.ts caps nesting.
