@@ -25,7 +25,7 @@ const cliCommon = { minify: true, banner: importMetaUrl.banner, define: { ...imp
 // runs: the workflow checker (ajv's compiled schema, the semantic rules), which only starting a run
 // needs, the shell analysis with its parser's JS, which only a shell call needs, picomatch, which
 // only matching a path against a glob needs (interrupts, path rules, enforcement files), the `yaml`
-// package, which only YAML the fast path declines needs (formats/yaml-tree.ts), ajv, which only a
+// package, which only a YAML workflow needs (formats/yaml-tree.ts), ajv, which only a
 // stage's completion payload needs, the statechart interpreter with expr and jsep, which only a
 // statechart run needs (statechart/lazy.ts), and the PostgreSQL store's code and its client, which
 // only a shared store needs (store/store-choice.ts, store/postgres/pg-session.ts). The engine requires

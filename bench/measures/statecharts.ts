@@ -8,14 +8,13 @@
  *   region. Timed per event. Target: ≥ 3× XState's rate.
  * - validating a generated 1,000-node chart (load + the ten rules, what the
  *   editor does on each debounced update), in YAML against the `yaml`
- *   package's parse alone (what validation cost at least before the fast YAML
- *   path, formats/fast-yaml.ts) and in JSON against JSON.parse alone.
- *   Target: ≤ 20 ms.
+ *   package's parse alone (validation reads YAML through the package, so
+ *   this is its floor) and in JSON against JSON.parse alone. No target: the
+ *   ≤ 20 ms one was retired with the hand-written YAML reader (issue 31).
  */
 import { parse, parseDocument } from 'yaml';
 import { createActor, createMachine } from 'xstate';
 import { checkWorkflowFile } from '../../src/engine/check/check-file.js';
-import { fastYamlTree } from '../../src/engine/formats/fast-yaml.js';
 import { loadWorkflowText } from '../../src/engine/formats/index.js';
 import { sendEvent, startChart, stateValue, type ChartSnapshot } from '../../src/engine/statechart/index.js';
 import { generateChartText, transitionChartText, transitionChartXState } from '../generate-statechart.js';
@@ -71,14 +70,20 @@ async function measureChartValidate(opts: StatechartOptions): Promise<Row[]> {
     const file = `generated.statechart.${form.ext}`;
     const first = checkWorkflowFile(form.text, file, { resolveSrc: false });
     if (!first.workflow || first.diagnostics.length) throw new Error(`the generated chart does not validate cleanly: ${first.diagnostics[0]?.code} ${first.diagnostics[0]?.message}`);
+    // Each YAML check reads a text of its own (a comment with the run's number appended), as each debounced
+    // edit does: formats/yaml-tree.ts keeps the last text's parse, and the same text again would measure that.
+    let run = 0;
+    const fresh = (): string => (form.ext === 'yaml' ? `${form.text}# ${run++}\n` : form.text);
     const subject = (): number => {
+      const text = fresh();
       const t0 = performance.now();
-      checkWorkflowFile(form.text, file, { resolveSrc: false });
+      checkWorkflowFile(text, file, { resolveSrc: false });
       return performance.now() - t0;
     };
     const baseline = (): number => {
+      const text = fresh();
       const t0 = performance.now();
-      form.baseline(form.text);
+      form.baseline(text);
       return performance.now() - t0;
     };
     await interleave(Math.max(3, Math.floor(opts.runs / 5)), subject, baseline);
@@ -93,9 +98,8 @@ async function measureChartValidate(opts: StatechartOptions): Promise<Row[]> {
         value: s.p50,
         baseline: b.p50,
         baselineName: form.baselineName,
-        target: '≤ 20 ms',
-        pass: s.p50 <= 20,
-        note: `${opts.runs} runs each, interleaved; p95 ${s.p95.toFixed(1)} ms${form.ext === 'yaml' ? `; ${fastYamlTree(form.text) ? 'read by the fast YAML path' : 'read by the yaml package'}` : ''}`,
+        target: 'none (retired)',
+        note: `${opts.runs} runs each, interleaved; p95 ${s.p95.toFixed(1)} ms`,
       }),
     );
   }

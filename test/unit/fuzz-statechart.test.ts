@@ -15,10 +15,9 @@
  * inside the text, a loaded chart's tree consistent (children and parents
  * agree), Object.prototype untouched.
  *
- * Time: the target is at most 50 ms per document (issue 13). Tests here make
- * no wall-clock assertions (they run on shared machines): the run reports the
- * slowest document and how many took over 50 ms; only a document slower than
- * FUZZ_DOC_LIMIT_MS (5 s, a hang guard) fails.
+ * Time: there is no per-document target (the YAML is read by the `yaml`
+ * package as it is). The run reports the slowest document; only a document
+ * slower than FUZZ_DOC_LIMIT_MS (5 s, a hang guard) fails.
  *
  * FUZZ_COUNT sets the number of documents (default 2,000 here; `npm run
  * test:soak` runs 100,000), FUZZ_WORKERS the workers, FUZZ_SEED replays a run,
@@ -66,8 +65,6 @@ import {
 
 const FIXTURES = path.resolve(__dirname, '..', 'fixtures', 'statecharts');
 const { count: COUNT, seed: SEED, perDocLimitMs: PER_DOC_LIMIT_MS, watchdogMs: WATCHDOG_MS, workers: WORKERS } = fuzzSettings(2000);
-/** The target per document (reported, not asserted). */
-const TARGET_MS = 50;
 /** Generate but do not check the first FUZZ_SKIP documents (to reach a reported failure of a seed fast). */
 const SKIP = Number(process.env.FUZZ_SKIP ?? 0);
 
@@ -77,10 +74,6 @@ interface WorkerOutput extends FuzzOutput {
   /** Of `ms`, the time in checkWorkflowFile (the rest is making documents). */
   readonly checkMs: number;
   readonly slowest?: string;
-  readonly overTarget: number;
-  /** Of `overTarget`, those still over at the best of three checks. */
-  readonly overTargetBestOf3: number;
-  readonly slowestBestMs: number;
   readonly yaml: number;
 }
 
@@ -306,9 +299,6 @@ function runWorker(input: WorkerInput): WorkerOutput {
   let slowest = 0;
   let checkMs = 0;
   let slowestHow: string | undefined;
-  let overTarget = 0;
-  let overTargetBestOf3 = 0;
-  let slowestBest = 0;
   let diagnostics = 0;
   let loaded = 0;
   let yaml = 0;
@@ -322,15 +312,6 @@ function runWorker(input: WorkerInput): WorkerOutput {
     if (ms > slowest) {
       slowest = ms;
       slowestHow = `${doc.text.length} chars, ${doc.how.slice(0, 200)}`;
-    }
-    if (ms > TARGET_MS) {
-      overTarget++;
-      // Over the target once: is it the document, or a collection of earlier documents' garbage or the
-      // other worker's turn on the CPU that landed in its check? Timed twice more; the best of the three
-      // is the document's own cost. Both counts are reported.
-      const best = Math.min(ms, timedCheck(doc.text, file, PER_DOC_LIMIT_MS).ms, timedCheck(doc.text, file, PER_DOC_LIMIT_MS).ms);
-      if (best > TARGET_MS) overTargetBestOf3++;
-      if (best > slowestBest) slowestBest = best;
     }
     kept.offer(ms, doc);
     diagnostics += checkDiagnostics(result.diagnostics, doc.text, file);
@@ -347,9 +328,6 @@ function runWorker(input: WorkerInput): WorkerOutput {
     checkMs,
     slowestMs: slowest,
     ...(slowestHow ? { slowest: slowestHow } : {}),
-    overTarget,
-    overTargetBestOf3,
-    slowestBestMs: slowestBest,
     diagnostics,
     loaded,
     yaml,
@@ -372,10 +350,6 @@ if (!isMainThread && (workerData as { fuzzStatechart?: boolean } | undefined)?.f
     finishFuzz(t, outs, { count: COUNT, seed: SEED, workers, ms: performance.now() - t0 }, {
       checkMsPerDoc: Number((outs.reduce((a, o) => a + o.checkMs, 0) / Math.max(1, outs.reduce((a, o) => a + o.documents, 0))).toFixed(2)),
       slowest: slowest.slowest,
-      [`over${TARGET_MS}ms`]: outs.reduce((a, o) => a + o.overTarget, 0),
-      // Of those, the documents still over the target at the best of three checks, and the slowest such best.
-      [`over${TARGET_MS}msBestOf3`]: outs.reduce((a, o) => a + o.overTargetBestOf3, 0),
-      slowestBestOf3Ms: Number(Math.max(0, ...outs.map((o) => o.slowestBestMs)).toFixed(1)),
       yamlDocuments: outs.reduce((a, o) => a + o.yaml, 0),
       loadedAsChart: outs.reduce((a, o) => a + o.loaded, 0),
     });

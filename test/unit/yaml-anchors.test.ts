@@ -2,15 +2,13 @@
  * AliasTargets (formats/yaml-anchors.ts) finds every alias's node in one walk
  * instead of the `yaml` package's `Alias.resolve(doc)`, which walks the whole
  * document per alias. Held equal here to `Alias.resolve`: the same node (by
- * identity) for every alias, on the slow fuzzed fixtures, on hand-written
+ * identity) for every alias, on hand-written
  * corner cases (redefined anchors, an alias before its anchor, inside its own
  * anchor, anchors on keys and on pairs in flow sequences) and on generated
  * documents mixing anchors and aliases at random.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import fc from 'fast-check';
 import { propertyRuns } from './support/property-runs';
 import { parseDocument, visit, type Alias } from 'yaml';
@@ -45,14 +43,6 @@ test('AliasTargets: corner cases resolve as Alias.resolve does', () => {
   let total = 0;
   for (const text of cases) total += check(text);
   assert.equal(total, 16); // every case has aliases to compare
-});
-
-test('AliasTargets: the slow fuzzed fixtures resolve as Alias.resolve does', () => {
-  const dir = path.join(__dirname, '..', 'fixtures', 'yaml-slow');
-  for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.yaml'))) {
-    const text = fs.readFileSync(path.join(dir, file), 'utf8');
-    check(text);
-  }
 });
 
 test('AliasTargets: generated documents with anchors and aliases resolve as Alias.resolve does', () => {

@@ -12,6 +12,7 @@ import { loadFlow } from './flow.js';
 import { loadStatechart } from './statechart.js';
 import { loadStatewright } from './statewright.js';
 import { looksLikeJson, sniffFormat, typedSuffixFormat } from './format-sniff.js';
+import { yamlSizeError } from './yaml-size.js';
 
 export { isPlainDataFile, sniffFormat, typedSuffixFormat } from './format-sniff.js';
 export { findFlowToolRegistry, FLOW_TOOLS_FILE, isFlowToolRegistryFile, loadFlowToolRegistry, type CustomFlowTool, type FlowToolRegistry, type RegistryLookup } from './flow-tool-registry.js';
@@ -84,6 +85,9 @@ export function isInvokeRegistry(text: string): boolean {
 export function loadWorkflowText(text: string, file?: string): LoadedText {
   const format = detectFormat(text, file);
   if (format === 'registry') return { format, diagnostics: [{ severity: 'error', ...notAWorkflow(format), loc: { pointer: '', start: 0, end: 0 } }] };
+  // A YAML text too long to read (yaml-size.ts) is that one error, not also "not a workflow" for want of a tree.
+  const tooLong = looksLikeJson(text, file) ? undefined : yamlSizeError(text);
+  if (tooLong) return { format, diagnostics: [tooLong] };
   const problem = formatProblem(format, text, file);
   if (problem) return { format, diagnostics: [{ severity: 'error', ...problem, loc: { pointer: '', start: 0, end: 0 } }] };
   if (format === 'statewright') return { format, ...loadStatewright(text, file === undefined ? {} : { file }) };

@@ -6,7 +6,7 @@
  * string already made when the characters match. The table keeps only strings
  * that do not point into a text (a slice of 13 or more characters would keep
  * the whole old text alive): those are replaced by their internalized copy.
- * Shared by the fast JSON and YAML paths (fast-tree.ts, fast-yaml.ts).
+ * Used by the fast JSON path (fast-tree.ts).
  */
 
 /** Strings up to this long go through the table. */

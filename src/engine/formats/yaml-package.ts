@@ -1,8 +1,8 @@
 /**
- * The `yaml` package's path of yaml-tree.ts (anything the fast path,
- * fast-yaml.ts, declines). It is a module of its own so that what loads only
- * the fast path (a hook deciding on a plain-YAML chart) never loads the
- * package (scripts/build.mjs gives the hook this module as a bundle of its own).
+ * How yaml-tree.ts reads YAML: through the `yaml` package's public API. It is a
+ * module of its own so that what never reads YAML (a hook deciding on a JSON
+ * workflow) never loads the package (scripts/build.mjs gives the hook this
+ * module as a bundle of its own).
  *
  * YAML text -> the same tree jsonc-parser builds for JSON (`JsonNode`: object,
  * array, property, string, number, boolean, null; offsets, lengths, parents),
@@ -21,12 +21,21 @@
  */
 import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument, Scalar, type Alias, type Document, type Node as YamlNode } from 'yaml';
 import type { Diagnostic } from '../model/index.js';
-import { withPlainEnv } from './yaml-env.js';
 import { AliasTargets } from './yaml-anchors.js';
-import { ALIAS_BUDGET } from './yaml-alias-budget.js';
 import type { JsonNode } from './jsonc.js';
-import { parseDocumentShort, type ShortParse } from './yaml-empty-lines.js';
-import { MAX_YAML_ERRORS, parseDocumentCapped } from './yaml-error-cap.js';
+
+/**
+ * Nodes aliases may expand to, in all, in one document: a "billion laughs"
+ * document stops here (the Converter reports it) instead of exhausting memory.
+ */
+export const ALIAS_BUDGET = 10_000;
+
+/**
+ * Syntax errors listed for one document; one more line says how many follow.
+ * A broken document can hold thousands (a run of quotes is one per pair), and
+ * nobody reads a list past its first screen.
+ */
+export const MAX_YAML_ERRORS = 100;
 
 type Building = { -readonly [K in keyof JsonNode]: JsonNode[K] };
 
@@ -35,38 +44,21 @@ export interface ParsedYaml {
   readonly diagnostics: Diagnostic[];
 }
 
-/**
- * The `yaml` package's parse, converted: any YAML, with its syntax errors as diagnostics.
- * `emptyRunsOnce: false` parses as the package alone does (the reference in tests).
- */
-export function parseWithYaml(text: string, emptyRunsOnce = true): ParsedYaml {
+/** The `yaml` package's parse, converted: any YAML, with its syntax errors as diagnostics. */
+export function parseWithYaml(text: string): ParsedYaml {
   const diagnostics: Diagnostic[] = [];
   if (flowDepth(text) > MAX_FLOW_DEPTH) {
     diagnostics.push(syntax('The YAML is nested too deeply to read.', 0, 0));
     return { diagnostics };
   }
   let doc: Document.Parsed;
-  let short: ShortParse | undefined;
-  let uncounted = 0;
-  let stoppedAt: number | undefined;
   // Each syntax error is an Error object, and capturing its stack is most of the cost on a broken document
   // with thousands of them (deep unclosed brackets: over 100 ms for 2 KB). Nothing reads their stacks.
   const stackTraceLimit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {
     // uniqueKeys off: the Reader reports a repeated key itself, as for JSON (`duplicate-key`, `duplicate-state`).
-    const options = { uniqueKeys: false, prettyErrors: false };
-    // Long runs of empty lines (100,000 of them took 150+ ms) are read once (yaml-empty-lines.ts).
-    // The package's parser reads process.env for every token (yaml-env.ts).
-    // Past the first MAX_YAML_ERRORS errors the composer only counts them (yaml-error-cap.ts).
-    // Reading stops in a long run of quoted scalars written one after another (yaml-error-cap.ts).
-    [short, doc, uncounted, stoppedAt] = withPlainEnv(() => {
-      const cut = emptyRunsOnce ? parseDocumentShort(text, options) : undefined;
-      if (cut) return [cut, cut.doc, cut.uncounted, cut.stoppedAt] as const;
-      if (!emptyRunsOnce) return [undefined, parseDocument(text, options), 0, undefined] as const;
-      const whole = parseDocumentCapped(text, options);
-      return [undefined, whole.doc, whole.uncounted, whole.stoppedAt] as const;
-    });
+    doc = parseDocument(text, { uniqueKeys: false, prettyErrors: false });
   } catch (err) {
     // The parser recurses per nesting level: a pathological depth exhausts the stack.
     diagnostics.push(syntax(`The YAML cannot be read: ${(err as Error).message}`, 0, 0));
@@ -74,18 +66,15 @@ export function parseWithYaml(text: string, emptyRunsOnce = true): ParsedYaml {
   } finally {
     Error.stackTraceLimit = stackTraceLimit;
   }
-  const toOriginal = short?.toOriginal;
-  const at = (pos: [number, number]): [number, number] => (toOriginal ? [toOriginal(pos[0]), toOriginal(pos[1])] : pos);
-  if (stoppedAt !== undefined) return stopped(doc, stoppedAt, at, text.length);
   const listed = Math.min(doc.errors.length, MAX_YAML_ERRORS);
-  for (let i = 0; i < listed; i++) diagnostics.push(yamlProblem('error', doc.errors[i]!.message, at(doc.errors[i]!.pos), text.length));
-  const more = doc.errors.length - listed + uncounted;
+  for (let i = 0; i < listed; i++) diagnostics.push(yamlProblem('error', doc.errors[i]!.message, doc.errors[i]!.pos, text.length));
+  const more = doc.errors.length - listed;
   if (more > 0) {
-    const last: [number, number] = listed > 0 ? at(doc.errors[listed - 1]!.pos) : [0, 0];
+    const last = doc.errors[listed - 1]!.pos;
     diagnostics.push(syntax(`YAML syntax error: ${more} more syntax error${more === 1 ? '' : 's'} after this one (the first ${MAX_YAML_ERRORS} are listed).`, Math.min(last[0], text.length), Math.min(Math.max(last[0], last[1]), text.length)));
   }
-  for (const w of doc.warnings) diagnostics.push(yamlProblem('warning', w.message, at(w.pos), text.length));
-  const converter = new Converter(text, doc, diagnostics, short);
+  for (const w of doc.warnings) diagnostics.push(yamlProblem('warning', w.message, w.pos, text.length));
+  const converter = new Converter(text, doc, diagnostics);
   let root: JsonNode | undefined;
   try {
     root = doc.contents ? converter.convert(doc.contents, undefined) : undefined;
@@ -101,28 +90,6 @@ export function parseWithYaml(text: string, emptyRunsOnce = true): ParsedYaml {
     return { diagnostics };
   }
   return { root, diagnostics };
-}
-
-/**
- * A document whose reading stopped in a run of quoted scalars: its first
- * MAX_YAML_ERRORS errors before the stop, its warnings before it, and
- * where and why reading stopped. No tree: one read only in part would be
- * checked as if the rest were missing.
- */
-function stopped(doc: Document.Parsed, stoppedAt: number, at: (pos: [number, number]) => [number, number], length: number): ParsedYaml {
-  const diagnostics: Diagnostic[] = [];
-  const before = (e: { pos: [number, number] }) => e.pos[0] < stoppedAt;
-  for (const e of doc.errors.filter(before).slice(0, MAX_YAML_ERRORS)) diagnostics.push(yamlProblem('error', e.message, at(e.pos), length));
-  const [start] = at([stoppedAt, stoppedAt]);
-  diagnostics.push(
-    syntax(
-      `YAML syntax error: reading stopped here: more than ${MAX_YAML_ERRORS} quoted strings are written right after another one, which YAML does not allow; the rest of the file was not read.`,
-      Math.min(start, length),
-      Math.min(start + 1, length),
-    ),
-  );
-  for (const w of doc.warnings.filter(before)) diagnostics.push(yamlProblem('warning', w.message, at(w.pos), length));
-  return { diagnostics };
 }
 
 /**
@@ -199,16 +166,13 @@ class Converter {
     private readonly text: string,
     doc: Document.Parsed,
     private readonly diagnostics: Diagnostic[],
-    /** When runs of empty lines were read once: offsets and block scalar values back to the text's. */
-    private readonly short?: ShortParse,
   ) {
     this.aliasTargets = new AliasTargets(doc);
   }
 
   /** [start, end] of a node's range, in the text. */
   private span(range: readonly number[] | null | undefined): [number, number] {
-    const map = this.short?.toOriginal;
-    return span(map && range ? [map(range[0]!), map(range[1]!)] : range, this.text.length);
+    return span(range, this.text.length);
   }
 
   convert(node: unknown, parent: JsonNode | undefined): JsonNode {
@@ -272,8 +236,7 @@ class Converter {
   }
 
   /** A string node whose `nodeLoc` is the scalar's contents (see the top of the file). */
-  private stringNode(read: string, node: Scalar, parent: JsonNode | undefined): Building {
-    const value = this.short ? this.short.stringValue(node.range?.[0], read) : read;
+  private stringNode(value: string, node: Scalar, parent: JsonNode | undefined): Building {
     const [start, end] = contents(node.type, this.span(node.range), this.text);
     // nodeLoc drops one character each side (a JSON string's quotes). At the very start of the text
     // (the first key) the offset is -1: nothing reads a string node's offset but nodeLoc.

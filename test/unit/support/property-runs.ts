@@ -2,7 +2,7 @@
  * How many cases a fast-check property runs, and from which seed.
  *
  * The suite runs each property from a fixed seed so that CI is repeatable: a
- * property that held-equal tests rely on (fast-yaml, fast-tree) found a
+ * property that held-equal tests rely on (fast-tree) found a
  * 1-in-40,000 disagreement on one CI run and not on the next, and a red CI
  * must name a failure that a rerun reproduces. Hunting for new counterexamples
  * is `npm run test:hunt` (PROPERTY_SEED=random, PROPERTY_RUNS_SCALE=50):
