@@ -6,8 +6,9 @@
  * refused event is journaled as `rejected` while the snapshot stays as it was.
  *
  * The store calls these under its lock; the semantics are docs/format.md's
- * "Semantics we chose" (see the module comments of resolve.ts, interrupts.ts,
- * fork.ts and invoke.ts for each part).
+ * (transitions, guards, interrupts, fork and join, invoke) and the reasons
+ * docs/design/formats.md's (see the module comments of resolve.ts and
+ * patterns/interrupts.ts, patterns/fork.ts and patterns/invoke.ts for each part).
  */
 import type { ChartAgent, JsonObject, JsonValue, StateNode, Workflow } from '../model/index.js';
 import { cloneJson, mergeShallow } from '../model/json-value.js';

@@ -5,7 +5,9 @@
  * counters. The enforcement table (no run, unreadable run, paused, final) is
  * applied by the Runner before it gets here; this is the "running" row.
  *
- * Order of checks (docs/enforcement.md): own tools → protected files (a write into
+ * Order of checks (docs/enforcement.md): own tools → no state for the call
+ * (a statechart or fork where no active state allows it: found.denial) → the
+ * run's bounds (meta.max_cost, max_time) → protected files (a write into
  * the run's own files under `.stategate/` or into the files that install the
  * agent gate, by any tool or shell command, after symlinks: write-plan.ts)
  * → disallowed_tools → allowed_tools → max_iterations → shell rules → path

@@ -10,7 +10,7 @@
  *   <state dir>/workspaces/<key>.json   key: sha256 of the workspace's real path
  *
  * The record names the active run and the sha256 of its run.json exactly as
- * stategate wrote it. The store (store.ts) writes it on every commit of a
+ * stategate wrote it. The store (run-store.ts) writes it on every commit of a
  * running active run, under the run's lock, BEFORE the rename of run.json that
  * is the commit point, and keeps in it what it replaces (`previous`): a writer
  * killed between the two leaves a record one step ahead of the files, which the
