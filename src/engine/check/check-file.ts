@@ -67,7 +67,7 @@ export function checkWorkflowFile(text: string, file: string, opts: CheckOptions
   return loaded.workflow ? { format: loaded.format, workflow: loaded.workflow, diagnostics: sorted } : { format: loaded.format, diagnostics: sorted };
 }
 
-/** A registry manifest: its shape, then what its entries point at (validate-manifest.ts). */
+/** A registry manifest: its shape, then what its entries point at (manifest-rules.ts). */
 export function checkRegistryManifest(text: string, file: string): CheckResult {
   const loaded = loadRegistryManifest(text);
   const diagnostics = [...loaded.diagnostics];

@@ -14,7 +14,7 @@ import { LineIndex } from '../formats/text-position.js';
 export interface ManifestRuleOptions {
   /** Where ids are looked up, as invoke resolution does. */
   readonly registry: WorkflowRegistry;
-  /** How a registered file is checked (check.ts's checkWorkflowFile, passed in: check.ts calls these rules). */
+  /** How a registered file is checked (check-file.ts's checkWorkflowFile, passed in: check-file.ts calls these rules). */
   readonly checkWorkflow: (text: string, file: string) => { readonly diagnostics: readonly Diagnostic[] };
 }
 

@@ -2,7 +2,7 @@
  * What a file is, and the loader for a workflow file: Statewright JSON,
  * AGENT-33 statecharts and FlowState flows (YAML or JSON) load, and registry
  * manifests (`manifest.json`) are recognised so they are checked as what they
- * are (check.ts) instead of as workflows missing their states.
+ * are (check/check-file.ts) instead of as workflows missing their states.
  */
 import * as path from 'node:path';
 import type { Diagnostic, Workflow, WorkflowFormat } from '../model/index.js';

@@ -4,7 +4,7 @@
  * which names workflows for `invoke`. Read into its entries with the source
  * location of every name and file. Like the workflow loader it never throws:
  * problems become diagnostics and a malformed entry is skipped. What the
- * entries point at (files, other workflows) is checked by validate-manifest.ts.
+ * entries point at (files, other workflows) is checked by check/manifest-rules.ts.
  */
 import type { Diagnostic, NameRef } from '../model/index.js';
 import { childPointer, nodeLoc, parseJsonc, type JsonNode } from './jsonc.js';

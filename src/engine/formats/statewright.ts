@@ -249,7 +249,7 @@ export function readRules(r: Reader, f: Fields): StateRules {
 }
 
 /**
- * `allowed_paths` / `denied_paths` (our addition, path-scope.ts): a glob
+ * `allowed_paths` / `denied_paths` (our addition, policy/paths/scope.ts): a glob
  * picomatch cannot read is an `invalid-glob` error at its own range, and is
  * kept (at run time it fails closed: it admits nothing, and denies everything).
  */

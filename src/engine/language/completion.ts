@@ -60,7 +60,7 @@ function candidates(wf: Workflow | undefined, expected: Expected, options: Compl
       if (!wf) return [];
       const states: Candidate[] = [...wf.states.values()].map((s) => ({ label: s.id, kind: 'state', detail: stateSummaryLine(s) }));
       // `$return` goes back to where an interrupt fired: only from states an interrupt handler can be in, and only
-      // where an event moves the machine (the slots validate-sites.ts allows it in).
+      // where an event moves the machine (the slots check/sites.ts allows it in).
       const returnable = RETURN_SLOTS.has(expected.slot) && expected.owner !== undefined && interruptReachable(wf).has(expected.owner);
       return returnable ? [...states, { label: RETURN_TARGET, kind: 'keyword', detail: 'return to the state the interrupt fired in' }] : states;
     }

@@ -1,5 +1,5 @@
 /**
- * Reachability over the same edges the validator walks (validate-sites.ts),
+ * Reachability over the same edges the validator walks (check/sites.ts),
  * so completion offers `$return` exactly where `return-outside-interrupt`
  * would not fire, and quick fixes connect new states where they count.
  */

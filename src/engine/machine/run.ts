@@ -1,7 +1,7 @@
 /**
  * A run: the JSON-serialisable snapshot stored as `run.json`, and the journal
  * entries appended to `journal.jsonl`. Types only (plus tiny constructors);
- * the machine (`machine.ts`) computes new snapshots, the store persists them.
+ * the machine (`operations.ts`) computes new snapshots, the store persists them.
  *
  * Shape of a run: a *frame* is one workflow being executed (the top-level run,
  * or a child run started by `invoke`, which is itself a frame). Where an agent

@@ -11,7 +11,7 @@
  * the run's own files under `.stategate/` or into the files that install the
  * agent gate, by any tool or shell command, after symlinks: write-plan.ts)
  * → disallowed_tools → allowed_tools → max_iterations → shell rules → path
- * scope (allowed_paths, denied_paths, outside the workspace: path-scope.ts)
+ * scope (allowed_paths, denied_paths, outside the workspace: paths/scope.ts)
  * → max_edit_lines → max_files_per_state → context_budget_bytes. An allowed
  * call counts one iteration when decided (a client may never report the
  * end); a denied call counts nothing.
@@ -47,7 +47,7 @@ export interface ToolCall {
   readonly input: unknown;
 }
 
-/** The result of analysing a shell command against a state's rules (shell.ts, done before the lock), with what it writes. */
+/** The result of analysing a shell command against a state's rules (shell/analyse.ts, done before the lock), with what it writes. */
 export type ShellVerdict = ({ readonly ok: true } | { readonly ok: false; readonly reason: string }) & ShellEffects;
 
 export interface PolicyOptions extends BranchOption {

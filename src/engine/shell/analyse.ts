@@ -11,7 +11,7 @@
  * pass. The first problem found (in source order) is the one reported.
  *
  * Whatever the rules, the analysis also reports what the command writes
- * (redirect targets, file commands' targets: shell-write-targets.ts) and
+ * (redirect targets, file commands' targets: write-targets.ts) and
  * where it changes folder, for the path rules the policy applies
  * (write-guard.ts: protected files, path scope). In a state whose commands
  * are free (no allowed_commands, no blocked_env, Write allowed) the walk is

@@ -719,7 +719,7 @@ export { SCRIPT_ARGS };
 
 /**
  * Assignments that make a command load or run other code. The first match
- * wins; names not listed here fall back to shell-commands.ts's list
+ * wins; names not listed here fall back to commands.ts's list
  * (PATH, IFS, HOME, EDITOR, CC, ...), which has no way to read a value.
  */
 export const ENV_RISKS: readonly EnvRisk[] = [

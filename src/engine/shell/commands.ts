@@ -2,7 +2,7 @@
  * What stategate knows about particular commands: which ones only wrap
  * another command (the wrapped one is what must be allowed), which run a
  * shell body, which write files, which dump the environment. Everything here
- * works on words after quote removal (see shell-words.ts); callers deny any
+ * works on words after quote removal (see words.ts); callers deny any
  * dynamic word these functions need to read.
  */
 import { canonicalWords, getopt } from './getopt';

@@ -1,6 +1,6 @@
 /**
- * The policy's door to shell analysis (shell.ts): the analyser and the
- * rewriter in the shapes the Runner takes. Kept apart from policy.ts so the
+ * The policy's door to shell analysis (analyse.ts): the analyser and the
+ * rewriter in the shapes the Runner takes. Kept apart from policy/decide.ts so the
  * policy stays synchronous and pure: the async parse happens before the lock.
  */
 import type { ShellRules, ShellVerdict } from '../policy/decide.js';

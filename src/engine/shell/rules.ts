@@ -1,6 +1,6 @@
 /**
  * The parts of a state's rules the shell analysis works under (shared by the
- * policy, which builds them, and shell.ts, which applies them; kept apart so
+ * policy, which builds them, and analyse.ts, which applies them; kept apart so
  * the policy never loads the analysis).
  */
 import type { AgentAct } from '../model/index.js';

@@ -1,5 +1,5 @@
 /**
- * From what the shell analysis saw a command write (shell-write-targets.ts)
+ * From what the shell analysis saw a command write (write-targets.ts)
  * to the paths the path rules check (write-guard.ts).
  *
  * - A word's value is the path, with `~`, `$HOME` or `${HOME}` in front

@@ -1,5 +1,5 @@
 /**
- * Which paths a file-writing command changes (shell-commands.ts decides
+ * Which paths a file-writing command changes (commands.ts decides
  * *whether* it writes): the path rules (write-guard.ts) check each one, so
  * `cp forged .claude/settings.json` and `rm -rf .github` are seen while
  * `cp ~/template.txt src/` does not count `~/template.txt` as written.

@@ -52,7 +52,7 @@ import { sandboxAnswer, sandboxStatusHere, sandboxWillHold, type SandboxProvider
 import { activeStages, completionRequired, liveCompletions, type LiveCompletion, workflowStageTools, type StageTool, answerGrant, bareNamesAreOurs, completionToolCalled, askGrant, beginTurn, completeStage, consumeGrant, findGrant, promptSent, settleAskedGrant, stageFor, stageView, syncStages, type AnswerOutcome, type AskOutcome, type CompletionOutcome, type GrantAnswerer, type StageView, type TurnOutcome, setSecurityMode, type SecurityModeOutcome } from '../pipeline/index.js';
 
 /**
- * check.ts (the schema validator, ajv's compiled code, and the semantic rules)
+ * check/check-file.ts (the schema validator, ajv's compiled code, and the semantic rules)
  * loads only when a workflow file is started or resumed: the hook, a process
  * per tool call that only decides calls, never loads it.
  */
@@ -65,7 +65,7 @@ export function flowNotRunnable(file: string): string {
   return `${file} is a flow (FlowState): flows are not run as workflow runs; they run with \`stategate flow run ${file}\`. \`stategate validate ${file}\` checks it and \`stategate export ${file}\` draws it.`;
 }
 
-/** Analyses a shell command under a state's rules (shell.ts; async because the parser loads lazily). */
+/** Analyses a shell command under a state's rules (shell/analyse.ts; async because the parser loads lazily). */
 export type ShellAnalyser = (command: string, rules: ShellRules) => Promise<ShellVerdict>;
 /** Rewrites a shell command to run with blocked variables unset and overrides applied. */
 export type ShellRewriter = (command: string, blockedEnv: readonly string[], overrides: Readonly<Record<string, string>>) => string;
@@ -130,7 +130,7 @@ export interface RunnerOptions {
   readonly sandbox?: SandboxProvider;
   /** Where the record of the active run outside the workspace is kept (default: userStateDir()). */
   readonly stateDir?: string;
-  /** Tests: called after each step of a commit, to stop a writer there (store.ts). */
+  /** Tests: called after each step of a commit, to stop a writer there (run-store.ts). */
   readonly afterCommitStep?: (step: CommitStep) => void;
   /** The machine for the path rules (default: this one's file system, home and state folder). */
   readonly paths?: PathEnv;

@@ -40,7 +40,7 @@ export interface PlanInput {
   readonly cwd?: string;
   /** The shell analysis's findings, for a shell call. */
   readonly shell?: ShellEffects;
-  /** A free state's command: what cannot be followed is let go (shell.ts's lenient walk). */
+  /** A free state's command: what cannot be followed is let go (shell/analyse.ts's lenient walk). */
   readonly lenient: boolean;
   /** The arguments of a tool stategate does not know (an MCP tool, an alias): every path they name may be written. */
   readonly unknownToolInput?: unknown;
