@@ -19,7 +19,6 @@ export class FlowRuns implements vscode.Disposable {
 
   constructor(
     private readonly folder: vscode.WorkspaceFolder,
-    private readonly state: vscode.Memento,
     private readonly changed: () => void,
     /** A run started and named its instance. */
     private readonly started: (instance: string) => void = () => {},

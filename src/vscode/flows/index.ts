@@ -59,7 +59,7 @@ export function startFlows(context: vscode.ExtensionContext, folder: vscode.Work
   if (!folder) return { commands };
   const view = new FlowsView(folder);
   // A run, as it names its instance, is shown in the state panel (which the main bundle owns).
-  const runs = new FlowRuns(folder, context.workspaceState, () => view.refresh(), (instance) => void vscode.commands.executeCommand(FLOW_PANEL_COMMAND, instance));
+  const runs = new FlowRuns(folder, () => view.refresh(), (instance) => void vscode.commands.executeCommand(FLOW_PANEL_COMMAND, instance));
   context.subscriptions.push(view, runs);
   const live = (f: FlowSummary) => f.status === 'running';
   const resumable = (f: FlowSummary) => f.status === 'paused' || f.status === 'interrupted';
