@@ -12,13 +12,6 @@ import { checkFile } from './check.js';
 const STATECHART_FILE = /\.statechart\.(ya?ml|json)$/i;
 const FLOW_FILE = /\.flow\.(ya?ml|json)$/i;
 
-/**
- * Past this many characters a document gets one diagnostic saying so instead of a
- * check: the server answers every editor in the workspace, and one pasted log must
- * not keep it busy (the biggest real charts are a few hundred KB).
- */
-export const MAX_CHECKED_CHARS = 4 * 1024 * 1024;
-
 /** The path the engine sees: the file system path, or the URI's path for untitled and remote documents. */
 export function documentPath(uri: string): string {
   if (uri.startsWith('file:')) return fileURLToPath(uri);
@@ -41,8 +34,6 @@ export interface Analysis extends CheckResult {
   readonly text: string;
   readonly file: string;
   readonly version: number;
-  /** Set when the document was too large to check: it has the one diagnostic that says so, and no features. */
-  readonly unchecked?: true;
 }
 
 export class AnalysedDocuments {
@@ -53,7 +44,7 @@ export class AnalysedDocuments {
   analyze(doc: TextDocument): Analysis | undefined {
     if (!this.isWorkflow(doc) && !this.isStatechart(doc) && !this.isFlow(doc)) return undefined;
     const analysis = this.check(doc);
-    return analysis.format === 'registry' || analysis.unchecked ? undefined : analysis;
+    return analysis.format === 'registry' ? undefined : analysis;
   }
 
   /** The analysis behind a document's diagnostics: a workflow's or a registry's; undefined for documents that are none of ours. */
@@ -78,7 +69,7 @@ export class AnalysedDocuments {
    */
   private contentFormat(doc: TextDocument): WorkflowFormat | undefined {
     const file = pathOf(doc);
-    if (!isPlainDataFile(file) || file.endsWith(`/${MANIFEST_FILE}`) || doc.getText().length > MAX_CHECKED_CHARS) return undefined;
+    if (!isPlainDataFile(file) || file.endsWith(`/${MANIFEST_FILE}`)) return undefined;
     const hit = this.sniffed.get(doc.uri);
     if (hit?.version === doc.version) return hit.format;
     const format = sniffFormat(doc.getText(), file);
@@ -107,7 +98,7 @@ export class AnalysedDocuments {
   /** A `manifest.json` with a top-level `workflows` (other tools' manifest.json files are left alone). */
   private isRegistry(doc: TextDocument): boolean {
     const file = pathOf(doc);
-    return isJson(doc) && file.endsWith(`/${MANIFEST_FILE}`) && doc.getText().length <= MAX_CHECKED_CHARS && isRegistryManifestDocument(doc.getText(), file);
+    return isJson(doc) && file.endsWith(`/${MANIFEST_FILE}`) && isRegistryManifestDocument(doc.getText(), file);
   }
 
   private check(doc: TextDocument): Analysis {
@@ -115,27 +106,14 @@ export class AnalysedDocuments {
     if (hit?.version === doc.version) return hit;
     const text = doc.getText();
     const file = pathOf(doc);
-    let analysis: Analysis;
-    if (text.length > MAX_CHECKED_CHARS) {
-      const mb = (n: number): string => (n / (1024 * 1024)).toFixed(1);
-      analysis = {
-        format: 'statewright',
-        diagnostics: [{ severity: 'error', code: 'file-too-large', message: `stategate checks files up to ${mb(MAX_CHECKED_CHARS)} MB; this one is ${mb(text.length)} MB, so it is not checked`, loc: { pointer: '', start: 0, end: 0 } }],
-        text,
-        file,
-        version: doc.version,
-        unchecked: true,
-      };
-    } else {
-      let result: CheckResult;
-      try {
-        result = checkFile(text, file);
-      } catch (e) {
-        // The engine promises not to throw; if it ever does, say so in the diagnostics instead of failing every request.
-        result = { format: 'statewright', diagnostics: [{ severity: 'error', code: 'internal-error', message: `stategate could not check this file: ${String(e)}`, loc: { pointer: '', start: 0, end: 0 } }] };
-      }
-      analysis = { ...result, text, file, version: doc.version };
+    let result: CheckResult;
+    try {
+      result = checkFile(text, file);
+    } catch (e) {
+      // The engine promises not to throw; if it ever does, say so in the diagnostics instead of failing every request.
+      result = { format: 'statewright', diagnostics: [{ severity: 'error', code: 'internal-error', message: `stategate could not check this file: ${String(e)}`, loc: { pointer: '', start: 0, end: 0 } }] };
     }
+    const analysis: Analysis = { ...result, text, file, version: doc.version };
     if (this.cache.size > 256) this.cache.clear(); // a bound, should a client never close what it opened
     this.cache.set(doc.uri, analysis);
     return analysis;

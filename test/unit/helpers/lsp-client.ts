@@ -21,6 +21,8 @@ import {
 
 export interface LspClient {
   readonly connection: ProtocolConnection;
+  /** The URI of every `publishDiagnostics` so far, in order. */
+  readonly published: string[];
   /** Resolves with the next diagnostics published for `uri` (ask before the message that causes them). */
   diagnosticsOf(uri: string): Promise<Diagnostic[]>;
   /** Writes `text` to `dir/file` (the server reads the disk for what crosses files), opens it, and returns its URI and diagnostics. */
@@ -30,7 +32,9 @@ export interface LspClient {
 export function lspClient(input: NodeJS.ReadableStream, output: NodeJS.WritableStream): LspClient {
   const connection = createProtocolConnection(new StreamMessageReader(input), new StreamMessageWriter(output));
   const waiting = new Map<string, ((d: Diagnostic[]) => void)[]>();
+  const published: string[] = [];
   connection.onNotification(PublishDiagnosticsNotification.type, (p) => {
+    published.push(p.uri);
     const queue = waiting.get(p.uri) ?? [];
     waiting.delete(p.uri);
     queue.forEach((resolve) => resolve(p.diagnostics));
@@ -39,11 +43,12 @@ export function lspClient(input: NodeJS.ReadableStream, output: NodeJS.WritableS
   // A server that never publishes fails the test in 20 s rather than hanging it.
   const diagnosticsOf = (uri: string): Promise<Diagnostic[]> =>
     new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no diagnostics for ${uri} in 20 s`)), 20_000);
+      const timer = setTimeout(() => reject(new Error(`no diagnostics for ${uri} in 20 s`)), 20_000).unref();
       waiting.set(uri, [...(waiting.get(uri) ?? []), (d) => (clearTimeout(timer), resolve(d))]);
     });
   return {
     connection,
+    published,
     diagnosticsOf,
     async open(dir, file, text, languageId) {
       const full = path.join(dir, file);
