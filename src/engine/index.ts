@@ -1,6 +1,7 @@
 /**
- * The engine's public surface: src/cli/ and src/vscode/ import the engine only
- * through this file (test/unit/layers.test.ts holds that), so the folders behind
+ * The engine's public surface: the shells (src/cli/, src/vscode/, src/lsp/,
+ * src/protocol.ts, webview/) import the engine only through this file (`npm run
+ * lint` holds that: .dependency-cruiser.cjs), so the folders behind
  * it can be rearranged without touching the shells around it. The one exception
  * is the lazily loaded parts (check/check-file.ts, shell/gate.ts,
  * shell/parser.ts): the bundles load them on first use with `require` of their
