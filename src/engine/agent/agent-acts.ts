@@ -40,11 +40,6 @@ export function isGranted(act: AgentAct, meta: WorkflowMeta | undefined): boolea
   return grantedActs(meta).includes(act);
 }
 
-/** How a person does the act (for the agent's deny reasons). */
-export function personsWay(act: AgentAct): string {
-  return PERSONS_WAY[act];
-}
-
 /**
  * Why the agent may not do `act` itself, and what it can do instead. `what`
  * names the call ("statewright_pause", "`stategate run pause`").
