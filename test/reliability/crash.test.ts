@@ -75,7 +75,7 @@ const TOTAL = envInt('SOAK_EVENTS', 10_000);
  * than shrinking it to nothing.
  */
 const MAX_S = envFloat('SOAK_MAX_S', 120);
-const MIN_EVENTS = envInt('SOAK_MIN_EVENTS', Math.min(TOTAL, 3_000));
+const MIN_EVENTS = envInt('SOAK_MIN_EVENTS', Math.min(TOTAL, 2_000));
 const CLI_SHARE = envFloat('SOAK_CLI_SHARE', 0.05);
 const WRITE_SHARE = envFloat('SOAK_WRITE_SHARE', 0.05);
 const PRE_SHARE = envFloat('SOAK_PRE_SHARE', 0.02);
