@@ -12,7 +12,7 @@
  */
 import type { ChartAgent, ForkMode, JoinRule, JsonObject, JsonValue } from '../model/index.js';
 import type { ChartEffect, ChartSnapshot } from '../statechart/index.js';
-import type { PipelineState, StageEvent } from '../pipeline/types.js';
+import type { PipelineState, StageEvent } from '../model/pipeline.js';
 import type { Evidence } from './evidence.js';
 
 export const RUN_SNAPSHOT_VERSION = 1;
@@ -83,8 +83,6 @@ export interface Position {
   pendingApproval?: PendingApproval;
   interrupt?: ActiveInterrupt;
 }
-
-export type BranchStatus = 'pending' | 'running' | 'done' | 'failed';
 
 interface BranchBase {
   name: string;
@@ -242,6 +240,12 @@ interface EntryBase {
   status?: RunStatus;
 }
 
+/** A journal line as storage reads it back: its sequence number and the entry's fields, not yet narrowed (store/run-store.ts). */
+export interface StoredEntry {
+  readonly seq: number;
+  readonly [key: string]: unknown;
+}
+
 export type JournalEntry =
   | (EntryBase & {
       kind: 'start';
@@ -353,8 +357,6 @@ export type JournalEntry =
 
 /** The statechart operation a `chart` journal entry records. */
 export type ChartOp = 'start' | 'send' | 'timers' | 'done' | 'fail' | 'force' | 'interrupt';
-
-export type JournalKind = JournalEntry['kind'];
 
 export type ErrorCode =
   | 'unknown_event'

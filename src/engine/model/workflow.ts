@@ -70,7 +70,7 @@ export interface StateRules {
   readonly maxEditLines?: number;
   readonly maxFilesPerState?: number;
   readonly contextBudgetBytes?: number;
-  /** Our addition: globs a write must match (undefined: no such limit). See policy/paths/scope.ts. */
+  /** Our addition: globs a write must match (undefined: no such limit). See util/paths/scope.ts. */
   readonly allowedPaths?: readonly string[];
   /** Our addition: globs no write may match. */
   readonly deniedPaths?: readonly string[];
@@ -308,11 +308,6 @@ export type InvokeResolver = (name: string, fromFile?: string) => ResolvedWorkfl
 /** Whether a lookup ended in a problem rather than a workflow. */
 export function isInvokeProblem<T extends object>(found: T | InvokeProblem | undefined): found is InvokeProblem {
   return found !== undefined && 'problem' in found;
-}
-
-/** A leaf state: where an agent can actually be. */
-export function isFinal(node: StateNode): boolean {
-  return node.kind === 'final';
 }
 
 /** All outgoing target references of a transition (every branch, invoke and fork targets). */

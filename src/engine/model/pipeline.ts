@@ -3,7 +3,7 @@
  * the journal. A pipeline is a Statewright run whose states carry stage fields
  * (docs/pipelines.md, which is the rule book). Types only: the operations are in this folder's other files.
  */
-import type { JsonObject, JsonValue } from '../model/index.js';
+import type { JsonObject, JsonValue } from './index.js';
 
 /** One execution of a stage: entering a stage state starts one, leaving it ends it. */
 export interface StageExec {
@@ -60,7 +60,7 @@ export interface PipelineState {
   seq: number;
   proposals: GrantProposal[];
   grants: Grant[];
-  /** A security mode chosen for the run (security-mode.ts); absent: the workflow's meta.security_mode, else `ask`. */
+  /** A security mode chosen for the run (pipeline/security-mode.ts); absent: the workflow's meta.security_mode, else `ask`. */
   securityMode?: { mode: 'ask' | 'yolo'; source: 'run' | 'setting' };
 }
 

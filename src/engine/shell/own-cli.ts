@@ -11,7 +11,7 @@
  * (binding its session to a fork branch, as over MCP),
  * `validate`, `export`, `mcp`, `flow` and help; and `run pause`, `run stop`,
  * `run start`/`run resume` and `run force` where the caller says the run's
- * workflow grants the act (`meta.agent_may`, agent-acts.ts): the same acts
+ * workflow grants the act (`meta.agent_may`, agent/agent-acts.ts): the same acts
  * its tools are refused without the grant.
  *
  * Recognised: the command `stategate` (any path), `npx`/`npm exec`/`pnpm
@@ -22,9 +22,9 @@
  * recognised: docs/enforcement.md says what stays out of reach.
  */
 import * as path from 'node:path';
-import { packageName, visitPrograms } from '../shell/command-args';
-import type { Word } from '../shell/words';
-import { actRefusal } from './agent-acts';
+import { packageName, visitPrograms } from './command-args';
+import type { Word } from './words';
+import { actRefusal } from '../agent/agent-acts';
 import type { AgentAct } from '../model/index';
 
 /** Top-level commands the agent may run (the CLI answers `-x` words with help, a version or an error). */

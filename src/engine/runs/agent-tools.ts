@@ -3,17 +3,17 @@
  * instructions name them keep working. One definition serves every client:
  * VS Code's language-model tools, the MCP server and the @stategate
  * participant are adapters over `AGENT_TOOLS` and `invokeAgentTool`.
- * These tools are always allowed and never counted (see tools.ts); the acts
+ * These tools are always allowed and never counted (see agent/tools.ts); the acts
  * that loosen an enforced run (pause, load another workflow, force a state)
- * are refused here unless the run's workflow grants them (agent-acts.ts).
+ * are refused here unless the run's workflow grants them (agent/agent-acts.ts).
  */
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
-import { actRefusal, isGranted } from './agent-acts.js';
-import { briefing, type BriefedView } from './briefing.js';
-import { eventNames } from './chart-agent-view.js';
+import { actRefusal, isGranted } from '../agent/agent-acts.js';
+import { briefing, type BriefedView } from '../policy/briefing.js';
+import { eventNames } from '../policy/chart-agent-view.js';
 import type { AgentAct, JsonObject, JsonValue } from '../model/index.js';
-import { Runner, RunnerError } from '../store/runner.js';
+import { Runner, RunnerError } from './runner.js';
 import { findWorkflow, findWorkflows } from '../formats/workspace-workflows.js';
 import type { StageView } from '../pipeline/prompt.js';
 import { typedDenial } from '../pipeline/grants.js';

@@ -29,24 +29,24 @@ import { detectFormat } from '../formats/index.js';
 import { ChartRegistry } from '../formats/chart-registry.js';
 import { hashText, RUN_SNAPSHOT_VERSION, type ActiveFork, type MachineError, type RunSnapshot } from '../machine/run.js';
 import { boundBranchOf } from '../machine/patterns/fork.js';
-import { RunStore, type ActiveRun, type CommitStep } from './run-store.js';
-import { isStoreError } from './store-error.js';
-import { FileRunStorage } from './file-storage.js';
-import type { ChangeOptions, RunStorage } from './run-storage.js';
+import { RunStore, type ActiveRun, type CommitStep } from '../store/run-store.js';
+import { isStoreError } from '../store/store-error.js';
+import { FileRunStorage } from '../store/file-storage.js';
+import type { ChangeOptions, RunStorage } from '../store/run-storage.js';
 import { decide, record, shellRulesFor, type Decision, type PolicyOptions, type RecordOutcome, type ShellRules, type ShellVerdict, type ToolCall, type ToolResult } from '../policy/decide.js';
 import { readToolAliases } from '../policy/tool-aliases-file.js';
-import { extractCall, isOwnTool, type ExtraAliases } from '../policy/tools.js';
-import { userStateDir } from './user-state-dir.js';
-import { remainingMs } from './deadline.js';
-import { callDigest, findSameCall, noteCall, readRecentCalls, type RecentCall } from './recent-calls.js';
+import { extractCall, isOwnTool, type ExtraAliases } from '../agent/tools.js';
+import { userStateDir } from '../util/user-state-dir.js';
+import { remainingMs } from '../store/deadline.js';
+import { callDigest, findSameCall, noteCall, readRecentCalls, type RecentCall } from '../store/recent-calls.js';
 import { readRecord, writeRunRecord, type RecordContext } from '../record/record-file.js';
-import type { PgCommittedChange } from './postgres/pg-storage.js';
-import type { StorageFactory } from './store-choice.js';
+import type { PgCommittedChange } from '../store/postgres/pg-storage.js';
+import type { StorageFactory } from '../store/store-choice.js';
 import { learningFrom, recordLearning, reportUsage, type LearningOutcome, type UsageOutcome, type UsageReport } from '../record/operations.js';
 import { locateForCall } from '../policy/effective-rules.js';
 import { intersectRules } from '../policy/branch-intersection.js';
-import { nodePathEnv } from '../policy/paths/env.js';
-import { PathGuard, type PathEnv } from '../policy/paths/write-guard.js';
+import { nodePathEnv } from '../util/paths/env.js';
+import { PathGuard, type PathEnv } from '../util/paths/write-guard.js';
 import { envRewrittenCommand, sandboxedCommand } from '../sandbox/unwrap.js';
 import { sandboxAnswer, sandboxStatusHere, sandboxWillHold, type SandboxProvider, type SandboxStatus } from '../sandbox/answer.js';
 import { activeStages, completionRequired, liveCompletions, type LiveCompletion, workflowStageTools, type StageTool, answerGrant, bareNamesAreOurs, completionToolCalled, askGrant, beginTurn, completeStage, consumeGrant, findGrant, promptSent, settleAskedGrant, stageFor, stageView, syncStages, type AnswerOutcome, type AskOutcome, type CompletionOutcome, type GrantAnswerer, type StageView, type TurnOutcome, setSecurityMode, type SecurityModeOutcome } from '../pipeline/index.js';
@@ -104,7 +104,7 @@ export interface ToolOptions {
   readonly cwd?: string;
   /** Which client asks (`codex`, `vscode`, ...): journaled with the call, and told apart from another client's hook for the same call. */
   readonly client?: string;
-  /** The client's id of the call (`tool_use_id`): two hooks answering one call are counted once (recent-calls.ts). */
+  /** The client's id of the call (`tool_use_id`): two hooks answering one call are counted once (store/recent-calls.ts). */
   readonly callId?: string;
 }
 
@@ -130,7 +130,7 @@ export interface RunnerOptions {
   readonly sandbox?: SandboxProvider;
   /** Where the record of the active run outside the workspace is kept (default: userStateDir()). */
   readonly stateDir?: string;
-  /** Tests: called after each step of a commit, to stop a writer there (run-store.ts). */
+  /** Tests: called after each step of a commit, to stop a writer there (store/run-store.ts). */
   readonly afterCommitStep?: (step: CommitStep) => void;
   /** The machine for the path rules (default: this one's file system, home and state folder). */
   readonly paths?: PathEnv;
@@ -205,7 +205,7 @@ export class Runner {
   private readonly rewriteShell: ShellRewriter | undefined;
   private readonly sandbox: SandboxProvider | undefined;
   private readonly stateDir: string;
-  /** Path rules resolve symlinks, the workspace root's own included (write-guard.ts). */
+  /** Path rules resolve symlinks, the workspace root's own included (util/paths/write-guard.ts). */
   readonly paths: PathEnv;
 
   constructor(options: RunnerOptions) {
@@ -273,7 +273,7 @@ export class Runner {
   }
 
   /**
-   * A shared store that could not be read, in a process bound by a deadline (a hook: deadline.ts):
+   * A shared store that could not be read, in a process bound by a deadline (a hook: store/deadline.ts):
    * every later read in this process gets the same answer at once. A second read would wait for
    * the store again with the time the first one used up, and the hook would deny only after
    * both, past the client's timeout (a PreToolUse reads the run for the stage's turn, then to decide).
@@ -614,7 +614,7 @@ export class Runner {
       prepared.push({ branch, node: here.node, policy });
     }
     const first = prepared[0];
-    // While it runs (the sandbox, the environment rewrite) every branch's rules hold too: branch-intersection.ts.
+    // While it runs (the sandbox, the environment rewrite) every branch's rules hold too: policy/branch-intersection.ts.
     const rules = intersectRules(prepared.map((p) => p.node.rules)) ?? first?.node.rules;
     const extracted = extractCall(call.tool, call.input, aliases);
     const rewrite =
@@ -734,7 +734,7 @@ export class Runner {
   }
 
   /**
-   * Decide or record a call once, whatever number of hooks ask (recent-calls.ts):
+   * Decide or record a call once, whatever number of hooks ask (store/recent-calls.ts):
    * a repeat from another hook gets `again(first answer)` and changes nothing.
    * Runs under the store's lock (inside apply). The call's journal entries
    * carry the client that asked.
@@ -847,7 +847,7 @@ export class Runner {
     const analyse = async (n: StateNode): Promise<ShellVerdict | undefined> => {
       const found = shellRulesFor(n, extracted, call.tool, aliases);
       if (!found) return undefined;
-      // The grant of meta.agent_may lets the agent's own `stategate run stop|pause|...` through (own-cli.ts).
+      // The grant of meta.agent_may lets the agent's own `stategate run stop|pause|...` through (shell/own-cli.ts).
       const rules = agentMay?.length ? { ...found, agentMay } : found;
       return this.analyseShell ? await this.analyseShell(command, rules) : { ok: false, reason: 'no shell analyser is available' };
     };
@@ -892,7 +892,7 @@ export class Runner {
     return rel === '' || path.isAbsolute(rel) ? undefined : rel;
   }
 
-  /** Apply a machine operation to the active run under the lock (a pipeline's stage executions follow: stage-sync.ts). */
+  /** Apply a machine operation to the active run under the lock (a pipeline's stage executions follow: pipeline/stage-sync.ts). */
   apply<O>(op: (run: RunSnapshot) => MachineResult<O>, options?: ChangeOptions): Promise<O> {
     return this.storeOp(() => this.store.updateActive((run) => this.change(this.withStages(withDueTimers(run, this.env, op))), options));
   }
