@@ -59,6 +59,7 @@ test('each semantic rule shows in Problems with its code, message and exact rang
     const checkers = big.loaded.filter((f) => /(^|\/)(cli\/hook-check|cli\/hook-yaml|lsp-server|extension-language)\.js$/.test(f));
     assert.deepEqual(checkers, [], 'no checker, YAML reader or server module loaded in the extension host');
     assert.ok(big.loaded.includes('dist/extension-lsp-client.js'), `the host loaded the client (the list is of the extension's modules): ${big.loaded.join(', ')}`);
+    assert.deepEqual(big.lensArguments, { startRun: true, showReferences: true }, 'the lenses\' commands get a Uri, a Position and Locations');
     const text = bigWorkflow(BIG_STATES);
     const file = path.join(vsc.workspaceDir, 'big', 'big.workflow.json');
     const times = [0, 1, 2].map(() => {

@@ -29,4 +29,6 @@ export interface HostThreadReport {
   readonly serverPid: number | undefined;
   /** The extension's modules loaded in the host, by file name. */
   readonly loaded: string[];
+  /** Whether the lenses' commands got VS Code's types (Uri, Position, Location) from the JSON the server sent. */
+  readonly lensArguments: { readonly startRun: boolean; readonly showReferences: boolean };
 }

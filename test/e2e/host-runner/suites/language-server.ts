@@ -50,6 +50,15 @@ hostTest('diagnostics', 'a big workflow is checked in the language server, not o
   const diagnostics = await problems('Problems after the edit', (m) => m.includes('`nowhere_else`'));
   delay.disable();
 
+  // The lenses' arguments arrive from the server as JSON; the client hands the commands VS Code's own types.
+  const lenses = (await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri)) ?? [];
+  const refs = lenses.find((l) => l.command?.command === 'editor.action.showReferences')?.command?.arguments ?? [];
+  const start = lenses.find((l) => l.command?.command === 'stategate.startRun')?.command?.arguments ?? [];
+  const lensArguments = {
+    startRun: start[0] instanceof vscode.Uri && start[0].toString() === uri.toString(),
+    showReferences: refs[0] instanceof vscode.Uri && refs[1] instanceof vscode.Position && Array.isArray(refs[2]) && refs[2].length > 0 && refs[2].every((l: unknown) => l instanceof vscode.Location),
+  };
+
   const loaded = Object.keys(require.cache)
     .filter((k) => k.startsWith(ext.extensionPath))
     .map((k) => path.relative(ext.extensionPath, k).split(path.sep).join('/'));
@@ -61,5 +70,6 @@ hostTest('diagnostics', 'a big workflow is checked in the language server, not o
     hostPid: process.pid,
     serverPid,
     loaded,
+    lensArguments,
   };
 });
