@@ -11,10 +11,16 @@ import { isWorkflowPath, loadStatewright, MANIFEST_FILE, occurrences, type Resol
 
 /** The files the index reads, as a glob for the client's file watcher. */
 export const WORKFLOW_GLOB = '**/{*.workflow.json,.stategate/workflows/*.json}';
-/** As many as the editor's own workspace search gave before (findFiles' limit). */
+/** As many workflows as the editor's own workspace search gave before (findFiles' limit). */
 const MAX_FILES = 5000;
-/** Folders a workflow never lives in, and big to walk. */
-const SKIPPED = new Set(['node_modules', '.git']);
+/**
+ * Directory entries looked at, at most: the scan is synchronous in the server's one thread, so a
+ * huge tree must not hold every request up (100,000 entries take well under a second).
+ */
+const MAX_ENTRIES = 100_000;
+/** Folders a workflow never lives in, and big to walk; other dot-folders are skipped too, but `.stategate`. */
+const SKIPPED = new Set(['node_modules']);
+const walked = (name: string): boolean => !SKIPPED.has(name) && (!name.startsWith('.') || name === '.stategate');
 
 export class WorkspaceWorkflows {
   private readonly byFile = new Map<string, Workflow>();
@@ -28,8 +34,8 @@ export class WorkspaceWorkflows {
   ready(): void {
     if (this.scanned) return;
     this.scanned = true;
-    let budget = MAX_FILES;
-    for (const folder of this.folders) budget = this.walk(folder, budget);
+    const budget = { files: MAX_FILES, entries: MAX_ENTRIES };
+    for (const folder of this.folders) this.walk(folder, budget);
   }
 
   ids(): string[] {
@@ -59,23 +65,22 @@ export class WorkspaceWorkflows {
     else if (this.scanned) this.read(file);
   }
 
-  private walk(dir: string, budget: number): number {
+  private walk(dir: string, budget: { files: number; entries: number }): void {
     let entries: fs.Dirent[];
     try {
       entries = fs.readdirSync(dir, { withFileTypes: true });
     } catch {
-      return budget; // unreadable: nothing of ours there
+      return; // unreadable: nothing of ours there
     }
     for (const e of entries) {
-      if (budget <= 0) break;
+      if (budget.files <= 0 || --budget.entries < 0) return;
       const full = path.join(dir, e.name);
-      if (e.isDirectory() && !SKIPPED.has(e.name)) budget = this.walk(full, budget);
+      if (e.isDirectory() && walked(e.name)) this.walk(full, budget);
       else if (e.isFile() && isWorkflowPath(full) && e.name !== MANIFEST_FILE) {
         this.read(full);
-        budget--;
+        budget.files--;
       }
     }
-    return budget;
   }
 
   private read(file: string): void {

@@ -20,6 +20,8 @@ import {
   CompletionRequest,
   DefinitionRequest,
   DidChangeTextDocumentNotification,
+  DidChangeWatchedFilesNotification,
+  FileChangeType,
   DidOpenTextDocumentNotification,
   DocumentSymbolRequest,
   HoverRequest,
@@ -305,6 +307,35 @@ describe('one row per request', () => {
     });
     const changed = await next;
     assert.deepEqual(changed.map((d) => d.code), ['unknown-target', 'unreachable-state']);
+  });
+});
+
+describe('across the workspace', () => {
+  const SHIP = '{\n  "id": "ship",\n  "initial": "building",\n  "states": {\n    "building": { "on": { "BUILT": { "invoke": "lint-fix", "on_complete": "shipped", "on_fail": "building" } } },\n    "shipped": { "type": "final" }\n  }\n}\n';
+  const workflow = (id: string): string => WORKFLOW.replace('"id": "review"', `"id": "${id}"`);
+
+  test('invoke ids come from the workspace folder named at initialize (node_modules left out), and follow watched-file changes', async () => {
+    const root = tempDir('lsp-workspace-');
+    const write = (file: string, text: string): void => {
+      fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+      fs.writeFileSync(path.join(root, file), text);
+    };
+    write('deep/nested/lint-fix.workflow.json', workflow('lint-fix'));
+    write('node_modules/pkg/hidden.workflow.json', workflow('hidden'));
+    const other = startServer();
+    try {
+      await initialize(other, root);
+      const { uri } = await other.open(root, 'ship.workflow.json', SHIP, 'json');
+      const ids = async (): Promise<string[]> => labelsOf(await other.connection.sendRequest(CompletionRequest.type, { textDocument: { uri }, position: positionAfter(SHIP, '"invoke": "') }));
+      assert.deepEqual((await ids()).sort(), ['lint-fix'], 'its own id is not offered');
+      const target = (await other.connection.sendRequest(DefinitionRequest.type, { textDocument: { uri }, position: positionAfter(SHIP, '"invoke": "', '"invoke": "'.length + 2) })) as Location[];
+      assert.deepEqual(target.map((l) => l.uri), [pathToFileURL(path.join(root, 'deep/nested/lint-fix.workflow.json')).href], 'definition opens the invoked workflow\'s file');
+      write('later.workflow.json', workflow('later'));
+      await other.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes: [{ uri: pathToFileURL(path.join(root, 'later.workflow.json')).href, type: FileChangeType.Created }] });
+      assert.deepEqual((await ids()).sort(), ['later', 'lint-fix']);
+    } finally {
+      other.connection.dispose();
+    }
   });
 });
 
