@@ -4,6 +4,7 @@
  * and their analysis (parse + schema + rules) cached per document version, so
  * every request about the same keystroke shares one check.
  */
+import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { declaresWorkflowSchema, isFlowToolRegistryFile, isPlainDataFile, isRegistryManifestDocument, isWorkflowPath, MANIFEST_FILE, sniffFormat, type CheckResult, type WorkflowFormat } from '../engine/index.js';
@@ -28,6 +29,11 @@ function isJson(doc: TextDocument): boolean {
 
 function pathOf(doc: TextDocument): string {
   return documentPath(doc.uri);
+}
+
+/** Named `manifest.json` (by the path's last part: on Windows a file system path has backslashes). */
+function isManifestName(file: string): boolean {
+  return path.basename(file) === MANIFEST_FILE;
 }
 
 export interface Analysis extends CheckResult {
@@ -69,10 +75,11 @@ export class AnalysedDocuments {
    */
   private contentFormat(doc: TextDocument): WorkflowFormat | undefined {
     const file = pathOf(doc);
-    if (!isPlainDataFile(file) || file.endsWith(`/${MANIFEST_FILE}`)) return undefined;
+    if (!isPlainDataFile(file) || isManifestName(file)) return undefined;
     const hit = this.sniffed.get(doc.uri);
     if (hit?.version === doc.version) return hit.format;
     const format = sniffFormat(doc.getText(), file);
+    if (this.sniffed.size > 256) this.sniffed.clear(); // a bound, as for the analyses
     this.sniffed.set(doc.uri, { version: doc.version, format });
     return format;
   }
@@ -82,7 +89,7 @@ export class AnalysedDocuments {
     if (this.contentFormat(doc) === 'statewright') return true;
     if (!isJson(doc)) return false;
     const file = pathOf(doc);
-    if (isWorkflowPath(file) && !file.endsWith(`/${MANIFEST_FILE}`)) return true;
+    if (isWorkflowPath(file) && !isManifestName(file)) return true;
     // `$schema` sits at the top of a file by convention; reading the head keeps this cheap on big files.
     return declaresWorkflowSchema(doc.getText({ start: { line: 0, character: 0 }, end: { line: 40, character: 0 } }));
   }
@@ -98,7 +105,7 @@ export class AnalysedDocuments {
   /** A `manifest.json` with a top-level `workflows` (other tools' manifest.json files are left alone). */
   private isRegistry(doc: TextDocument): boolean {
     const file = pathOf(doc);
-    return isJson(doc) && file.endsWith(`/${MANIFEST_FILE}`) && isRegistryManifestDocument(doc.getText(), file);
+    return isJson(doc) && isManifestName(file) && isRegistryManifestDocument(doc.getText(), file);
   }
 
   private check(doc: TextDocument): Analysis {
