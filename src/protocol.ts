@@ -126,7 +126,22 @@ export type RenderModel =
       /** A stage pipeline's timeline (stages, attempts, grants, turns, durations, payloads); absent for other runs. */
       readonly pipeline?: PipelineTimeline;
     }
-  | FlowRenderModel;
+  | FlowRenderModel
+  | DefinitionRenderModel;
+
+/** A workflow file's definition as the panel draws it ("Show diagram" on a file that is not the active run's): no state highlighted. */
+export interface DefinitionRenderModel {
+  readonly kind: 'definition';
+  /** The file, relative to the workspace folder. */
+  readonly file: string;
+  readonly workflow: { readonly id: string; readonly name?: string };
+  /** Absent when the file does not load as a workflow (then `problem` says so). */
+  readonly format?: 'statewright' | 'statechart' | 'flow';
+  readonly diagram: DiagramModel;
+  readonly problem?: string;
+  /** Whether a run (of another file) is active, so the panel offers the way back to it. */
+  readonly runActive: boolean;
+}
 
 /** The audit timeline the panel draws (without the raw events, which the history shows). */
 export type PipelineTimeline = Omit<AuditTimeline, 'events'>;
@@ -203,6 +218,8 @@ export type WebviewMessage =
   | { readonly type: 'openState'; readonly state: string }
   /** Leave the flow instance the panel shows, back to the workflow run. */
   | { readonly type: 'closeFlow' }
+  /** Leave the workflow file's definition the panel shows ("Show diagram"), back to the run. */
+  | { readonly type: 'closeDefinition' }
   /** Debug workflows only: replace one top-level context key (the host applies it as a forced patch). */
   | { readonly type: 'editContext'; readonly key: string; readonly value: JsonValue }
   /** `null` goes back to the live run. */
@@ -212,5 +229,5 @@ export type WebviewMessage =
   | { readonly type: 'exportSvg' };
 
 export const WEBVIEW_MESSAGE_TYPES: ReadonlySet<WebviewMessage['type']> = new Set<WebviewMessage['type']>([
-  'ready', 'sendEvent', 'approve', 'reject', 'pause', 'resume', 'stop', 'reloadDefinition', 'openState', 'editContext', 'selectHistory', 'svg', 'exportSvg', 'closeFlow',
+  'ready', 'sendEvent', 'approve', 'reject', 'pause', 'resume', 'stop', 'reloadDefinition', 'openState', 'editContext', 'selectHistory', 'svg', 'exportSvg', 'closeFlow', 'closeDefinition',
 ]);

@@ -5,20 +5,30 @@
  * with ⚑, groups are dashed boxes. On a statechart run, compound states and
  * regions are boxes around their children, every active state is marked
  * (`data-active`; the active leaves are `data-current`), history nodes are
- * circles captioned H / H*. Wheel zooms around the pointer, dragging
- * pans, a click (or Enter) on a state opens its definition.
+ * circles captioned H / H*, each initial state has a dot with an arrow to it.
+ *
+ * Readable as it opens: the text is the editor's font size (the layout is
+ * made at that size), the diagram is as wide as the panel and follows it
+ * (never drawn smaller than 1:1, enlarged up to MAX_GROW when the panel is
+ * wider), and as tall as it needs, so the wheel scrolls the panel as anywhere
+ * else; Ctrl/Cmd + wheel zooms around the pointer, a horizontal wheel or a
+ * drag pans a diagram wider than the panel, a click (or Enter) on a state
+ * opens its definition.
  */
 import { LitElement, css, html, svg, nothing, type PropertyValues } from 'lit';
 import type { TakenEdge } from '../src/engine/index.js';
 import type { DiagramModel } from '../src/protocol.js';
 import { post } from './api.js';
-import { layoutDiagram, type Layout, type PlacedEdge, type PlacedNode } from './layout.js';
+import { layoutDiagram, type Layout, type PlacedEdge, type PlacedNode, type Typography } from './layout.js';
 import { standaloneSvg } from './svg-export.js';
 
 const MIN_ZOOM = 0.2;
 const MAX_ZOOM = 3;
-const MIN_HEIGHT_PX = 160;
-const MAX_HEIGHT_PX = 520;
+/** How much larger than 1:1 a small diagram is drawn in a wide panel: it grows with the panel, within reason. */
+const MAX_GROW = 1.6;
+const MIN_HEIGHT_PX = 120;
+/** VS Code's default editor font size, should the webview not have the variable. */
+const DEFAULT_FONT_PX = 14;
 /** A pointer that moved less than this between down and up clicked rather than dragged. */
 const CLICK_SLOP_PX = 4;
 
@@ -51,8 +61,12 @@ export class SgDiagram extends LitElement {
   private layoutKey = '';
   /** Once a person zooms or pans, resizes stop re-fitting the diagram (until "Fit"). */
   private userMoved = false;
+  /** The width last fitted to: the height a fit sets must not set off another fit. */
+  private fittedWidth = 0;
   private readonly resizes = new ResizeObserver(() => {
+    if (this.clientWidth === this.fittedWidth) return;
     if (!this.userMoved) this.fit();
+    else this.fittedWidth = this.clientWidth;
   });
   private drag: { x: number; y: number; vx: number; vy: number; moved: boolean } | undefined;
 
@@ -68,11 +82,11 @@ export class SgDiagram extends LitElement {
 
   static override styles = css`
     :host { display: block; position: relative; }
-    svg { width: 100%; height: var(--sg-diagram-height, 320px); display: block; cursor: grab; user-select: none; touch-action: none; }
+    svg { width: 100%; height: var(--sg-diagram-height, 320px); display: block; cursor: grab; user-select: none; touch-action: pan-y; }
     svg.dragging { cursor: grabbing; }
     .toolbar { position: absolute; right: 4px; top: 4px; display: flex; gap: 2px; background: var(--vscode-editor-background); border-radius: 3px; }
-    .node rect { fill: var(--vscode-editor-background); stroke: var(--vscode-foreground); stroke-opacity: 0.55; stroke-width: 1.2; }
-    .node text { fill: var(--vscode-foreground); font-family: var(--vscode-font-family); font-size: 12px; }
+    .node rect { fill: var(--vscode-editor-background); stroke: var(--vscode-foreground); stroke-opacity: 0.8; stroke-width: 1.2; }
+    .node text { fill: var(--vscode-editor-foreground, var(--vscode-foreground)); font-family: var(--vscode-font-family); font-size: var(--vscode-editor-font-size, 14px); }
     .node { cursor: pointer; }
     .node:focus { outline: none; }
     .node:focus rect.outer { stroke: var(--vscode-focusBorder); stroke-width: 2; }
@@ -83,23 +97,24 @@ export class SgDiagram extends LitElement {
     .node.failed rect.outer { stroke: var(--vscode-errorForeground, #f14c4c); stroke-width: 2.5; stroke-opacity: 1; }
     .node.pinned rect.outer { stroke: var(--vscode-charts-orange, orange); stroke-width: 2.5; stroke-dasharray: 4 2; stroke-opacity: 1; }
     .start { fill: var(--vscode-foreground); }
-    .edge path { fill: none; stroke: var(--vscode-foreground); stroke-opacity: 0.45; stroke-width: 1.2; }
+    .initial path { fill: none; stroke: var(--vscode-foreground); stroke-opacity: 0.8; stroke-width: 1.2; }
+    .edge path { fill: none; stroke: var(--vscode-foreground); stroke-opacity: 0.7; stroke-width: 1.2; }
     .edge.dashed path { stroke-dasharray: 5 3; }
     .edge.taken path { stroke: var(--vscode-charts-blue, #3794ff); stroke-opacity: 1; stroke-width: 2; }
-    .edge text { fill: var(--vscode-descriptionForeground); font-family: var(--vscode-font-family); font-size: 10.5px; }
+    .edge text { fill: var(--vscode-foreground); font-family: var(--vscode-font-family); font-size: var(--vscode-editor-font-size, 14px);
+      paint-order: stroke; stroke: var(--vscode-editor-background); stroke-width: 3px; stroke-linejoin: round; }
     .edge.approval text { fill: var(--vscode-charts-orange, #d18616); }
     .edge.guarded text { font-style: italic; }
     .edge.taken text { fill: var(--vscode-charts-blue, #3794ff); }
     .group rect { fill: none; stroke: var(--vscode-descriptionForeground); stroke-dasharray: 4 3; stroke-opacity: 0.7; }
-    .group text { fill: var(--vscode-descriptionForeground); font-family: var(--vscode-font-family); font-size: 11px; }
-    marker path { fill: var(--vscode-foreground); fill-opacity: 0.6; }
+    .group text { fill: var(--vscode-foreground); font-family: var(--vscode-font-family); font-size: var(--vscode-editor-font-size, 14px); }
+    marker path { fill: var(--vscode-foreground); fill-opacity: 0.85; }
     marker#arrow-taken path { fill: var(--vscode-charts-blue, #3794ff); fill-opacity: 1; }
-    .container rect.outer { fill: none; stroke: var(--vscode-foreground); stroke-opacity: 0.45; stroke-width: 1.2; }
+    .container rect.outer { fill: none; stroke: var(--vscode-foreground); stroke-opacity: 0.6; stroke-width: 1.2; }
     .container.region rect.outer { stroke-dasharray: 6 4; }
-    .container text { fill: var(--vscode-foreground); font-family: var(--vscode-font-family); font-size: 11.5px; font-weight: 600; }
+    .container text { fill: var(--vscode-foreground); font-family: var(--vscode-font-family); font-size: var(--vscode-editor-font-size, 14px); font-weight: 600; }
     .container.active rect.outer { fill: var(--vscode-list-inactiveSelectionBackground, rgba(128,128,128,0.12)); stroke: var(--vscode-focusBorder); stroke-opacity: 1; stroke-width: 2; }
-    .container.active text { fill: var(--vscode-focusBorder); }
-    .node circle.history { fill: var(--vscode-editor-background); stroke: var(--vscode-foreground); stroke-opacity: 0.55; stroke-width: 1.2; }
+        .node circle.history { fill: var(--vscode-editor-background); stroke: var(--vscode-foreground); stroke-opacity: 0.8; stroke-width: 1.2; }
     .empty { padding: 12px; color: var(--vscode-descriptionForeground); }
   `;
 
@@ -117,16 +132,33 @@ export class SgDiagram extends LitElement {
     if (changed.has('model')) void this.relayout();
   }
 
+  /** The editor's font size and a measure of text in the panel's font, read from the theme's variables. */
+  private typography(): Typography {
+    const cs = getComputedStyle(this);
+    const fontPx = parseFloat(cs.getPropertyValue('--vscode-editor-font-size')) || DEFAULT_FONT_PX;
+    const family = cs.getPropertyValue('--vscode-font-family').trim() || 'sans-serif';
+    const ctx = document.createElement('canvas').getContext('2d');
+    return {
+      fontPx,
+      width: (text, bold) => {
+        if (!ctx) return text.length * fontPx * 0.62;
+        ctx.font = `${bold ? '600 ' : ''}${fontPx}px ${family}`;
+        return ctx.measureText(text).width;
+      },
+    };
+  }
+
   private async relayout(): Promise<void> {
     const model = this.model;
-    const key = JSON.stringify(model ?? null);
+    const type = this.typography();
+    const key = `${type.fontPx}|${JSON.stringify(model ?? null)}`;
     if (key === this.layoutKey) return;
     this.layoutKey = key;
     if (!model || model.nodes.length === 0) {
       this.layout = undefined;
       return;
     }
-    const layout = await layoutDiagram(model);
+    const layout = await layoutDiagram(model, type);
     if (this.layoutKey !== key) return; // a newer model arrived meanwhile
     // A new structure (the first layout, another run's chart, an edited definition) is fitted afresh:
     // a zoom chosen for the previous diagram says nothing about this one.
@@ -136,18 +168,35 @@ export class SgDiagram extends LitElement {
   }
 
   /**
-   * Fits the whole diagram (never enlarging past 1:1). The box grows with the
-   * diagram up to a cap, so a narrow side bar shows a tall workflow readably.
+   * The opening view: as wide as the panel (a diagram narrower than the panel
+   * is enlarged, up to MAX_GROW), never below 1:1 so the text stays at the
+   * editor's font size (a wider one starts at its left and pans), and the box
+   * as tall as the diagram so the panel, not the diagram, scrolls.
    */
   fit(): void {
     const l = this.layout;
     if (!l) return;
     const w = this.clientWidth || 300;
-    const h = Math.round(Math.min(MAX_HEIGHT_PX, Math.max(MIN_HEIGHT_PX, l.height * Math.min(1, w / l.width))));
-    this.style.setProperty('--sg-diagram-height', `${h}px`);
+    this.fittedWidth = this.clientWidth;
     this.userMoved = false;
-    const k = Math.max(MIN_ZOOM, Math.min(1, w / l.width, h / l.height));
-    this.view = { k, x: (w - l.width * k) / 2, y: Math.max(0, (h - l.height * k) / 2) };
+    const k = Math.max(1, Math.min(MAX_GROW, w / l.width));
+    this.setHeight(l.height * k);
+    this.view = { k, x: Math.max(0, (w - l.width * k) / 2), y: 0 };
+  }
+
+  /** "Fit": the whole diagram in the panel's width, however small that makes it. */
+  private fitAll(): void {
+    const l = this.layout;
+    if (!l) return;
+    const w = this.clientWidth || 300;
+    const k = Math.max(MIN_ZOOM, Math.min(1, w / l.width));
+    this.userMoved = true;
+    this.setHeight(l.height * k);
+    this.view = { k, x: (w - l.width * k) / 2, y: 0 };
+  }
+
+  private setHeight(px: number): void {
+    this.style.setProperty('--sg-diagram-height', `${Math.max(MIN_HEIGHT_PX, Math.ceil(px))}px`);
   }
 
   /** The drawn diagram as a standalone SVG document (for export), or null before the first layout. */
@@ -158,7 +207,22 @@ export class SgDiagram extends LitElement {
     return standaloneSvg(content, this.renderRoot.querySelector('defs'), this.layout, bg);
   }
 
+  /**
+   * The wheel scrolls the panel (it is not taken here), Ctrl/Cmd + wheel (and a
+   * trackpad's pinch, which arrives as one) zooms around the pointer, and a
+   * horizontal wheel pans a diagram wider than the panel.
+   */
   private onWheel(e: WheelEvent): void {
+    if (!e.ctrlKey && !e.metaKey) {
+      const l = this.layout;
+      const dx = e.shiftKey && e.deltaX === 0 ? e.deltaY : e.deltaX;
+      if (!l || Math.abs(dx) <= Math.abs(e.shiftKey ? 0 : e.deltaY) || l.width * this.view.k <= this.clientWidth) return;
+      e.preventDefault();
+      const min = Math.min(0, this.clientWidth - l.width * this.view.k);
+      this.userMoved = true;
+      this.view = { ...this.view, x: Math.min(0, Math.max(min, this.view.x - dx)) };
+      return;
+    }
     e.preventDefault();
     const svgEl = e.currentTarget as SVGSVGElement;
     const r = svgEl.getBoundingClientRect();
@@ -169,6 +233,13 @@ export class SgDiagram extends LitElement {
     const k2 = Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, k * Math.exp(-e.deltaY * 0.0015)));
     // Keep the point under the pointer where it is.
     this.view = { k: k2, x: px - ((px - x) * k2) / k, y: py - ((py - y) * k2) / k };
+    this.followZoom();
+  }
+
+  /** After a zoom, the box is as tall as the zoomed diagram (the panel scrolls to the rest). */
+  private followZoom(): void {
+    const l = this.layout;
+    if (l) this.setHeight(l.height * this.view.k + Math.max(0, this.view.y));
   }
 
   private onPointerDown(e: PointerEvent): void {
@@ -211,6 +282,7 @@ export class SgDiagram extends LitElement {
     const { x, y, k } = this.view;
     const k2 = Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, k * factor));
     this.view = { k: k2, x: cx - ((cx - x) * k2) / k, y: cy - ((cy - y) * k2) / k };
+    this.followZoom();
   }
 
   /** A statechart's compound state, parallel state or region: a box with its name, around its children. */
@@ -222,8 +294,7 @@ export class SgDiagram extends LitElement {
         data-active=${active ? 'true' : 'false'} tabindex="0" role="button" aria-label=${`${n.container} ${n.id}${active ? ' (active)' : ''}`}
         @keydown=${(e: KeyboardEvent) => this.onKey(e, n.id)}>
       <rect class="outer" x=${p.x} y=${p.y} width=${p.width} height=${p.height} rx="8"></rect>
-      ${n.initial ? svg`<circle class="start" cx=${p.x - 1} cy=${p.y - 1} r="4"></circle>` : nothing}
-      <text x=${p.x + 10} y=${p.y + 15}>${n.label ?? n.id}</text>
+      <text x=${p.x + 10} y=${p.y + 6} dominant-baseline="hanging">${n.label ?? n.id}</text>
     </g>`;
   }
 
@@ -243,7 +314,6 @@ export class SgDiagram extends LitElement {
         @keydown=${(e: KeyboardEvent) => this.onKey(e, n.id)}>
       ${shape}
       ${n.final ? svg`<rect class="inner" x=${p.x + 3} y=${p.y + 3} width=${p.width - 6} height=${p.height - 6} rx="6"></rect>` : nothing}
-      ${n.initial ? svg`<circle class="start" cx=${p.x - 1} cy=${p.y - 1} r="4"></circle>` : nothing}
       <text x=${p.x + p.width / 2} y=${p.y + p.height / 2} text-anchor="middle" dominant-baseline="central">${n.label ?? n.id}</text>
     </g>`;
   }
@@ -255,7 +325,7 @@ export class SgDiagram extends LitElement {
     const cls = ['edge', taken ? 'taken' : '', e.approval ? 'approval' : '', e.guarded ? 'guarded' : '', dashed ? 'dashed' : ''].filter(Boolean).join(' ');
     return svg`<g class=${cls} data-testid="diagram-edge" data-from=${e.from} data-to=${e.to} data-event=${e.event} data-kind=${e.kind} data-taken=${taken ? 'true' : 'false'}>
       <path d=${p.d} marker-end=${taken ? 'url(#arrow-taken)' : 'url(#arrow)'}></path>
-      ${p.label ? svg`<text x=${p.label.x} y=${p.label.y + p.label.height - 3}>${e.label}</text>` : nothing}
+      ${p.label ? svg`<text x=${p.label.x + 3} y=${p.label.y + p.label.height / 2} dominant-baseline="central">${e.label}</text>` : nothing}
     </g>`;
   }
 
@@ -274,15 +344,18 @@ export class SgDiagram extends LitElement {
           ${l?.nodes.filter((n) => n.node.container).map((n) => this.renderContainer(n))}
           ${l?.groups.map((g) => svg`<g class="group" data-testid="diagram-group" data-kind=${g.group.kind}>
             <rect x=${g.x} y=${g.y} width=${g.width} height=${g.height} rx="6"></rect>
-            <text x=${g.x + 8} y=${g.y + 15}>${g.group.label}</text></g>`)}
+            <text x=${g.x + 8} y=${g.y + 6} dominant-baseline="hanging">${g.group.label}</text></g>`)}
           ${l?.edges.map((e) => this.renderEdge(e))}
+          ${l?.initials.map((i) => svg`<g class="initial" data-testid="diagram-initial" data-to=${i.target}>
+            <path d=${i.d} marker-end="url(#arrow)"></path>
+            <circle class="start" cx=${i.dot.x + i.dot.width / 2} cy=${i.dot.y + i.dot.height / 2} r=${i.dot.width / 2}></circle></g>`)}
           ${l?.nodes.filter((n) => !n.node.container).map((n) => this.renderNode(n))}
         </g>
       </svg>
       <div class="toolbar">
         <vscode-icon name="zoom-in" action-icon label="Zoom in" title="Zoom in" @click=${() => this.zoom(1.25)}></vscode-icon>
         <vscode-icon name="zoom-out" action-icon label="Zoom out" title="Zoom out" @click=${() => this.zoom(0.8)}></vscode-icon>
-        <vscode-icon name="screen-full" action-icon label="Fit to view" title="Fit" data-testid="diagram-fit" @click=${() => this.fit()}></vscode-icon>
+        <vscode-icon name="screen-full" action-icon label="Fit to view" title="Fit" data-testid="diagram-fit" @click=${() => this.fitAll()}></vscode-icon>
       </div>`;
   }
 }

@@ -6,7 +6,7 @@
  * active states, timers and invocations (<sg-chart>), and an SVG export.
  */
 import { LitElement, css, html, nothing } from 'lit';
-import type { FlowRenderModel, HistoryPoint, HostMessage, RenderModel } from '../src/protocol.js';
+import type { DefinitionRenderModel, FlowRenderModel, HistoryPoint, HostMessage, RenderModel } from '../src/protocol.js';
 import { post } from './api.js';
 import { time } from './format.js';
 import { sectionStyles } from './styles.js';
@@ -148,6 +148,25 @@ export class SgPanel extends LitElement {
     </div>`;
   }
 
+  /** A workflow file's definition ("Show diagram" on a file that is not the run's): its diagram, no state highlighted. */
+  private definition(m: DefinitionRenderModel) {
+    return html`<div data-testid="definition" data-file=${m.file} data-workflow=${m.workflow.id}>
+      <header>
+        <span class="state" data-testid="definition-title">${m.workflow.name ?? m.workflow.id}</span>
+        <vscode-badge data-testid="run-status">definition</vscode-badge>
+        <span class="muted">${m.file}</span>
+        ${m.runActive
+          ? html`<span class="controls">
+              <vscode-button secondary icon="arrow-left" data-testid="close-definition" title="Back to the active run" @click=${() => post({ type: 'closeDefinition' })}>Show run</vscode-button>
+            </span>`
+          : nothing}
+      </header>
+      ${m.problem
+        ? html`<div class="banner changed" data-testid="definition-problem" role="status">${m.file}: ${m.problem}.</div>`
+        : html`<sg-diagram .model=${m.diagram}></sg-diagram>`}
+    </div>`;
+  }
+
   override render() {
     const m = this.model;
     if (!m) return html`<div class="muted" data-testid="loading">Loading…</div>`;
@@ -158,6 +177,7 @@ export class SgPanel extends LitElement {
       return html`<div class="banner changed error" data-testid="run-unreadable">The active run cannot be read: ${m.reason}</div>`;
     }
     if (m.kind === 'flow') return this.flow(m);
+    if (m.kind === 'definition') return this.definition(m);
     const v = m.view;
     return html`<div data-testid="run" data-run-id=${m.runId} data-state=${v.state} data-status=${m.status}>
       ${this.header(m)} ${this.banners(m)} ${this.approval(m)}

@@ -4,7 +4,7 @@
  * written as presentation attributes, because the theme's CSS variables do
  * not exist outside the webview.
  */
-const PROPS = ['fill', 'stroke', 'stroke-width', 'stroke-dasharray', 'opacity', 'font-family', 'font-size', 'font-weight', 'font-style'] as const;
+const PROPS = ['fill', 'stroke', 'stroke-width', 'stroke-dasharray', 'opacity', 'font-family', 'font-size', 'font-weight', 'font-style', 'paint-order', 'stroke-linejoin'] as const;
 
 function copyStyles(from: Element, to: Element): void {
   const cs = getComputedStyle(from);

@@ -88,5 +88,25 @@ test('the state panel on a statechart run: nested diagram, an event from a butto
     const svgFile = path.join(vsc.workspaceDir, 'out', 'pipeline.svg');
     assert.equal(await vsc.executeCommand('stategate.exportSvg', svgFile), svgFile);
     assert.equal(fs.readFileSync(svgFile, 'utf8'), exported);
+
+    // "Show diagram" on another file while this run is active: the editor panel shows that file's
+    // definition with no state highlighted (not this run), the side bar keeps the run, and
+    // "Export Diagram…" exports the file in the editor, not the run's workflow.
+    await vsc.openFile('review.workflow.json');
+    const lens = vsc.page.locator('.editor-group-container.active .codelens-decoration a', { hasText: '◈ Show diagram' }).first();
+    await lens.waitFor({ state: 'visible', timeout: 30_000 });
+    await lens.click();
+    const def = await vsc.webviewFrame('[data-testid="definition"][data-file="review.workflow.json"]', 20_000);
+    const drawn = def.locator('[data-testid="diagram-state"]');
+    await drawn.first().waitFor({ timeout: 10_000 });
+    assert.deepEqual((await drawn.evaluateAll((els) => els.map((e) => e.getAttribute('data-state')))).sort(), ['drafting', 'merged', 'reviewing']);
+    assert.equal(await def.locator('[data-testid="diagram-state"][data-current="true"], [data-testid="diagram-state"][data-active="true"]').count(), 0, 'no state highlighted');
+    assert.equal(await (await panel(vsc)).locator('[data-testid="run"]').count(), 1, 'the side bar still shows the run');
+    const mermaid = String(await vsc.executeCommand('stategate.exportDiagram', 'mermaid'));
+    assert.match(mermaid, /s_drafting --> s_reviewing: SUBMIT/);
+    assert.doesNotMatch(mermaid, /compil/);
+    // "Show run" goes back to the run in the same panel.
+    await def.locator('[data-testid="close-definition"]').click();
+    await def.locator('[data-testid="run"]').waitFor({ timeout: 10_000 });
   });
 });

@@ -8,6 +8,9 @@ import './helpers/state-dir';
 import { diagramModel } from '../../src/vscode/panel/diagram-model';
 import { layoutDiagram, type Box } from '../../webview/layout';
 
+/** Text as the host's estimates size it (12 px); a browser measures it (webview/diagram.ts). */
+const TYPE = { fontPx: 12, width: (t: string) => t.length * 6.5 };
+
 const REPO = path.resolve(__dirname, '..', '..');
 
 function model(rel: string) {
@@ -23,7 +26,7 @@ const inside = (a: Box, outer: Box): boolean => a.x >= outer.x && a.y >= outer.y
 for (const rel of ['test/e2e/fixtures/panel/feature.workflow.json', 'examples/checks.workflow.json', 'examples/triage.workflow.json']) {
   test(`layout of ${path.basename(rel)}: placed, apart, grouped, inside the extent`, async () => {
     const m = model(rel);
-    const l = await layoutDiagram(m);
+    const l = await layoutDiagram(m, TYPE);
     assert.deepEqual(l.nodes.map((n) => n.node.id).sort(), m.nodes.map((n) => n.id).sort());
     assert.equal(l.edges.length, m.edges.length);
     for (const e of l.edges) assert.match(e.d, /^M[\d.]+,[\d.]+( L[\d.]+,[\d.]+)+$/, `edge ${e.edge.id} has a path`);
@@ -38,3 +41,23 @@ for (const rel of ['test/e2e/fixtures/panel/feature.workflow.json', 'examples/ch
     assert.equal(l.groups.length, m.groups.length);
   });
 }
+
+test('layout at the editor font size: boxes fit their labels at that size, edge labels apart, an initial arrow from the dot', async () => {
+  const m = model('test/e2e/fixtures/panel/feature.workflow.json');
+  const big = { fontPx: 20, width: (t: string) => t.length * 11 };
+  const l = await layoutDiagram(m, big);
+  for (const n of l.nodes) assert.ok(n.width >= big.width(n.node.id) + 2 * 16, `${n.node.id} holds its label at 20 px`);
+  for (const n of l.nodes) assert.ok(n.height >= 20 * 1.35, `${n.node.id} is a line tall`);
+  const labels = l.edges.flatMap((e) => (e.label && e.edge.label ? [{ id: e.edge.id, ...e.label }] : []));
+  assert.ok(labels.length > 2);
+  for (const [i, a] of labels.entries()) {
+    assert.ok(a.width >= big.width(l.edges.find((e) => e.edge.id === a.id)!.edge.label), `label ${a.id} sized at 20 px`);
+    for (const b of labels.slice(i + 1)) assert.ok(!overlaps(a, b), `labels ${a.id} and ${b.id} overlap`);
+  }
+  assert.equal(l.initials.length, 1);
+  const [init] = l.initials;
+  assert.equal(init!.target, 'plan');
+  assert.match(init!.d, /^M[\d.]+,[\d.]+( L[\d.]+,[\d.]+)+$/);
+  const plan = l.nodes.find((n) => n.node.id === 'plan')!;
+  assert.ok(!overlaps(init!.dot, plan), 'the dot stands apart from its state');
+});

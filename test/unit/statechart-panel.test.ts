@@ -17,6 +17,9 @@ import type { RunSituation } from '../../src/vscode/runtime/run-service';
 import { MAX_DELAY_MS, RETRY_MS, timerPlan } from '../../src/vscode/runtime/timer-plan';
 import { countdown } from '../../webview/format';
 import { layoutDiagram, type Box } from '../../webview/layout';
+
+/** Text as the host's estimates size it (12 px); a browser measures it (webview/diagram.ts). */
+const TYPE = { fontPx: 12, width: (t: string) => t.length * 6.5 };
 import { tempDir } from './helpers/temp-dir';
 
 const REPO = path.resolve(__dirname, '..', '..');
@@ -97,7 +100,7 @@ test('chart diagram layout: children inside their containers, the two regions si
   const wf = runner.env.load(fs.readFileSync(file, 'utf8'));
   assert.ok(wf);
   const d = chartDiagramModel(wf);
-  const l = await layoutDiagram(d);
+  const l = await layoutDiagram(d, TYPE);
   const box = new Map(l.nodes.map((n) => [n.node.id, n as Box]));
   assert.equal(box.size, d.nodes.length, 'every node placed');
   for (const n of d.nodes) if (n.parent !== undefined) assert.ok(inside(box.get(n.id)!, box.get(n.parent)!), `${n.id} inside ${n.parent}`);

@@ -87,17 +87,31 @@ export function titleLabel(text: string): LayoutLabel {
   return { text, width: text.length * 6.5, height: LABEL_HEIGHT };
 }
 
-function elkNode(n: LayoutNode): ElkNode {
+/**
+ * How the layout is spaced. `scale` multiplies every gap and padding: the
+ * panel draws its text at the editor's font size and lays its boxes out at
+ * that size (webview/layout.ts), so the gaps grow with them; the CLI's SVG,
+ * drawn at 12 px, uses 1.
+ */
+export interface LayoutOptions {
+  readonly scale?: number;
+}
+
+function elkNode(n: LayoutNode, px: (v: number) => number): ElkNode {
   if (!n.children?.length) return { id: n.id, width: n.width ?? 0, height: n.height ?? 0 };
+  // The top padding holds the container's title (its label height) above the children.
+  const top = Math.ceil((n.label?.height ?? LABEL_HEIGHT) + px(12));
   return {
     id: n.id,
     ...(n.label ? { labels: [{ ...n.label }] } : {}),
-    layoutOptions: { 'elk.padding': '[top=26,left=12,bottom=12,right=12]', 'elk.nodeLabels.placement': 'INSIDE V_TOP H_LEFT' },
-    children: n.children.map(elkNode),
+    layoutOptions: { 'elk.padding': `[top=${top},left=${px(12)},bottom=${px(12)},right=${px(12)}]`, 'elk.nodeLabels.placement': 'INSIDE V_TOP H_LEFT' },
+    children: n.children.map((c) => elkNode(c, px)),
   };
 }
 
-function elkInput(input: LayoutInput): ElkNode {
+function elkInput(input: LayoutInput, options: LayoutOptions): ElkNode {
+  const scale = options.scale ?? 1;
+  const px = (v: number): number => Math.round(v * scale);
   const edges: ElkExtendedEdge[] = input.edges.map((e) => ({ id: e.id, sources: [e.from], targets: [e.to], ...(e.label ? { labels: [{ ...e.label }] } : {}) }));
   return {
     id: 'root',
@@ -108,13 +122,20 @@ function elkInput(input: LayoutInput): ElkNode {
       // Absolute coordinates everywhere: edges between a container and the outside need no offsets.
       'elk.json.edgeCoords': 'ROOT',
       'elk.json.shapeCoords': 'ROOT',
-      'elk.layered.spacing.nodeNodeBetweenLayers': '36',
-      'elk.spacing.nodeNode': '28',
-      'elk.spacing.edgeLabel': '3',
+      'elk.layered.spacing.nodeNodeBetweenLayers': `${px(36)}`,
+      'elk.spacing.nodeNode': `${px(28)}`,
+      // Parallel edges (two events between the same states, a transition and its way back) run apart,
+      // and their labels keep clear of the lines and of each other.
+      'elk.spacing.edgeEdge': `${px(14)}`,
+      'elk.layered.spacing.edgeEdgeBetweenLayers': `${px(12)}`,
+      'elk.layered.spacing.edgeNodeBetweenLayers': `${px(14)}`,
+      'elk.spacing.edgeNode': `${px(14)}`,
+      'elk.spacing.edgeLabel': `${px(4)}`,
+      'elk.spacing.labelLabel': `${px(6)}`,
       'elk.layered.nodePlacement.strategy': 'BRANDES_KOEPF',
-      'elk.padding': '[top=12,left=12,bottom=12,right=12]',
+      'elk.padding': `[top=${px(12)},left=${px(12)},bottom=${px(12)},right=${px(12)}]`,
     },
-    children: input.nodes.map(elkNode),
+    children: input.nodes.map((n) => elkNode(n, px)),
     edges,
   };
 }
@@ -129,8 +150,8 @@ function pathOf(e: ElkExtendedEdge): string {
     .join(' ');
 }
 
-export async function layoutGraph(elk: ElkEngine, input: LayoutInput): Promise<LayoutResult> {
-  const out = await elk.layout(elkInput(input));
+export async function layoutGraph(elk: ElkEngine, input: LayoutInput, options: LayoutOptions = {}): Promise<LayoutResult> {
+  const out = await elk.layout(elkInput(input, options));
   const nodes = new Map<string, Box>();
   const edges = new Map<string, PlacedPath>();
   const visit = (n: ElkNode): void => {

@@ -12,9 +12,17 @@ import { PANEL_EDITOR_TYPE, type RegisterCommand } from '../contributions.js';
 import type { RunService } from '../runtime/run-service.js';
 import { isChartWorkflow, type Workflow } from '../../engine/index.js';
 import { FLOW_PANEL_COMMAND } from '../flows/flow-ids.js';
+import { editorWorkflow } from '../runtime/editor-workflow.js';
 import { chartSvg } from './chart-svg.js';
+import { DefinitionFocus } from './definition-focus.js';
 import { FlowFocus } from './flow-focus.js';
 import { PanelHost } from './panel-host.js';
+
+/** A file named by a command's argument (a URI, as the lens passes it, or a path). */
+function fileArg(arg: unknown): string | undefined {
+  if (arg instanceof vscode.Uri) return arg.scheme === 'file' ? arg.fsPath : undefined;
+  return typeof arg === 'string' && arg !== '' ? arg : undefined;
+}
 
 /** The active run's workflow when it is a statechart run. */
 function activeChart(service: RunService): Workflow | undefined {
@@ -34,16 +42,18 @@ export function statePanel(context: vscode.ExtensionContext, service: RunService
   let editor: vscode.WebviewPanel | undefined;
   const folder = service?.folder ?? vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
   const flows = folder ? new FlowFocus(folder) : undefined;
-  const attach = (webview: vscode.Webview, owner: { onDidDispose: vscode.Event<void> }): PanelHost => {
-    const host = new PanelHost(webview, service, uri, flows);
+  const definition = folder ? new DefinitionFocus(folder) : undefined;
+  // Only the editor panel shows a file's definition: the side bar's view keeps showing the run.
+  const attach = (webview: vscode.Webview, owner: { onDidDispose: vscode.Event<void> }, shows?: DefinitionFocus): PanelHost => {
+    const host = new PanelHost(webview, service, uri, flows, shows);
     hosts.add(host);
     owner.onDidDispose(() => (hosts.delete(host), host.dispose()));
     return host;
   };
   const adoptEditor = (panel: vscode.WebviewPanel): void => {
     editor = panel;
-    panel.onDidDispose(() => (editor === panel ? (editor = undefined) : undefined));
-    attach(panel.webview, panel);
+    panel.onDidDispose(() => (editor === panel ? ((editor = undefined), definition?.clear()) : undefined));
+    attach(panel.webview, panel, definition);
   };
   const readyHost = (): PanelHost | undefined => [...hosts].find((h) => h.isReady);
   const webviewSvg = async (): Promise<string | null | undefined> => {
@@ -59,24 +69,35 @@ export function statePanel(context: vscode.ExtensionContext, service: RunService
     serializer: { deserializeWebviewPanel: async (panel) => adoptEditor(panel) },
     disposables: [
       ...(flows ? [flows] : []),
+      ...(definition ? [definition] : []),
       // A Flows view row's "Show in Panel", and a flow run as it starts (flows/index.ts): the editor
       // panel shows the instance's diagram, opened beside without taking the focus from the terminal.
       register(FLOW_PANEL_COMMAND, (arg: unknown) => {
         const instance = typeof arg === 'string' ? arg : (arg as { instance?: unknown } | undefined)?.instance;
         if (!flows || typeof instance !== 'string' || instance === '') return undefined;
+        definition?.clear();
         flows.show(instance);
         if (editor) return editor.reveal(undefined, true);
         adoptEditor(vscode.window.createWebviewPanel(PANEL_EDITOR_TYPE, 'stategate', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, { enableScripts: true }));
         return undefined;
       }),
-      register('stategate.showPanel', () => {
-        if (editor) return editor.reveal();
-        adoptEditor(vscode.window.createWebviewPanel(PANEL_EDITOR_TYPE, 'stategate', vscode.ViewColumn.Beside, { enableScripts: true }));
+      // With a file (the "Show diagram" lens): that file's diagram, the run's when the run is of it, else its definition.
+      register('stategate.showPanel', async (arg?: unknown) => {
+        const file = fileArg(arg);
+        if (file && definition) {
+          flows?.clear();
+          definition.show(file, service ? await service.refresh() : { kind: 'none' });
+        }
+        // Asked from a file, the diagram opens beside it and the editor keeps the focus (as Markdown's preview to the side).
+        const column = file ? { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true } : vscode.ViewColumn.Beside;
+        if (editor) return editor.reveal(undefined, file !== undefined);
+        adoptEditor(vscode.window.createWebviewPanel(PANEL_EDITOR_TYPE, 'stategate', column, { enableScripts: true }));
         return undefined;
       }),
       register('stategate.exportSvg', async (target?: unknown) => {
-        const chart = service ? activeChart(service) : undefined;
-        // A statechart run: the SVG the CLI's export writes. A flat workflow: the diagram as the webview drew it.
+        // The workflow in the active editor, any format, as the CLI's export writes it; else the active run:
+        // a statechart run as the CLI's export writes it, a flat workflow's diagram as the webview drew it.
+        const chart = editorWorkflow()?.workflow ?? (service ? activeChart(service) : undefined);
         const svg = chart ? await chartSvg(chart) : await webviewSvg();
         if (!svg) {
           void vscode.window.showWarningMessage('stategate: no diagram to export (is a run active?)');

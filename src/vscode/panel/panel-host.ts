@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { HostMessage, WebviewMessage } from '../../protocol.js';
 import { WEBVIEW_MESSAGE_TYPES } from '../../protocol.js';
 import type { RunService } from '../runtime/run-service.js';
+import type { DefinitionFocus } from './definition-focus.js';
 import type { FlowFocus } from './flow-focus.js';
 import { historyPoint } from './history-point.js';
 import { panelHtml, panelOptions } from './html.js';
@@ -28,12 +29,15 @@ export class PanelHost implements vscode.Disposable {
     extensionUri: vscode.Uri,
     /** The flow instance shown instead of the run, when one is. */
     private readonly flows?: FlowFocus,
+    /** The workflow file shown instead of the run ("Show diagram" on another file), when one is. */
+    private readonly definition?: DefinitionFocus,
   ) {
     webview.options = panelOptions(extensionUri);
     webview.html = panelHtml(webview, extensionUri);
     this.disposables.push(webview.onDidReceiveMessage((m: unknown) => this.receive(m)));
     if (service) this.disposables.push(service.onDidChange(() => this.render()));
     if (flows) this.disposables.push(flows.onDidChange(() => this.render()));
+    if (definition) this.disposables.push(definition.onDidChange(() => this.render()));
   }
 
   /** Whether the webview has loaded its script and can answer (e.g. an SVG request). */
@@ -43,7 +47,7 @@ export class PanelHost implements vscode.Disposable {
 
   render(): void {
     if (!this.ready) return;
-    const model = this.flows?.model() ?? (this.service
+    const model = this.flows?.model() ?? (this.service && this.definition?.model(this.service.current)) ?? (this.service
       ? renderModel(this.service.current, this.service.journal(), Date.parse(this.service.runner.env.now()), this.service.record())
       : { kind: 'none' as const, reason: 'Open a folder to run workflows.' });
     this.post({ type: 'render', model });
@@ -91,12 +95,17 @@ export class PanelHost implements vscode.Disposable {
       case 'closeFlow':
         this.flows?.clear();
         return;
+      case 'closeDefinition':
+        this.definition?.clear();
+        return;
       default:
         // While a flow instance is shown, a click on a state opens it in the flow file; the run's actions don't apply.
         if (this.flows?.instance !== undefined) {
           if (msg.type === 'openState') void this.flows.openState(msg.state);
           return;
         }
+        // While a file's definition is shown, a click on a state opens it in that file.
+        if (this.definition?.file !== undefined && msg.type === 'openState') return void this.definition.openState(msg.state);
         if (this.service) void handleAction(this.service, msg);
     }
   }

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { exportWorkflow, TEXT_EXPORT_FORMATS, type TextExportFormat, RunnerError, activeFirst, findWorkflows, chartEvents, evidenceView, isChartWorkflow } from '../../engine/index.js';
 import type { RegisterCommand } from '../contributions.js';
+import { editorWorkflow } from './editor-workflow.js';
 import type { RunService } from './run-service.js';
 
 type Outcome = { error?: { code: string; message: string } };
@@ -125,12 +126,14 @@ export function registerRunCommands(service: RunService, register: RegisterComma
       if (!state) return undefined;
       return report(await service.act((r) => r.force(state)), `forced to ${state}`);
     }),
+    // The workflow in the active editor; the active run's only when no workflow file is in the editor.
     cmd('stategate.exportDiagram', async (arg) => {
       const situation = await service.refresh();
-      if (situation.kind !== 'active' || !situation.workflow) throw new RunnerError('no_active_run', 'no active run to export');
+      const workflow = editorWorkflow()?.workflow ?? (situation.kind === 'active' ? situation.workflow : undefined);
+      if (!workflow) throw new RunnerError('no_active_run', 'nothing to export: open a workflow file in the editor, or start a run');
       const format = (typeof arg === 'string' ? arg : await vscode.window.showQuickPick([...TEXT_EXPORT_FORMATS], { title: 'stategate: Export Diagram' })) as TextExportFormat | undefined;
       if (!format || !(TEXT_EXPORT_FORMATS as readonly string[]).includes(format)) return undefined;
-      const doc = await vscode.workspace.openTextDocument({ content: exportWorkflow(situation.workflow, format), language: format === 'dot' ? 'dot' : format === 'mermaid' ? 'mermaid' : 'plaintext' });
+      const doc = await vscode.workspace.openTextDocument({ content: exportWorkflow(workflow, format), language: format === 'dot' ? 'dot' : format === 'mermaid' ? 'mermaid' : 'plaintext' });
       await vscode.window.showTextDocument(doc);
       return doc.getText();
     }),
