@@ -10,7 +10,9 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
+import type { Frame } from 'playwright-core';
 import { panel, waitForCurrent } from './chart-panel';
+import { measureDiagram, scaleOf, type DiagramMetrics } from './diagram-readability';
 import { REPO_ROOT, type VsCode, waitUntil, withVsCode } from './harness';
 
 const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
@@ -22,6 +24,31 @@ const LINTING = 'work.build.lint.linting';
 
 function cli(vsc: VsCode, ...args: string[]): string {
   return execFileSync(process.execPath, [CLI, ...args], { cwd: vsc.workspaceDir, encoding: 'utf8' });
+}
+
+/**
+ * The diagram as it opens is readable: labels (states and edges) at least the
+ * editor's font size, as computed and as drawn; as wide as the panel, within
+ * it; labels contrasting with their boxes (WCAG AA, 4.5:1).
+ */
+async function assertReadable(f: Frame, what: string): Promise<DiagramMetrics> {
+  const m = await measureDiagram(f);
+  assert.ok(m.editorFontPx >= 10, `${what}: the webview has the editor's font size (${m.editorFontPx})`);
+  assert.ok(m.minLabelPx >= m.editorFontPx, `${what}: state labels at ${m.minLabelPx}px, below the editor's ${m.editorFontPx}px`);
+  assert.ok(m.minDrawnLabelPx >= m.editorFontPx - 0.01, `${what}: state labels drawn at ${m.minDrawnLabelPx}px, below the editor's ${m.editorFontPx}px`);
+  assert.ok(m.minEdgeLabelPx >= m.editorFontPx, `${what}: edge labels at ${m.minEdgeLabelPx}px`);
+  assert.ok(m.svgWidth <= m.panelWidth && m.svgWidth >= 0.75 * m.panelWidth, `${what}: the diagram is ${m.svgWidth}px wide in a ${m.panelWidth}px panel`);
+  assert.ok(m.minContrast >= 4.5, `${what}: a state's label contrasts ${m.minContrast.toFixed(2)}:1 with its box`);
+  return m;
+}
+
+/** Switches the color theme through the user settings (VS Code applies them live) and waits for the webview to follow. */
+async function setTheme(vsc: VsCode, f: Frame, theme: string): Promise<void> {
+  const file = path.join(vsc.userDataDir, 'User', 'settings.json');
+  const background = async (): Promise<string> => String(await f.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--vscode-editor-background')"));
+  const before = await background();
+  fs.writeFileSync(file, JSON.stringify({ ...(JSON.parse(fs.readFileSync(file, 'utf8')) as object), 'workbench.colorTheme': theme }, null, 2));
+  await waitUntil(`the webview in ${theme}`, async () => (await background()) !== before, 15_000);
 }
 
 test('the state panel on a statechart run: nested diagram, an event from a button, an after firing by itself', { timeout: 300_000 }, async (t) => {
@@ -59,6 +86,39 @@ test('the state panel on a statechart run: nested diagram, an event from a butto
     fs.copyFileSync(shot, path.join(REPO_ROOT, 'docs', 'images', 'statechart-panel.png'));
     t.diagnostic(`screenshot: ${shot} (copied to docs/images/statechart-panel.png)`);
 
+    // Readable as it opens (the dark theme): the editor's font size, the panel's width, contrast, an arrow from each initial dot.
+    const dark = await assertReadable(f, 'dark');
+    for (const id of ['work', 'work.build', COMPILING, LINTING]) assert.ok(dark.initials.includes(id), `an initial arrow to ${id} (${dark.initials.join(', ')})`);
+    // The diagram follows the panel's width.
+    await vsc.widenSideBar(520);
+    const narrow = await waitUntil('the diagram to follow a narrower panel', async () => {
+      const m = await measureDiagram(f);
+      return m.panelWidth < dark.panelWidth - 100 && m.svgWidth < dark.svgWidth - 100 ? m : undefined;
+    }, 10_000);
+    assert.ok(narrow.svgWidth <= narrow.panelWidth && narrow.minDrawnLabelPx >= narrow.editorFontPx - 0.01, 'narrower: within the panel, text still at the editor font size');
+    await vsc.widenSideBar(760);
+    await waitUntil('the diagram to follow a wider panel', async () => (await measureDiagram(f)).svgWidth >= dark.svgWidth - 2, 10_000);
+    // The wheel scrolls the panel (the diagram stays as it is); Ctrl + wheel zooms the diagram.
+    const diagram = f.locator('svg[data-testid="diagram"]').first();
+    await diagram.scrollIntoViewIfNeeded();
+    const at = (await diagram.boundingBox())!;
+    await vsc.page.mouse.move(at.x + at.width / 2, at.y + Math.min(at.height / 2, 150));
+    const top = await measureDiagram(f);
+    assert.ok(top.scrollable, 'the panel is taller than its view');
+    await vsc.page.mouse.wheel(0, 200);
+    const scrolled = await waitUntil('the wheel to scroll the panel', async () => {
+      const m = await measureDiagram(f);
+      return m.scrollTop > top.scrollTop ? m : undefined;
+    }, 5_000);
+    assert.equal(scrolled.transform, top.transform, 'a plain wheel does not zoom or pan the diagram');
+    await vsc.page.keyboard.down('Control');
+    await vsc.page.mouse.wheel(0, -200);
+    await vsc.page.keyboard.up('Control');
+    await waitUntil('Ctrl + wheel to zoom in', async () => scaleOf(await measureDiagram(f)) > scaleOf(scrolled), 5_000);
+    // "Fit to width" goes back to the opening view.
+    await f.locator('[data-testid="diagram-fit"]').click();
+    await waitUntil('the opening view again', async () => scaleOf(await measureDiagram(f)) === scaleOf(top), 5_000);
+
     // A panel button sends COMPILED: the compile region moves, a 2 s timer is pending.
     // From here nothing but VS Code touches the run (a CLI command would fire a due timer itself).
     await f.locator('[data-testid="event-button"][data-event="COMPILED"]').click();
@@ -88,6 +148,24 @@ test('the state panel on a statechart run: nested diagram, an event from a butto
     const svgFile = path.join(vsc.workspaceDir, 'out', 'pipeline.svg');
     assert.equal(await vsc.executeCommand('stategate.exportSvg', svgFile), svgFile);
     assert.equal(fs.readFileSync(svgFile, 'utf8'), exported);
+
+    // The light theme: the same measures, and the screenshot for the README.
+    await setTheme(vsc, f, 'Default Light Modern');
+    await assertReadable(await panel(vsc), 'light');
+    const light = await vsc.screenshot('statechart-panel-light');
+    fs.copyFileSync(light, path.join(REPO_ROOT, 'docs', 'images', 'statechart-panel-light.png'));
+    t.diagnostic(`screenshot: ${light} (copied to docs/images/statechart-panel-light.png)`);
+
+    // A 40-state chart shown from its file opens as readable, in the editor panel.
+    await vsc.executeCommand('stategate.showPanel', path.join(vsc.workspaceDir, 'release-train.statechart.yaml'));
+    const big = await vsc.webviewFrame('[data-testid="definition"][data-file="release-train.statechart.yaml"]', 20_000);
+    await big.locator('[data-testid="diagram-state"]').first().waitFor({ timeout: 10_000 });
+    const bigM = await measureDiagram(big);
+    assert.equal(bigM.states, 40);
+    assert.ok(bigM.minDrawnLabelPx >= bigM.editorFontPx - 0.01 && bigM.minLabelPx >= bigM.editorFontPx, `40 states: labels at ${bigM.minDrawnLabelPx}px`);
+    assert.ok(bigM.svgWidth <= bigM.panelWidth && bigM.svgWidth >= 0.75 * bigM.panelWidth, `40 states: ${bigM.svgWidth}px in ${bigM.panelWidth}px`);
+    assert.ok(bigM.minContrast >= 4.5);
+    t.diagnostic(`screenshot: ${await vsc.screenshot('statechart-40-states')}`);
 
     // "Show diagram" on another file while this run is active: the editor panel shows that file's
     // definition with no state highlighted (not this run), the side bar keeps the run, and

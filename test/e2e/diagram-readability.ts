@@ -1,0 +1,79 @@
+// What makes the state panel's diagram readable, measured in the webview's DOM
+// (shared by the e2e tests that look at a diagram as it opens): the label text
+// as computed and as drawn against the editor's font size, the diagram's width
+// against the panel's, the contrast of labels on their boxes, the initial arrows.
+import type { Frame } from 'playwright-core';
+
+export interface DiagramMetrics {
+  /** The editor's font size (px), as VS Code hands it to the webview. */
+  readonly editorFontPx: number;
+  /** The smallest computed font size of a state's label (px). */
+  readonly minLabelPx: number;
+  /** The smallest label size as drawn on screen (computed size × the diagram's scale). */
+  readonly minDrawnLabelPx: number;
+  /** The smallest computed font size of an edge's label (px). */
+  readonly minEdgeLabelPx: number;
+  readonly svgWidth: number;
+  /** The webview's width (the panel's). */
+  readonly panelWidth: number;
+  /** The lowest contrast ratio of a state's label on its box (WCAG). */
+  readonly minContrast: number;
+  /** The states an initial arrow points at. */
+  readonly initials: readonly string[];
+  readonly transform: string;
+  readonly scrollTop: number;
+  readonly scrollable: boolean;
+  readonly states: number;
+}
+
+/** Measures the first diagram in the frame (a run's or a file's definition). */
+export async function measureDiagram(f: Frame, scope = '[data-testid="run"], [data-testid="definition"]'): Promise<DiagramMetrics> {
+  return await f.locator(scope).locator('sg-diagram').first().evaluate((el) => {
+    // The page's globals (this file is type-checked without the DOM library).
+    const w = globalThis as unknown as { getComputedStyle(e: unknown): { fontSize: string; fill: string; getPropertyValue(p: string): string }; document: any };
+    const getComputedStyle = w.getComputedStyle.bind(globalThis);
+    const document = w.document;
+    const root = el.shadowRoot!;
+    const rgb = (c: string): number[] => (c.match(/[\d.]+/g) ?? ['0', '0', '0']).slice(0, 3).map(Number);
+    const lum = (c: string): number => {
+      const [r, g, b] = rgb(c).map((v) => {
+        const s = v / 255;
+        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+    };
+    const contrast = (a: string, b: string): number => {
+      const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
+      return (hi! + 0.05) / (lo! + 0.05);
+    };
+    const size = (t: unknown): number => parseFloat(getComputedStyle(t).fontSize);
+    const labels = [...root.querySelectorAll('g.node[data-testid="diagram-state"]:not([data-history]) text')];
+    const edgeLabels = [...root.querySelectorAll('[data-testid="diagram-edge"] text')];
+    const boxes = [...root.querySelectorAll('g.node[data-testid="diagram-state"]:not([data-history])')].map((g: any) => {
+      const text = g.querySelector('text')!;
+      const rect = g.querySelector('rect.outer')!;
+      return contrast(getComputedStyle(text).fill, getComputedStyle(rect).fill);
+    });
+    const svg = root.querySelector('svg[data-testid="diagram"]') as any;
+    const scroller = document.scrollingElement ?? document.documentElement;
+    return {
+      editorFontPx: parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--vscode-editor-font-size')),
+      minLabelPx: Math.min(...labels.map(size)),
+      minDrawnLabelPx: Math.min(...labels.map((t) => size(t) * ((t as { getScreenCTM(): { a: number } | null }).getScreenCTM()?.a ?? 0))),
+      minEdgeLabelPx: Math.min(...edgeLabels.map(size)),
+      svgWidth: svg.getBoundingClientRect().width,
+      panelWidth: document.documentElement.clientWidth,
+      minContrast: Math.min(...boxes),
+      initials: [...root.querySelectorAll('[data-testid="diagram-initial"]')].map((i: any) => i.getAttribute('data-to') ?? ''),
+      transform: root.querySelector('g.content')?.getAttribute('transform') ?? '',
+      scrollTop: scroller.scrollTop,
+      scrollable: scroller.scrollHeight > scroller.clientHeight,
+      states: root.querySelectorAll('[data-testid="diagram-state"]').length,
+    };
+  });
+}
+
+/** The diagram's scale, from its transform (`translate(x y) scale(k)`). */
+export function scaleOf(m: DiagramMetrics): number {
+  return Number(/scale\(([\d.]+)\)/.exec(m.transform)?.[1] ?? NaN);
+}
