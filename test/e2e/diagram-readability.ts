@@ -26,51 +26,47 @@ export interface DiagramMetrics {
   readonly states: number;
 }
 
+/**
+ * The measuring code, run in the webview. Kept as plain JavaScript text: the
+ * test runner's transpiler wraps named functions in a helper (`__name`) that
+ * does not exist in the page.
+ */
+const MEASURE = `(el) => {
+  const root = el.shadowRoot;
+  const rgb = (c) => (c.match(/[\\d.]+/g) || ['0', '0', '0']).slice(0, 3).map(Number);
+  const lum = (c) => {
+    const [r, g, b] = rgb(c).map((v) => { const s = v / 255; return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const contrast = (a, b) => { const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x); return (hi + 0.05) / (lo + 0.05); };
+  const size = (t) => parseFloat(getComputedStyle(t).fontSize);
+  const nodes = [...root.querySelectorAll('g.node[data-testid="diagram-state"]:not([data-history])')];
+  const labels = nodes.map((g) => g.querySelector('text'));
+  const edgeLabels = [...root.querySelectorAll('[data-testid="diagram-edge"] text')];
+  const svg = root.querySelector('svg[data-testid="diagram"]');
+  // The page scrolls in <html> or in <body>, as VS Code's webview styles have it.
+  const scrollers = [document.documentElement, document.body];
+  return {
+    editorFontPx: parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--vscode-editor-font-size')),
+    minLabelPx: Math.min(...labels.map(size)),
+    minDrawnLabelPx: Math.min(...labels.map((t) => size(t) * (t.getScreenCTM() ? t.getScreenCTM().a : 0))),
+    minEdgeLabelPx: Math.min(...edgeLabels.map(size)),
+    svgWidth: svg.getBoundingClientRect().width,
+    panelWidth: document.documentElement.clientWidth,
+    minContrast: Math.min(...nodes.map((g) => contrast(getComputedStyle(g.querySelector('text')).fill, getComputedStyle(g.querySelector('rect.outer')).fill))),
+    initials: [...root.querySelectorAll('[data-testid="diagram-initial"]')].map((i) => i.getAttribute('data-to') || ''),
+    transform: (root.querySelector('g.content') && root.querySelector('g.content').getAttribute('transform')) || '',
+    scrollTop: Math.max(...scrollers.map((e) => e.scrollTop)),
+    scrollable: scrollers.some((e) => e.scrollHeight > e.clientHeight + 1),
+    states: root.querySelectorAll('[data-testid="diagram-state"]').length,
+  };
+}`;
+
 /** Measures the first diagram in the frame (a run's or a file's definition). */
 export async function measureDiagram(f: Frame, scope = '[data-testid="run"], [data-testid="definition"]'): Promise<DiagramMetrics> {
-  return await f.locator(scope).locator('sg-diagram').first().evaluate((el) => {
-    // The page's globals (this file is type-checked without the DOM library).
-    const w = globalThis as unknown as { getComputedStyle(e: unknown): { fontSize: string; fill: string; getPropertyValue(p: string): string }; document: any };
-    const getComputedStyle = w.getComputedStyle.bind(globalThis);
-    const document = w.document;
-    const root = el.shadowRoot!;
-    const rgb = (c: string): number[] => (c.match(/[\d.]+/g) ?? ['0', '0', '0']).slice(0, 3).map(Number);
-    const lum = (c: string): number => {
-      const [r, g, b] = rgb(c).map((v) => {
-        const s = v / 255;
-        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
-      });
-      return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
-    };
-    const contrast = (a: string, b: string): number => {
-      const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
-      return (hi! + 0.05) / (lo! + 0.05);
-    };
-    const size = (t: unknown): number => parseFloat(getComputedStyle(t).fontSize);
-    const labels = [...root.querySelectorAll('g.node[data-testid="diagram-state"]:not([data-history]) text')];
-    const edgeLabels = [...root.querySelectorAll('[data-testid="diagram-edge"] text')];
-    const boxes = [...root.querySelectorAll('g.node[data-testid="diagram-state"]:not([data-history])')].map((g: any) => {
-      const text = g.querySelector('text')!;
-      const rect = g.querySelector('rect.outer')!;
-      return contrast(getComputedStyle(text).fill, getComputedStyle(rect).fill);
-    });
-    const svg = root.querySelector('svg[data-testid="diagram"]') as any;
-    const scroller = document.scrollingElement ?? document.documentElement;
-    return {
-      editorFontPx: parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--vscode-editor-font-size')),
-      minLabelPx: Math.min(...labels.map(size)),
-      minDrawnLabelPx: Math.min(...labels.map((t) => size(t) * ((t as { getScreenCTM(): { a: number } | null }).getScreenCTM()?.a ?? 0))),
-      minEdgeLabelPx: Math.min(...edgeLabels.map(size)),
-      svgWidth: svg.getBoundingClientRect().width,
-      panelWidth: document.documentElement.clientWidth,
-      minContrast: Math.min(...boxes),
-      initials: [...root.querySelectorAll('[data-testid="diagram-initial"]')].map((i: any) => i.getAttribute('data-to') ?? ''),
-      transform: root.querySelector('g.content')?.getAttribute('transform') ?? '',
-      scrollTop: scroller.scrollTop,
-      scrollable: scroller.scrollHeight > scroller.clientHeight,
-      states: root.querySelectorAll('[data-testid="diagram-state"]').length,
-    };
-  });
+  // A function made from the text (a string would be evaluated, not called with the element).
+  const measure = new Function('el', `return (${MEASURE})(el);`) as (el: unknown) => DiagramMetrics;
+  return await f.locator(scope).locator('sg-diagram').first().evaluate(measure);
 }
 
 /** The diagram's scale, from its transform (`translate(x y) scale(k)`). */

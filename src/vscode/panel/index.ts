@@ -90,7 +90,9 @@ export function statePanel(context: vscode.ExtensionContext, service: RunService
         }
         // Asked from a file, the diagram opens beside it and the editor keeps the focus (as Markdown's preview to the side).
         const column = file ? { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true } : vscode.ViewColumn.Beside;
-        if (editor) return editor.reveal(undefined, file !== undefined);
+        // A panel in the file's own group would hide the file: it moves beside it.
+        const sameGroup = file !== undefined && editor?.viewColumn !== undefined && editor.viewColumn === vscode.window.activeTextEditor?.viewColumn;
+        if (editor) return editor.reveal(sameGroup ? vscode.ViewColumn.Beside : undefined, file !== undefined);
         adoptEditor(vscode.window.createWebviewPanel(PANEL_EDITOR_TYPE, 'stategate', column, { enableScripts: true }));
         return undefined;
       }),
