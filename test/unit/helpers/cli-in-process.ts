@@ -7,8 +7,9 @@
  * start-up, stdin, a hook's deadline from process start) use helpers/cli.ts.
  *
  * Commands resolve `.stategate` against the working directory, so the call
- * changes it for its duration: callers must not run these concurrently
- * within one test file (node:test runs a file's tests one at a time unless told).
+ * changes it (and the variables given in `env`) for its duration: callers must
+ * not run these concurrently within one test file (node:test runs a file's
+ * tests one at a time unless told).
  */
 import './state-dir';
 import { main } from '../../../src/cli/main';
@@ -24,18 +25,24 @@ function parseJson(text: string): unknown {
 
 let busy = false;
 
-export async function cliInProcess(args: readonly string[], opts: { cwd: string }): Promise<CliResult> {
+export async function cliInProcess(args: readonly string[], opts: { cwd: string; env?: Record<string, string> }): Promise<CliResult> {
   if (busy) throw new Error('cliInProcess: one call at a time (it changes the working directory)');
   busy = true;
   let stdout = '';
   let stderr = '';
   const before = process.cwd();
+  const saved = Object.entries(opts.env ?? {}).map(([name]) => [name, process.env[name]] as const);
+  for (const [name, value] of Object.entries(opts.env ?? {})) process.env[name] = value;
   process.chdir(opts.cwd);
   try {
     const code = await main(args, { stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text) });
     return { code, stdout, stderr, json: parseJson(stdout) };
   } finally {
     process.chdir(before);
+    for (const [name, value] of saved) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
     busy = false;
   }
 }
