@@ -25,24 +25,32 @@ function parseJson(text: string): unknown {
 
 let busy = false;
 
+/** Run `fn` with the variables of `env` set (an empty string sets it empty), then put them back. */
+export async function withEnv<T>(env: Readonly<Record<string, string>> | undefined, fn: () => Promise<T>): Promise<T> {
+  const saved = Object.keys(env ?? {}).map((name) => [name, process.env[name]] as const);
+  Object.assign(process.env, env);
+  try {
+    return await fn();
+  } finally {
+    for (const [name, value] of saved) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
+}
+
 export async function cliInProcess(args: readonly string[], opts: { cwd: string; env?: Record<string, string> }): Promise<CliResult> {
   if (busy) throw new Error('cliInProcess: one call at a time (it changes the working directory)');
   busy = true;
   let stdout = '';
   let stderr = '';
   const before = process.cwd();
-  const saved = Object.entries(opts.env ?? {}).map(([name]) => [name, process.env[name]] as const);
-  for (const [name, value] of Object.entries(opts.env ?? {})) process.env[name] = value;
   process.chdir(opts.cwd);
   try {
-    const code = await main(args, { stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text) });
+    const code = await withEnv(opts.env, () => main(args, { stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text) }));
     return { code, stdout, stderr, json: parseJson(stdout) };
   } finally {
     process.chdir(before);
-    for (const [name, value] of saved) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
     busy = false;
   }
 }

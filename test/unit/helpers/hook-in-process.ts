@@ -16,15 +16,23 @@ import './state-dir';
 import { parseClientInput } from '../../../src/cli/hook-dialects';
 import { createRunner } from '../../../src/cli/runner-factory';
 import { chosenStoreUrl, findStoreDir, userStateDir, type HookClientName } from '../../../src/engine/index';
+import { withEnv } from './cli-in-process';
 
 export interface InProcessDecision {
   readonly denied: boolean;
+  /** As the hook answers: a call the Runner allows with a rewritten command goes to the person (ask). */
   readonly decision: string;
   readonly reason: string;
+  /** The input the client is handed back (the command wrapped in the sandbox), when there is one. */
+  readonly updatedInput?: unknown;
 }
 
-/** The hook's decision for `payload` (a PreToolUse as `client` sends it) when it runs in `cwd`. */
-export async function hookDecision(client: HookClientName, cwd: string, payload: object): Promise<InProcessDecision> {
+/** The hook's decision for `payload` (a PreToolUse as `client` sends it) when it runs in `cwd` with `env` set. */
+export async function hookDecision(client: HookClientName, cwd: string, payload: object, env?: Readonly<Record<string, string>>): Promise<InProcessDecision> {
+  return withEnv(env, () => decide(client, cwd, payload));
+}
+
+async function decide(client: HookClientName, cwd: string, payload: object): Promise<InProcessDecision> {
   const input = parseClientInput(client, JSON.stringify(payload));
   if (input.event !== 'PreToolUse' || !input.toolName) throw new Error(`hookDecision takes a PreToolUse, got ${input.event}`);
   const where = input.cwd ?? cwd;
@@ -39,5 +47,6 @@ export async function hookDecision(client: HookClientName, cwd: string, payload:
     { tool: input.toolName, input: input.toolInput ?? {} },
     { client: input.client, ...(input.cwd ? { cwd: input.cwd } : {}), ...(input.callId ? { callId: input.callId } : {}), ...(session ? { session } : {}) },
   );
-  return { denied: answer.decision === 'deny', decision: answer.decision, reason: answer.reason ?? '' };
+  const decision = answer.decision === 'deny' ? 'deny' : answer.rewrite !== undefined ? 'ask' : answer.decision;
+  return { denied: decision === 'deny', decision, reason: answer.reason ?? '', ...(answer.updated_input !== undefined ? { updatedInput: answer.updated_input } : {}) };
 }
