@@ -54,8 +54,8 @@ function workflow(outside: string) {
   };
 }
 
-/** A workspace with a running run, its own home folder (so `~` is a temp folder), and a folder outside both. */
-function place(t: { after: (f: () => void) => void }, state = 'write'): Place {
+/** The folders of a place (a workspace with the workflow, its own home folder so `~` is a temp folder, a folder outside both), no run yet. */
+function folders(t: { after: (f: () => void) => void }): Place {
   const base = fs.realpathSync(tempDir('sg-hook-writes-'));
   t.after(() => fs.rmSync(base, { recursive: true, force: true }));
   const ws = path.join(base, 'ws');
@@ -64,24 +64,23 @@ function place(t: { after: (f: () => void) => void }, state = 'write'): Place {
   for (const d of [ws, home, outside]) fs.mkdirSync(d);
   const env = { HOME: home, USERPROFILE: home, XDG_STATE_HOME: '', XDG_CONFIG_HOME: '', STATEGATE_STATE_DIR: '' };
   fs.writeFileSync(path.join(ws, 'w.workflow.json'), JSON.stringify(workflow(outside)));
-  assert.equal(cli(['run', 'start', 'w.workflow.json'], { cwd: ws, env }).code, 0);
-  if (state !== 'write') assert.equal(cli(['run', 'force', state], { cwd: ws, env }).code, 0);
   return { ws, home, outside, env };
+}
+
+/** A place with a running run in `state`, started through dist/cli.js. */
+function place(t: { after: (f: () => void) => void }, state = 'write'): Place {
+  const p = folders(t);
+  assert.equal(cli(['run', 'start', 'w.workflow.json'], { cwd: p.ws, env: p.env }).code, 0);
+  if (state !== 'write') assert.equal(cli(['run', 'force', state], { cwd: p.ws, env: p.env }).code, 0);
+  return p;
 }
 
 /** place(), the run started and moved through the CLI's main in this process, in the place's environment. */
 async function placeHere(t: { after: (f: () => void) => void }, state = 'write'): Promise<Place> {
-  const base = fs.realpathSync(tempDir('sg-hook-writes-'));
-  t.after(() => fs.rmSync(base, { recursive: true, force: true }));
-  const ws = path.join(base, 'ws');
-  const home = path.join(base, 'home');
-  const outside = path.join(base, 'outside');
-  for (const d of [ws, home, outside]) fs.mkdirSync(d);
-  const env = { HOME: home, USERPROFILE: home, XDG_STATE_HOME: '', XDG_CONFIG_HOME: '', STATEGATE_STATE_DIR: '' };
-  fs.writeFileSync(path.join(ws, 'w.workflow.json'), JSON.stringify(workflow(outside)));
-  assert.equal((await cliInProcess(['run', 'start', 'w.workflow.json'], { cwd: ws, env })).code, 0);
-  if (state !== 'write') assert.equal((await cliInProcess(['run', 'force', state], { cwd: ws, env })).code, 0);
-  return { ws, home, outside, env };
+  const p = folders(t);
+  assert.equal((await cliInProcess(['run', 'start', 'w.workflow.json'], { cwd: p.ws, env: p.env })).code, 0);
+  if (state !== 'write') assert.equal((await cliInProcess(['run', 'force', state], { cwd: p.ws, env: p.env })).code, 0);
+  return p;
 }
 
 function event(client: Client, cwd: string, name: string, extra: Record<string, unknown>): string {
