@@ -147,6 +147,12 @@ export interface RunnerOptions {
    * `dir` still holds what is per machine: recent-calls.json, tool-aliases.json, run records.
    */
   readonly storage?: StorageFactory;
+  /**
+   * false: every definition is loaded from its source text and none is kept compiled
+   * (test/unit/compiled-definition.test.ts decides the same calls both ways). Default: kept
+   * compiled in the state folder (compiled-definitions.ts).
+   */
+  readonly compiled?: boolean;
 }
 
 export class RunnerError extends Error {
@@ -248,7 +254,7 @@ export class Runner {
     this.paths = options.paths ?? (options.stateDir ? { ...nodePathEnv(this.workspaceRoot), stateDir: options.stateDir } : nodePathEnv(this.workspaceRoot));
     this.env = createMachineEnv({
       // Every definition this runner loads (a run's, an invoked workflow's, a child chart's) is kept compiled.
-      compiled: compiledDefinitions(this.stateDir),
+      ...(options.compiled === false ? {} : { compiled: compiledDefinitions(this.stateDir) }),
       ...(options.now ? { now: options.now } : stategateNow() ?? {}),
       resolveInvoke: (name, fromFile) => {
         const found = fromFile ? this.registry.lookup(name, fromFile) : undefined;
