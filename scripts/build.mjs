@@ -4,6 +4,8 @@
 // bundle (dist/cli/<name>.js), so a hook never loads the MCP SDK.
 import { build } from 'esbuild';
 import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import nodeModule from 'node:module';
 
 const watch = process.argv.includes('--watch');
 const common = {
@@ -216,4 +218,8 @@ for (const stale of ['dist/extension-check.js', 'dist/extension-shell.js', 'dist
   rmSync(stale, { force: true });
   rmSync(`${stale}.map`, { force: true });
 }
+// The hook's V8 code cache, for a Node without a compile cache of its own (Node 20; src/cli/code-cache.ts):
+// made by this Node, after one decision of the bundle just built. A newer Node caches by itself.
+if ('enableCompileCache' in nodeModule) rmSync('dist/cli/hook.js.cache', { force: true });
+else if (spawnSync(process.execPath, ['scripts/hook-code-cache.cjs'], { stdio: 'inherit' }).status !== 0) process.exit(1);
 if (watch) console.log('watch mode is not implemented; rerun npm run build');

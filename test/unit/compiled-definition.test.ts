@@ -77,7 +77,7 @@ test('values JSON alone would lose read back as they were', () => {
 test('what is not data is never compiled, and a value no compiler wrote is refused', () => {
   assert.throws(() => irToJson({ states: new Map([['s', { f: () => 1 }]]) } as unknown as Workflow), /function at \/states\/s\/f/);
   for (const bad of [null, [], {}, { states: [] }, { states: { $t: 'm', v: 'x' } }, { states: { $t: 'zz' } }, { states: { $t: 'n', v: '12' } }]) {
-    assert.throws(() => irFromJson(bad), undefined, JSON.stringify(bad));
+    assert.throws(() => irFromJson(bad), Error, JSON.stringify(bad));
   }
 });
 

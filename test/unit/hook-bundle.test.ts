@@ -23,6 +23,7 @@ import { tempDir } from './helpers/temp-dir';
 import { Runner, RunnerError } from '../../src/engine/store/runner';
 import { isStoreError, StoreError } from '../../src/engine/store/store-error';
 import type { RunSnapshot } from '../../src/engine/machine/run';
+import { requireWithCodeCache } from '../../src/cli/code-cache';
 
 const DIST_CLI = path.join(REPO_ROOT, 'dist', 'cli');
 
@@ -162,10 +163,20 @@ test('deciding a call on a run of each format loads no format loader, YAML parse
     const expected = await new Runner({ dir: path.join(cwd, '.stategate') }).tool({ tool: 'Read', input: { file_path: path.join(cwd, 'a.ts') } }, { client: 'claude', cwd });
     assert.equal(read.decision ?? 'allow', expected.decision, `${run.name}: the hook decides as the engine does (${read.stdout})`);
     const loaded = (JSON.parse(fs.readFileSync(out, 'utf8')) as string[]).map((f) => path.basename(f));
-    assert.ok(loaded.includes('hook.js'), `${run.name}: the record names what was loaded (${loaded.join(', ')})`);
+    assert.ok(loaded.includes('cli.js'), `${run.name}: the record names what was loaded (${loaded.join(', ')})`);
     assert.deepEqual(loaded.filter((f) => NEVER.includes(f)), [], `${run.name}: loaded ${loaded.join(', ')}`);
     assert.deepEqual(loaded.filter((f) => f.startsWith('hook-') && !(run.may ?? []).includes(f)), [], `${run.name}: only ${(run.may ?? []).join(', ') || 'hook.js'}`);
   }
+});
+
+test('the hook\'s code cache, made by the build for a Node without a compile cache, is accepted by V8 (same wrapper, same Node)', (t) => {
+  requireBuiltCli();
+  if ('enableCompileCache' in (require('node:module') as object)) return t.skip('this Node caches compiled code itself: the build makes no code cache');
+  const hookJs = path.join(DIST_CLI, 'hook.js');
+  assert.ok(fs.existsSync(`${hookJs}.cache`), 'the build wrote dist/cli/hook.js.cache');
+  const loaded = requireWithCodeCache(hookJs);
+  assert.equal(loaded.cache, 'used');
+  assert.equal(typeof (loaded.exports as { command?: { run?: unknown } }).command?.run, 'function');
 });
 
 test('a StoreError thrown by the PostgreSQL store\'s bundle is not an instance of this StoreError, yet is one to isStoreError and to the Runner', async (t) => {
