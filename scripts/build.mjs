@@ -40,7 +40,7 @@ const cliCommon = { minify: true, banner: importMetaUrl.banner, define: { ...imp
 const lazyHookParts = {
   name: 'lazy-hook-parts',
   setup(b) {
-    b.onResolve({ filter: /^\.\.\/check\/check-file\.js$/ }, (a) => (a.kind === 'require-call' && /src[\\/]engine[\\/]store[\\/]runner\.ts$/.test(a.importer) ? { path: './hook-check.js', external: true } : undefined));
+    b.onResolve({ filter: /^\.\.\/check\/check-file\.js$/ }, (a) => (a.kind === 'require-call' && /src[\\/]engine[\\/]runs[\\/]runner\.ts$/.test(a.importer) ? { path: './hook-check.js', external: true } : undefined));
     b.onResolve({ filter: /^\.\.\/engine\/shell\/(gate|parser)\.js$/ }, (a) => (a.kind === 'require-call' && /src[\\/]cli[\\/]runner-factory\.ts$/.test(a.importer) ? { path: './hook-shell.js', external: true } : undefined));
     // Every engine file requires picomatch where it matches (interrupts, path globs, enforcement files, shell write paths).
     b.onResolve({ filter: /^picomatch$/ }, (a) => (a.kind === 'require-call' && /src[\\/]engine[\\/]/.test(a.importer) ? { path: './hook-picomatch.js', external: true } : undefined));
@@ -91,7 +91,7 @@ const sharedEngine = (file) => ({
 });
 // What the engine itself requires lazily, pointed at the hook's bundles of it, which ship anyway.
 const ENGINE_LAZY_PARTS = [
-  [/src[\\/]engine[\\/]store[\\/]runner\.ts$/, '../check/check-file.js', './cli/hook-check.js'],
+  [/src[\\/]engine[\\/]runs[\\/]runner\.ts$/, '../check/check-file.js', './cli/hook-check.js'],
   [/src[\\/]engine[\\/]flow[\\/]load\.ts$/, '../check/check-file.js', './cli/hook-check.js'],
   // Every engine file that matches globs requires picomatch where it matches (interrupts, path rules, enforcement files, shell write paths).
   [/src[\\/]engine[\\/]/, 'picomatch', './cli/hook-picomatch.js'],
@@ -147,7 +147,7 @@ const entries = [
 //   extension-runs.js      run service, status bar, run commands, agents, panel (src/vscode/runtime/lazy-runs.ts),
 //                          loaded right after activation when a folder is open
 //   extension-flows.js     flow runs, their terminals and the Flows view (src/vscode/flows/lazy-flows.ts)
-//   cli/hook-check.js      the workflow checker (lazy-check.ts; the engine's store/runner.ts and flow/load.ts):
+//   cli/hook-check.js      the workflow checker (lazy-check.ts; the engine's runs/runner.ts and flow/load.ts):
 //                          the hook's bundle of it, shipped anyway, so the VSIX carries it once
 //   cli/hook-shell.js      the shell analysis (lazy-shell.ts; only the participant's shell calls), likewise
 //   elk.js                 elkjs, for the SVG export of a statechart run (panel/chart-svg.ts; elkOnce above)

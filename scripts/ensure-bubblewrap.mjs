@@ -6,6 +6,7 @@
 // and leaves the decision to the tests.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { aptGet } from './apt-get.mjs';
 
 const PATHS = ['/usr/bin/bwrap', '/usr/local/bin/bwrap', '/bin/bwrap'];
 const say = (text) => process.stderr.write(`[ensure-bubblewrap] ${text}\n`);
@@ -18,11 +19,9 @@ if (!root || !apt) {
   process.exit(0);
 }
 say('installing bubblewrap (apt-get install bubblewrap)');
-const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 for (const args of [['update', '-qq'], ['install', '-y', '-qq', '--no-install-recommends', 'bubblewrap']]) {
-  const r = spawnSync('apt-get', args, { stdio: 'inherit', env });
-  if (r.status !== 0) {
-    say(`apt-get ${args.join(' ')} failed (exit ${r.status}); the sandbox tests will say why they cannot run.`);
+  if (aptGet(args, say) !== 0) {
+    say('bubblewrap was not installed; the sandbox tests will say why they cannot run.');
     process.exit(0);
   }
 }

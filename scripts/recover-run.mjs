@@ -26,10 +26,10 @@ const { replay } = require('../src/engine/store/replay.ts');
 const { hashText } = require('../src/engine/machine/run.ts');
 const machine = require('../src/engine/machine/operations.ts');
 const { createMachineEnv } = require('../src/engine/machine/env.ts');
-const { writeFileAtomic } = require('../src/engine/store/atomic-file.ts');
+const { writeFileAtomic } = require('../src/engine/util/atomic-file.ts');
 const { RUN_FORMAT, RUN_FORMAT_VERSION } = require('../src/engine/store/run-store.ts');
 const { ActiveRecordFile, workspaceOf } = require('../src/engine/store/active-record.ts');
-const { userStateDir } = require('../src/engine/store/user-state-dir.ts');
+const { userStateDir } = require('../src/engine/util/user-state-dir.ts');
 
 function fail(message) {
   process.stderr.write(`recover-run: ${message}\n`);

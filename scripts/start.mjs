@@ -20,7 +20,7 @@ function step(what, cmd, args, opts = {}) {
   console.log(`[start] ${what}`);
   const r = spawnSync(cmd, args, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'], ...opts });
   if (r.status !== 0) {
-    console.error(`[start] ${what} failed (${r.status ?? r.signal})`);
+    console.error(`[start] ${what} failed (${r.status ?? r.signal}): the lines above say why; run npm start again once it is mended.`);
     process.exit(1);
   }
   return r;

@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 /**
- * `npm test`: the type check, the unit tests, the end-to-end tests in a real
- * VS Code and the soak, in that order, stopping at the first that fails (as
+ * `npm test`: the lint (the layers of src/, .dependency-cruiser.cjs), the
+ * type check, the unit tests, the end-to-end tests in a real VS Code and the
+ * soak, in that order, stopping at the first that fails (as
  * `a && b && c` would), then a table of how long each stage took, printed
  * whether the run passed or not: the suite has a time budget (25 minutes on
  * two cores), and a stage that grows should show where.
  */
 import { spawnSync } from 'node:child_process';
 
-const STAGES = ['typecheck', 'test:unit', 'test:e2e', 'test:soak'];
+const STAGES = ['lint', 'typecheck', 'test:unit', 'test:e2e', 'test:soak'];
 
 /** m:ss */
 function clock(ms) {

@@ -12,7 +12,7 @@ import { hashText } from '../../src/engine/machine/run.js';
 import type { RunSnapshot } from '../../src/engine/machine/run.js';
 import { analyseForPolicy, rewriteForPolicy } from '../../src/engine/shell/gate.js';
 import { loadShellParser } from '../../src/engine/shell/parser.js';
-import { extractCall } from '../../src/engine/policy/tools.js';
+import { extractCall } from '../../src/engine/agent/tools.js';
 import { pendingRow, ratioRow, type Row } from '../row.js';
 import { summarise } from '../stats.js';
 

@@ -5,7 +5,7 @@
  * cache of the bundle as it then was (scripts/hook-code-cache.cjs): dist/cli/hook.js.cache.
  *
  * The cache sits beside the bundle, where only whoever may change the bundle may change it: the
- * bundle's folder is one of the gate's protected places (policy/paths/enforcement-files.ts, read-only
+ * bundle's folder is one of the gate's protected places (util/paths/enforcement-files.ts, read-only
  * in the sandbox). V8 refuses a cache made by another V8, with other flags or for another source,
  * and the bundle is then compiled as usual: the cache only ever saves time.
  */

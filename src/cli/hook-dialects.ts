@@ -71,7 +71,7 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== 
 /**
  * How each client spells a tool of stategate's own MCP server (server
  * MCP_SERVER_NAME): only these spellings are stategate's tools. Sources as in
- * the header and src/engine/policy/tools.ts; VS Code's from its sources
+ * the header and src/engine/agent/tools.ts; VS Code's from its sources
  * (McpPrefixGenerator: an MCP tool's id is `mcp_` + the server's name,
  * lower-cased, + `_` + the tool's; its hooks report the id the model called).
  * - VS Code: bare (the extension's own language-model tools), `mcp_stategate_<tool>`, `stategate/<tool>`.

@@ -1,7 +1,7 @@
 /**
  * `stategate mcp`: a stdio MCP server exposing stategate's agent tools
  * (statewright_*), so any MCP client (VS Code's agents, Claude Code, ...) can
- * read the workflow state and move it on. A thin adapter over agent-tools.ts;
+ * read the workflow state and move it on. A thin adapter over engine/runs/agent-tools.ts;
  * the run lives in `.stategate/` of the working directory (or STATEGATE_DIR).
  *
  * The low-level Server is used because the tools' input schemas are plain

@@ -4,7 +4,7 @@
  * hash of each file's content is recorded in DIR/trust.json (default
  * ./.stategate, the run's folder, which the agent may not write); a later
  * change to the file makes it untrusted again. Refused to the agent through
- * the hook, like `run approve` (policy/own-cli.ts). Prints one JSON object:
+ * the hook, like `run approve` (shell/own-cli.ts). Prints one JSON object:
  * `{"trusted": [{"file", "hash", "format", "runs"}], "record"}`, `runs` listing
  * a chart's handlers. Any file may be trusted: a flow, or the MCP
  * configuration an MCP handler's server is started from.

@@ -1,6 +1,7 @@
 /**
- * The engine's public surface: src/cli/ and src/vscode/ import the engine only
- * through this file (test/unit/layers.test.ts holds that), so the folders behind
+ * The engine's public surface: the shells (src/cli/, src/vscode/, src/lsp/,
+ * src/protocol.ts, webview/) import the engine only through this file (`npm run
+ * lint` holds that: .dependency-cruiser.cjs), so the folders behind
  * it can be rearranged without touching the shells around it. The one exception
  * is the lazily loaded parts (check/check-file.ts, shell/gate.ts,
  * shell/parser.ts): the bundles load them on first use with `require` of their
@@ -18,7 +19,7 @@ export type * from './check/check-file.js';
 export * from './machine/run.js';
 export { evidenceView, EVIDENCE_KEY, type CallOutcome, type Evidence } from './machine/evidence.js';
 export * from './machine/describe.js';
-export * from './store/runner.js';
+export * from './runs/runner.js';
 export * from './sandbox/answer.js';
 export * from './sandbox/bwrap-argv.js';
 export * from './sandbox/bwrap-probe.js';
@@ -31,9 +32,9 @@ export * from './store/store-choice.js';
 export * from './store/store-pointer.js';
 export * from './store/project-key.js';
 export * from './store/replay.js';
-export * from './store/atomic-file.js';
+export * from './util/atomic-file.js';
 export * from './store/active-record.js';
-export * from './store/user-state-dir.js';
+export * from './util/user-state-dir.js';
 export * from './store/recent-calls.js';
 export * from './store/deadline.js';
 // The shared PostgreSQL store's schema (versioned migrations; docs/team.md).
@@ -43,10 +44,10 @@ export { LATEST_SCHEMA_VERSION, RUN_NOTIFY_CHANNEL, MIGRATIONS, type Migration }
 export * from './store/postgres/connect-options.js';
 export * from './store/postgres/classify-error.js';
 export * from './policy/decide.js';
-export * from './policy/tools.js';
+export * from './agent/tools.js';
 export * from './policy/tool-aliases-file.js';
-export * from './policy/agent-tools.js';
-export * from './policy/agent-acts.js';
+export * from './runs/agent-tools.js';
+export * from './agent/agent-acts.js';
 // Stage pipelines: the completion step, turns, grants, stage views and the audit timeline (docs/pipelines.md).
 export * from './pipeline/index.js';
 // The run record (agent-state.json): its files, bounds, and the operations the participant calls (Runner.reportUsage).

@@ -14,7 +14,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { test } from 'node:test';
-import { Runner } from '../../src/engine/store/runner';
+import { Runner } from '../../src/engine/runs/runner';
 import { hostRunnerVsix, REPO_ROOT, STATEGATE_VSIX, waitUntil, withVsCode, type LaunchOptions, type VsCode } from './harness';
 import { scriptedModelVsix } from './scripted-model/build';
 import { lastResult, openChat, received, typePrompt, type Received } from './chat';

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { Runner } from '../../src/engine/store/runner';
+import { Runner } from '../../src/engine/runs/runner';
 import { auditTimeline } from '../../src/engine/pipeline/index';
 import type { JournalEntry } from '../../src/engine/machine/run';
 import { hostRunnerVsix, keepScreenshot, STATEGATE_VSIX, waitUntil, withVsCode } from './harness';

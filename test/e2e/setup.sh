@@ -39,9 +39,10 @@ if [ ${#missing[@]} -gt 0 ]; then
     command -v sudo >/dev/null || { log "need root (or sudo) to install: ${missing[*]}"; exit 1; }
     SUDO=(sudo -n)
   fi
-  export DEBIAN_FRONTEND=noninteractive
-  "${SUDO[@]}" apt-get update -y -q >&2
-  "${SUDO[@]}" apt-get install -y -q "${missing[@]}" >&2
+  # scripts/apt-get.mjs waits while another process holds apt's lock (a busy machine just after boot).
+  apt_get=("${SUDO[@]}" "$(command -v node)" "$(dirname "${BASH_SOURCE[0]}")/../../scripts/apt-get.mjs")
+  "${apt_get[@]}" update -y -q >&2 || { log "could not update the package lists (above); run test/e2e/setup.sh again once apt is free"; exit 1; }
+  "${apt_get[@]}" install -y -q "${missing[@]}" >&2 || { log "could not install ${missing[*]} (above); run test/e2e/setup.sh again once apt is free"; exit 1; }
 fi
 [ -x /usr/bin/chromium ] || { log "/usr/bin/chromium is missing after the install"; exit 1; }
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { Runner } from '../../src/engine/store/runner';
+import { Runner } from '../../src/engine/runs/runner';
 import { lastResult, openChat, received, typePrompt } from './chat';
 import { hostRunnerVsix, STATEGATE_VSIX, withVsCode, type VsCode } from './harness';
 import { scriptedModelVsix } from './scripted-model/build';

@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Runner } from '../../src/engine/store/runner';
+import { Runner } from '../../src/engine/runs/runner';
 import './helpers/state-dir';
 import { analyseForPolicy, rewriteForPolicy } from '../../src/engine/shell/gate';
 import { customAgentMarkdown } from '../../src/vscode/agents/custom-agent';

@@ -14,7 +14,7 @@ import postgres from 'postgres';
 import { cli, cliAsync } from './helpers/cli';
 import { replay } from '../../src/engine/store/replay';
 import type { JournalEntry, RunSnapshot } from '../../src/engine/machine/run';
-import { checkRunSnapshot } from '../../src/engine/store/runner';
+import { checkRunSnapshot } from '../../src/engine/runs/runner';
 import { PostgresRunStorage } from '../../src/engine/store/postgres/pg-storage';
 import { createTestDatabase } from '../support/postgres-server';
 import { tempDir } from './helpers/temp-dir';

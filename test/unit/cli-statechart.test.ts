@@ -11,7 +11,7 @@ import { cli, REPO_ROOT } from './helpers/cli';
 import { tempDir } from './helpers/temp-dir';
 import { replay } from '../../src/engine/store/replay';
 import { RunStore } from '../../src/engine/store/run-store';
-import { checkRunSnapshot } from '../../src/engine/store/runner';
+import { checkRunSnapshot } from '../../src/engine/runs/runner';
 import type { JournalEntry, RunSnapshot } from '../../src/engine/machine/run';
 
 const SPEC = path.join(REPO_ROOT, 'test', 'fixtures', 'statecharts', 'spec');

@@ -33,7 +33,7 @@ import {
   type HookClientName,
   type HostRuntime,
 } from '../../src/engine/index';
-import { enforcementFileAt } from '../../src/engine/policy/paths/enforcement-files';
+import { enforcementFileAt } from '../../src/engine/util/paths/enforcement-files';
 import { cli, CLI, REPO_ROOT } from './helpers/cli';
 import { tempDir } from './helpers/temp-dir';
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { checkWorkflowFile } from '../../src/engine/check/check-file';
-import { Runner } from '../../src/engine/store/runner';
+import { Runner } from '../../src/engine/runs/runner';
 import { REPO_ROOT } from './helpers/cli';
 import { tempDir } from './helpers/temp-dir';
 

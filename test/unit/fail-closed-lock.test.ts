@@ -10,7 +10,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { LockBusyError, processStart, withFileLock } from '../../src/engine/store/lock';
+import { LockBusyError, processStart, withFileLock } from '../../src/engine/util/lock';
 import { tempDir } from './helpers/temp-dir';
 
 function lockDir(): string {

@@ -19,7 +19,8 @@ import assert from 'node:assert/strict';
 import { canonicalWords, getopt } from '../../src/engine/shell/getopt';
 import { CHMOD_OPTIONS, CP_OPTIONS, RM_OPTIONS, TOUCH_OPTIONS } from '../../src/engine/shell/file-options';
 import { SUDO_OPTIONS } from '../../src/engine/shell/sudo-options';
-import { ENV_OPTIONS, NICE_OPTIONS, SED_OPTIONS, SORT_OPTIONS, TIMEOUT_OPTIONS, XARGS_OPTIONS, type ProgramOptions } from '../../src/engine/shell/program-options';
+import { ENV_OPTIONS, NICE_OPTIONS, SED_OPTIONS, SORT_OPTIONS, TIMEOUT_OPTIONS, XARGS_OPTIONS } from '../../src/engine/shell/program-options';
+import type { ProgramOptions } from '../../src/engine/shell/option-spec';
 import type { Word } from '../../src/engine/shell/words';
 
 const words = (...vs: string[]): Word[] => vs.map((v) => ({ value: v, dynamic: /[$*{]/.test(v), text: v }));

@@ -20,7 +20,7 @@ import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { REPO_ROOT, requireBuiltCli } from './helpers/cli';
 import { tempDir } from './helpers/temp-dir';
-import { Runner, RunnerError } from '../../src/engine/store/runner';
+import { Runner, RunnerError } from '../../src/engine/runs/runner';
 import { isStoreError, StoreError } from '../../src/engine/store/store-error';
 import type { RunSnapshot } from '../../src/engine/machine/run';
 import { requireWithCodeCache } from '../../src/cli/code-cache';
@@ -37,11 +37,11 @@ function sourcesOf(bundle: string): string[] {
 
 /** The lazily loaded parts: what each bundle is for (a source it must carry), and what marks it in another bundle. */
 const LAZY_PARTS: readonly { bundle: string; carries: string; marks: RegExp; requiredBy?: string }[] = [
-  { bundle: 'hook-statechart.js', carries: 'src/engine/statechart/index.ts', marks: /^src\/engine\/(statechart\/(?!targets\.ts$|src-ref\.ts$|lazy\.ts$)|expr\/)|^node_modules\/jsep\// },
+  { bundle: 'hook-statechart.js', carries: 'src/engine/statechart/index.ts', marks: /^src\/engine\/(statechart\/(?!targets\.ts$|lazy\.ts$)|expr\/)|^node_modules\/jsep\// },
   { bundle: 'hook-pg-store.js', carries: 'src/engine/store/postgres/pg-storage.ts', marks: /^src\/engine\/store\/postgres\/(?!store-url-env\.ts$)/ },
   { bundle: 'hook-postgres.js', carries: 'node_modules/postgres/cjs/src/index.js', marks: /^node_modules\/postgres\// },
   { bundle: 'hook-picomatch.js', carries: 'node_modules/picomatch/index.js', marks: /^node_modules\/picomatch\// },
-  { bundle: 'hook-check.js', carries: 'src/engine/check/check-file.ts', marks: /^src\/engine\/check\/(?!suggest\.ts$)/ },
+  { bundle: 'hook-check.js', carries: 'src/engine/check/check-file.ts', marks: /^src\/engine\/check\// },
   { bundle: 'hook-shell.js', carries: 'src/engine/shell/analyse.ts', marks: /^src\/engine\/shell\/(?!rules\.ts$|write-paths\.ts$)|^node_modules\/web-tree-sitter\// },
   // Only the format loaders read YAML: their bundle requires the package's.
   { bundle: 'hook-yaml.js', carries: 'src/engine/formats/yaml-package.ts', marks: /^node_modules\/yaml\//, requiredBy: 'hook-formats.js' },
@@ -52,7 +52,7 @@ const LAZY_PARTS: readonly { bundle: string; carries: string; marks: RegExp; req
 
 test('hook.js carries none of the lazily loaded parts, and requires each from its own bundle beside it, which carries it', () => {
   const hook = sourcesOf('hook.js');
-  assert.ok(hook.includes('src/cli/hook-command.ts') && hook.includes('src/engine/store/runner.ts'), 'the source map names the hook\'s own files');
+  assert.ok(hook.includes('src/cli/hook-command.ts') && hook.includes('src/engine/runs/runner.ts'), 'the source map names the hook\'s own files');
   const code = fs.readFileSync(path.join(DIST_CLI, 'hook.js'), 'utf8');
   for (const part of LAZY_PARTS) {
     assert.deepEqual(hook.filter((s) => part.marks.test(s)), [], `hook.js carries what ${part.bundle} is for`);

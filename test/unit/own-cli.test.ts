@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyseCommand } from '../../src/engine/shell/analyse';
-import { ownCliDenial } from '../../src/engine/policy/own-cli';
+import { ownCliDenial } from '../../src/engine/shell/own-cli';
 import type { AgentAct } from '../../src/engine/model/workflow';
 import type { Word } from '../../src/engine/shell/words';
 

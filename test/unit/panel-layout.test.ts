@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Runner } from '../../src/engine/store/runner';
+import { Runner } from '../../src/engine/runs/runner';
 import './helpers/state-dir';
 import { diagramModel } from '../../src/vscode/panel/diagram-model';
 import { layoutDiagram, type Box } from '../../webview/layout';

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Runner } from '../../src/engine/store/runner';
+import { Runner } from '../../src/engine/runs/runner';
 import './helpers/state-dir';
 import { diagramModel, labelWidth, nodeWidth } from '../../src/vscode/panel/diagram-model';
 import { historyOf, renderModel } from '../../src/vscode/panel/render-model';

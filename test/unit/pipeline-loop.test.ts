@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import './helpers/state-dir';
-import { Runner } from '../../src/engine/store/runner';
+import { Runner } from '../../src/engine/runs/runner';
 import { auditTimeline } from '../../src/engine/pipeline/index';
 import type { JournalEntry } from '../../src/engine/machine/run';
 import { parseRunPrompt, runPipeline, type GrantQuestion, type PipelineDeps, type PipelineEvent } from '../../src/vscode/agents/pipeline-loop';

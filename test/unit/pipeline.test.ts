@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { tempDir } from './helpers/temp-dir';
-import { Runner } from '../../src/engine/store/runner';
+import { Runner } from '../../src/engine/runs/runner';
 import { auditTimeline, auditText, checkPayload, argsDigest } from '../../src/engine/pipeline/index';
 import type { JournalEntry } from '../../src/engine/machine/run';
 import type { JsonObject } from '../../src/engine/model/index';

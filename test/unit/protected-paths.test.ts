@@ -1,7 +1,7 @@
 /** Which paths an agent's file tools may not write while a run is enforced (protected-paths.ts). */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { protectedPathReason } from '../../src/engine/policy/paths/protected';
+import { protectedPathReason } from '../../src/engine/util/paths/protected';
 
 const cases: Array<[path: string, protectedPath: boolean]> = [
   ['.stategate/active', true],

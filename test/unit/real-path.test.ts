@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { isInside, nodeFileSystem, resolveReal, type PathLookup } from '../../src/engine/policy/paths/real-path';
+import { isInside, nodeFileSystem, resolveReal, type PathLookup } from '../../src/engine/util/paths/real-path';
 import { tempDir } from './helpers/temp-dir';
 
 /** A file system of folders and symlinks: `links` maps a path to what the link holds. */

@@ -19,7 +19,7 @@ import Ajv from 'ajv';
 import './helpers/state-dir';
 import { tempDir } from './helpers/temp-dir';
 import { cli, REPO_ROOT } from './helpers/cli';
-import { Runner } from '../../src/engine/store/runner';
+import { Runner } from '../../src/engine/runs/runner';
 import { forgetWrittenRecord } from '../../src/engine/record/record-file';
 import type { AgentStateRecord } from '../../src/engine/record/types';
 

@@ -5,8 +5,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { editLinesInFile, type EditShape } from '../../src/engine/policy/edit-lines';
-import { extractCall } from '../../src/engine/policy/tools';
+import { editLinesInFile, type EditShape } from '../../src/engine/agent/edit-lines';
+import { extractCall } from '../../src/engine/agent/tools';
 
 const FILE = `top\n${'foo\n'.repeat(8)}end\n`;
 

@@ -17,7 +17,7 @@ import * as path from 'node:path';
 import fc from 'fast-check';
 import { Driver, FIXTURES } from './machine-helpers.js';
 import { replay } from '../../src/engine/store/replay.js';
-import { Runner, RunnerError } from '../../src/engine/store/runner.js';
+import { Runner, RunnerError } from '../../src/engine/runs/runner.js';
 import { StoreError } from '../../src/engine/store/run-store.js';
 import { PostgresRunStorage } from '../../src/engine/store/postgres/pg-storage.js';
 import type { JournalEntry, RunSnapshot } from '../../src/engine/machine/run.js';

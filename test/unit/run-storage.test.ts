@@ -13,7 +13,7 @@ import { FileRunStorage } from '../../src/engine/store/file-storage';
 import { StoreError } from '../../src/engine/store/run-store';
 import type { RunStorage } from '../../src/engine/store/run-storage';
 import { PostgresRunStorage } from '../../src/engine/store/postgres/pg-storage';
-import { FileLock } from '../../src/engine/store/lock';
+import { FileLock } from '../../src/engine/util/lock';
 import postgres from 'postgres';
 import { createTestDatabase } from '../support/postgres-server';
 import { tempDir } from './helpers/temp-dir';

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import './helpers/state-dir';
-import { Runner } from '../../src/engine/store/runner';
+import { Runner } from '../../src/engine/runs/runner';
 import { sandboxStatusHere } from '../../src/engine/sandbox/answer';
 import { renderModel } from '../../src/vscode/panel/render-model';
 import type { RunSituation } from '../../src/vscode/runtime/run-service';

@@ -18,7 +18,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { checkWorkflowFile } from '../../src/engine/check/check-file.js';
-import { Runner, type ToolAnswer } from '../../src/engine/store/runner.js';
+import { Runner, type ToolAnswer } from '../../src/engine/runs/runner.js';
 import type { JsonObject, JsonValue } from '../../src/engine/model/index.js';
 import { exportWorkflow, flowStatus, resumeFlow, startFlow } from '../../src/engine/index.js';
 import type { FlowSummary } from '../../src/engine/flow/types.js';

@@ -14,7 +14,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cli } from './helpers/cli';
 import { tempDir } from './helpers/temp-dir';
-import { extractCall, toolMatches } from '../../src/engine/policy/tools';
+import { extractCall, toolMatches } from '../../src/engine/agent/tools';
 
 const WORKFLOW = {
   id: 'shell-tools',

@@ -21,8 +21,8 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { cli, CLI, REPO_ROOT, requireBuiltCli, type CliResult } from './helpers/cli';
 import { STATE_ENV } from './helpers/state-dir';
 import { tempDir } from './helpers/temp-dir';
-import { Runner } from '../../src/engine/store/runner';
-import { agentToolSpecs, invokeAgentTool } from '../../src/engine/policy/agent-tools';
+import { Runner } from '../../src/engine/runs/runner';
+import { agentToolSpecs, invokeAgentTool } from '../../src/engine/runs/agent-tools';
 import { briefing } from '../../src/engine/policy/briefing';
 import { checkWorkflowFile } from '../../src/engine/check/check-file.js';
 import { analyseCommand } from '../../src/engine/shell/analyse';

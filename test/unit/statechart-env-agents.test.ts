@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import './helpers/state-dir';
 import { TEST_STATE_DIR } from './helpers/state-dir';
-import { Runner, RunnerError } from '../../src/engine/store/runner';
+import { Runner, RunnerError } from '../../src/engine/runs/runner';
 import { replay } from '../../src/engine/store/replay';
 import { checkWorkflowFile } from '../../src/engine/check/check-file';
 import { selectAgent, mergeAgents } from '../../src/engine/machine/agents';

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Runner } from '../../src/engine/store/runner';
+import { Runner } from '../../src/engine/runs/runner';
 import './helpers/state-dir';
 import { chartDiagramModel, HISTORY_NODE_PX } from '../../src/vscode/panel/chart-diagram-model';
 import { renderModel } from '../../src/vscode/panel/render-model';

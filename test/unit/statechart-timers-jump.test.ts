@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import './helpers/state-dir';
-import { Runner } from '../../src/engine/store/runner';
+import { Runner } from '../../src/engine/runs/runner';
 import { isoTime } from '../../src/engine/machine/env';
 import { tempDir } from './helpers/temp-dir';
 

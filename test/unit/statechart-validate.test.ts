@@ -14,7 +14,7 @@ import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import { isMap, isScalar, parseDocument, Scalar, type Node as YamlNode } from 'yaml';
 import { checkFile, checkWorkflowFile } from '../../src/engine/check/check-file.js';
 import type { Diagnostic, Severity } from '../../src/engine/model/index.js';
-import { closestName, MAX_SUGGESTED_LENGTH } from '../../src/engine/check/suggest.js';
+import { closestName, MAX_SUGGESTED_LENGTH } from '../../src/engine/util/suggest.js';
 import { withCode, type Range } from './support/ranges.js';
 import { cli, requireBuiltCli } from './helpers/cli.js';
 import { tempDir } from './helpers/temp-dir.js';

@@ -9,8 +9,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cli, type CliResult } from './helpers/cli';
 import { tempDir } from './helpers/temp-dir';
-import { Runner } from '../../src/engine/store/runner';
-import { invokeAgentTool, type AgentSession } from '../../src/engine/policy/agent-tools';
+import { Runner } from '../../src/engine/runs/runner';
+import { invokeAgentTool, type AgentSession } from '../../src/engine/runs/agent-tools';
 import { checkWorkflowFile } from '../../src/engine/check/check-file';
 import { analyseForPolicy, rewriteForPolicy } from '../../src/engine/shell/gate';
 

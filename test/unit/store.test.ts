@@ -27,7 +27,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { RunStore, StoreError } from '../../src/engine/store/run-store';
-import { FileLock } from '../../src/engine/store/lock';
+import { FileLock } from '../../src/engine/util/lock';
 import { tempDir } from './helpers/temp-dir';
 
 interface Snap {

@@ -19,7 +19,7 @@ import { tempDir } from './helpers/temp-dir';
 import { cli, type CliResult } from './helpers/cli';
 import { TEST_STATE_DIR } from './helpers/state-dir';
 import { recordFileFor } from '../../src/engine/store/active-record';
-import { Runner } from '../../src/engine/store/runner';
+import { Runner } from '../../src/engine/runs/runner';
 import type { CommitStep } from '../../src/engine/store/run-store';
 
 /** Every call its own id, as clients send (two hooks answering one id are counted once: recent-calls.ts). */

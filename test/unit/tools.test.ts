@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { canonicalTool, isOwnTool, toolMatches, extractCall, callEditLines, toolEntry, editLineCount, OWN_TOOLS, OWN_MCP_SERVER } from '../../src/engine/policy/tools';
+import { canonicalTool, isOwnTool, toolMatches, extractCall, callEditLines, toolEntry, editLineCount, OWN_TOOLS, OWN_MCP_SERVER } from '../../src/engine/agent/tools';
 import { MCP_SERVER_NAME } from '../../src/engine/clients/client-configs';
 
 const canonicalRows: [string, string][] = [
@@ -151,7 +151,7 @@ for (const [name, shape, want] of lineRows) test(`editLineCount: ${name}`, () =>
 
 test('stategate\'s own tools are one list: the agent tools table, the policy\'s own tools, and package.json languageModelTools', () => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { AGENT_TOOLS } = require('../../src/engine/policy/agent-tools') as typeof import('../../src/engine/policy/agent-tools');
+  const { AGENT_TOOLS } = require('../../src/engine/runs/agent-tools') as typeof import('../../src/engine/runs/agent-tools');
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const pkg = require('../../package.json') as { contributes: { languageModelTools: { name: string; inputSchema: unknown }[] } };
   const table = AGENT_TOOLS.map((t) => t.name).sort();

@@ -5,10 +5,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ENFORCEMENT_FILES } from '../../src/engine/policy/paths/enforcement-files';
-import { globProblem } from '../../src/engine/policy/paths/globs';
-import { stateHasRules, type PathScope } from '../../src/engine/policy/paths/scope';
-import { PathGuard, type PathEnv } from '../../src/engine/policy/paths/write-guard';
+import { ENFORCEMENT_FILES } from '../../src/engine/util/paths/enforcement-files';
+import { globProblem } from '../../src/engine/util/paths/globs';
+import { stateHasRules, type PathScope } from '../../src/engine/util/paths/scope';
+import { PathGuard, type PathEnv } from '../../src/engine/util/paths/write-guard';
 import type { StateRules } from '../../src/engine/model/index.js';
 
 /** A machine with no files: every path is taken as written (symlinks are real-path.test.ts's). */

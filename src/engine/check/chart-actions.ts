@@ -6,7 +6,7 @@
 import { UNKNOWN_ACTION } from '../formats/statechart-actions.js';
 import type { Diagnostic, Workflow } from '../model/index.js';
 import { ACTION_TYPES } from '../model/index.js';
-import { closestName, didYouMean } from './suggest.js';
+import { closestName, didYouMean } from '../util/suggest.js';
 import type { ChartIndex } from './chart-walk.js';
 
 export const CHART_UNKNOWN_ACTION = UNKNOWN_ACTION;

@@ -8,7 +8,7 @@
  */
 import { evaluateExpression, expressionReferences } from '../expr/index.js';
 import type { AssignUpdate, Diagnostic, JsonValue, Workflow } from '../model/index.js';
-import { closestName, didYouMean } from './suggest.js';
+import { closestName, didYouMean } from '../util/suggest.js';
 import type { ExprParser } from './chart-expr.js';
 import { insideLoc } from './chart-expr.js';
 import type { ChartIndex } from './chart-walk.js';

@@ -4,7 +4,7 @@
  * keys in one object are the loader's `duplicate-key`.)
  */
 import type { Diagnostic, NameRef, SourceLoc, StateNode, Workflow } from '../model/index.js';
-import { closestName, didYouMean } from './suggest.js';
+import { closestName, didYouMean } from '../util/suggest.js';
 import { childNamed } from './chart-walk.js';
 
 export const CHART_INITIAL = 'chart-initial';

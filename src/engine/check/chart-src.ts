@@ -8,8 +8,8 @@
  */
 import type { ChartSrcResolver, Diagnostic, InvokeDef, Workflow } from '../model/index.js';
 import { isInvokeProblem } from '../model/index.js';
-import { parseSrc } from '../statechart/src-ref.js';
-import { closestName, didYouMean } from './suggest.js';
+import { parseSrc } from '../model/src-ref.js';
+import { closestName, didYouMean } from '../util/suggest.js';
 import type { ChartIndex } from './chart-walk.js';
 
 export const CHART_UNKNOWN_SRC = 'chart-unknown-src';

@@ -6,7 +6,7 @@
  */
 import type { Diagnostic, NameRef, Workflow } from '../model/index.js';
 import { resolveTarget } from '../statechart/targets.js';
-import { closestName, didYouMean } from './suggest.js';
+import { closestName, didYouMean } from '../util/suggest.js';
 import type { ChartIndex } from './chart-walk.js';
 
 export const CHART_UNKNOWN_TARGET = 'chart-unknown-target';

@@ -8,7 +8,7 @@
 import * as path from 'node:path';
 import type { Diagnostic, FlowOutput, FlowTask, SourceLoc, StateNode, Workflow } from '../model/index.js';
 import type { RegistryLookup } from '../formats/flow-tool-registry.js';
-import { closestName, didYouMean } from './suggest.js';
+import { closestName, didYouMean } from '../util/suggest.js';
 import { toolCallRules } from './flow-tool-rules.js';
 import { cyclicComponents } from './scc.js';
 import { flowEdges, flowTargets, isTerminal, reachableStates } from './flow-graph.js';

@@ -9,7 +9,7 @@
 import { FLOW_TOOLS, isFlowTool, type Diagnostic, type JsonObject, type SourceLoc } from '../model/index.js';
 import { REQUIRED_ARGUMENTS } from '../formats/flow-fields.js';
 import type { CustomFlowTool, RegistryLookup } from '../formats/flow-tool-registry.js';
-import { closestName, didYouMean } from './suggest.js';
+import { closestName, didYouMean } from '../util/suggest.js';
 
 /** One tool call as the rules see it: a state's or an inline parallel task's. */
 export interface ToolCallSite {

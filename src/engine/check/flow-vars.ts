@@ -9,7 +9,7 @@
  */
 import type { Diagnostic, FlowStep, JsonValue, SourceLoc, StateNode, Workflow } from '../model/index.js';
 import { isVariableRef, TEMPLATE } from '../formats/flow-fields.js';
-import { closestName, didYouMean } from './suggest.js';
+import { closestName, didYouMean } from '../util/suggest.js';
 import type { FlowEdge } from './flow-graph.js';
 
 export function undefinedVariableRule(

@@ -12,9 +12,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Diagnostic, HandlerDef, SourceLoc, Workflow } from '../model/index.js';
-import { parseSrc } from '../statechart/src-ref.js';
+import { parseSrc } from '../model/src-ref.js';
 import type { ChartIndex } from './chart-walk.js';
-import { closestName, didYouMean } from './suggest.js';
+import { closestName, didYouMean } from '../util/suggest.js';
 
 export const CHART_UNKNOWN_HANDLER = 'chart-unknown-handler';
 export const CHART_FLOW_MISSING = 'chart-flow-missing';

@@ -5,7 +5,7 @@
  */
 import { LIMIT_FIELDS } from '../formats/statewright-fields.js';
 import type { Diagnostic, InvokeResolver, NameRef, StateNode, Workflow } from '../model/index.js';
-import { closestName, didYouMean } from './suggest.js';
+import { closestName, didYouMean } from '../util/suggest.js';
 import { invokeRules } from './invoke-rules.js';
 import { reachabilityRules } from './reach-rules.js';
 import { stageRules } from './stage-rules.js';

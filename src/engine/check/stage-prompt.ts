@@ -10,7 +10,7 @@
 import type { Diagnostic, ExprSource, StateNode, Workflow } from '../model/index.js';
 import { parsePromptTemplate, PROMPT_BINDINGS } from '../stage/prompt-template.js';
 import { insideLoc } from './chart-expr.js';
-import { closestName, didYouMean } from './suggest.js';
+import { closestName, didYouMean } from '../util/suggest.js';
 
 export const UNKNOWN_PROMPT_BINDING = 'unknown-prompt-binding';
 export const INVALID_PROMPT_TEMPLATE = 'invalid-prompt-template';

@@ -12,7 +12,7 @@
  * Workflows without stage fields skip all of them at once.
  */
 import type { ChartTransition, Diagnostic, SourceLoc, StateNode, Workflow } from '../model/index.js';
-import { closestName, didYouMean } from './suggest.js';
+import { closestName, didYouMean } from '../util/suggest.js';
 import { completionSchemaRule } from './stage-schema.js';
 import { promptRule } from './stage-prompt.js';
 

@@ -266,7 +266,7 @@ const tomlString = (s: string): string => JSON.stringify(s); // a TOML basic str
  * `stategate mcp` would look for the record of the active run in another state
  * folder than the hooks when the person moved it with one of these variables.
  * `env_vars` names variables Codex forwards from its own environment: only the
- * names are in the file (which no agent may write, enforcement-files.ts), the
+ * names are in the file (which no agent may write, util/paths/enforcement-files.ts), the
  * values are the person's, the same the hooks see. A value written into the
  * file instead would let a workspace file choose where the gate's record is.
  */

@@ -7,7 +7,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { writeFileAtomic } from '../store/atomic-file.js';
+import { writeFileAtomic } from '../util/atomic-file.js';
 import type { FileWrite } from './client-configs.js';
 
 export function applyClientWrites(root: string, writes: readonly FileWrite[]): void {

@@ -20,7 +20,7 @@
 import type { BinaryOp, Expr, ExprError, ExprNode, FunctionName } from './ast.js';
 import { FUNCTIONS, isFunctionName } from './functions.js';
 import { parseRanged, type JsepNode, type RangedTree } from './jsep-ranged.js';
-import { closestName } from '../check/suggest.js';
+import { closestName } from '../util/suggest.js';
 import { MAX_EXPRESSION_LENGTH, MAX_NESTING, REFUSED_NAMES, ROOT_NAMES, WORD_OPERATORS } from './vocabulary.js';
 
 export type ParseResult = { ok: true; expr: Expr } | { ok: false; error: ExprError };

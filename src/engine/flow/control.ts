@@ -28,7 +28,7 @@ import type { Entry } from './entry.js';
 import { abortLocalRun, FlowRun, killGroup, runKey } from './runner.js';
 import { asText } from './template.js';
 import { FlowError, type FlowStatus, type FlowSummary, type ResumeFlowOptions, type StartFlowOptions } from './types.js';
-import { processRunning } from '../store/lock.js';
+import { processRunning } from '../util/lock.js';
 
 /** Exit code of a stopped flow (128 + SIGINT, what a shell reports for a command interrupted by its user). */
 export const STOPPED_EXIT = 130;

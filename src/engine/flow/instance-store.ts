@@ -3,16 +3,16 @@
  * `instance.json` (status, the state path as a stack of frames, variables,
  * the runner's pid and the running state's process groups) and `log.jsonl`
  * (one line per state run). instance.json is written atomically
- * (store/atomic-file.ts) under `instance.lock`, so the runner and another
+ * (util/atomic-file.ts) under `instance.lock`, so the runner and another
  * process (`flow stop`, `flow pause`) never lose each other's change;
  * `runner.lock` is held by the one process driving the instance for as long
  * as it runs, so two runners never drive one instance. A dead runner's locks
- * are stale and broken by the next taker (store/lock.ts).
+ * are stale and broken by the next taker (util/lock.ts).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { appendLinesDurable, writeFileAtomic } from '../store/atomic-file.js';
-import { FileLock, LockBusyError, myStart, processRunning, withFileLock } from '../store/lock.js';
+import { appendLinesDurable, writeFileAtomic } from '../util/atomic-file.js';
+import { FileLock, LockBusyError, myStart, processRunning, withFileLock } from '../util/lock.js';
 import { FlowError, type FlowLogEntry, type FlowStatusName, type FlowSummary } from './types.js';
 
 export const INSTANCE_VERSION = 1;

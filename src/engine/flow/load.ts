@@ -16,7 +16,7 @@ import { offsetToPosition } from '../formats/text-position.js';
 import { refusedOutputs } from './outputs.js';
 import { FlowError } from './types.js';
 
-/** check-file.ts (ajv's compiled schema and the rules) loads only when a flow is started, as in store/runner.ts. */
+/** check-file.ts (ajv's compiled schema and the rules) loads only when a flow is started, as in runs/runner.ts. */
 function checkWorkflowFile(text: string, file: string, flowTools: RegistryLookup): CheckResult {
   return (require('../check/check-file.js') as typeof import('../check/check-file.js')).checkWorkflowFile(text, file, { flowTools });
 }

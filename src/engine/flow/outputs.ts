@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { insideWorkspace } from '../check/flow-rules.js';
 import type { FlowOutput } from '../model/index.js';
-import { writeFileAtomic } from '../store/atomic-file.js';
+import { writeFileAtomic } from '../util/atomic-file.js';
 
 /** stdout as a variable holds it: one trailing newline (`\n` or `\r\n`) removed. */
 export function captured(stdout: string): string {

@@ -10,7 +10,7 @@
  */
 import * as path from 'node:path';
 import type { FlowStep, JsonObject, StateNode } from '../model/index.js';
-import type { FileLock } from '../store/lock.js';
+import type { FileLock } from '../util/lock.js';
 import type { FlowHost, ToolOutcome } from './host.js';
 import { runEffect, type EffectContext } from './effects.js';
 import { appendLog, readInstance, statePath as statePathOf, summaryOf, updateInstance, type FrameRecord, type InstanceRecord } from './instance-store.js';

@@ -22,7 +22,7 @@ import { compareVersions } from './version-order.js';
 import { WorkflowRegistry } from './registry.js';
 import { LineIndex } from './text-position.js';
 import { isPlainDataFile, sniffFormat } from './format-sniff.js';
-import { parseSrc } from '../statechart/src-ref.js';
+import { parseSrc } from '../model/src-ref.js';
 
 const CHART_FILE = /\.statechart\.(ya?ml|json)$/;
 

@@ -4,7 +4,7 @@
  * part and still build the rest of the workflow.
  */
 import type { Diagnostic, JsonObject, JsonValue, NameRef, RelatedInfo, Severity, SourceLoc } from '../model/index.js';
-import { closestName, didYouMean } from '../check/suggest.js';
+import { closestName, didYouMean } from '../util/suggest.js';
 import { childPointer, describeNode, nodeLoc, nodeValue, ownerLoc, type JsonNode } from './jsonc.js';
 import { Ref } from './ir-objects.js';
 

@@ -8,7 +8,7 @@
  */
 import type { ActionDef, ActionRef, ActionType, AssignUpdate, ExprSource, NamedAction } from '../model/index.js';
 import { ACTION_TYPES } from '../model/index.js';
-import { closestName, didYouMean } from '../check/suggest.js';
+import { closestName, didYouMean } from '../util/suggest.js';
 import { childPointer, nodeLoc, type JsonNode } from './jsonc.js';
 import type { Entry, Reader } from './reader.js';
 import { ACTION_FIELDS } from './statechart-fields.js';

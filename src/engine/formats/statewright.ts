@@ -21,10 +21,10 @@ import type {
   WorkflowMeta,
 } from '../model/index.js';
 import { AGENT_ACTS, GUARD_OPS, type AgentAct } from '../model/index.js';
-import { closestName, didYouMean } from '../check/suggest.js';
+import { closestName, didYouMean } from '../util/suggest.js';
 import { childPointer, nodeLoc, nodeValue, ownerLoc, parseJsonc, type JsonNode } from './jsonc.js';
 import { fieldsOf, Reader, type Entry, type Fields } from './reader.js';
-import { globProblem } from '../policy/paths/globs.js';
+import { globProblem } from '../util/paths/globs.js';
 import {
   APPROVAL_MODES,
   DANGER_LEVELS,
@@ -249,7 +249,7 @@ export function readRules(r: Reader, f: Fields): StateRules {
 }
 
 /**
- * `allowed_paths` / `denied_paths` (our addition, policy/paths/scope.ts): a glob
+ * `allowed_paths` / `denied_paths` (our addition, util/paths/scope.ts): a glob
  * picomatch cannot read is an `invalid-glob` error at its own range, and is
  * kept (at run time it fails closed: it admits nothing, and denies everything).
  */

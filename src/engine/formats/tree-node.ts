@@ -9,7 +9,7 @@
  * That deoptimizes the parser, fills the old generation until a full
  * collection, and when the next check's garbage shows the tree did die after
  * all, V8 changes its mind and deoptimizes again. On the 1,003-node benchmark
- * chart half the checks ran at twice their time for it (docs/performance.md,
+ * chart half the checks ran at twice their time for it (docs/dev/performance-history.md,
  * 2026-12-05). Objects made by `new` have no allocation site, so none of this
  * happens to them.
  *

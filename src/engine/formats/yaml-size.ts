@@ -1,7 +1,7 @@
 /**
  * The largest YAML text stategate reads. The `yaml` package reads YAML in
  * time proportional to its length, many times slower than JSON.parse:
- * measured 2026-12-07 on a shared, busy 2-core machine (docs/performance.md),
+ * measured 2026-12-07 on a shared, busy 2-core machine (docs/dev/performance-history.md),
  * parseDocument took 90-130 ms for the 205 KB generated 1,000-state chart,
  * 200 ms for 530 KB, 600 ms for 1.06 MB and 1.3-1.5 s for 2.1 MB. The editor
  * re-reads a file on every debounced edit and the hook reads the workflow in

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import type { HandlerDef, JsonObject, Workflow } from '../model/index.js';
 import type { RunSnapshot } from '../machine/run.js';
 import type { ChartSnapshot } from '../statechart/snapshot.js';
-import { parseSrc } from '../statechart/src-ref.js';
+import { parseSrc } from '../model/src-ref.js';
 
 /** What a handler runs, its flow file resolved against the chart's folder. */
 export type HandlerWork =

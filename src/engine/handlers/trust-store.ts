@@ -7,15 +7,15 @@
  *
  * It lives in the workspace's `.stategate/trust.json`: while a run is
  * enforced the hook refuses the agent any write under `.stategate/`
- * (policy/paths/protected.ts) and the sandbox mounts `.stategate/` read-only
+ * (util/paths/protected.ts) and the sandbox mounts `.stategate/` read-only
  * (sandbox/plan.ts); `stategate trust` is refused to the agent like `run
- * approve` (policy/own-cli.ts). The agent is an adversary: a trust it could
+ * approve` (shell/own-cli.ts). The agent is an adversary: a trust it could
  * write would run its commands outside the gate.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { hashText } from '../machine/run.js';
-import { writeFileAtomic } from '../store/atomic-file.js';
+import { writeFileAtomic } from '../util/atomic-file.js';
 
 export const TRUST_FILE = 'trust.json';
 

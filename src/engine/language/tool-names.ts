@@ -8,7 +8,7 @@
  * lag behind the table but never contradict it. Once tools.ts exports its
  * names, read them from there instead.
  */
-import { toolEntry } from '../policy/tools.js';
+import { toolEntry } from '../agent/tools.js';
 import type { ToolName } from './completion.js';
 
 const OFFERED = [

@@ -13,7 +13,7 @@ import { envBinding, type CapturedEnv } from './chart-env.js';
 import { cloneJson } from '../model/json-value.js';
 import type * as chart from '../statechart/index.js';
 import { interpreter } from '../statechart/lazy.js';
-import { parseSrc } from '../statechart/src-ref.js';
+import { parseSrc } from '../model/src-ref.js';
 import type { ChartEffect, ChartResult, ChartSnapshot } from '../statechart/index.js';
 import type { MachineEnv } from './cursor.js';
 import { freshCounters, resetStateCounters, RUN_SNAPSHOT_VERSION } from './run.js';

@@ -2,7 +2,7 @@
  * The `state` view of a statechart run (describe.ts builds the flat one).
  *
  * - `active_states`: for each active atomic state (document order) its
- *   effective rules (narrowed by its ancestors, policy/chart-rules.ts), and
+ *   effective rules (narrowed by its ancestors, machine/chart-rules.ts), and
  *   its limits with the node that declares each and what that node has used.
  * - The flat rule fields stay meaningful for readers that know only them:
  *   what at least one active state allows (a call is allowed when one active
@@ -20,8 +20,8 @@
  *   interpreter is run on a copy: nothing is stored).
  */
 import type { JsonObject, StateRules, Workflow } from '../model/index.js';
-import { pathScopeOf } from '../policy/paths/scope.js';
-import { effectiveRules, LIMIT_KEYS, levels, limitOwners, type LimitKey } from '../policy/chart-rules.js';
+import { pathScopeOf } from '../util/paths/scope.js';
+import { effectiveRules, LIMIT_KEYS, levels, limitOwners, type LimitKey } from './chart-rules.js';
 import { interpreter } from '../statechart/lazy.js';
 import { resolveTarget, ROOT_ID } from '../statechart/targets.js';
 import type { ChartSnapshot } from '../statechart/index.js';

@@ -11,7 +11,7 @@ import { RETURN_TARGET } from '../model/index.js';
 import { activeLoc, isError, Op, scopeOf } from './cursor.js';
 import type { BranchOption, Loc, MachineEnv } from './cursor.js';
 import { checkGuards } from './resolve.js';
-import { pathScopeOf } from '../policy/paths/scope.js';
+import { pathScopeOf } from '../util/paths/scope.js';
 import { BRANCH_DONE_PREFIX } from './patterns/fork.js';
 import type { ActiveFork, ActiveInterrupt, ChildRun, MachineError, PendingApproval, Position, RunSnapshot, RunStatus } from './run.js';
 import { FRAME_ENDINGS } from './patterns/endings.js';

@@ -10,7 +10,7 @@ export interface RuleFieldsView {
   allowed_commands: readonly string[] | null;
   blocked_env: readonly string[];
   env_overrides: Readonly<Record<string, string>>;
-  /** Where writes may go (policy/paths/scope.ts): allowed_paths (null: no such list), denied_paths, and whether writes outside the workspace pass. */
+  /** Where writes may go (util/paths/scope.ts): allowed_paths (null: no such list), denied_paths, and whether writes outside the workspace pass. */
   allowed_paths: readonly string[] | null;
   denied_paths: readonly string[];
   writes_outside_workspace: boolean;

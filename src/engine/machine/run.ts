@@ -12,7 +12,7 @@
  */
 import type { ChartAgent, ForkMode, JoinRule, JsonObject, JsonValue } from '../model/index.js';
 import type { ChartEffect, ChartSnapshot } from '../statechart/index.js';
-import type { PipelineState, StageEvent } from '../pipeline/types.js';
+import type { PipelineState, StageEvent } from '../model/pipeline.js';
 import type { Evidence } from './evidence.js';
 
 export const RUN_SNAPSHOT_VERSION = 1;
@@ -240,6 +240,12 @@ interface EntryBase {
   scope?: Scope;
   /** The frame status after the entry, when the entry changed it. */
   status?: RunStatus;
+}
+
+/** A journal line as storage reads it back: its sequence number and the entry's fields, not yet narrowed (store/run-store.ts). */
+export interface StoredEntry {
+  readonly seq: number;
+  readonly [key: string]: unknown;
 }
 
 export type JournalEntry =

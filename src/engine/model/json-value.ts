@@ -86,7 +86,7 @@ export function shallowDiff(base: JsonObject, changed: JsonObject): JsonObject {
 /**
  * The most levels of objects and arrays, one inside the other, that stategate
  * reads: in a workflow file (formats/tree-depth.ts) and in any JSON handed to
- * a run (event data, context, payloads, tool calls: store/runner.ts). Past it,
+ * a run (event data, context, payloads, tool calls: runs/runner.ts). Past it,
  * the recursive walks after parsing (cloning, comparing, the schema check,
  * writing run.json) would overflow a main thread's 1 MB stack, and run.json,
  * written indented, would grow with the square of the depth (3,000 levels of

@@ -70,7 +70,7 @@ export interface StateRules {
   readonly maxEditLines?: number;
   readonly maxFilesPerState?: number;
   readonly contextBudgetBytes?: number;
-  /** Our addition: globs a write must match (undefined: no such limit). See policy/paths/scope.ts. */
+  /** Our addition: globs a write must match (undefined: no such limit). See util/paths/scope.ts. */
   readonly allowedPaths?: readonly string[];
   /** Our addition: globs no write may match. */
   readonly deniedPaths?: readonly string[];

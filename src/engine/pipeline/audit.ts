@@ -6,7 +6,7 @@
  */
 import type { JsonValue } from '../model/index.js';
 import type { JournalEntry } from '../machine/run.js';
-import { STAGE_EVENT_KINDS, type StageEvent } from './types.js';
+import { STAGE_EVENT_KINDS, type StageEvent } from '../model/pipeline.js';
 
 export interface AuditGrant {
   proposal_id: string;

@@ -6,7 +6,7 @@
  * refused by the stage's envelope: it is how the stage ends. Another
  * server's tool of the same name gets no such pass.
  */
-import { mcpParts } from '../policy/tools.js';
+import { mcpParts } from '../agent/tools.js';
 
 /** The MCP server name stategate registers (src/cli/mcp-server.ts, the VS Code provider). */
 export const STATEGATE_SERVER = 'stategate';

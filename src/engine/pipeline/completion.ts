@@ -14,7 +14,7 @@ import type { Frame, JournalEntry, MachineError, RunSnapshot, RunStatus } from '
 import { checkPayload, payloadErrorText } from './payload-check.js';
 import { stageFor } from './positions.js';
 import { scoped } from './stage-sync.js';
-import { emptyPipeline } from './types.js';
+import { emptyPipeline } from '../model/pipeline.js';
 
 export interface CompletionOutcome {
   /** The payload matched the schema and the stage ended (its transition happened or waits for approval). */

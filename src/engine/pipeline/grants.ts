@@ -11,7 +11,7 @@ import type { MachineEnv, MachineResult } from '../machine/operations.js';
 import type { JournalEntry, RunSnapshot } from '../machine/run.js';
 import { stageFor } from './positions.js';
 import { scoped } from './stage-sync.js';
-import { emptyPipeline, type Grant, type GrantAnswerer, type GrantProposal } from './types.js';
+import { emptyPipeline, type Grant, type GrantAnswerer, type GrantProposal } from '../model/pipeline.js';
 
 /** JSON with object keys sorted, so `{a,b}` and `{b,a}` are the same arguments. */
 function canonical(v: unknown): string {

@@ -2,7 +2,7 @@
  * Stage pipelines (docs/pipelines.md): stage executions, the completion step,
  * turn accounting, one-shot grants, the prompt, and the audit timeline.
  */
-export * from './types.js';
+export * from '../model/pipeline.js';
 export { checkPayload, payloadErrorText, propertyPath, type PayloadCheck } from './payload-check.js';
 export { livePositions, stageFor, scopeFor, type LivePosition, type StageAt } from './positions.js';
 export { syncStages, mayBePipeline } from './stage-sync.js';

@@ -7,7 +7,7 @@
 import type { StateNode, Workflow } from '../model/index.js';
 import { isChartWorkflow } from '../machine/chart-run.js';
 import type { Frame, Position, RunSnapshot } from '../machine/run.js';
-import type { StageExec } from './types.js';
+import type { StageExec } from '../model/pipeline.js';
 
 export interface LivePosition {
   readonly scope: string;

@@ -11,7 +11,7 @@ import type { JournalEntry, RunSnapshot } from '../machine/run.js';
 import { parsePromptTemplate, renderPromptTemplate } from '../stage/prompt-template.js';
 import { livePositions, stageFor, stageNode, type StageAt } from './positions.js';
 import { scoped } from './stage-sync.js';
-import { emptyPipeline } from './types.js';
+import { emptyPipeline } from '../model/pipeline.js';
 import { securityModeOf, type SecurityMode } from './security-mode.js';
 
 export interface StageView {

@@ -18,7 +18,7 @@
 import type { Workflow } from '../model/index.js';
 import type { MachineEnv, MachineResult } from '../machine/operations.js';
 import type { JournalEntry, RunSnapshot } from '../machine/run.js';
-import { emptyPipeline } from './types.js';
+import { emptyPipeline } from '../model/pipeline.js';
 
 export const SECURITY_MODES = ['ask', 'yolo'] as const;
 export type SecurityMode = (typeof SECURITY_MODES)[number];

@@ -10,7 +10,7 @@
 import type { JournalEntry, RunSnapshot } from '../machine/run.js';
 import type { StateNode, Workflow } from '../model/index.js';
 import { livePositions, stageNode, type LivePosition } from './positions.js';
-import { emptyPipeline, type PipelineState, type StageExec } from './types.js';
+import { emptyPipeline, type PipelineState, type StageExec } from '../model/pipeline.js';
 
 /** A run that may be a pipeline: its definition has stage fields, or it already has pipeline state. */
 export function mayBePipeline(run: RunSnapshot): boolean {

@@ -9,7 +9,7 @@ import { sendEvent, type MachineEnv, type MachineResult } from '../machine/opera
 import type { JournalEntry, RunSnapshot, RunStatus } from '../machine/run.js';
 import { stageFor } from './positions.js';
 import { scoped } from './stage-sync.js';
-import { emptyPipeline, type StageExec } from './types.js';
+import { emptyPipeline, type StageExec } from '../model/pipeline.js';
 
 /** The event a stage's failure sends, when the stage has a transition on it. */
 export const STAGE_FAIL_EVENT = 'on_fail';

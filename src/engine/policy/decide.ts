@@ -11,7 +11,7 @@
  * the run's own files under `.stategate/` or into the files that install the
  * agent gate, by any tool or shell command, after symlinks: write-plan.ts)
  * → disallowed_tools → allowed_tools → max_iterations → shell rules → path
- * scope (allowed_paths, denied_paths, outside the workspace: paths/scope.ts)
+ * scope (allowed_paths, denied_paths, outside the workspace: util/paths/scope.ts)
  * → max_edit_lines → max_files_per_state → context_budget_bytes. An allowed
  * call counts one iteration when decided (a client may never report the
  * end); a denied call counts nothing.
@@ -28,16 +28,16 @@ import { locateForCall, type LimitKey } from './effective-rules.js';
 import { callCounters } from './limit-counters.js';
 import type { JsonValue, StateNode, StateRules, Workflow } from '../model/index.js';
 import type { JournalEntry, RunSnapshot } from '../machine/run.js';
-import { lexicalPathEnv } from './paths/env.js';
-import { pathScopeOf } from './paths/scope.js';
+import { lexicalPathEnv } from '../util/paths/env.js';
+import { pathScopeOf } from '../util/paths/scope.js';
 import { commandRulesInForce, type ShellRules } from '../shell/rules.js';
-import type { ShellEffects } from '../shell/analyse.js';
-import { extractCall, isOwnTool, toolEntry, toolMatches, editLineCount, type ExtraAliases, type ExtractedCall } from './tools.js';
+import type { ShellVerdict } from '../shell/analyse.js';
+import { extractCall, isOwnTool, toolEntry, toolMatches, editLineCount, type ExtraAliases, type ExtractedCall } from '../agent/tools.js';
 import { noteBounds } from '../record/bounds.js';
-import { editLinesInFile, replacesAll } from './edit-lines.js';
+import { editLinesInFile, replacesAll } from '../agent/edit-lines.js';
 import { MAX_COMMAND_CHARS, noteEvidence, type CallOutcome, type ObservedCall } from '../machine/evidence.js';
 import { planWrites, protectedWriteReason, scopeWriteReason, unknownWriteReason, type WritePlan } from './paths/write-plan.js';
-import { PathGuard, type PathEnv } from './paths/write-guard.js';
+import { PathGuard, type PathEnv } from '../util/paths/write-guard.js';
 
 export type { ShellRules } from '../shell/rules.js';
 
@@ -47,8 +47,8 @@ export interface ToolCall {
   readonly input: unknown;
 }
 
-/** The result of analysing a shell command against a state's rules (shell/analyse.ts, done before the lock), with what it writes. */
-export type ShellVerdict = ({ readonly ok: true } | { readonly ok: false; readonly reason: string }) & ShellEffects;
+/** The result of analysing a shell command against a state's rules (shell/analyse.ts, done before the lock), with what it writes: declared once, there. */
+export type { ShellVerdict } from '../shell/analyse.js';
 
 export interface PolicyOptions extends BranchOption {
   /** User-added tool aliases (the setting that extends the tool-name table). */
@@ -147,7 +147,7 @@ function pathGuard(opts: PolicyOptions): PathGuard {
 }
 
 /**
- * The lines an edit changes (edit-lines.ts): a replace_all counts every
+ * The lines an edit changes (agent/edit-lines.ts): a replace_all counts every
  * occurrence in the file it edits, read where it really is. `unreadable`
  * names the file when that count is not possible.
  */

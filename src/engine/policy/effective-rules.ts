@@ -19,10 +19,10 @@ import type { BranchOption, MachineEnv } from '../machine/cursor.js';
 import { locate, type Located } from '../machine/operations.js';
 import type { MachineError, RunSnapshot } from '../machine/run.js';
 import { interpreter } from '../statechart/lazy.js';
-import type { ExtraAliases } from './tools.js';
-import { effectiveNode, eventsAllowing, handledEvents, levels, limitOwners, toolAllowed, type LimitKey } from './chart-rules.js';
+import type { ExtraAliases } from '../agent/tools.js';
+import { effectiveNode, eventsAllowing, handledEvents, levels, limitOwners, toolAllowed, type LimitKey } from '../machine/chart-rules.js';
 
-export { effectiveNode, effectiveRules, eventsAllowing, handledEvents, LIMIT_KEYS, limitOwners, toolAllowed, type LimitKey } from './chart-rules.js';
+export { effectiveNode, effectiveRules, eventsAllowing, handledEvents, LIMIT_KEYS, limitOwners, toolAllowed, type LimitKey } from '../machine/chart-rules.js';
 
 export interface LocatedForCall extends Located {
   /** A statechart run where no active state allows the call: the denial to give. */

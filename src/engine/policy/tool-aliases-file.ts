@@ -3,7 +3,7 @@
  * setting `stategate.toolAliases`) where every process that decides tool calls
  * can read them: the hook, the CLI and the MCP server run outside VS Code and
  * cannot read its settings. The extension keeps the file in step with the
- * setting; the store folder is one agents cannot write (paths/protected.ts),
+ * setting; the store folder is one agents cannot write (util/paths/protected.ts),
  * and the setting itself may not be changed by an agent in any settings file
  * (`.vscode/settings.json`, `*.code-workspace`, user and machine settings:
  * paths/vscode-hook-settings.ts guards every `stategate.*` key), since an alias
@@ -15,8 +15,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { writeFileAtomic } from '../store/atomic-file.js';
-import type { ExtraAliases } from './tools.js';
+import { writeFileAtomic } from '../util/atomic-file.js';
+import type { ExtraAliases } from '../agent/tools.js';
 
 export const TOOL_ALIASES_FILE = 'tool-aliases.json';
 

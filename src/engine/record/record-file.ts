@@ -25,10 +25,9 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { appendLinesDurable, writeFileAtomic } from '../store/atomic-file.js';
-import type { StoredEntry } from '../store/run-store.js';
+import { appendLinesDurable, writeFileAtomic } from '../util/atomic-file.js';
 import type { Workflow } from '../model/index.js';
-import type { RunSnapshot } from '../machine/run.js';
+import type { RunSnapshot, StoredEntry } from '../machine/run.js';
 import { deriveRecord, type SeqEntry } from './derive.js';
 import { gitHead } from './git-head.js';
 import { readSessions } from './sessions-seen.js';

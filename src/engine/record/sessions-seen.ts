@@ -10,7 +10,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { writeFileAtomic } from '../store/atomic-file.js';
+import { writeFileAtomic } from '../util/atomic-file.js';
 
 export const SESSIONS_FILE = 'record-sessions.json';
 /** Sessions kept per run: a run that outlives many sessions keeps the newest. */

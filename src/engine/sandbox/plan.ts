@@ -14,7 +14,7 @@
  *   nothing be left for a later unsandboxed process to pick up.
  * - Inside those writable folders, the gate's own files are read-only again:
  *   the run's store (`.stategate/`), stategate's user state folder (the record
- *   of the active run), every hook and settings file of enforcement-files.ts,
+ *   of the active run), every hook and settings file of util/paths/enforcement-files.ts,
  *   and stategate's installed files (the CLI bundle's folder, the extension's).
  * - A protected path that does not exist yet cannot be created either: the
  *   first missing folder on its way is covered by an empty read-only folder
@@ -30,7 +30,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ENFORCEMENT_FILES, enforcementLocations } from '../policy/paths/enforcement-files.js';
+import { ENFORCEMENT_FILES, enforcementLocations } from '../util/paths/enforcement-files.js';
 
 export interface SandboxSetting {
   /** The workspace folder. */
@@ -97,7 +97,7 @@ export function globRoot(glob: string, home: string | undefined): string | undef
 }
 
 /**
- * Enforcement folders (enforcement-files.ts) that only matter in a home, config or system folder,
+ * Enforcement folders (util/paths/enforcement-files.ts) that only matter in a home, config or system folder,
  * never in a workspace: VS Code's user and machine settings, Copilot CLI's user hooks, Claude
  * Code's managed settings (`/etc/claude-code`, `/Library/Application Support/ClaudeCode`).
  */

@@ -10,7 +10,7 @@
  * taken for the command inside it.
  */
 
-/** A command line of plain and single-quoted words (as bwrap-argv.ts and rewrite.ts write them), or undefined. */
+/** A command line of plain and single-quoted words (as bwrap-argv.ts and util/shell-quote.ts write them), or undefined. */
 export function quotedWords(line: string): string[] | undefined {
   const words: string[] = [];
   let word: string | undefined;
@@ -50,7 +50,7 @@ export function sandboxedCommand(line: string): string | undefined {
   return words[n - 4] === '--' && words[n - 2] === '-c' ? words[n - 1] : undefined;
 }
 
-/** The command inside the environment rewrite `env -u A K=V bash -c COMMAND` (rewrite.ts), or undefined. */
+/** The command inside the environment rewrite `env -u A K=V bash -c COMMAND` (util/shell-quote.ts), or undefined. */
 export function envRewrittenCommand(line: string): string | undefined {
   const words = quotedWords(line);
   if (!words || words.length < 4 || words[0] !== 'env') return undefined;

@@ -13,7 +13,7 @@
  * Whatever the rules, the analysis also reports what the command writes
  * (redirect targets, file commands' targets: write-targets.ts) and
  * where it changes folder, for the path rules the policy applies
- * (write-guard.ts: protected files, path scope). In a state whose commands
+ * (util/paths/write-guard.ts: protected files, path scope). In a state whose commands
  * are free (no allowed_commands, no blocked_env, Write allowed) the walk is
  * lenient: a construct it cannot analyse is skipped rather than denied, since
  * the state lets the agent run any program anyway; it reports the writes it
@@ -21,7 +21,7 @@
  */
 import { riskyArguments, riskyAssignment, type Assignment, type Finding } from './command-args';
 import { matchEntries, type EntryMatch } from './command-match';
-import { ownCliDenial } from '../policy/own-cli';
+import { ownCliDenial } from './own-cli';
 import { commandRulesInForce, type ShellRules } from './rules';
 import { canonicalCommand, optionFinding } from './option-risks';
 import { outputTargets } from './output-flags';
@@ -36,7 +36,7 @@ import { commandMaySetUserVars } from './user-vars';
 import { harmlessAssignment } from './harmless-assignments';
 import { dirChange, envChdir, UNKNOWN_TARGET, writeTargets, type DirChange, type ShellWrite, type WriteTarget } from './write-targets';
 
-export { rewriteCommand } from './rewrite';
+export { rewriteCommand } from '../util/shell-quote';
 
 export type { ShellRules } from './rules';
 

@@ -5,7 +5,7 @@
  * long options but `--help`), from the option strings in bash 5.2's
  * builtins/exec.def (`cla:`), command.def (`pvV`) and builtin.def (none).
  */
-import type { ProgramOptions } from './program-options';
+import type { ProgramOptions } from './option-spec';
 
 export const EXEC_OPTIONS: ProgramOptions = {
   program: 'exec',

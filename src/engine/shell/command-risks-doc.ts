@@ -5,7 +5,8 @@
 import { ENV_RISKS, TOOL_RISKS, type FlagRisk, type ToolRisks } from './command-risks';
 import { FIND_RUNS, FIND_WRITES } from './commands';
 import { TOOL_OUTPUTS, type OutputFlag, type ToolOutputs } from './output-flags';
-import { FILE_OPTIONS, WRAPPER_OPTIONS, WRITER_OPTIONS, type OptionSpec, type ProgramOptions } from './program-options';
+import { FILE_OPTIONS, WRAPPER_OPTIONS, WRITER_OPTIONS } from './program-options';
+import type { OptionSpec, ProgramOptions } from './option-spec';
 
 const code = (s: string): string => `\`${s}\``;
 

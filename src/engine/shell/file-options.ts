@@ -9,7 +9,7 @@
  * allowed_commands instead of being read some other way than the program
  * reads it (`cp --targ .claude x` is `--target-directory`).
  */
-import type { OptionSpec, ProgramOptions } from './program-options';
+import type { OptionSpec, ProgramOptions } from './option-spec';
 
 const HELP: OptionSpec[] = [
   { long: ['help'], arg: 'none' },

@@ -3,8 +3,8 @@
  * rewriter in the shapes the Runner takes. Kept apart from policy/decide.ts so the
  * policy stays synchronous and pure: the async parse happens before the lock.
  */
-import type { ShellRules, ShellVerdict } from '../policy/decide.js';
-import { analyseCommand, rewriteCommand } from './analyse.js';
+import type { ShellRules } from './rules.js';
+import { analyseCommand, rewriteCommand, type ShellVerdict } from './analyse.js';
 
 export async function analyseForPolicy(command: string, rules: ShellRules): Promise<ShellVerdict> {
   const verdict = await analyseCommand(command, rules);

@@ -9,7 +9,7 @@
  * that the program itself still obeys.
  */
 import { wordShape } from './dynamic-shape';
-import type { OptionSpec, ProgramOptions } from './program-options';
+import type { OptionSpec, ProgramOptions } from './option-spec';
 import type { Word } from './words';
 
 export interface ReadOption {

@@ -17,32 +17,9 @@
 import { BUILTIN_OPTIONS, COMMAND_OPTIONS, EXEC_OPTIONS } from './builtin-options';
 import { FILE_OPTIONS } from './file-options';
 import { DOAS_OPTIONS, SUDO_OPTIONS } from './sudo-options';
+import type { OptionSpec, ProgramOptions } from './option-spec';
 
 export { FILE_OPTIONS } from './file-options';
-
-export interface OptionSpec {
-  /** Long names, without dashes; the first is the full spelling the rest of the analysis reads. */
-  readonly long?: readonly string[];
-  /** Short letters. */
-  readonly short?: string;
-  /** getopt_long's has_arg: no argument, a required one (`--f=v`, `--f v`, `-fv`, `-f v`), an optional one (only attached: `--f=v`, `-fv`). */
-  readonly arg: 'none' | 'required' | 'optional';
-  readonly means?: 'runs' | 'writes';
-  /** Why it matters (for `runs` and `writes`: said in the reason and the docs). */
-  readonly why?: string;
-}
-
-export interface ProgramOptions {
-  /** How reasons name it. */
-  readonly program: string;
-  /** Command names that select it. */
-  readonly names: readonly string[];
-  /** Options may follow operands (GNU permutation); false: the first operand ends them (`+` in the optstring: wrappers). */
-  readonly permute: boolean;
-  /** `-NUM` is an operand-like option (`nice -10 cmd`), not letters. */
-  readonly numeric?: boolean;
-  readonly options: readonly OptionSpec[];
-}
 
 const HELP: OptionSpec[] = [
   { long: ['help'], arg: 'none' },

@@ -6,7 +6,7 @@
  * makes them run something else than the command that follows (a shell, an
  * editor), which cannot be checked.
  */
-import type { ProgramOptions } from './program-options';
+import type { ProgramOptions } from './option-spec';
 
 export const SUDO_OPTIONS: ProgramOptions = {
   program: 'sudo',

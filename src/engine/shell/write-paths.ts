@@ -1,6 +1,6 @@
 /**
  * From what the shell analysis saw a command write (write-targets.ts)
- * to the paths the path rules check (write-guard.ts).
+ * to the paths the path rules check (util/paths/write-guard.ts).
  *
  * - A word's value is the path, with `~`, `$HOME` or `${HOME}` in front
  *   expanded; any other run-time part leaves the path unknown.
@@ -14,7 +14,7 @@
 import * as path from 'node:path';
 import type { DirChange, ShellWrite } from './write-targets.js';
 import type { Word } from './words.js';
-import type { PathGuard, ResolvedPath } from '../policy/paths/write-guard.js';
+import type { PathGuard, ResolvedPath } from '../util/paths/write-guard.js';
 
 /** Folders a command's relative paths may be taken from, before this many it gives up. */
 const MAX_FOLDERS = 32;

@@ -1,6 +1,6 @@
 /**
  * Which paths a file-writing command changes (commands.ts decides
- * *whether* it writes): the path rules (write-guard.ts) check each one, so
+ * *whether* it writes): the path rules (util/paths/write-guard.ts) check each one, so
  * `cp forged .claude/settings.json` and `rm -rf .github` are seen while
  * `cp ~/template.txt src/` does not count `~/template.txt` as written.
  *

@@ -16,7 +16,7 @@ import { evaluateData } from './expressions.js';
 import type { ChartEvent, RunState } from './run-state.js';
 import type { ChartInvocation } from './snapshot.js';
 import { cancelChild, queueChildWork } from './children.js';
-import { isHostRun, STATECHART_PREFIX } from './src-ref.js';
+import { isHostRun, STATECHART_PREFIX } from '../model/src-ref.js';
 
 /** Finds the machine a `statechart:<id>[@version]` src names (through the machine registry and the workspace). */
 export type ChildChartResolver = (src: string) => Workflow | undefined;

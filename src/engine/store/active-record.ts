@@ -3,7 +3,7 @@
  * (docs/enforcement.md). An agent allowed an interpreter can
  * delete `.stategate/` (`python3 -c "shutil.rmtree('.stategate')"`), and "no
  * active run" allows everything: the record in the user's state directory
- * (user-state-dir.ts) says that a run is active here and what stategate last
+ * (util/user-state-dir.ts) says that a run is active here and what stategate last
  * committed, so files that vanished or changed behind stategate's back are seen
  * as tampering, and every decision denies until a person recovers.
  *
@@ -21,7 +21,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { writeFileAtomic } from './atomic-file.js';
+import { writeFileAtomic } from '../util/atomic-file.js';
 import { hashText as sha256 } from '../machine/run.js';
 
 export const RECORD_FORMAT = 'stategate-active-run';

@@ -6,9 +6,9 @@
  *
  *   <state dir>/compiled/v<IR_VERSION>/<sha256 of the source text>.json
  *
- * They live in stategate's state folder outside the workspace (user-state-dir.ts), beside the
+ * They live in stategate's state folder outside the workspace (util/user-state-dir.ts), beside the
  * record of the active run, which is what every decision trusts: an agent's write there is denied
- * by the path rules (policy/paths/enforcement-files.ts) and the sandbox mounts it read-only
+ * by the path rules (util/paths/enforcement-files.ts) and the sandbox mounts it read-only
  * (sandbox/plan.ts). A copy in `.stategate/` would not do: an interpreter an agent is allowed could
  * rewrite it, and unlike run.json no record would notice.
  *
@@ -23,7 +23,7 @@ import type { Workflow } from '../model/index.js';
 import { IR_VERSION, irFromJson, irToJson } from '../model/ir-json.js';
 import type { CompiledDefinitions } from '../machine/env.js';
 import { hashText } from '../machine/run.js';
-import { writeFileAtomic } from './atomic-file.js';
+import { writeFileAtomic } from '../util/atomic-file.js';
 
 export const COMPILED_FORMAT = 'stategate-compiled-definition';
 

@@ -23,7 +23,7 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { writeFileAtomic } from './atomic-file.js';
+import { writeFileAtomic } from '../util/atomic-file.js';
 
 export const RECENT_CALLS_FILE = 'recent-calls.json';
 /** Two hooks of one call answer within a second or two; a second call of the same command by the same client carries its own id or client. */

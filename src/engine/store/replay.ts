@@ -14,7 +14,7 @@ import type { JournalEntry, RunStatus } from '../machine/run.js';
 import { countTransitions } from '../statechart/effects.js';
 import { noteEvidence, type Evidence } from '../machine/evidence.js';
 import { anyExit } from '../machine/chart-run.js';
-import { isOwnTool } from '../policy/tools.js';
+import { isOwnTool } from '../agent/tools.js';
 
 export interface Replayed {
   state: string;

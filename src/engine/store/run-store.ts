@@ -3,7 +3,7 @@
  *
  *   .stategate/
  *     active                 id of the active run
- *     lock                   held by whoever writes (see lock.ts)
+ *     lock                   held by whoever writes (see util/lock.ts)
  *     runs/<id>/run.json     the envelope below, replaced atomically
  *     runs/<id>/journal.jsonl  append-only, one entry a line with a `seq`
  *
@@ -28,9 +28,9 @@ import { withinDeadline } from './deadline.js';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { accepts, ActiveRecordFile, workspaceOf, type RecordRead, type Seen } from './active-record.js';
-import { appendLinesDurable, uniqueHex, writeFileAtomic } from './atomic-file.js';
-import { LockBusyError, withFileLock } from './lock.js';
-import { hashText } from '../machine/run.js';
+import { appendLinesDurable, uniqueHex, writeFileAtomic } from '../util/atomic-file.js';
+import { LockBusyError, withFileLock } from '../util/lock.js';
+import { hashText, type StoredEntry } from '../machine/run.js';
 import { StoreError, type StoreProblem } from './store-error.js';
 
 export const RUN_FORMAT = 'stategate-run';
@@ -38,10 +38,7 @@ export const RUN_FORMAT_VERSION = 1;
 
 export { isStoreError, StoreError, type StoreErrorCode, type StoreProblem } from './store-error.js';
 
-export interface StoredEntry {
-  readonly seq: number;
-  readonly [key: string]: unknown;
-}
+export type { StoredEntry } from '../machine/run.js';
 
 interface Envelope<R> {
   readonly format: typeof RUN_FORMAT;

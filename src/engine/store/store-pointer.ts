@@ -7,7 +7,7 @@
  * `.stategate/` and find no run: fail open.
  *
  * So the extension writes the store's URL, without any password, to a file of
- * the workspace under the user's state folder (user-state-dir.ts), outside
+ * the workspace under the user's state folder (util/user-state-dir.ts), outside
  * every workspace, beside the active-run records: never a file in the
  * workspace, which an agent can write (docs/team.md). The password
  * is not written anywhere: a hook takes it from its environment (PGPASSWORD)
@@ -20,8 +20,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { recordFileFor, workspaceOf } from './active-record.js';
-import { writeFileAtomic } from './atomic-file.js';
-import { userStateDir } from './user-state-dir.js';
+import { writeFileAtomic } from '../util/atomic-file.js';
+import { userStateDir } from '../util/user-state-dir.js';
 
 /** The pointer file of a workspace (its real path keys it, as the active-run record's). */
 export function storePointerFile(workspaceRoot: string, env: NodeJS.ProcessEnv = process.env): string {

@@ -18,7 +18,7 @@ import { runPipelineRequest } from './pipeline-chat.js';
 /** What a response remembers for the next turn of the same conversation. */
 interface TurnMetadata {
   readonly branch?: string;
-  /** The session id the binding is stored under in the run (agent-tools.ts). */
+  /** The session id the binding is stored under in the run (engine/runs/agent-tools.ts). */
   readonly session?: string;
 }
 

@@ -3,7 +3,7 @@
 // hook), before the rest of it runs. Used by the tests of what a killed writer
 // leaves behind and of what the next writer makes of it.
 import * as path from 'node:path';
-import { Runner } from '../../../src/engine/store/runner';
+import { Runner } from '../../../src/engine/runs/runner';
 import type { CommitStep } from '../../../src/engine/store/run-store';
 
 export interface KillableRunner {

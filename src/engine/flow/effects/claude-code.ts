@@ -25,7 +25,7 @@ import * as path from 'node:path';
 import type { FlowSink, PromptRequest, ToolOutcome } from '../host.js';
 import { runVendorCli, VENDOR_CLIS } from './vendor-cli.js';
 import type { EffectOptions } from './bash.js';
-import { shellQuote } from '../../shell/rewrite.js';
+import { shellQuote } from '../../util/shell-quote.js';
 
 export interface ClaudeCodeOptions extends EffectOptions {
   /** The command line that runs `stategate hook --client claude` (e.g. `'/usr/bin/node' '/…/dist/cli.js' hook --client claude`). */

@@ -20,7 +20,7 @@
  * `stategate.`, at any depth, so a setting added later is covered too.
  */
 import { parse, type ParseError } from 'jsonc-parser';
-import type { EditShape } from '../edit-lines.js';
+import type { EditShape } from '../../agent/edit-lines.js';
 
 type Input = Record<string, unknown>;
 

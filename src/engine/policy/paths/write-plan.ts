@@ -3,16 +3,16 @@
  * targets (Write, Edit, MultiEdit, patches, notebook edits, in each client's
  * spelling) and a shell command's redirects and file commands (from the
  * shell analysis). The policy runs the path rules over this one list:
- * protected files first (write-guard.ts), the state's path scope later.
+ * protected files first (util/paths/write-guard.ts), the state's path scope later.
  */
 import * as path from 'node:path';
 import type { ShellEffects } from '../../shell/analyse.js';
 import { shellWritePaths, startFolders } from '../../shell/write-paths.js';
-import type { EditLayout, ExtractedCall } from '../tools.js';
+import type { EditLayout, ExtractedCall } from '../../agent/tools.js';
 import { contentAfter, hookSettingsUnchanged } from './vscode-hook-settings.js';
-import { MAX_NAMED_PATHS, namedPaths } from './named-paths.js';
-import type { PathGuard, Refusal, ResolvedPath } from './write-guard.js';
-import type { PathScope } from './scope.js';
+import { MAX_NAMED_PATHS, namedPaths } from '../../util/paths/named-paths.js';
+import type { PathGuard, Refusal, ResolvedPath } from '../../util/paths/write-guard.js';
+import type { PathScope } from '../../util/paths/scope.js';
 
 export interface PlannedWrite {
   readonly path: ResolvedPath;
@@ -26,7 +26,7 @@ export interface PlannedWrite {
 
 export interface WritePlan {
   readonly writes: readonly PlannedWrite[];
-  /** Paths an unknown tool's arguments name (named-paths.ts): checked against the protected files only. */
+  /** Paths an unknown tool's arguments name (util/paths/named-paths.ts): checked against the protected files only. */
   readonly named?: readonly PlannedWrite[];
   /** The unknown tool's arguments hold more strings than are checked: refused. */
   readonly tooManyNamed?: boolean;

@@ -8,7 +8,7 @@
  */
 import type { StateNode, StateRules, Workflow } from '../model/index.js';
 import { resolveTarget } from '../statechart/targets.js';
-import { toolMatches, type ExtraAliases } from './tools.js';
+import { toolMatches, type ExtraAliases } from '../agent/tools.js';
 
 /** The node and its ancestors, outermost first. */
 export function levels(wf: Workflow, id: string): StateNode[] {

@@ -9,11 +9,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
-import { actRefusal, isGranted } from './agent-acts.js';
-import { briefing, type BriefedView } from './briefing.js';
-import { eventNames } from './chart-agent-view.js';
+import { actRefusal, isGranted } from '../agent/agent-acts.js';
+import { briefing, type BriefedView } from '../policy/briefing.js';
+import { eventNames } from '../policy/chart-agent-view.js';
 import type { AgentAct, JsonObject, JsonValue } from '../model/index.js';
-import { Runner, RunnerError } from '../store/runner.js';
+import { Runner, RunnerError } from './runner.js';
 import { findWorkflow, findWorkflows } from '../formats/workspace-workflows.js';
 import type { StageView } from '../pipeline/prompt.js';
 import { typedDenial } from '../pipeline/grants.js';

@@ -22,9 +22,9 @@
  * recognised: docs/enforcement.md says what stays out of reach.
  */
 import * as path from 'node:path';
-import { packageName, visitPrograms } from '../shell/command-args';
-import type { Word } from '../shell/words';
-import { actRefusal } from './agent-acts';
+import { packageName, visitPrograms } from './command-args';
+import type { Word } from './words';
+import { actRefusal } from '../agent/agent-acts';
 import type { AgentAct } from '../model/index';
 
 /** Top-level commands the agent may run (the CLI answers `-x` words with help, a version or an error). */

@@ -3,7 +3,7 @@
  * the journal. A pipeline is a Statewright run whose states carry stage fields
  * (docs/pipelines.md, which is the rule book). Types only: the operations are in this folder's other files.
  */
-import type { JsonObject, JsonValue } from '../model/index.js';
+import type { JsonObject, JsonValue } from './index.js';
 
 /** One execution of a stage: entering a stage state starts one, leaving it ends it. */
 export interface StageExec {

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { attempt, nodeFileSystem } from './real-path.js';
-import { userStateDir } from '../../store/user-state-dir.js';
+import { userStateDir } from '../user-state-dir.js';
 import type { PathEnv } from './write-guard.js';
 
 export function nodePathEnv(root: string, env: NodeJS.ProcessEnv = process.env): PathEnv {
