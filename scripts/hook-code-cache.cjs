@@ -2,9 +2,10 @@
 // run of a flat workflow, so a hook process on a Node without a compile cache of its own (Node 20)
 // neither compiles the bundle nor the functions a decision runs (src/cli/code-cache.ts says why and
 // how it is trusted). Run by scripts/build.mjs after the bundles are written; `node
-// scripts/hook-code-cache.cjs` alone remakes it. It starts the run with the built CLI, in a
+// scripts/hook-code-cache.cjs` alone remakes it. It starts the run with the built engine, in a
 // temporary workspace and state folder, and decides the call in a child process (the hook reads its
-// call on stdin), which then writes the cache.
+// call on stdin), which then writes the cache. Without a cache the hook works as before, only slower:
+// a failure here is reported, and the build goes on.
 'use strict';
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -42,7 +43,10 @@ if (process.argv[2] === 'decide') {
       if (r.status !== 0) throw new Error(`hook-code-cache: ${args.join(' ')} exited ${r.status}: ${r.stderr || r.stdout}`);
     };
     fs.rmSync(`${hookJs}.cache`, { force: true });
-    run([path.join(root, 'dist', 'cli.js'), 'run', 'start', 'code-cache.workflow.json']);
+    // Started by the engine's bundle in a child process with the temporary state folder (not `stategate run
+    // start`, which refuses inside stategate's own sandbox, where this build may run).
+    const engine = JSON.stringify(path.join(root, 'dist', 'engine.js'));
+    run(['-e', `new (require(${engine}).Runner)({ dir: '.stategate' }).start('code-cache.workflow.json').catch((e) => { console.error(e.message); process.exit(1); })`]);
     const call = { session_id: 'build', hook_event_name: 'PreToolUse', cwd: ws, transcript_path: path.join(ws, 't.jsonl'), tool_name: 'Read', tool_input: { file_path: path.join(ws, 'src', 'app.ts') } };
     run([__filename, 'decide'], JSON.stringify(call));
   } finally {
