@@ -86,7 +86,7 @@ const elkOnce = {
 const sharedEngine = (file) => ({
   name: 'shared-engine',
   setup(b) {
-    b.onResolve({ filter: /(^|\/)engine\/index\.js$/ }, (a) => (/src[\\/](cli|vscode)[\\/]/.test(a.importer) ? { path: file, external: true } : undefined));
+    b.onResolve({ filter: /(^|\/)engine\/index\.js$/ }, (a) => (/src[\\/](cli|vscode|lsp)[\\/]/.test(a.importer) ? { path: file, external: true } : undefined));
   },
 });
 // What the engine itself requires lazily, pointed at the hook's bundles of it, which ship anyway.
@@ -116,13 +116,23 @@ const cliShellParts = {
   name: 'cli-shell-parts',
   setup(b) {
     b.onResolve({ filter: /^\.\.\/engine\/shell\/(gate|parser)\.js$/ }, (a) => (a.kind === 'require-call' && /src[\\/]cli[\\/]runner-factory\.ts$/.test(a.importer) ? { path: './hook-shell.js', external: true } : undefined));
-    b.onResolve({ filter: /^\.\.\/engine\/check\/check-file\.js$/ }, (a) => (/src[\\/]cli[\\/]/.test(a.importer) ? { path: './hook-check.js', external: true } : undefined));
+    b.onResolve({ filter: /^\.\.\/engine\/check\/check-file\.js$/ }, (a) => (/src[\\/](cli|lsp)[\\/]/.test(a.importer) ? { path: './hook-check.js', external: true } : undefined));
+  },
+};
+// The language server as the VS Code extension starts it (node IPC; src/lsp/main.ts): the engine from
+// engine.js and the checker from the hook's bundle, like the CLI's commands (`stategate lsp` is
+// dist/cli/lsp.js, the same server on stdio).
+const lspCheck = {
+  name: 'lsp-check',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/engine\/check\/check-file\.js$/ }, (a) => (/src[\\/]lsp[\\/]/.test(a.importer) ? { path: './cli/hook-check.js', external: true } : undefined));
   },
 };
 const entries = [
+  { ...cliCommon, entryPoints: ['src/lsp/main.ts'], outfile: 'dist/lsp-server.js', plugins: [sharedEngine('./engine.js'), lspCheck] },
   { ...cliCommon, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   { ...cliCommon, entryPoints: ['src/engine/index.ts'], outfile: 'dist/engine.js', plugins: [engineLazyParts] },
-  ...['validate', 'run', 'mcp', 'export', 'flow', 'enable', 'disable', 'store', 'trust'].map((name) => ({ ...cliCommon, entryPoints: [`src/cli/${name}-command.ts`], outfile: `dist/cli/${name}.js`, plugins: [elkOnce, sharedEngine('../engine.js'), cliShellParts] })),
+  ...['validate', 'run', 'mcp', 'lsp', 'export', 'flow', 'enable', 'disable', 'store', 'trust'].map((name) => ({ ...cliCommon, entryPoints: [`src/cli/${name}-command.ts`], outfile: `dist/cli/${name}.js`, plugins: [elkOnce, sharedEngine('../engine.js'), cliShellParts] })),
   { ...cliCommon, entryPoints: ['src/cli/hook-command.ts'], outfile: 'dist/cli/hook.js', plugins: [lazyHookParts, builtinsOnce] },
   { ...cliCommon, entryPoints: ['src/engine/check/check-file.ts'], outfile: 'dist/cli/hook-check.js' },
   { ...cliCommon, entryPoints: ['node_modules/picomatch/index.js'], outfile: 'dist/cli/hook-picomatch.js' },
@@ -143,21 +153,21 @@ const entries = [
 // The extension, likewise: dist/extension.js is what activation loads, and it only registers (commands,
 // providers, tools, the participant, the panel's view) with stand-ins. What they run is in bundles of
 // their own, loaded on first use by a require the plugin below points at them:
-//   extension-language.js  the authoring features (src/vscode/language/lazy-language.ts)
+//   extension-lsp-client.js  the language client (src/vscode/language/lazy-language.ts), which starts the
+//                          language server (dist/lsp-server.js) in a process of its own: no check runs in the host
 //   extension-runs.js      run service, status bar, run commands, agents, panel (src/vscode/runtime/lazy-runs.ts),
 //                          loaded right after activation when a folder is open
 //   extension-flows.js     flow runs, their terminals and the Flows view (src/vscode/flows/lazy-flows.ts)
-//   cli/hook-check.js      the workflow checker (lazy-check.ts; the engine's runs/runner.ts and flow/load.ts):
+//   cli/hook-check.js      the workflow checker (the engine's runs/runner.ts and flow/load.ts, when a run starts):
 //                          the hook's bundle of it, shipped anyway, so the VSIX carries it once
 //   cli/hook-shell.js      the shell analysis (lazy-shell.ts; only the participant's shell calls), likewise
 //   elk.js                 elkjs, for the SVG export of a statechart run (panel/chart-svg.ts; elkOnce above)
 //   cli/hook-picomatch.js  picomatch (wherever the engine matches globs; the hook's bundle, shipped anyway)
 const lazyExtensionRequires = [
-  [/src[\\/]vscode[\\/]language[\\/]lazy-language\.ts$/, './index.js', './extension-language.js'],
+  [/src[\\/]vscode[\\/]language[\\/]lazy-language\.ts$/, './client.js', './extension-lsp-client.js'],
   [/src[\\/]vscode[\\/]runtime[\\/]lazy-runs\.ts$/, './runs.js', './extension-runs.js'],
   [/src[\\/]vscode[\\/]flows[\\/]lazy-flows\.ts$/, './index.js', './extension-flows.js'],
   [/src[\\/]vscode[\\/]runtime[\\/]lazy-shell\.ts$/, '../../engine/shell/gate.js', './cli/hook-shell.js'],
-  [/src[\\/]vscode[\\/]language[\\/]lazy-check\.ts$/, '../../engine/check/check-file.js', './cli/hook-check.js'],
   [/src[\\/]vscode[\\/]panel[\\/]chart-svg\.ts$/, 'elkjs/lib/elk.bundled.js', './elk.js'],
   // Engine files a bundle still carries itself (the activation bundle's few): their lazy parts as engine.js has them.
   ...ENGINE_LAZY_PARTS,
@@ -176,7 +186,7 @@ if (existsSync('src/vscode/extension.ts')) {
   const ext = { external: ['vscode'], plugins: [lazyExtensionParts] };
   entries.push({ ...ext, entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js' });
   const withEngine = { external: ['vscode'], plugins: [lazyExtensionParts, sharedEngine('./engine.js')] };
-  entries.push({ ...withEngine, ...importMetaUrl, entryPoints: ['src/vscode/language/index.ts'], outfile: 'dist/extension-language.js' });
+  entries.push({ ...ext, entryPoints: ['src/vscode/language/client.ts'], outfile: 'dist/extension-lsp-client.js' });
   entries.push({ ...withEngine, ...importMetaUrl, entryPoints: ['src/vscode/runtime/runs.ts'], outfile: 'dist/extension-runs.js' });
   entries.push({ ...withEngine, ...importMetaUrl, entryPoints: ['src/vscode/flows/index.ts'], outfile: 'dist/extension-flows.js' });
 }
@@ -214,7 +224,7 @@ for (const [from, name] of [['node_modules/web-tree-sitter/tree-sitter.wasm', 't
   rmSync(`dist/cli/${name}`, { force: true });
 }
 // Bundles of earlier layouts that no build writes any more (a stale one would be packaged).
-for (const stale of ['dist/extension-check.js', 'dist/extension-shell.js', 'dist/extension-elk.js']) {
+for (const stale of ['dist/extension-check.js', 'dist/extension-shell.js', 'dist/extension-elk.js', 'dist/extension-language.js']) {
   rmSync(stale, { force: true });
   rmSync(`${stale}.map`, { force: true });
 }

@@ -11,6 +11,7 @@ export const COMMAND_SUMMARIES = {
   enable: "write the agent clients' hook and MCP entries into a workspace",
   disable: "remove stategate's hook and MCP entries from a workspace",
   mcp: 'serve the statewright_* agent tools over MCP (stdio)',
+  lsp: 'the language server for workflow, statechart and flow files (stdio), for any LSP editor',
   export: 'print a workflow diagram as Mermaid, DOT or PlantUML',
   flow: 'run FlowState flows: run, resume, stop, pause, status, list',
   store: 'the shared PostgreSQL store (STATEGATE_STORE_URL): init, status, migrate',

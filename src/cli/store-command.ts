@@ -20,7 +20,8 @@ import {
   isStoreSchemaError,
   redactSecrets,
   storeConnectOptions,
-  storeSchema,
+  migrateStoreSchema,
+  storeSchemaStatus,
   storeUrlFromEnv,
   STORE_URL_ENV,
   type SchemaStatus,
@@ -62,7 +63,7 @@ function clientName(action: Action): string {
 
 async function readStatus(sql: postgres.Sql, target: StoreConnectOptions): Promise<StatusReport> {
   const [server] = await sql<{ v: string }[]>`SELECT current_setting('server_version') AS v`;
-  const schema = await storeSchema.status(sql);
+  const schema = await storeSchemaStatus(sql);
   let runs: number | null = null;
   let activeProjects: number | null = null;
   if (schema.state === 'current' || schema.state === 'behind') {
@@ -136,11 +137,11 @@ async function perform(action: Action, sql: postgres.Sql, target: StoreConnectOp
     else printStatus(out, report);
     return report.schema.state === 'current' ? 0 : 1;
   }
-  const before = await storeSchema.status(sql);
+  const before = await storeSchemaStatus(sql);
   if (action === 'init' && before.state === 'behind') {
     throw new CliError('schema_behind', `the store at ${target.redacted} already has the schema at version ${before.version}, older than this stategate's ${before.latest}: run \`stategate store migrate\``, 1);
   }
-  const result = await storeSchema.migrate(sql, clientName(action));
+  const result = await migrateStoreSchema(sql, clientName(action));
   const after = await readStatus(sql, target);
   if (json) {
     printJson(out, { action, url: target.redacted, from: result.from, to: result.to, applied: result.applied, status: after });

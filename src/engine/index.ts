@@ -7,76 +7,103 @@
  * shell/parser.ts): the bundles load them on first use with `require` of their
  * own file, so that activation and the hook do not pay for them
  * (docs/architecture.md "Bundles").
+ *
+ * Every name here is one a shell uses, named, so the surface is what the shells
+ * need and nothing more: a name no shell imports any longer goes (tests of an
+ * engine part import its file).
  */
-export * from './model/index.js';
+export type { ChartAgent, Diagnostic, FlowStep, JsonObject, JsonValue, RelatedInfo, SourceLoc, Workflow, WorkflowFormat } from './model/index.js';
 export { MAX_JSON_DEPTH, nestsDeeperThan } from './model/json-value.js';
-export * from './formats/index.js';
-export * from './formats/statewright.js';
-export * from './formats/registry.js';
-export * from './formats/workspace-workflows.js';
-export * from './formats/text-position.js';
-export type * from './check/check-file.js';
-export * from './machine/run.js';
-export { evidenceView, EVIDENCE_KEY, type CallOutcome, type Evidence } from './machine/evidence.js';
-export * from './machine/describe.js';
-export * from './runs/runner.js';
-export * from './sandbox/answer.js';
-export * from './sandbox/bwrap-argv.js';
-export * from './sandbox/bwrap-probe.js';
-export * from './sandbox/clients.js';
-export * from './sandbox/plan.js';
-export * from './store/run-store.js';
-export * from './store/run-storage.js';
-export * from './store/file-storage.js';
-export * from './store/store-choice.js';
-export * from './store/store-pointer.js';
-export * from './store/project-key.js';
-export * from './store/replay.js';
-export * from './util/atomic-file.js';
-export * from './store/active-record.js';
-export * from './util/user-state-dir.js';
-export * from './store/recent-calls.js';
-export * from './store/deadline.js';
+export {
+  detectFormat, findFlowToolRegistry, isFlowToolRegistryFile, isPlainDataFile, isRegistryManifestDocument,
+  loadWorkflowText, sniffFormat, type CustomFlowTool
+} from './formats/index.js';
+export { loadStatewright } from './formats/statewright.js';
+export { MANIFEST_FILE, WorkflowRegistry } from './formats/registry.js';
+export { activeFirst, declaresWorkflowSchema, findWorkflow, findWorkflows, isWorkflowPath } from './formats/workspace-workflows.js';
+export { LineIndex } from './formats/text-position.js';
+export type { CheckOptions, CheckResult } from './check/check-file.js';
+export type { JournalEntry, RunSnapshot, RunStatus, StoredEntry, TakenEdge } from './machine/run.js';
+export { evidenceView, type CallOutcome } from './machine/evidence.js';
+export type { StateView, TransitionView } from './machine/describe.js';
+export { flowNotRunnable, Runner, RunnerError, type OutsideStage, type ShellAnalyser, type ShellRewriter } from './runs/runner.js';
+export { sandboxStatusHere, type SandboxProvider, type SandboxStatus } from './sandbox/answer.js';
+export { SANDBOXED_ENV } from './sandbox/bwrap-argv.js';
+export { findSandbox } from './sandbox/bwrap-probe.js';
+export type { StoreProblem } from './store/run-store.js';
+export { FileRunStorage } from './store/file-storage.js';
+export { chooseStorage, chosenStoreUrl } from './store/store-choice.js';
+export { writeStorePointer } from './store/store-pointer.js';
+export { replay } from './store/replay.js';
+export { writeFileAtomic } from './util/atomic-file.js';
+export { findStoreDir } from './store/active-record.js';
+export { userStateDir } from './util/user-state-dir.js';
+export { currentWait, processDeadline, remainingMs, setProcessDeadline } from './store/deadline.js';
 // The shared PostgreSQL store's schema (versioned migrations; docs/team.md).
-export * as storeSchema from './store/postgres/schema.js';
-export { StoreSchemaError, isStoreSchemaError, type SchemaStatus, type SchemaProblem, type MigrateResult } from './store/postgres/schema.js';
-export { LATEST_SCHEMA_VERSION, RUN_NOTIFY_CHANNEL, MIGRATIONS, type Migration } from './store/postgres/migrations.js';
-export * from './store/postgres/connect-options.js';
-export * from './store/postgres/classify-error.js';
-export * from './policy/decide.js';
-export * from './agent/tools.js';
-export * from './policy/tool-aliases-file.js';
-export * from './runs/agent-tools.js';
-export * from './agent/agent-acts.js';
+export { isStoreSchemaError, migrate as migrateStoreSchema, status as storeSchemaStatus, type SchemaStatus } from './store/postgres/schema.js';
+export {
+  redactSecrets, STORE_URL_ENV, storeConnectOptions, storeUrlFromEnv, type StoreConnectOptions
+} from './store/postgres/connect-options.js';
+export { classifyStoreError, describeStoreFailure } from './store/postgres/classify-error.js';
+export type { RecordOutcome } from './policy/decide.js';
+export { isOwnTool, OWN_TOOLS, ownToolName, toolMatches, type ExtraAliases } from './agent/tools.js';
+export { cleanAliases, writeToolAliases } from './policy/tool-aliases-file.js';
+export {
+  activeIsDebug, AGENT_TOOLS, describeAgentCall, invokeAgentTool, offeredToolSpecs, specForView, stageBrief,
+  type AgentSession
+} from './runs/agent-tools.js';
 // Stage pipelines: the completion step, turns, grants, stage views and the audit timeline (docs/pipelines.md).
-export * from './pipeline/index.js';
+export {
+  auditText, auditTimeline, bareNamesAreOurs, completionToolCalled, isSecurityMode, typedDenial,
+  type AuditTimeline, type SecurityMode, type StageView
+} from './pipeline/index.js';
 // The run record (agent-state.json): its files, bounds, and the operations the participant calls (Runner.reportUsage).
-export { RECORD_FILE, LEARNINGS_FILE, MIRROR_PATH, MIRROR_SETTING_FILE, readRecord, writeMirrorSetting } from './record/record-file.js';
+export { readRecord, writeMirrorSetting } from './record/record-file.js';
 export { noteSession } from './record/sessions-seen.js';
-export { formatCost, formatElapsed, parseCost, parseDuration } from './record/bounds.js';
-export { parseModelPrices, priceFor, usageReport, type ModelName, type ModelPrice, type ModelPrices } from './record/pricing.js';
-export type { UsageReport, UsageOutcome, LearningOutcome } from './record/operations.js';
-export type * from './record/types.js';
-export * from './policy/briefing.js';
-export * from './policy/chart-agent-view.js';
-export * from './export/graph.js';
-export * from './export/text-exports.js';
-export * from './export/layout.js';
-export * from './export/svg.js';
-export * from './language/index.js';
+export { parseCost, parseDuration } from './record/bounds.js';
+export { parseModelPrices, priceFor, usageReport, type ModelPrices } from './record/pricing.js';
+export type { UsageReport } from './record/operations.js';
+export type { AgentStateRecord } from './record/types.js';
+export { briefing, INTERRUPT_MARKER, type BriefedView } from './policy/briefing.js';
+export type { AgentInvocationView } from './policy/chart-agent-view.js';
+export { workflowGraph, type EdgeKind, type GraphEdge } from './export/graph.js';
+export { EXPORT_FORMATS, exportWorkflow, TEXT_EXPORT_FORMATS, type ExportFormat, type TextExportFormat } from './export/text-exports.js';
+export { labelWidth, NODE_HEIGHT_PX, nodeWidth } from './export/layout.js';
+export { exportSvg } from './export/svg.js';
+export {
+  chartCompletions, chartDefinition, chartFixes, chartHover, chartLenses, chartOutline, chartPrepare,
+  chartReferences, chartRename, codeLenses, completionsAt, definitionAt, documentSymbols, flowCompletions,
+  flowDefinition, flowFixes, flowHover, flowLenses, flowOutline, flowPrepare, flowReferences, flowRename,
+  hoverAt, occurrences, prepareRename, quickFixes, referencesAt, renameAt, subFlowLoader, toolCompletions,
+  type CompletionKind, type FlowCompletionItem, type Lens, type NavigationOptions, type OutlineKind,
+  type OutlineSymbol, type ResolveInvoke, type Target, type ToolName
+} from './language/index.js';
 // Statechart runs, for the state panel and the status bar (src/vscode/panel, src/vscode/runtime).
-export { chartEvents, type ChartEventCandidate, type ChartEventView, type ChartGuardView } from './machine/chart-events.js';
+export { chartEvents, type ChartEventView } from './machine/chart-events.js';
 export { isChartWorkflow } from './machine/chart-run.js';
-export { diagramTree, duration, isContainer, type DiagramTree, type TreeNode } from './export/tree.js';
+export { diagramTree, duration, isContainer, type TreeNode } from './export/tree.js';
 export { configurationPaths, nextDue, ROOT_ID, type ChartInvocation, type ChartSnapshot, type ChartTimer } from './statechart/index.js';
 // Flows (FlowState): the runner, for `stategate flow ...` and the Flows view.
-export * from './flow/index.js';
-export * from './handlers/index.js';
+export {
+  abortFlowRuns, FlowError, flowStatus, instanceDir, instanceFile, listFlows, pauseFlow, resumeFlow, startFlow,
+  stopFlow, type AskRequest, type FlowHost, type FlowSink, type FlowStatus, type FlowStatusName,
+  type FlowSummary, type IssueRequest, type ModelVendor, type PromptRequest, type ToolOutcome
+} from './flow/index.js';
+export {
+  handlerLines, pendingOf, runPendingHandlers, trustContent, trustFilePath, trustState, type TrustQuestion
+} from './handlers/index.js';
 // The effects of a plain Node host (the CLI's, whose bash and claude-code the extension's host reuses).
-export * from './flow/effects/index.js';
+export { claudeHookCommandFor, nodeFlowHost } from './flow/effects/index.js';
 // Agent clients: the hook and MCP entries `stategate enable` and "Enable Agent Enforcement" write (src/engine/clients).
-export * from './clients/cli-launch.js';
-export * from './clients/hook-install.js';
-export * from './clients/client-configs.js';
-export * from './clients/config-io.js';
-export * from './clients/repoint-mcp.js';
+export {
+  cliCommandLine, cliInvocation, cliPath, guardedCommandLine, quoteWord, RUNTIME_ENV, type HostRuntime
+} from './clients/cli-launch.js';
+export {
+  CLAUDE_SETTINGS_FILE, describeWrites, HOOK_CLIENTS, HOOK_TIMEOUT_S, hookBoundMs, hookCommand,
+  INSTALLED_HOOK_EVENTS, isHookClient, isOurVscodeHookFile, isStategateHookCommand, mergeClaudeSettings,
+  removeFromClaudeSettings, repointHookEntries, VSCODE_HOOK_FILE, vscodeHookFile, type HookClientName,
+  type HookEvent
+} from './clients/hook-install.js';
+export { ClientConfigError, clientLaunch, enableNotes, MCP_SERVER_NAME, planDisable, planEnable } from './clients/client-configs.js';
+export { applyClientWrites, clientFileReader } from './clients/config-io.js';
+export { planRepointMcp } from './clients/repoint-mcp.js';

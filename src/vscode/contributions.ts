@@ -11,11 +11,6 @@ export const PANEL_VIEW_ID = 'stategate.statePanel';
 export const PANEL_EDITOR_TYPE = 'stategate.statePanelEditor';
 export const MCP_PROVIDER_ID = 'stategate.mcp';
 
-/**
- * Providers of workflow documents register for all JSON; each first asks `isWorkflowDocument`,
- * since a `$schema`-named workflow can have any file name (a glob cannot see it).
- */
-export const WORKFLOW_SELECTOR: vscode.DocumentSelector = [{ language: 'json' }, { language: 'jsonc' }];
 
 /** Command arguments are whatever the caller passes. */
 export type CommandHandler = (...args: any[]) => unknown;

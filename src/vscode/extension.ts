@@ -1,6 +1,7 @@
 // The extension's entry point: wires the parts, nothing else. This bundle (dist/extension.js) only
 // registers: the language features and the runs (status bar, commands, agents, panel) are bundles of
-// their own that their stand-ins load on first use (language/lazy-language.ts, runtime/lazy-runs.ts).
+// their own that their stand-ins load on first use (language/lazy-language.ts starts the language
+// client, whose server is a process of its own; runtime/lazy-runs.ts).
 import * as vscode from 'vscode';
 import { registerLanguageFeatures } from './language/lazy-language.js';
 import { registerMcpProvider } from './agents/mcp-provider.js';
@@ -18,6 +19,8 @@ export interface StategateApi {
   readonly activation: { readonly startedAt: number; readonly ms: number };
   /** The VS Code APIs this editor did not offer (a fork of VS Code), each with why (editor-apis.ts). */
   readonly unavailable: readonly string[];
+  /** The language server's process id; undefined until the first document of ours started it (language/lazy-language.ts). */
+  languageServerPid(): Promise<number | undefined>;
 }
 
 const SHOW_VERSION = 'stategate.showVersion';
@@ -33,7 +36,7 @@ export function activate(context: vscode.ExtensionContext): StategateApi {
       return version;
     }),
   );
-  registerLanguageFeatures(context);
+  const language = registerLanguageFeatures(context);
   const first = vscode.workspace.workspaceFolders?.[0];
   const folder = first && first.uri.scheme === 'file' ? first : undefined;
   const flowCommands = registerFlows(context, folder);
@@ -41,7 +44,8 @@ export function activate(context: vscode.ExtensionContext): StategateApi {
   if (folder) context.subscriptions.push(...registerMcpProvider(context, folder));
   const activation = { startedAt, ms: performance.now() - t0 };
   const unavailable = unavailableApis();
-  return folder ? { version, get runs() { return runs().service; }, activation, unavailable } : { version, activation, unavailable };
+  const languageServerPid = async (): Promise<number | undefined> => language.server()?.processId();
+  return folder ? { version, get runs() { return runs().service; }, activation, unavailable, languageServerPid } : { version, activation, unavailable, languageServerPid };
 }
 
 export function deactivate(): void {}

@@ -9,6 +9,7 @@ import { withVsCode } from './harness';
 import { checkWorkflowFile } from '../../src/engine/check/check-file';
 import { LineIndex } from '../../src/engine/formats/text-position';
 import type { ReportedDiagnostic } from './host-runner/suites/diagnostics';
+import { BIG_STATES, bigWorkflow, type HostThreadReport } from './host-runner/suites/big-workflow';
 
 const RULES: Record<string, string> = {
   'final-state-transition.workflow.json': 'final-state-transition',
@@ -48,5 +49,26 @@ test('each semantic rule shows in Problems with its code, message and exact rang
       }
     }
     t.diagnostic(`rules checked in VS Code: ${[...new Set(Object.values(RULES))].join(', ')}`);
+
+    // The language server checked a big workflow in its own process while the host's event loop stayed
+    // free: had the check run on the host's thread, the loop would have stalled for the check's whole time.
+    const big = result.tests.find((r) => r.name.startsWith('a big workflow'))?.data as HostThreadReport | undefined;
+    assert.ok(big, 'the in-host language server test ran');
+    assert.deepEqual(big.diagnosticCodes.sort(), ['unknown-target', 'unreachable-state'], 'the big workflow\'s Problems arrived');
+    assert.ok(big.serverPid !== undefined && big.serverPid !== big.hostPid, `server pid ${big.serverPid}, host pid ${big.hostPid}`);
+    const checkers = big.loaded.filter((f) => /(^|\/)(cli\/hook-check|cli\/hook-yaml|lsp-server|extension-language)\.js$/.test(f));
+    assert.deepEqual(checkers, [], 'no checker, YAML reader or server module loaded in the extension host');
+    assert.ok(big.loaded.includes('dist/extension-lsp-client.js'), `the host loaded the client (the list is of the extension's modules): ${big.loaded.join(', ')}`);
+    assert.deepEqual(big.lensArguments, { startRun: true, showReferences: true }, 'the lenses\' commands get a Uri, a Position and Locations');
+    const text = bigWorkflow(BIG_STATES);
+    const file = path.join(vsc.workspaceDir, 'big', 'big.workflow.json');
+    const times = [0, 1, 2].map(() => {
+      const t0 = performance.now();
+      checkWorkflowFile(text, file);
+      return performance.now() - t0;
+    });
+    const checkMs = times.sort((a, b) => a - b)[1]!;
+    t.diagnostic(`big workflow (${BIG_STATES} states): Problems in ${big.waitedMs.toFixed(0)} ms; host event loop max delay ${big.maxDelayMs.toFixed(1)} ms (p99 ${big.p99DelayMs.toFixed(1)}); the check alone takes ${checkMs.toFixed(0)} ms here`);
+    assert.ok(big.maxDelayMs < checkMs / 2, `the host's event loop stalled ${big.maxDelayMs.toFixed(1)} ms, not far below the check's ${checkMs.toFixed(0)} ms`);
   });
 });

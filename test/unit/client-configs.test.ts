@@ -14,9 +14,9 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
+import { ClientConfigError, clientLaunch, HOOK_CLIENTS, planDisable, planEnable, repointHookEntries, type HookClientName, type HostRuntime } from '../../src/engine/index';
+// Where each client keeps its files, and one entry's shape: the engine's own tables, which the shells never name.
 import {
-  ClientConfigError,
-  clientLaunch,
   CODEX_CONFIG_FILE,
   CODEX_HOOKS_FILE,
   COPILOT_HOOK_FILE,
@@ -24,15 +24,9 @@ import {
   copilotMcpEntry,
   CURSOR_HOOKS_FILE,
   GEMINI_SETTINGS_FILE,
-  HOOK_CLIENTS,
   OPENCODE_PLUGIN_FILE,
-  planDisable,
-  planEnable,
-  repointHookEntries,
   type FileWrite,
-  type HookClientName,
-  type HostRuntime,
-} from '../../src/engine/index';
+} from '../../src/engine/clients/client-configs';
 import { enforcementFileAt } from '../../src/engine/util/paths/enforcement-files';
 import { cli, CLI, REPO_ROOT } from './helpers/cli';
 import { tempDir } from './helpers/temp-dir';

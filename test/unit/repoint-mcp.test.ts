@@ -13,22 +13,10 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
-import {
-  clientLaunch,
-  CLAUDE_MCP_FILE,
-  CODEX_CONFIG_FILE,
-  CODEX_FORWARDED_ENV,
-  COPILOT_MCP_FILE,
-  CURSOR_MCP_FILE,
-  GEMINI_SETTINGS_FILE,
-  OPENCODE_PLUGIN_FILE,
-  planEnable,
-  planRepointMcp,
-  repointHookEntries,
-  VSCODE_MCP_FILE,
-  type HookClientName,
-  type HostRuntime,
-} from '../../src/engine/index';
+import { clientLaunch, planEnable, planRepointMcp, repointHookEntries, type HookClientName, type HostRuntime } from '../../src/engine/index';
+// Where each client keeps its files: the engine's own tables, which the shells never name.
+import { CODEX_CONFIG_FILE, CODEX_FORWARDED_ENV, COPILOT_MCP_FILE, CURSOR_MCP_FILE, GEMINI_SETTINGS_FILE, OPENCODE_PLUGIN_FILE } from '../../src/engine/clients/client-configs';
+import { CLAUDE_MCP_FILE, VSCODE_MCP_FILE } from '../../src/engine/clients/repoint-mcp';
 import { CLI } from './helpers/cli';
 import { tempDir } from './helpers/temp-dir';
 

@@ -8,9 +8,9 @@
  * The grant is read from the definition the run keeps (run.json), never from
  * the workflow file, which the agent may have edited since.
  *
- * One wording serves the agent tools (agent-tools.ts, for MCP, VS Code's
+ * One wording serves the agent tools (runs/agent-tools.ts, for MCP, VS Code's
  * language-model tools and the @stategate participant) and the agent's own
- * shell (own-cli.ts), so every way in says the same thing.
+ * shell (shell/own-cli.ts), so every way in says the same thing.
  */
 import type { AgentAct, WorkflowMeta } from '../model/index.js';
 
@@ -38,11 +38,6 @@ export function grantedActs(meta: WorkflowMeta | undefined): readonly AgentAct[]
 
 export function isGranted(act: AgentAct, meta: WorkflowMeta | undefined): boolean {
   return grantedActs(meta).includes(act);
-}
-
-/** How a person does the act (for the agent's deny reasons). */
-export function personsWay(act: AgentAct): string {
-  return PERSONS_WAY[act];
 }
 
 /**

@@ -296,7 +296,7 @@ const PATH_KEYS = ['file_path', 'filePath', 'notebook_path', 'notebookPath', 'pa
 /**
  * Where a command runs, in each client's spelling: Cursor's beforeShellExecution
  * `cwd`, OpenCode's bash and Codex's shell `workdir`, `working_directory`. Its
- * relative paths and `> file` start there (write-plan.ts).
+ * relative paths and `> file` start there (policy/paths/write-plan.ts).
  */
 const CWD_KEYS = ['cwd', 'working_directory', 'workingDirectory', 'workdir'];
 /** Gemini CLI's run_shell_command names its folder `dir_path` (older releases `directory`); on its other tools `dir_path` is the path read. */

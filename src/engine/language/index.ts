@@ -1,6 +1,6 @@
 /**
  * The workflow language service: pure functions on a workflow's text and IR
- * that the VS Code adapters (src/vscode/language/) call. Offsets in, offsets
+ * that the language server (src/lsp/) calls. Offsets in, offsets
  * and text edits out; nothing here throws on a broken document.
  */
 export { completionsAt, type CompletionItem, type CompletionKind, type CompletionOptions, type ToolName } from './completion.js';

@@ -3,7 +3,7 @@
  * and docs/enforcement.md for what the rules mean), as pure functions of the chart: a state's effective rules
  * (its own narrowed by each ancestor's), the node each limit in force is
  * declared by, and the events of a configuration. The policy
- * (effective-rules.ts) and the state view (machine/describe-chart.ts) both
+ * (policy/effective-rules.ts) and the state view (machine/describe-chart.ts) both
  * read them; nothing here knows about runs.
  */
 import type { StateNode, StateRules, Workflow } from '../model/index.js';

@@ -84,8 +84,6 @@ export interface Position {
   interrupt?: ActiveInterrupt;
 }
 
-export type BranchStatus = 'pending' | 'running' | 'done' | 'failed';
-
 interface BranchBase {
   name: string;
   initial: string;
@@ -359,8 +357,6 @@ export type JournalEntry =
 
 /** The statechart operation a `chart` journal entry records. */
 export type ChartOp = 'start' | 'send' | 'timers' | 'done' | 'fail' | 'force' | 'interrupt';
-
-export type JournalKind = JournalEntry['kind'];
 
 export type ErrorCode =
   | 'unknown_event'

@@ -60,7 +60,7 @@ export interface PipelineState {
   seq: number;
   proposals: GrantProposal[];
   grants: Grant[];
-  /** A security mode chosen for the run (security-mode.ts); absent: the workflow's meta.security_mode, else `ask`. */
+  /** A security mode chosen for the run (pipeline/security-mode.ts); absent: the workflow's meta.security_mode, else `ask`. */
   securityMode?: { mode: 'ask' | 'yolo'; source: 'run' | 'setting' };
 }
 

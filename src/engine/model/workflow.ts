@@ -310,11 +310,6 @@ export function isInvokeProblem<T extends object>(found: T | InvokeProblem | und
   return found !== undefined && 'problem' in found;
 }
 
-/** A leaf state: where an agent can actually be. */
-export function isFinal(node: StateNode): boolean {
-  return node.kind === 'final';
-}
-
 /** All outgoing target references of a transition (every branch, invoke and fork targets). */
 export function transitionTargets(t: Transition): NameRef[] {
   switch (t.kind) {

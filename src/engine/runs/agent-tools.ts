@@ -3,9 +3,9 @@
  * instructions name them keep working. One definition serves every client:
  * VS Code's language-model tools, the MCP server and the @stategate
  * participant are adapters over `AGENT_TOOLS` and `invokeAgentTool`.
- * These tools are always allowed and never counted (see tools.ts); the acts
+ * These tools are always allowed and never counted (see agent/tools.ts); the acts
  * that loosen an enforced run (pause, load another workflow, force a state)
- * are refused here unless the run's workflow grants them (agent-acts.ts).
+ * are refused here unless the run's workflow grants them (agent/agent-acts.ts).
  */
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';

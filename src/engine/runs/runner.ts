@@ -110,7 +110,7 @@ export interface ToolOptions {
   readonly cwd?: string;
   /** Which client asks (`codex`, `vscode`, ...): journaled with the call, and told apart from another client's hook for the same call. */
   readonly client?: string;
-  /** The client's id of the call (`tool_use_id`): two hooks answering one call are counted once (recent-calls.ts). */
+  /** The client's id of the call (`tool_use_id`): two hooks answering one call are counted once (store/recent-calls.ts). */
   readonly callId?: string;
 }
 
@@ -136,7 +136,7 @@ export interface RunnerOptions {
   readonly sandbox?: SandboxProvider;
   /** Where the record of the active run outside the workspace is kept (default: userStateDir()). */
   readonly stateDir?: string;
-  /** Tests: called after each step of a commit, to stop a writer there (run-store.ts). */
+  /** Tests: called after each step of a commit, to stop a writer there (store/run-store.ts). */
   readonly afterCommitStep?: (step: CommitStep) => void;
   /** The machine for the path rules (default: this one's file system, home and state folder). */
   readonly paths?: PathEnv;
@@ -225,7 +225,7 @@ export class Runner {
   private readonly rewriteShell: ShellRewriter | undefined;
   private readonly sandbox: SandboxProvider | undefined;
   private readonly stateDir: string;
-  /** Path rules resolve symlinks, the workspace root's own included (write-guard.ts). */
+  /** Path rules resolve symlinks, the workspace root's own included (util/paths/write-guard.ts). */
   readonly paths: PathEnv;
 
   constructor(options: RunnerOptions) {
@@ -295,7 +295,7 @@ export class Runner {
   }
 
   /**
-   * A shared store that could not be read, in a process bound by a deadline (a hook: deadline.ts):
+   * A shared store that could not be read, in a process bound by a deadline (a hook: store/deadline.ts):
    * every later read in this process gets the same answer at once. A second read would wait for
    * the store again with the time the first one used up, and the hook would deny only after
    * both, past the client's timeout (a PreToolUse reads the run for the stage's turn, then to decide).
@@ -637,7 +637,7 @@ export class Runner {
       prepared.push({ branch, node: here.node, policy });
     }
     const first = prepared[0];
-    // While it runs (the sandbox, the environment rewrite) every branch's rules hold too: branch-intersection.ts.
+    // While it runs (the sandbox, the environment rewrite) every branch's rules hold too: policy/branch-intersection.ts.
     const rules = intersectRules(prepared.map((p) => p.node.rules)) ?? first?.node.rules;
     const extracted = extractCall(call.tool, call.input, aliases);
     const rewrite =
@@ -757,7 +757,7 @@ export class Runner {
   }
 
   /**
-   * Decide or record a call once, whatever number of hooks ask (recent-calls.ts):
+   * Decide or record a call once, whatever number of hooks ask (store/recent-calls.ts):
    * a repeat from another hook gets `again(first answer)` and changes nothing.
    * Runs under the store's lock (inside apply). The call's journal entries
    * carry the client that asked.
@@ -870,7 +870,7 @@ export class Runner {
     const analyse = async (n: StateNode): Promise<ShellVerdict | undefined> => {
       const found = shellRulesFor(n, extracted, call.tool, aliases);
       if (!found) return undefined;
-      // The grant of meta.agent_may lets the agent's own `stategate run stop|pause|...` through (own-cli.ts).
+      // The grant of meta.agent_may lets the agent's own `stategate run stop|pause|...` through (shell/own-cli.ts).
       const rules = agentMay?.length ? { ...found, agentMay } : found;
       return this.analyseShell ? await this.analyseShell(command, rules) : { ok: false, reason: 'no shell analyser is available' };
     };
@@ -915,7 +915,7 @@ export class Runner {
     return rel === '' || path.isAbsolute(rel) ? undefined : rel;
   }
 
-  /** Apply a machine operation to the active run under the lock (a pipeline's stage executions follow: stage-sync.ts). */
+  /** Apply a machine operation to the active run under the lock (a pipeline's stage executions follow: pipeline/stage-sync.ts). */
   apply<O>(op: (run: RunSnapshot) => MachineResult<O>, options?: ChangeOptions): Promise<O> {
     return this.storeOp(() => this.store.updateActive((run) => this.change(this.withStages(withDueTimers(run, this.env, op))), options));
   }

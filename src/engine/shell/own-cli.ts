@@ -11,7 +11,7 @@
  * (binding its session to a fork branch, as over MCP),
  * `validate`, `export`, `mcp`, `flow` and help; and `run pause`, `run stop`,
  * `run start`/`run resume` and `run force` where the caller says the run's
- * workflow grants the act (`meta.agent_may`, agent-acts.ts): the same acts
+ * workflow grants the act (`meta.agent_may`, agent/agent-acts.ts): the same acts
  * its tools are refused without the grant.
  *
  * Recognised: the command `stategate` (any path), `npx`/`npm exec`/`pnpm

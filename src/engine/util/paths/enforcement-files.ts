@@ -28,7 +28,7 @@ export interface EnforcementFile {
   readonly at: 'anywhere' | 'home' | 'state' | 'bundle';
   /** What it is, for the denial ("Claude Code's project settings, which hold its hooks"). */
   readonly what: string;
-  /** A VS Code settings file: a write that leaves its hook settings unchanged may pass (vscode-hook-settings.ts). */
+  /** A VS Code settings file: a write that leaves its hook settings unchanged may pass (policy/paths/vscode-hook-settings.ts). */
   readonly hookSettings?: boolean;
 }
 

@@ -5,7 +5,7 @@
  * its arguments name, and stategate cannot know that it only reads: every
  * string among its arguments, at any depth (object keys too: `{files:
  * {"<path>": "<text>"}}`), is taken as a path the call may write, and checked
- * against the protected files only (write-plan.ts). Not against the path
+ * against the protected files only (policy/paths/write-plan.ts). Not against the path
  * scope: a string that is not a path in the workspace or a protected location
  * is not a path, so a search query or a message never turns an everyday MCP
  * call into a write outside the workspace.

@@ -22,7 +22,7 @@ export interface PathEnv extends PathLookup {
   /** The workspace folder (absolute; may itself be reached through a symlink). */
   readonly root: string;
   readonly home?: string;
-  /** stategate's user state folder (user-state-dir.ts). */
+  /** stategate's user state folder (util/user-state-dir.ts). */
   readonly stateDir?: string;
   /** Where `mktemp` writes. */
   readonly tmpDir?: string;
@@ -140,7 +140,7 @@ export class PathGuard {
    * path, as written or where it really lands, that is not an existing folder), or
    * undefined. The workspace's own `.stategate` exists while a run is enforced, so only
    * a new one is refused: one an agent makes in a subfolder could otherwise be taken
-   * for the run by a hook started there (active-record.ts findStoreDir).
+   * for the run by a hook started there (store/active-record.ts findStoreDir).
    */
   private newStoreFolder(p: ResolvedPath): string | undefined {
     for (const spelling of [p.lexical, p.real]) {
