@@ -84,7 +84,8 @@ test('what is not data is never compiled, and a value no compiler wrote is refus
 test('the IR version is pinned to the model: a change to src/engine/model/\'s code must bump IR_VERSION (and this table)', () => {
   // Changing what the IR holds makes compiled files of the old shape wrong: bump IR_VERSION so they are never read
   // (compiled-definitions.ts), then pin the model's new fingerprint here. Comments and spacing do not count.
-  const PINNED: Record<number, string> = { 1: '9ce73ea4a9eff952' };
+  // Re-pinned without a bump when a change left the IR as it was (main's removal of the unused isFinal(), for one).
+  const PINNED: Record<number, string> = { 1: '34737619b843643e' };
   const dir = path.join(REPO_ROOT, 'src/engine/model');
   // The files the IR's types are declared in (Workflow and what it holds); the run's own types live beside them.
   const code = ['workflow.ts', 'chart.ts', 'flow.ts', 'source.ts', 'json-types.ts', 'diagnostic.ts'].map((f) => fs.readFileSync(path.join(dir, f), 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '').replace(/\s+/g, '')).join('');
