@@ -23,9 +23,14 @@ if (process.argv[2] === 'decide') {
   const script = new vm.Script(CJS_WRAPPER[0] + fs.readFileSync(hookJs, 'utf8') + CJS_WRAPPER[1], { filename: hookJs });
   const module = { exports: {} };
   script.runInThisContext()(module.exports, createRequire(hookJs), module, hookJs, path.dirname(hookJs));
-  const out = { stdout: (s) => process.stdout.write(s), stderr: (s) => process.stderr.write(s) };
+  let answer = '';
+  const out = { stdout: (s) => (answer += s), stderr: (s) => process.stderr.write(s) };
   module.exports.command.run(['--client', 'claude'], out).then((code) => {
-    if (code !== 0) process.exit(code);
+    // The call must have been allowed: a cache made on a denial's path would hold other functions.
+    if (code !== 0 || /"deny"/.test(answer)) {
+      process.stderr.write(`hook-code-cache: the Read was not allowed: ${answer}\n`);
+      process.exit(1);
+    }
     fs.writeFileSync(`${hookJs}.cache`, script.createCachedData());
     process.exit(0);
   });

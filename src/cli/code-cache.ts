@@ -8,6 +8,11 @@
  * bundle's folder is one of the gate's protected places (util/paths/enforcement-files.ts, read-only
  * in the sandbox). V8 refuses a cache made by another V8, with other flags or for another source,
  * and the bundle is then compiled as usual: the cache only ever saves time.
+ *
+ * Only for a bundle without `import()`: on Node 20 a function V8 took from a code cache cannot
+ * import() (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING, even with `importModuleDynamically`), which is
+ * why the shell bundle (web-tree-sitter's glue imports `module` and `fs/promises`) loads as before.
+ * test/unit/hook-bundle.test.ts holds that hook.js has none.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -174,6 +174,8 @@ test('the hook\'s code cache, made by the build for a Node without a compile cac
   if ('enableCompileCache' in (require('node:module') as object)) return t.skip('this Node caches compiled code itself: the build makes no code cache');
   const hookJs = path.join(DIST_CLI, 'hook.js');
   assert.ok(fs.existsSync(`${hookJs}.cache`), 'the build wrote dist/cli/hook.js.cache');
+  // A function taken from a code cache cannot import() on Node 20 (code-cache.ts): the call would be denied.
+  assert.ok(!/\bimport\(/.test(fs.readFileSync(hookJs, 'utf8')), 'hook.js has no import()');
   const loaded = requireWithCodeCache(hookJs);
   assert.equal(loaded.cache, 'used');
   assert.equal(typeof (loaded.exports as { command?: { run?: unknown } }).command?.run, 'function');
