@@ -112,20 +112,24 @@ function calls(root: string): ToolCall[] {
     { tool: 'Write', input: { file_path: path.join(root, '.stategate', 'active'), content: 'x' } },
     { tool: 'Bash', input: { command: 'git status' } },
     { tool: 'Bash', input: { command: 'npm test && rm -rf src' } },
-    { tool: 'WebFetch', input: { url: 'https://example.com' } },
   ];
 }
 
-/** The run's answers to `calls`, its state, one event (the first the state offers) and the calls again, without what differs by run (ids, the workspace's folder). */
+/**
+ * The run's answers to `calls`, its state, one event (the first the state offers), then its state and a
+ * read and a shell call in the state that event led to; without what differs by run (ids, the workspace's
+ * folder). Each allowed call commits (fsyncs included): the second round is kept short for the suite's time.
+ */
 async function decisions(runner: () => Runner, root: string): Promise<unknown[]> {
   const out: unknown[] = [];
   const scrub = (v: unknown): unknown => JSON.parse(JSON.stringify(v ?? null).split(root).join('WS').replace(/\d{8}T\d{6}Z-[0-9a-f]{6}/g, 'RUN'));
-  for (let round = 0; round < 2; round++) {
-    for (const call of calls(root)) out.push(scrub(await runner().tool(call, { client: 'claude', cwd: root })));
+  const all = calls(root);
+  for (const round of [all, [all[0]!, all[3]!]]) {
     const state = await runner().state().catch((e: Error) => ({ error: e.message }));
     out.push(scrub(state));
+    for (const call of round) out.push(scrub(await runner().tool(call, { client: 'claude', cwd: root })));
     const event = (state as { transitions?: { event: string }[] }).transitions?.[0]?.event;
-    if (event) out.push(scrub(await runner().send(event).catch((e: Error) => ({ error: e.message }))));
+    if (event && round === all) out.push(scrub(await runner().send(event).catch((e: Error) => ({ error: e.message }))));
   }
   return out;
 }
