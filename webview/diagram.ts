@@ -184,6 +184,17 @@ export class SgDiagram extends LitElement {
     this.view = { k, x: Math.max(0, (w - l.width * k) / 2), y: 0 };
   }
 
+  /** "Show all": the whole diagram within the panel's width, however small that makes it (a person asked). */
+  private fitAll(): void {
+    const l = this.layout;
+    if (!l) return;
+    const w = this.clientWidth || 300;
+    const k = Math.max(MIN_ZOOM, Math.min(1, w / l.width));
+    this.userMoved = true;
+    this.setHeight(l.height * k);
+    this.view = { k, x: (w - l.width * k) / 2, y: 0 };
+  }
+
   private setHeight(px: number): void {
     this.style.setProperty('--sg-diagram-height', `${Math.max(MIN_HEIGHT_PX, Math.ceil(px))}px`);
   }
@@ -344,7 +355,8 @@ export class SgDiagram extends LitElement {
       <div class="toolbar">
         <vscode-icon name="zoom-in" action-icon label="Zoom in" title="Zoom in" @click=${() => this.zoom(1.25)}></vscode-icon>
         <vscode-icon name="zoom-out" action-icon label="Zoom out" title="Zoom out" @click=${() => this.zoom(0.8)}></vscode-icon>
-        <vscode-icon name="screen-full" action-icon label="Fit to width" title="Fit to width (the opening view)" data-testid="diagram-fit" @click=${() => this.fit()}></vscode-icon>
+        <vscode-icon name="screen-normal" action-icon label="Fit to width" title="Fit to width, text at the editor's size (the opening view)" data-testid="diagram-reset" @click=${() => this.fit()}></vscode-icon>
+        <vscode-icon name="screen-full" action-icon label="Show all" title="Show all of the diagram" data-testid="diagram-fit" @click=${() => this.fitAll()}></vscode-icon>
       </div>`;
   }
 }

@@ -118,7 +118,7 @@ test('the state panel on a statechart run: nested diagram, an event from a butto
     assert.equal(await diagram.evaluate(wheel, true), true, 'Ctrl + wheel is taken by the diagram');
     await waitUntil('Ctrl + wheel to zoom in', async () => scaleOf(await measureDiagram(f)) > scaleOf(scrolled), 5_000);
     // "Fit to width" goes back to the opening view.
-    await f.locator('[data-testid="diagram-fit"]').click();
+    await f.locator('[data-testid="diagram-reset"]').click();
     await waitUntil('the opening view again', async () => scaleOf(await measureDiagram(f)) === scaleOf(top), 5_000);
 
     // A panel button sends COMPILED: the compile region moves, a 2 s timer is pending.
