@@ -49,5 +49,38 @@ test('a run started from the palette shows in the status bar, follows the CLI, s
     const after = await vsc.waitForStatusBar(RUN_ITEM, (text) => text.length > 0, 30_000);
     assert.equal(after.text, 'review › commenting');
     await vsc.screenshot('runs-after-reload');
+
+    // Starting another run over a live one asks first (issue 32, item 3); Escape, Enter (Keep is the default) and Keep leave the run as it is.
+    const runsDir = path.join(vsc.workspaceDir, '.stategate', 'runs');
+    const startOver = async (): Promise<string> => {
+      await vsc.runCommand('stategate: Start Workflow Run…');
+      await vsc.pickQuickItem('review');
+      return vsc.dialogText();
+    };
+    const asked = await startOver();
+    assert.match(asked, /Replace the active run/, asked);
+    assert.match(asked, /"review" is running in state "commenting", started (less than a minute|\d+ minutes?) ago/, `says what is active: ${asked}`);
+    assert.match(asked, /journal is kept.*Past Runs/, `says where the journal stays: ${asked}`);
+    assert.match(asked, /Replace Run.*Keep Current Run|Keep Current Run.*Replace Run/, `offers both choices: ${asked}`);
+    await vsc.screenshot('runs-replace-confirmation');
+    await vsc.answerDialog('Escape');
+    await startOver();
+    await vsc.answerDialog('Enter');
+    await startOver();
+    await vsc.answerDialog('Keep Current Run');
+    await vsc.page.waitForTimeout(1_000);
+    assert.equal((await vsc.waitForStatusBar(RUN_ITEM, () => true)).text, 'review › commenting', 'kept: the run is where it was');
+    assert.equal(fs.readdirSync(runsDir).length, 1, 'kept: no second run');
+
+    // Replace: a new run in the first state; the old one stopped, its journal kept and listed in Past Runs.
+    await startOver();
+    await vsc.answerDialog('Replace Run');
+    await vsc.waitForStatusBar(RUN_ITEM, (text) => text === 'review › reading');
+    assert.equal(fs.readdirSync(runsDir).length, 2, 'replaced: two runs kept');
+    await vsc.runCommand('stategate: Past Runs…');
+    const past = await vsc.quickPickItems();
+    await vsc.closeQuickInput();
+    assert.ok(past.some((p) => /review.*active.*running in "reading"/.test(p)), `the new run is listed, active: ${past.join(' | ')}`);
+    assert.ok(past.some((p) => /review.*stopped in "commenting"/.test(p)), `the replaced run is listed, stopped: ${past.join(' | ')}`);
   });
 });

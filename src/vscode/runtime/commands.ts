@@ -8,6 +8,8 @@ import * as vscode from 'vscode';
 import { exportWorkflow, TEXT_EXPORT_FORMATS, type TextExportFormat, RunnerError, activeFirst, findWorkflows, chartEvents, evidenceView, isChartWorkflow } from '../../engine/index.js';
 import type { RegisterCommand } from '../contributions.js';
 import type { RunService } from './run-service.js';
+import { mayReplaceActive } from './confirm-replace.js';
+import { showPastRuns } from './past-runs.js';
 
 type Outcome = { error?: { code: string; message: string } };
 
@@ -29,6 +31,11 @@ async function guarded<T>(fn: () => T | Promise<T>): Promise<T | undefined> {
     void vscode.window.showErrorMessage(`stategate: ${message}`);
     return undefined;
   }
+}
+
+/** `{ replace: true }` as the command's second argument: the caller means to replace a live run. */
+function replaceOption(opts: unknown): boolean {
+  return typeof opts === 'object' && opts !== null && (opts as { replace?: unknown }).replace === true;
 }
 
 function uriArg(arg: unknown): vscode.Uri | undefined {
@@ -76,13 +83,16 @@ export function registerRunCommands(service: RunService, register: RegisterComma
   /** A command that changes a run: refused in Restricted Mode. */
   const act = (id: string, what: string, fn: (...args: unknown[]) => unknown) => cmd(id, (...args) => (requireTrust(what), fn(...args)));
   return [
-    act('stategate.startRun', 'Starting a workflow run', async (arg) => {
+    act('stategate.startRun', 'Starting a workflow run', async (arg, opts) => {
       const file = uriArg(arg)?.fsPath ?? (await pickWorkflowFile(service, 'stategate: Start Workflow Run'));
       if (!file) return undefined;
-      const { run } = await service.act((r) => r.start(file));
+      // A live run is replaced only when the caller says so or the person chooses Replace (confirm-replace.ts).
+      if (!(await mayReplaceActive(service.runner, path.basename(file), replaceOption(opts)))) return undefined;
+      const { run } = await service.act((r) => r.start(file, undefined, undefined, { replace: true }));
       void vscode.window.setStatusBarMessage(`stategate: started ${run.workflow.id} in ${run.state}`, 4000);
       return run.runId;
     }),
+    cmd('stategate.showPastRuns', () => showPastRuns(service)),
     act('stategate.sendEvent', 'Sending an event', async (arg, data) => {
       const situation = await service.refresh();
       if (situation.kind !== 'active') throw new RunnerError('no_active_run', situation.kind === 'none' ? 'no active run: start one first' : situation.reason);
