@@ -56,7 +56,7 @@ test('examples/: activates on its own, no problems, a run starts', { timeout: 30
     assert.deepEqual(problems, [], `the examples are clean; Problems shows: ${problems.join(' | ')}`);
 
     await vsc.runCommand('stategate: Start Workflow Run…');
-    await vsc.pickQuickItem('review');
+    await vsc.pickQuickItem('Code review');
     await vsc.waitForStatusBar('stategate.run', (text) => text === 'review › reading');
     await vsc.executeCommand('workbench.action.closePanel');
     await vsc.page.waitForTimeout(500);

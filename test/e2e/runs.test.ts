@@ -22,14 +22,24 @@ test('a run started from the palette shows in the status bar, follows the CLI, s
     installCliShim(vsc);
     const none = (await vsc.statusBarItems()).filter((i) => i.id.includes(RUN_ITEM));
     assert.deepEqual(none, [], 'no run, no run item');
+    // Without a run the palette offers no run command (issue 32, item 7). One query each: the palette's list is virtual.
+    const palette = async (query: string): Promise<string[]> => (await vsc.paletteItems(`stategate: ${query}`)).filter((p) => p.includes(query));
+    assert.equal((await palette('Start Workflow Run')).length, 1, 'the palette lists stategate\'s commands');
+    for (const query of ['Approve Pending Transition', 'Reject Pending Transition', 'Pause Run', 'Stop Run', 'Send Event']) {
+      assert.deepEqual(await palette(query), [], `no run: no "${query}" in the palette`);
+    }
 
     await vsc.runCommand('stategate: Start Workflow Run…');
     const picks = await vsc.quickPickItems();
-    assert.ok(picks.some((p) => p.startsWith('review')), `the picker lists the workflow: ${picks.join(' | ')}`);
-    await vsc.pickQuickItem('review');
+    // By name, the id beside it, the file and its size below.
+    assert.ok(picks.some((p) => /^Code review \(simple transitions\)\s*review\s+review\.workflow\.json · \d+ states/.test(p)), `the picker lists the workflow by name: ${picks.join(' | ')}`);
+    await vsc.pickQuickItem('Code review');
     const started = await vsc.waitForStatusBar(RUN_ITEM, (text) => text === 'review › reading');
     assert.equal(started.text, 'review › reading');
     await vsc.screenshot('runs-started');
+    // A running run without a pending approval: pause shows, approve does not.
+    assert.equal((await palette('Pause Run')).length, 1, 'a running run: Pause Run in the palette');
+    assert.deepEqual(await palette('Approve Pending Transition'), [], 'no approval pending: no approve');
 
     // The CLI in VS Code's terminal changes the run; the status bar follows with no action.
     await vsc.newTerminal();
@@ -54,7 +64,7 @@ test('a run started from the palette shows in the status bar, follows the CLI, s
     const runsDir = path.join(vsc.workspaceDir, '.stategate', 'runs');
     const startOver = async (): Promise<string> => {
       await vsc.runCommand('stategate: Start Workflow Run…');
-      await vsc.pickQuickItem('review');
+      await vsc.pickQuickItem('Code review');
       return vsc.dialogText();
     };
     const asked = await startOver();

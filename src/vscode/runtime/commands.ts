@@ -54,17 +54,18 @@ function activeEditorFile(): string | undefined {
 async function pickWorkflowFile(service: RunService, title: string): Promise<string | undefined> {
   const root = service.folder.uri.fsPath;
   const { ordered, active } = activeFirst(findWorkflows(root), activeEditorFile());
+  // By name (the file's title, else its id), the id beside it, the file below: what a person recognizes first.
   const items = ordered.map((w) => ({
-    label: w.id,
-    description: path.relative(root, w.file),
-    detail: w === active ? `${w.states} states · open in the editor` : `${w.states} states`,
+    label: w.name ?? w.id,
+    description: w.name ? w.id : '',
+    detail: `${path.relative(root, w.file)} · ${w.states} states${w === active ? ' · open in the editor' : ''}`,
     file: w.file,
   }));
   if (items.length === 0) {
     void vscode.window.showInformationMessage('stategate: no workflow files in this workspace (*.workflow.json or .stategate/workflows/*.json).');
     return undefined;
   }
-  return (await vscode.window.showQuickPick(items, { title, placeHolder: 'Workflow to run' }))?.file;
+  return (await vscode.window.showQuickPick(items, { title, placeHolder: 'Workflow to run', matchOnDescription: true, matchOnDetail: true }))?.file;
 }
 
 /**
