@@ -109,6 +109,8 @@ export type RenderModel =
       readonly kind: 'active';
       readonly runId: string;
       readonly status: RunStatus;
+      /** The status as every view words it (STATUS_WORDS): "waiting for approval", "paused"… */
+      readonly statusLabel: string;
       readonly workflow: WorkflowSummary;
       readonly view: StateView;
       /** The state to highlight in the diagram: the current branch's state during a fork. */
@@ -159,7 +161,10 @@ export interface BoundView {
 
 /** What the panel shows of the run record: phase, task, iterations, bounds with bars. */
 export interface RecordSummary {
+  /** The run's status in the shared words (STATUS_WORDS), not the record's seed status. */
   readonly status: string;
+  /** The record's own counts, in plain words: "2 tasks done", "0 lessons recorded", "1 checkpoint". */
+  readonly counts: readonly string[];
   readonly phase: { readonly index: number; readonly total: number; readonly name: string };
   /** "N/M" within the phase. */
   readonly task: string;

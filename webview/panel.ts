@@ -76,7 +76,7 @@ export class SgPanel extends LitElement {
     return html`<header>
       <span class="state" data-testid="current-state">${m.chart ? m.chart.summary : v.state}</span>
       ${v.scope ? html`<span class="muted">(${v.scope})</span>` : nothing}
-      <vscode-badge data-testid="run-status">${m.status}</vscode-badge>
+      <vscode-badge data-testid="run-status">${m.statusLabel}</vscode-badge>
       <span class="muted">${m.workflow.id}</span>
       <span class="controls">
         ${running

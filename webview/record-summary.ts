@@ -38,7 +38,7 @@ export class SgRecord extends LitElement {
         <span class="muted">phase ${r.phase.index + 1}/${r.phase.total} (${r.phase.name}), task ${r.task}</span></div>
       ${r.taskText ? html`<div class="row"><span class="label">task</span><span data-testid="record-task">${r.taskText}</span></div>` : nothing}
       <div class="row" data-testid="record-iterations"><span class="label">iterations</span><span class="chip">${usage(r.iteration, r.maxIterations)}</span>
-        <span class="muted">${r.completed} done, ${r.pending} pending, ${r.learnings} learning(s), ${r.checkpoints} checkpoint(s)${r.lastCheckpointSha ? ` (last at ${r.lastCheckpointSha.slice(0, 8)})` : ''}</span></div>
+        <span class="muted" data-testid="record-counts">${r.counts.join(', ')}${r.lastCheckpointSha ? ` (the last at commit ${r.lastCheckpointSha.slice(0, 8)})` : ''}</span></div>
       ${this.bound('cost', 'record-cost', r.cost)} ${this.bound('time', 'record-time', r.time)}
       ${r.warnings.map((w) => html`<div class="row warning" data-testid="record-warning">${w}</div>`)}`;
   }

@@ -89,6 +89,10 @@ test('the state panel follows a run and lets a person step in', { timeout: 420_0
     assert.match(await f0.locator('[data-testid="limit-iterations"]').innerText(), /iterations 0\/10/);
     assert.match(await f0.locator('[data-testid="steps"]').innerText(), /steps 0\/6/);
     assert.equal((await f0.locator('[data-testid="danger"]').innerText()).trim(), 'moderate');
+    // One status vocabulary (issue 32, item 6): the badge and the record read "running", the record's counts in plain words.
+    assert.equal((await f0.locator('[data-testid="run-status"]').innerText()).trim(), 'running');
+    assert.equal((await f0.locator('[data-testid="record-status"] .chip').textContent())?.trim(), 'running');
+    assert.match((await f0.locator('[data-testid="record-counts"]').textContent())?.trim() ?? '', /^0 tasks done, \d+ pending, 0 lessons recorded, 0 checkpoints$/);
     assert.equal(await f0.locator('[data-testid="diagram-group"][data-kind="interrupts"]').count(), 1);
     await vsc.page.waitForTimeout(300);
     t.diagnostic(`screenshot: ${await vsc.screenshot('panel-current-state')}`);
@@ -126,6 +130,7 @@ test('the state panel follows a run and lets a person step in', { timeout: 420_0
     // An approval-gated event waits; Reject in the notification leaves the state unchanged.
     await clickEvent(vsc, 'SHIP');
     await (await panel(vsc)).locator('[data-testid="approval-card"]').waitFor({ timeout: 10_000 });
+    assert.equal((await (await panel(vsc)).locator('[data-testid="run-status"]').innerText()).trim(), 'waiting for approval');
     assert.equal(await currentState(vsc), 'review');
     assert.equal((cli(vsc, 'state').pending_approval as { event: string }).event, 'SHIP');
     await answerNotification(vsc, 'SHIP', 'Reject');

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { withVsCode, type VsCode } from './harness';
+import { waitUntil, withVsCode, type VsCode } from './harness';
 
 const RUN_ITEM = 'stategate.run';
 
@@ -14,6 +14,11 @@ function installCliShim(vsc: VsCode): void {
   assert.ok(ext, 'stategate is installed');
   const cli = path.join(vsc.extensionsDir, ext, 'dist', 'cli.js');
   fs.writeFileSync(path.join(vsc.binDir, 'stategate'), `#!/bin/sh\nexec node '${cli}' "$@"\n`, { mode: 0o755 });
+}
+
+/** Waits until the run item's accessible label (which words the status) matches. */
+async function waitUntilLabel(vsc: VsCode, want: RegExp): Promise<void> {
+  await waitUntil(`the run item's label to match ${want}`, async () => (await vsc.statusBarItems()).some((i) => i.id.includes(RUN_ITEM) && want.test(i.label)), 10_000);
 }
 
 test('a run started from the palette shows in the status bar, follows the CLI, survives a reload', { timeout: 300_000 }, async (t) => {
@@ -92,5 +97,13 @@ test('a run started from the palette shows in the status bar, follows the CLI, s
     await vsc.closeQuickInput();
     assert.ok(past.some((p) => /review.*active.*running in "reading"/.test(p)), `the new run is listed, active: ${past.join(' | ')}`);
     assert.ok(past.some((p) => /review.*stopped in "commenting"/.test(p)), `the replaced run is listed, stopped: ${past.join(' | ')}`);
+
+    // The status bar words the run's status (issue 32, item 6): paused says so, and Stop clears the item.
+    await vsc.executeCommand('stategate.pauseRun');
+    const paused = await vsc.waitForStatusBar(RUN_ITEM, () => true);
+    await waitUntilLabel(vsc, /state reading, paused/);
+    assert.equal(paused.text, 'review › reading', 'the same text, with the pause icon');
+    await vsc.executeCommand('stategate.stopRun');
+    await waitUntil('the run item to clear after Stop', async () => !(await vsc.statusBarItems()).some((i) => i.id.includes(RUN_ITEM)), 10_000);
   });
 });

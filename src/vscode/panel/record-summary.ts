@@ -3,7 +3,7 @@
  * iterations, and the cost and time bounds as used fractions for their bars.
  * Pure, from the record the store wrote (docs/run-record.md).
  */
-import { parseCost, parseDuration, type AgentStateRecord } from '../../engine/index.js';
+import { countOf, parseCost, parseDuration, type AgentStateRecord } from '../../engine/index.js';
 import type { BoundView, RecordSummary } from '../../protocol.js';
 
 /** seed-spelled "0h 34m 8s" back to milliseconds. */
@@ -16,7 +16,8 @@ function bound(used: string, usedValue: number, max: string | null, maxValue: nu
   return { used, max, fraction: maxValue === undefined ? null : maxValue === 0 ? 1 : Math.min(1, usedValue / maxValue) };
 }
 
-export function recordSummary(record: AgentStateRecord): RecordSummary {
+/** `status`: the run's status in the shared words (the record's seed status describes the work, not the run). */
+export function recordSummary(record: AgentStateRecord, status: string): RecordSummary {
   const o = record.orchestrator;
   const b = record.safety_bounds;
   const last = record.checkpoints[record.checkpoints.length - 1];
@@ -25,7 +26,7 @@ export function recordSummary(record: AgentStateRecord): RecordSummary {
   const maxCost = unset.has('max_cost') ? null : b.max_cost;
   const maxTime = unset.has('max_time') ? null : b.max_time;
   return {
-    status: o.status,
+    status,
     phase: { index: o.current_phase, total: o.total_phases, name: record.stategate.phase_name },
     task: o.current_task,
     ...(record.stategate.task ? { taskText: record.stategate.task } : {}),
@@ -38,6 +39,12 @@ export function recordSummary(record: AgentStateRecord): RecordSummary {
     pending: record.pending_tasks.length,
     learnings: record.learnings.length,
     checkpoints: record.checkpoints.length,
+    counts: [
+      `${countOf(record.completed_tasks.length, 'task')} done`,
+      `${record.pending_tasks.length} pending`,
+      `${countOf(record.learnings.length, 'lesson')} recorded`,
+      countOf(record.checkpoints.length, 'checkpoint'),
+    ],
     lastCheckpointSha: last?.git_sha || null,
   };
 }
