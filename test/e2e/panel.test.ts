@@ -92,7 +92,7 @@ test('the state panel follows a run and lets a person step in', { timeout: 420_0
     // One status vocabulary (issue 32, item 6): the badge and the record read "running", the record's counts in plain words.
     assert.equal((await f0.locator('[data-testid="run-status"]').innerText()).trim(), 'running');
     assert.equal((await f0.locator('[data-testid="record-status"] .chip').textContent())?.trim(), 'running');
-    assert.match((await f0.locator('[data-testid="record-counts"]').textContent())?.trim() ?? '', /^0 tasks done, \d+ pending, 0 lessons recorded, 0 checkpoints$/);
+    assert.match((await f0.locator('[data-testid="record-counts"]').textContent())?.trim() ?? '', /^0 tasks done, \d+ pending, 0 lessons recorded, 1 checkpoint$/);
     assert.equal(await f0.locator('[data-testid="diagram-group"][data-kind="interrupts"]').count(), 1);
     await vsc.page.waitForTimeout(300);
     t.diagnostic(`screenshot: ${await vsc.screenshot('panel-current-state')}`);

@@ -334,7 +334,6 @@ export class Runner {
     refuseTooDeep('the context', context);
     refuseTooDeep('the input', input);
     await this.refuseIfTampered();
-    await this.refuseIfLive(opts);
     const { text, abs } = this.readWorkflowFile(file);
     // A flow is a pipeline of tool calls, not a workflow an agent is held to: as a run it would have no transitions.
     if (detectFormat(text, abs) === 'flow') throw new RunnerError('flow_not_runnable', flowNotRunnable(file));
@@ -355,6 +354,8 @@ export class Runner {
     const withInput = input === undefined ? started.run : { ...started.run, pipeline: { upstream: {}, execs: {}, attempts: {}, seq: 0, proposals: [], grants: [], input } };
     const synced = syncStages(withInput, withInput.updatedAt, (t) => this.env.load(t));
     const run = synced.run;
+    // After the file's own problems (a missing or invalid file is reported as such, whatever is active).
+    await this.refuseIfLive(opts);
     const replaced = await this.stopActiveIfRunning();
     await this.storeOp(() => this.store.create(run, [...started.journal, ...synced.journal]));
     return replaced ? { run, replaced } : { run };
