@@ -165,6 +165,8 @@ export interface RecordSummary {
   readonly status: string;
   /** The record's own counts, in plain words: "2 tasks done", "0 lessons recorded", "1 checkpoint". */
   readonly counts: readonly string[];
+  /** While the run goes on: when it started and the time bound (ms), so the panel's time ticks between the record's writes. */
+  readonly ticking?: { readonly startMs: number; readonly maxMs: number | null };
   readonly phase: { readonly index: number; readonly total: number; readonly name: string };
   /** "N/M" within the phase. */
   readonly task: string;

@@ -93,6 +93,10 @@ test('the state panel follows a run and lets a person step in', { timeout: 420_0
     assert.equal((await f0.locator('[data-testid="run-status"]').innerText()).trim(), 'running');
     assert.equal((await f0.locator('[data-testid="record-status"] .chip').textContent())?.trim(), 'running');
     assert.match((await f0.locator('[data-testid="record-counts"]').textContent())?.trim() ?? '', /^0 tasks done, \d+ pending, 0 lessons recorded, 1 checkpoint$/);
+    const timeShown = async () => (await f0.locator('[data-testid="record-time"]').textContent())?.replace(/\s+/g, ' ').trim();
+    const before = await timeShown();
+    await vsc.page.waitForTimeout(2_100);
+    assert.notEqual(await timeShown(), before, `the record's time ticks (was ${before})`);
     assert.equal(await f0.locator('[data-testid="diagram-group"][data-kind="interrupts"]').count(), 1);
     await vsc.page.waitForTimeout(300);
     t.diagnostic(`screenshot: ${await vsc.screenshot('panel-current-state')}`);

@@ -16,8 +16,11 @@ function bound(used: string, usedValue: number, max: string | null, maxValue: nu
   return { used, max, fraction: maxValue === undefined ? null : maxValue === 0 ? 1 : Math.min(1, usedValue / maxValue) };
 }
 
-/** `status`: the run's status in the shared words (the record's seed status describes the work, not the run). */
-export function recordSummary(record: AgentStateRecord, status: string): RecordSummary {
+/**
+ * `status`: the run's status in the shared words (the record's seed status describes the work, not the run).
+ * `live`: the run is running, so its time goes on between the record's writes (the panel ticks it).
+ */
+export function recordSummary(record: AgentStateRecord, status: string, live = false): RecordSummary {
   const o = record.orchestrator;
   const b = record.safety_bounds;
   const last = record.checkpoints[record.checkpoints.length - 1];
@@ -34,6 +37,7 @@ export function recordSummary(record: AgentStateRecord, status: string): RecordS
     maxIterations: unset.has('max_iterations_per_task') ? null : b.max_iterations_per_task,
     cost: bound(b.cost_so_far, parseCost(b.cost_so_far) ?? 0, maxCost, parseCost(maxCost ?? undefined)),
     time: bound(b.elapsed_time, elapsedMs(b.elapsed_time), maxTime, parseDuration(maxTime ?? undefined)),
+    ...(live && Number.isFinite(Date.parse(o.start_time)) ? { ticking: { startMs: Date.parse(o.start_time), maxMs: parseDuration(maxTime ?? undefined) ?? null } } : {}),
     warnings: b.warnings,
     completed: record.completed_tasks.length,
     pending: record.pending_tasks.length,

@@ -53,7 +53,7 @@ export function renderModel(situation: RunSituation, journal: readonly StoredEnt
     definitionChanged: situation.definitionChanged,
     ...(situation.sandbox ? { sandbox: situation.sandbox } : {}),
     ...(chart ? { chart } : {}),
-    ...(record && record.stategate.run_id === run.runId ? { record: recordSummary(record, STATUS_WORDS[shownRunStatus(run)].label) } : {}),
+    ...(record && record.stategate.run_id === run.runId ? { record: recordSummary(record, STATUS_WORDS[shownRunStatus(run)].label, run.status === 'running') } : {}),
     ...pipelineOf(run.pipeline !== undefined, journal),
   };
 }
