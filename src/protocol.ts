@@ -140,6 +140,8 @@ export interface FlowRenderModel {
   /** The flow's name. */
   readonly flow: string;
   readonly status: FlowStatusName;
+  /** The status in the words every view uses (STATUS_WORDS). */
+  readonly statusLabel: string;
   /** The current or last state path (`deploy/check` inside a sub-flow). */
   readonly state: string;
   /** The top-level state to highlight (the first segment of `state`); '' once the flow completed. */

@@ -36,6 +36,10 @@ export class SgPanel extends LitElement {
       header .controls { margin-left: auto; display: flex; gap: 4px; }
       .banner { padding: 6px 8px; margin: 6px 0; border-radius: 3px; display: flex; flex-wrap: wrap; gap: 6px; align-items: center; }
       .banner.changed { background: var(--vscode-inputValidation-warningBackground); border: 1px solid var(--vscode-inputValidation-warningBorder); }
+      .banner.failed { background: var(--vscode-inputValidation-errorBackground); border: 1px solid var(--vscode-inputValidation-errorBorder); }
+      /* The status badge in the shared colors: a failed run or flow looks failed, a waiting or paused one asks for attention. */
+      vscode-badge[data-status='failed'] { --vscode-badge-background: var(--vscode-errorForeground); --vscode-badge-foreground: var(--vscode-editor-background); }
+      vscode-badge[data-status='waiting'], vscode-badge[data-status='paused'], vscode-badge[data-status='interrupted'] { --vscode-badge-background: var(--vscode-editorWarning-foreground); --vscode-badge-foreground: var(--vscode-editor-background); }
       .banner.interrupt { background: var(--vscode-inputValidation-infoBackground); border: 1px solid var(--vscode-inputValidation-infoBorder); }
       .approval { border: 1px solid var(--vscode-charts-orange, orange); border-radius: 4px; padding: 8px; margin: 6px 0; }
       .approval .msg { margin: 4px 0 8px; }
@@ -76,7 +80,7 @@ export class SgPanel extends LitElement {
     return html`<header>
       <span class="state" data-testid="current-state">${m.chart ? m.chart.summary : v.state}</span>
       ${v.scope ? html`<span class="muted">(${v.scope})</span>` : nothing}
-      <vscode-badge data-testid="run-status">${m.statusLabel}</vscode-badge>
+      <vscode-badge data-testid="run-status" data-status=${v.pending_approval ? 'waiting' : m.status}>${m.statusLabel}</vscode-badge>
       <span class="muted">${m.workflow.id}</span>
       <span class="controls">
         ${running
@@ -137,13 +141,13 @@ export class SgPanel extends LitElement {
     return html`<div data-testid="flow" data-instance=${m.instance} data-state=${m.state} data-status=${m.status}>
       <header>
         <span class="state" data-testid="current-state">${m.state || m.flow}</span>
-        <vscode-badge data-testid="run-status">${m.status}</vscode-badge>
+        <vscode-badge data-testid="run-status" data-status=${m.status}>${m.statusLabel}</vscode-badge>
         <span class="muted">flow ${m.flow} · ${m.instance}</span>
         <span class="controls">
           <vscode-button secondary icon="close" data-testid="close-flow" title="Back to the workflow run" @click=${() => post({ type: 'closeFlow' })}>Close</vscode-button>
         </span>
       </header>
-      ${m.message ? html`<div class="banner changed" data-testid="flow-message" role="status">${m.message}</div>` : nothing}
+      ${m.message ? html`<div class="banner ${m.status === 'failed' ? 'failed' : 'changed'}" data-testid="flow-message" role="status">${m.message}</div>` : nothing}
       <sg-diagram .model=${m.diagram} .current=${m.current} .visited=${m.finished} .failed=${m.failed ?? ''}></sg-diagram>
     </div>`;
   }
