@@ -76,6 +76,10 @@ test('the state panel follows a run and lets a person step in', { timeout: 420_0
     await vsc.page.locator('.activitybar .action-item a[aria-label^="stategate"]').click();
     await (await panel(vsc)).locator('[data-testid="no-run"]').waitFor({ timeout: 30_000 });
     await vsc.widenSideBar(560);
+    // A quoted command reads as code, not as raw backticks (issue 32, item 6).
+    const noRun = (await panel(vsc)).locator('[data-testid="no-run"]');
+    assert.doesNotMatch(await noRun.innerText(), /`/, 'no raw backticks');
+    assert.equal((await noRun.locator('code').innerText()).trim(), 'stategate run start FILE');
 
     // A run started from the CLI shows with no action in VS Code.
     const startedAt = Date.now();
