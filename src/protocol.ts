@@ -109,6 +109,8 @@ export type RenderModel =
       readonly kind: 'active';
       readonly runId: string;
       readonly status: RunStatus;
+      /** The status as every view words it (STATUS_WORDS): "waiting for approval", "paused"… */
+      readonly statusLabel: string;
       readonly workflow: WorkflowSummary;
       readonly view: StateView;
       /** The state to highlight in the diagram: the current branch's state during a fork. */
@@ -153,6 +155,8 @@ export interface FlowRenderModel {
   /** The flow's name. */
   readonly flow: string;
   readonly status: FlowStatusName;
+  /** The status in the words every view uses (STATUS_WORDS). */
+  readonly statusLabel: string;
   /** The current or last state path (`deploy/check` inside a sub-flow). */
   readonly state: string;
   /** The top-level state to highlight (the first segment of `state`); '' once the flow completed. */
@@ -174,7 +178,12 @@ export interface BoundView {
 
 /** What the panel shows of the run record: phase, task, iterations, bounds with bars. */
 export interface RecordSummary {
+  /** The run's status in the shared words (STATUS_WORDS), not the record's seed status. */
   readonly status: string;
+  /** The record's own counts, in plain words: "2 tasks done", "0 lessons recorded", "1 checkpoint". */
+  readonly counts: readonly string[];
+  /** While the run goes on: when it started and the time bound (ms), so the panel's time ticks between the record's writes. */
+  readonly ticking?: { readonly startMs: number; readonly maxMs: number | null };
   readonly phase: { readonly index: number; readonly total: number; readonly name: string };
   /** "N/M" within the phase. */
   readonly task: string;

@@ -6,6 +6,7 @@
  * active states, timers and invocations (<sg-chart>), and an SVG export.
  */
 import { LitElement, css, html, nothing } from 'lit';
+import { withCode } from './inline-code.js';
 import type { DefinitionRenderModel, FlowRenderModel, HistoryPoint, HostMessage, RenderModel } from '../src/protocol.js';
 import { post } from './api.js';
 import { time } from './format.js';
@@ -36,6 +37,11 @@ export class SgPanel extends LitElement {
       header .controls { margin-left: auto; display: flex; gap: 4px; }
       .banner { padding: 6px 8px; margin: 6px 0; border-radius: 3px; display: flex; flex-wrap: wrap; gap: 6px; align-items: center; }
       .banner.changed { background: var(--vscode-inputValidation-warningBackground); border: 1px solid var(--vscode-inputValidation-warningBorder); }
+      code { font-family: var(--vscode-editor-font-family, monospace); font-size: 0.95em; }
+      .banner.failed { background: var(--vscode-inputValidation-errorBackground); border: 1px solid var(--vscode-inputValidation-errorBorder); }
+      /* The status badge in the shared colors: a failed run or flow looks failed, a waiting or paused one asks for attention. */
+      vscode-badge[data-status='failed'] { --vscode-badge-background: var(--vscode-errorForeground); --vscode-badge-foreground: var(--vscode-editor-background); }
+      vscode-badge[data-status='waiting'], vscode-badge[data-status='paused'], vscode-badge[data-status='interrupted'] { --vscode-badge-background: var(--vscode-editorWarning-foreground); --vscode-badge-foreground: var(--vscode-editor-background); }
       .banner.interrupt { background: var(--vscode-inputValidation-infoBackground); border: 1px solid var(--vscode-inputValidation-infoBorder); }
       .approval { border: 1px solid var(--vscode-charts-orange, orange); border-radius: 4px; padding: 8px; margin: 6px 0; }
       .approval .msg { margin: 4px 0 8px; }
@@ -76,7 +82,7 @@ export class SgPanel extends LitElement {
     return html`<header>
       <span class="state" data-testid="current-state">${m.chart ? m.chart.summary : v.state}</span>
       ${v.scope ? html`<span class="muted">(${v.scope})</span>` : nothing}
-      <vscode-badge data-testid="run-status">${m.status}</vscode-badge>
+      <vscode-badge data-testid="run-status" data-status=${v.pending_approval ? 'waiting' : m.status}>${m.statusLabel}</vscode-badge>
       <span class="muted">${m.workflow.id}</span>
       <span class="controls">
         ${running
@@ -99,7 +105,7 @@ export class SgPanel extends LitElement {
             <vscode-button icon="refresh" data-testid="reload-definition" @click=${() => post({ type: 'reloadDefinition' })}>Reload definition</vscode-button></div>`
         : nothing}
       ${m.sandbox && !m.sandbox.enforced
-        ? html`<div class="banner changed" data-testid="sandbox-off" role="status"><vscode-icon name="shield"></vscode-icon><span>Sandbox off: ${m.sandbox.reason}.</span></div>`
+        ? html`<div class="banner changed" data-testid="sandbox-off" role="status"><vscode-icon name="shield"></vscode-icon><span>Sandbox off: ${withCode(m.sandbox.reason ?? '')}.</span></div>`
         : m.sandbox
           ? html`<div class="sandbox-on" data-testid="sandbox-on">Allowed shell commands run in a sandbox (bubblewrap) under Claude Code, VS Code's agent mode and OpenCode.</div>`
           : nothing}
@@ -116,7 +122,7 @@ export class SgPanel extends LitElement {
         ? html`<div class="banner interrupt" data-testid="child-banner">${v.child.parent_state} waits for sub-workflow <code>${v.child.workflow}</code>
             (now in ${v.child.state}, ${v.child.status}).</div>`
         : nothing}
-      ${v.error ? html`<div class="banner changed error" data-testid="view-error">${v.error.message}</div>` : nothing}`;
+      ${v.error ? html`<div class="banner changed error" data-testid="view-error">${withCode(v.error.message)}</div>` : nothing}`;
   }
 
   private approval(m: Active) {
@@ -137,13 +143,13 @@ export class SgPanel extends LitElement {
     return html`<div data-testid="flow" data-instance=${m.instance} data-state=${m.state} data-status=${m.status}>
       <header>
         <span class="state" data-testid="current-state">${m.state || m.flow}</span>
-        <vscode-badge data-testid="run-status">${m.status}</vscode-badge>
+        <vscode-badge data-testid="run-status" data-status=${m.status}>${m.statusLabel}</vscode-badge>
         <span class="muted">flow ${m.flow} · ${m.instance}</span>
         <span class="controls">
           <vscode-button secondary icon="close" data-testid="close-flow" title="Back to the workflow run" @click=${() => post({ type: 'closeFlow' })}>Close</vscode-button>
         </span>
       </header>
-      ${m.message ? html`<div class="banner changed" data-testid="flow-message" role="status">${m.message}</div>` : nothing}
+      ${m.message ? html`<div class="banner ${m.status === 'failed' ? 'failed' : 'changed'}" data-testid="flow-message" role="status">${withCode(m.message)}</div>` : nothing}
       <sg-diagram .model=${m.diagram} .current=${m.current} .visited=${m.finished} .failed=${m.failed ?? ''}></sg-diagram>
     </div>`;
   }
@@ -171,10 +177,10 @@ export class SgPanel extends LitElement {
     const m = this.model;
     if (!m) return html`<div class="muted" data-testid="loading">Loading…</div>`;
     if (m.kind === 'none') {
-      return html`<div data-testid="no-run"><p>No active run.</p><p class="muted">${m.reason ?? 'Start one with “stategate: Start Workflow Run…”, or `stategate run start FILE` in a terminal.'}</p></div>`;
+      return html`<div data-testid="no-run"><p>No active run.</p><p class="muted">${withCode(m.reason ?? 'Start one with “stategate: Start Workflow Run…”, or `stategate run start FILE` in a terminal.')}</p></div>`;
     }
     if (m.kind === 'unreadable') {
-      return html`<div class="banner changed error" data-testid="run-unreadable">The active run cannot be read: ${m.reason}</div>`;
+      return html`<div class="banner changed error" data-testid="run-unreadable">The active run cannot be read: ${withCode(m.reason)}</div>`;
     }
     if (m.kind === 'flow') return this.flow(m);
     if (m.kind === 'definition') return this.definition(m);

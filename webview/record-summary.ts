@@ -5,7 +5,7 @@
  */
 import { LitElement, css, html, nothing } from 'lit';
 import type { BoundView, RecordSummary } from '../src/protocol.js';
-import { usage } from './format.js';
+import { elapsed, usage } from './format.js';
 import { sectionStyles } from './styles.js';
 
 export class SgRecord extends LitElement {
@@ -21,6 +21,27 @@ export class SgRecord extends LitElement {
       .warning { color: var(--vscode-editorWarning-foreground); }
     `,
   ];
+
+  private timer: ReturnType<typeof setInterval> | undefined;
+
+  // While the run goes on, its time ticks each second between the record's writes.
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.timer = setInterval(() => this.record?.ticking && this.requestUpdate(), 1000);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    clearInterval(this.timer);
+  }
+
+  /** The time bound now: the record's, or from the start while the run goes on. */
+  private time(r: RecordSummary): BoundView {
+    if (!r.ticking) return r.time;
+    const ms = Date.now() - r.ticking.startMs;
+    const max = r.ticking.maxMs;
+    return { used: elapsed(ms), max: r.time.max, fraction: max === null ? null : max === 0 ? 1 : Math.min(1, ms / max) };
+  }
 
   private bound(name: string, id: string, b: BoundView) {
     const pct = b.fraction === null ? null : Math.round(b.fraction * 100);
@@ -38,8 +59,8 @@ export class SgRecord extends LitElement {
         <span class="muted">phase ${r.phase.index + 1}/${r.phase.total} (${r.phase.name}), task ${r.task}</span></div>
       ${r.taskText ? html`<div class="row"><span class="label">task</span><span data-testid="record-task">${r.taskText}</span></div>` : nothing}
       <div class="row" data-testid="record-iterations"><span class="label">iterations</span><span class="chip">${usage(r.iteration, r.maxIterations)}</span>
-        <span class="muted">${r.completed} done, ${r.pending} pending, ${r.learnings} learning(s), ${r.checkpoints} checkpoint(s)${r.lastCheckpointSha ? ` (last at ${r.lastCheckpointSha.slice(0, 8)})` : ''}</span></div>
-      ${this.bound('cost', 'record-cost', r.cost)} ${this.bound('time', 'record-time', r.time)}
+        <span class="muted" data-testid="record-counts">${r.counts.join(', ')}${r.lastCheckpointSha ? ` (the last at commit ${r.lastCheckpointSha.slice(0, 8)})` : ''}</span></div>
+      ${this.bound('cost', 'record-cost', r.cost)} ${this.bound('time', 'record-time', this.time(r))}
       ${r.warnings.map((w) => html`<div class="row warning" data-testid="record-warning">${w}</div>`)}`;
   }
 }

@@ -24,9 +24,11 @@ export { activeFirst, declaresWorkflowSchema, findWorkflow, findWorkflows, isWor
 export { LineIndex } from './formats/text-position.js';
 export type { CheckOptions, CheckResult } from './check/check-file.js';
 export type { JournalEntry, RunSnapshot, RunStatus, StoredEntry, TakenEdge } from './machine/run.js';
+export { countOf, shownRunStatus, STATUS_WORDS, type ShownStatus, type StatusWords } from './machine/status-words.js';
 export { evidenceView, type CallOutcome } from './machine/evidence.js';
 export type { StateView, TransitionView } from './machine/describe.js';
-export { flowNotRunnable, Runner, RunnerError, type OutsideStage, type ShellAnalyser, type ShellRewriter } from './runs/runner.js';
+export { flowNotRunnable, Runner, RunnerError, type OutsideStage, type ShellAnalyser, type ShellRewriter, type StartOptions } from './runs/runner.js';
+export { describeLiveRun, isLiveRun, plainAge, REPLACED_RUN_LISTED } from './runs/live-run.js';
 export { sandboxStatusHere, type SandboxProvider, type SandboxStatus } from './sandbox/answer.js';
 export { SANDBOXED_ENV } from './sandbox/bwrap-argv.js';
 export { findSandbox } from './sandbox/bwrap-probe.js';

@@ -35,7 +35,8 @@ const WORKFLOW = {
 test('Claude Code advances a two-stage pipeline through the MCP completion tools', { timeout: 600_000 }, async (t: TestContext) => {
   const s = await claudeSession(t, WORKFLOW);
   if (!s) return;
-  s.cli(['run', 'start', 'x.workflow.json', '--input', JSON.stringify({ task: 'rename foo' })]);
+  // Replaces the plain run claudeSession started, on purpose.
+  s.cli(['run', 'start', 'x.workflow.json', '--replace', '--input', JSON.stringify({ task: 'rename foo' })]);
   const plan = 'mcp__stategate__submit_plan';
   const review = 'mcp__stategate__submit_review';
   s.model.turns = [

@@ -56,7 +56,7 @@ test('examples/: activates on its own, no problems, a run starts', { timeout: 30
     assert.deepEqual(problems, [], `the examples are clean; Problems shows: ${problems.join(' | ')}`);
 
     await vsc.runCommand('stategate: Start Workflow Run…');
-    await vsc.pickQuickItem('review');
+    await vsc.pickQuickItem('Code review');
     await vsc.waitForStatusBar('stategate.run', (text) => text === 'review › reading');
     await vsc.executeCommand('workbench.action.closePanel');
     await vsc.page.waitForTimeout(500);
@@ -132,6 +132,9 @@ test('examples/: both statecharts open clean, a run of each starts, the panel hi
     await vsc.openFile('feature.statechart.yaml');
     await vsc.runCommand('stategate: Start Workflow Run…');
     await vsc.pickQuickItem('feature');
+    // The hotfix run is still live: starting feature over it asks first (issue 32, item 3), and this test replaces it.
+    assert.match(await vsc.dialogText(), /"hotfix" is running in state "hotfix\.patching\.writing_test"/);
+    await vsc.answerDialog('Replace Run');
     await waitForCurrent(vsc, ['planning'], 30_000);
     await vsc.waitForStatusBar('stategate.run', (text) => text === 'feature › planning');
     assert.equal(await (await state('building')).getAttribute('data-container'), 'compound');

@@ -246,6 +246,18 @@ test('flows: run from the lens with live output, ask-user in the input box, the 
       assert.equal(fs.existsSync(path.join(vsc.workspaceDir, 'never.txt')), false, 'the state after the stopped one never ran');
       assert.ok(!(await vsc.terminalText()).includes('never printed'));
     });
+
+    await t.test('a failed flow looks failed: the Flows view\'s error icon, the panel\'s failed badge and an error banner (issue 32, item 6)', async () => {
+      const row = await runningRow(vsc, 'broken', 'checking');
+      await until('the Flows view to show broken-1 failed', async () => /failed/.test(await row.innerText()));
+      assert.equal(await row.locator('.codicon-error').count(), 1, 'the row shows the error icon');
+      await vsc.executeCommand('stategate.showFlowInPanel', 'broken-1');
+      const f = await vsc.webviewFrame('[data-testid="flow"][data-instance="broken-1"]', 15_000);
+      const badge = f.locator('[data-testid="run-status"]');
+      assert.equal((await badge.innerText()).trim(), 'failed');
+      assert.equal(await badge.getAttribute('data-status'), 'failed');
+      assert.match((await f.locator('[data-testid="flow-message"]').getAttribute('class')) ?? '', /\bfailed\b/, 'the message is an error banner');
+    });
   });
 });
 

@@ -572,6 +572,21 @@ export class VsCode {
     await this.hostReady();
   }
 
+  /** The modal dialog's text (message, detail and buttons) once one shows. */
+  async dialogText(timeoutMs = 15_000): Promise<string> {
+    const box = this.page.locator('.monaco-dialog-box');
+    await box.waitFor({ state: 'visible', timeout: timeoutMs });
+    return (await box.innerText()).replace(/\s+/g, ' ').trim();
+  }
+
+  /** Answers the modal dialog with the button labelled `label`, or with the key Escape or Enter; waits for it to close. */
+  async answerDialog(label: string | 'Escape' | 'Enter'): Promise<void> {
+    const box = this.page.locator('.monaco-dialog-box');
+    if (label === 'Escape' || label === 'Enter') await this.page.keyboard.press(label);
+    else await box.locator('.dialog-buttons .monaco-button', { hasText: label }).first().click();
+    await box.waitFor({ state: 'hidden', timeout: 10_000 });
+  }
+
   /** Texts of the notification toasts now shown. */
   async notifications(): Promise<string[]> {
     return (await this.page.locator('.notifications-toasts .notification-list-item-message').allInnerTexts()).map((t) => t.trim());

@@ -76,6 +76,10 @@ test('the state panel follows a run and lets a person step in', { timeout: 420_0
     await vsc.page.locator('.activitybar .action-item a[aria-label^="stategate"]').click();
     await (await panel(vsc)).locator('[data-testid="no-run"]').waitFor({ timeout: 30_000 });
     await vsc.widenSideBar(560);
+    // A quoted command reads as code, not as raw backticks (issue 32, item 6).
+    const noRun = (await panel(vsc)).locator('[data-testid="no-run"]');
+    assert.doesNotMatch(await noRun.innerText(), /`/, 'no raw backticks');
+    assert.equal((await noRun.locator('code').innerText()).trim(), 'stategate run start FILE');
 
     // A run started from the CLI shows with no action in VS Code.
     const startedAt = Date.now();
@@ -89,6 +93,14 @@ test('the state panel follows a run and lets a person step in', { timeout: 420_0
     assert.match(await f0.locator('[data-testid="limit-iterations"]').innerText(), /iterations 0\/10/);
     assert.match(await f0.locator('[data-testid="steps"]').innerText(), /steps 0\/6/);
     assert.equal((await f0.locator('[data-testid="danger"]').innerText()).trim(), 'moderate');
+    // One status vocabulary (issue 32, item 6): the badge and the record read "running", the record's counts in plain words.
+    assert.equal((await f0.locator('[data-testid="run-status"]').innerText()).trim(), 'running');
+    assert.equal((await f0.locator('[data-testid="record-status"] .chip').textContent())?.trim(), 'running');
+    assert.match((await f0.locator('[data-testid="record-counts"]').textContent())?.trim() ?? '', /^0 tasks done, \d+ pending, 0 lessons recorded, 1 checkpoint$/);
+    const timeShown = async () => (await f0.locator('[data-testid="record-time"]').textContent())?.replace(/\s+/g, ' ').trim();
+    const before = await timeShown();
+    await vsc.page.waitForTimeout(2_100);
+    assert.notEqual(await timeShown(), before, `the record's time ticks (was ${before})`);
     assert.equal(await f0.locator('[data-testid="diagram-group"][data-kind="interrupts"]').count(), 1);
     await vsc.page.waitForTimeout(300);
     t.diagnostic(`screenshot: ${await vsc.screenshot('panel-current-state')}`);
@@ -126,6 +138,7 @@ test('the state panel follows a run and lets a person step in', { timeout: 420_0
     // An approval-gated event waits; Reject in the notification leaves the state unchanged.
     await clickEvent(vsc, 'SHIP');
     await (await panel(vsc)).locator('[data-testid="approval-card"]').waitFor({ timeout: 10_000 });
+    assert.equal((await (await panel(vsc)).locator('[data-testid="run-status"]').innerText()).trim(), 'waiting for approval');
     assert.equal(await currentState(vsc), 'review');
     assert.equal((cli(vsc, 'state').pending_approval as { event: string }).event, 'SHIP');
     await answerNotification(vsc, 'SHIP', 'Reject');

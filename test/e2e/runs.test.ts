@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { withVsCode, type VsCode } from './harness';
+import { waitUntil, withVsCode, type VsCode } from './harness';
 
 const RUN_ITEM = 'stategate.run';
 
@@ -16,20 +16,35 @@ function installCliShim(vsc: VsCode): void {
   fs.writeFileSync(path.join(vsc.binDir, 'stategate'), `#!/bin/sh\nexec node '${cli}' "$@"\n`, { mode: 0o755 });
 }
 
+/** Waits until the run item's accessible label (which words the status) matches. */
+async function waitUntilLabel(vsc: VsCode, want: RegExp): Promise<void> {
+  await waitUntil(`the run item's label to match ${want}`, async () => (await vsc.statusBarItems()).some((i) => i.id.includes(RUN_ITEM) && want.test(i.label)), 10_000);
+}
+
 test('a run started from the palette shows in the status bar, follows the CLI, survives a reload', { timeout: 300_000 }, async (t) => {
   await withVsCode(t, { workspace: 'test/e2e/fixtures/runs' }, async (vsc) => {
     await vsc.hostReady();
     installCliShim(vsc);
     const none = (await vsc.statusBarItems()).filter((i) => i.id.includes(RUN_ITEM));
     assert.deepEqual(none, [], 'no run, no run item');
+    // Without a run the palette offers no run command (issue 32, item 7). One query each: the palette's list is virtual.
+    const palette = async (query: string): Promise<string[]> => (await vsc.paletteItems(`stategate: ${query}`)).filter((p) => p.includes(query));
+    assert.equal((await palette('Start Workflow Run')).length, 1, 'the palette lists stategate\'s commands');
+    for (const query of ['Approve Pending Transition', 'Reject Pending Transition', 'Pause Run', 'Stop Run', 'Send Event']) {
+      assert.deepEqual(await palette(query), [], `no run: no "${query}" in the palette`);
+    }
 
     await vsc.runCommand('stategate: Start Workflow Run…');
     const picks = await vsc.quickPickItems();
-    assert.ok(picks.some((p) => p.startsWith('review')), `the picker lists the workflow: ${picks.join(' | ')}`);
-    await vsc.pickQuickItem('review');
+    // By name, the id beside it, the file and its size below.
+    assert.ok(picks.some((p) => /^Code review \(simple transitions\)\s*review\s+review\.workflow\.json · \d+ states/.test(p)), `the picker lists the workflow by name: ${picks.join(' | ')}`);
+    await vsc.pickQuickItem('Code review');
     const started = await vsc.waitForStatusBar(RUN_ITEM, (text) => text === 'review › reading');
     assert.equal(started.text, 'review › reading');
     await vsc.screenshot('runs-started');
+    // A running run without a pending approval: pause shows, approve does not.
+    assert.equal((await palette('Pause Run')).length, 1, 'a running run: Pause Run in the palette');
+    assert.deepEqual(await palette('Approve Pending Transition'), [], 'no approval pending: no approve');
 
     // The CLI in VS Code's terminal changes the run; the status bar follows with no action.
     await vsc.newTerminal();
@@ -49,5 +64,46 @@ test('a run started from the palette shows in the status bar, follows the CLI, s
     const after = await vsc.waitForStatusBar(RUN_ITEM, (text) => text.length > 0, 30_000);
     assert.equal(after.text, 'review › commenting');
     await vsc.screenshot('runs-after-reload');
+
+    // Starting another run over a live one asks first (issue 32, item 3); Escape, Enter (Keep is the default) and Keep leave the run as it is.
+    const runsDir = path.join(vsc.workspaceDir, '.stategate', 'runs');
+    const startOver = async (): Promise<string> => {
+      await vsc.runCommand('stategate: Start Workflow Run…');
+      await vsc.pickQuickItem('Code review');
+      return vsc.dialogText();
+    };
+    const asked = await startOver();
+    assert.match(asked, /Replace the active run/, asked);
+    assert.match(asked, /"review" is running in state "commenting", started (less than a minute|\d+ minutes?) ago/, `says what is active: ${asked}`);
+    assert.match(asked, /journal is kept.*Past Runs/, `says where the journal stays: ${asked}`);
+    assert.match(asked, /Replace Run.*Keep Current Run|Keep Current Run.*Replace Run/, `offers both choices: ${asked}`);
+    await vsc.screenshot('runs-replace-confirmation');
+    await vsc.answerDialog('Escape');
+    await startOver();
+    await vsc.answerDialog('Enter');
+    await startOver();
+    await vsc.answerDialog('Keep Current Run');
+    await vsc.page.waitForTimeout(1_000);
+    assert.equal((await vsc.waitForStatusBar(RUN_ITEM, () => true)).text, 'review › commenting', 'kept: the run is where it was');
+    assert.equal(fs.readdirSync(runsDir).length, 1, 'kept: no second run');
+
+    // Replace: a new run in the first state; the old one stopped, its journal kept and listed in Past Runs.
+    await startOver();
+    await vsc.answerDialog('Replace Run');
+    await vsc.waitForStatusBar(RUN_ITEM, (text) => text === 'review › reading');
+    assert.equal(fs.readdirSync(runsDir).length, 2, 'replaced: two runs kept');
+    await vsc.runCommand('stategate: Past Runs…');
+    const past = await vsc.quickPickItems();
+    await vsc.closeQuickInput();
+    assert.ok(past.some((p) => /review.*active.*running in "reading"/.test(p)), `the new run is listed, active: ${past.join(' | ')}`);
+    assert.ok(past.some((p) => /review.*stopped in "commenting"/.test(p)), `the replaced run is listed, stopped: ${past.join(' | ')}`);
+
+    // The status bar words the run's status (issue 32, item 6): paused says so, and Stop clears the item.
+    await vsc.executeCommand('stategate.pauseRun');
+    const paused = await vsc.waitForStatusBar(RUN_ITEM, () => true);
+    await waitUntilLabel(vsc, /state reading, paused/);
+    assert.equal(paused.text, 'review › reading', 'the same text, with the pause icon');
+    await vsc.executeCommand('stategate.stopRun');
+    await waitUntil('the run item to clear after Stop', async () => !(await vsc.statusBarItems()).some((i) => i.id.includes(RUN_ITEM)), 10_000);
   });
 });

@@ -402,7 +402,7 @@ test('MCP server: every unreadable case answers isError with a way to recover, a
   assert.ok(mcp);
   const { client, cwd } = mcp;
   for (const c of CORRUPTIONS) {
-    const fresh = await cliInProcess(['run', 'start', 'gate.workflow.json'], { cwd });
+    const fresh = await cliInProcess(['run', 'start', 'gate.workflow.json', '--replace'], { cwd });
     assert.equal(fresh.code, 0, fresh.stderr);
     const runId = (fresh.json as { run_id: string }).run_id;
     const ok = await client.callTool({ name: 'statewright_get_state', arguments: {} });

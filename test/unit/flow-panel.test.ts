@@ -91,6 +91,7 @@ test('inside a sub-flow the sub-flow state is highlighted; a paused instance kee
 test('a failed instance marks the failed state and highlights none; a completed one highlights none', () => {
   const failed = flowRenderModel(workflow(), status({ status: 'failed', state: 'fix', exit_code: 2, message: 'fix exited 2', log: [entry('check'), entry('tests', 1), entry('fix', 2)] }));
   assert.equal(failed.failed, 'fix');
+  assert.equal(failed.statusLabel, 'failed', 'the shared words');
   assert.equal(failed.current, '');
   assert.equal(failed.message, 'fix exited 2');
   const done = flowRenderModel(workflow(), status({ status: 'completed', state: 'done', exit_code: 0 }));

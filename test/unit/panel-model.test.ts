@@ -137,8 +137,9 @@ test('the render model carries the run record\'s summary: phase, task, iteration
   const model = renderModel(await situation(runner), await runner.store.readJournal(run.runId), Date.now(), readRecord(runner.runDir(run.runId)));
   assert.equal(model.kind, 'active');
   if (model.kind !== 'active') return;
-  assert.deepEqual(model.record && { ...model.record, time: undefined }, {
-    status: 'planning',
+  assert.deepEqual(model.record && { ...model.record, time: undefined, ticking: undefined }, {
+    // The run's status in the shared words (STATUS_WORDS), not the seed's planning/executing/reviewing.
+    status: 'running',
     phase: { index: 0, total: 3, name: 'plan' },
     task: '1/1',
     taskText: 'Ship it',
@@ -151,9 +152,12 @@ test('the render model carries the run record\'s summary: phase, task, iteration
     pending: 1,
     learnings: 0,
     checkpoints: 1,
+    counts: ['0 tasks done', '1 pending', '0 lessons recorded', '1 checkpoint'],
+    ticking: undefined,
     lastCheckpointSha: null,
   });
   assert.equal(model.record?.time.fraction, null, 'no time bound: no bar');
+  assert.deepEqual(model.record?.ticking, { startMs: Date.parse(run.createdAt), maxMs: null }, 'a running run: the panel ticks its time from its start');
 });
 
 test('render model: a pipeline run carries its timeline (stages, attempts, grants, payloads); other runs none', async () => {

@@ -184,8 +184,11 @@ test('fan-out: a branch that fails its turn cap fails the run, and the other bra
   assert.ok(exits.includes('failed'));
 });
 
-test('/run <workflow> <task>: the first word names the workflow, the rest is the task', async () => {
-  const table: [string, { workflow: string; task: string } | undefined][] = [
+test('/run [--replace] <workflow> <task>: the first word names the workflow, the rest is the task', async () => {
+  const table: [string, { workflow: string; task: string; replace?: true } | undefined][] = [
+    ['--replace fan go on', { workflow: 'fan', task: 'go on', replace: true }],
+    ['fan --replace', { workflow: 'fan', task: '--replace' }],
+    ['--replaced go', { workflow: '--replaced', task: 'go' }],
     ['code-review-pipeline rename foo to bar', { workflow: 'code-review-pipeline', task: 'rename foo to bar' }],
     ['  fan   multi\nline task ', { workflow: 'fan', task: 'multi\nline task' }],
     ['only', { workflow: 'only', task: '' }],

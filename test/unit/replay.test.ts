@@ -219,7 +219,7 @@ for (const kind of KINDS) {
     const { runner, root } = await kind.make(t);
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 120, size: 'max' }), async (steps) => {
-        const { run } = await runner.start(path.join(root, 'toggle.workflow.json'));
+        const { run } = await runner.start(path.join(root, 'toggle.workflow.json'), undefined, undefined, { replace: true });
         for (const s of steps) await applyThrough(runner, root, s);
         await assertReplays(runner, run.runId);
       }),

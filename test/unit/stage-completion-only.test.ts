@@ -219,7 +219,7 @@ test('run state, the briefing and statewright_transition do not offer a live com
   const flat = (await agentToolSpecs(runner)).find((s) => s.name === 'statewright_transition')!;
   assert.match(flat.description, /completion event is never sent here/);
   // A statechart: the tool's offered events (its enum) leave the completion event out.
-  await runner.start(path.join(root, 'c.statechart.yaml'));
+  await runner.start(path.join(root, 'c.statechart.yaml'), undefined, undefined, { replace: true });
   const chartView = await runner.state();
   assert.ok(!(chartView.events ?? []).some((e) => e.event === 'submit_plan'), JSON.stringify(chartView.events));
   assert.match(briefing(chartView), /Stage "plan" ends only through its completion tool/);

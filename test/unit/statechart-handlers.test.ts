@@ -146,7 +146,7 @@ for (const [name, prepare, hostMore, reason] of untrustedRows) {
     const root = workspace(t);
     prepare(root);
     const runner = runnerFor(root);
-    await runner.start(path.join(root, CHART));
+    await runner.start(path.join(root, CHART), undefined, undefined, { replace: true });
     await runner.send('GO');
     const reports = await runPendingHandlers(runner, host(root, hostMore));
     assert.deepEqual(reports.map((r) => [r.ok, r.waiting]), [[false, true], [false, true]], 'each pending handler is tried once and left waiting');
@@ -195,7 +195,7 @@ test('trust is invalidated when the chart changes: the changed chart is refused 
   const [report] = await runPendingHandlers(runner, host(root));
   assert.match(report?.reason ?? '', /build\.statechart\.yaml changed since a person trusted it/);
   trustContent(path.join(root, '.stategate'), file, fs.readFileSync(file, 'utf8'));
-  await runner.start(file);
+  await runner.start(file, undefined, undefined, { replace: true });
   assert.equal((await runPendingHandlers(runner, host(root)))[0]?.ok, true);
 });
 
@@ -219,7 +219,7 @@ test('an MCP handler calls the tool of a stdio server in .mcp.json: its answer i
   const [untrusted] = await runPendingHandlers(runner, host(root));
   assert.match(untrusted?.reason ?? '', /no person has trusted \.mcp\.json/);
   trustContent(dir, path.join(root, '.mcp.json'), fs.readFileSync(path.join(root, '.mcp.json'), 'utf8'));
-  await runner.start(path.join(root, 'mcp.statechart.yaml'));
+  await runner.start(path.join(root, 'mcp.statechart.yaml'), undefined, undefined, { replace: true });
   const [ok] = await runPendingHandlers(runner, host(root));
   assert.equal(ok?.ok, true, ok?.reason);
   const state = await runner.state();
@@ -227,7 +227,7 @@ test('an MCP handler calls the tool of a stdio server in .mcp.json: its answer i
   const start = handlerEntries(root).find((e) => e.kind === 'handler_start');
   assert.deepEqual(start && 'mcp' in start ? start.mcp : undefined, { server: 'echoer', tool: 'echo' });
 
-  await runner.start(path.join(root, 'mcp.statechart.yaml'));
+  await runner.start(path.join(root, 'mcp.statechart.yaml'), undefined, undefined, { replace: true });
   await runner.send('NOPE'); // leaves asking before its handler ran: nothing is left to run there
   const reports = await runPendingHandlers(runner, host(root));
   assert.deepEqual(reports.map((r) => [r.id, r.ok]), [['nope_task', false]]);
@@ -242,7 +242,7 @@ test("an MCP tool the state's rules do not allow is refused", async (t) => {
   fs.writeFileSync(path.join(root, 'mcp.statechart.yaml'), text);
   trustContent(dir, path.join(root, 'mcp.statechart.yaml'), text);
   const runner = runnerFor(root);
-  await runner.start(path.join(root, 'mcp.statechart.yaml'));
+  await runner.start(path.join(root, 'mcp.statechart.yaml'), undefined, undefined, { replace: true });
   const [r] = await runPendingHandlers(runner, host(root));
   assert.match(r?.reason ?? '', /rules of state asking do not allow the tool mcp__echoer__echo/);
 });
@@ -254,7 +254,7 @@ test("a child statechart's handler service runs, trusted by the child's file, an
   const [untrusted] = await runPendingHandlers(runner, host(root));
   assert.match(untrusted?.reason ?? '', /no person has trusted child\.statechart\.yaml/, 'the child chart is what declares the handler');
   trustContent(path.join(root, '.stategate'), path.join(root, 'child.statechart.yaml'), fs.readFileSync(path.join(root, 'child.statechart.yaml'), 'utf8'));
-  await runner.start(path.join(root, 'parent.statechart.yaml'));
+  await runner.start(path.join(root, 'parent.statechart.yaml'), undefined, undefined, { replace: true });
   const [ran] = await runPendingHandlers(runner, host(root));
   assert.deepEqual([ran?.id, ran?.ok], ['work_task', true], ran?.reason);
   const state = await runner.state();
@@ -264,7 +264,7 @@ test("a child statechart's handler service runs, trusted by the child's file, an
 test("a child's emit reaches the parent's on; its send to parent too", async (t) => {
   const root = workspace(t, 'emit');
   const runner = runnerFor(root);
-  await runner.start(path.join(root, 'parent.statechart.yaml'));
+  await runner.start(path.join(root, 'parent.statechart.yaml'), undefined, undefined, { replace: true });
   const first = await runner.send('STEP');
   assert.equal(first.error, undefined);
   assert.equal((await runner.state()).context.progress, 50, 'PROGRESS (emitted by the child) ran the parent’s assign');

@@ -26,6 +26,8 @@ export interface WorkflowEntry {
   readonly file: string;
   /** Other names it answers to (manifest registrations). */
   readonly aliases: readonly string[];
+  /** The title the file gives (`name`), when it gives one: what a picker shows first. */
+  readonly name?: string;
   readonly description?: string;
   readonly states: number;
 }
@@ -114,6 +116,7 @@ export function findWorkflows(root: string): WorkflowEntry[] {
       id: wf.id,
       file,
       aliases: aliasesOf.get(file) ?? [],
+      ...(wf.name && wf.name.trim() ? { name: wf.name.trim() } : {}),
       ...(wf.description ? { description: wf.description } : {}),
       states: wf.states.size,
     });

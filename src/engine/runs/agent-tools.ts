@@ -308,7 +308,8 @@ export async function invokeAgentTool(runner: Runner, name: string, rawArgs: unk
           return { isError: true, text: `No workflow named "${wanted}" in this workspace. Known: ${known.join(', ') || '(none)'}.`, data: { known } };
         }
         if (args.resume === true) await runner.resume(found.file);
-        else await runner.start(found.file);
+        // Allowed above (the workflow grants load_workflow, or no run is enforced): loading replaces the run on purpose.
+        else await runner.start(found.file, undefined, undefined, { replace: true });
         return await stateText(runner, session);
       }
       case 'statewright_pause': {

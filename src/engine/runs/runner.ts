@@ -36,6 +36,7 @@ import { readToolAliases } from '../policy/tool-aliases-file.js';
 import { extractCall, isOwnTool, type ExtraAliases } from '../agent/tools.js';
 import { userStateDir } from '../util/user-state-dir.js';
 import { remainingMs } from '../store/deadline.js';
+import { describeLiveRun, isLiveRun, REPLACED_RUN_LISTED } from './live-run.js';
 import { callDigest, findSameCall, noteCall, readRecentCalls, type RecentCall } from '../store/recent-calls.js';
 import { readRecord, writeRunRecord, type RecordContext } from '../record/record-file.js';
 import type { PgCommittedChange } from '../store/postgres/pg-storage.js';
@@ -88,6 +89,11 @@ export interface ToolAnswer extends Omit<Decision, 'state' | 'counted'> {
   readonly updated_input?: unknown;
   /** A deny only because the call is outside the live stage's tools: a one-shot grant would let it through. */
   readonly outside_stage?: OutsideStage;
+}
+
+/** How `Runner.start` treats a live active run: refused unless `replace` (the person chose to replace it). */
+export interface StartOptions {
+  readonly replace?: boolean;
 }
 
 /** A call outside a stage's tools (pipeline one-shot grants): which stage, which tool, what the stage allows. */
@@ -328,14 +334,25 @@ export class Runner {
     throw unusable(active);
   }
 
+  /** Without `replace`, a live active run is not replaced: the caller asks the person first (or says so). */
+  private async refuseIfLive(opts: StartOptions): Promise<void> {
+    if (opts.replace) return;
+    const active = await this.active();
+    if (active.kind !== 'ok' || !isLiveRun(active.run)) return;
+    throw new RunnerError('run_active', `a run is active: ${describeLiveRun(active.run, Date.parse(this.env.now()))}; stop it first, or start with replace (\`stategate run start --replace\`). ${REPLACED_RUN_LISTED}`);
+  }
+
   /** A new run never replaces one whose files were tampered with: a person recovers first (`stategate run stop`). */
   private async refuseIfTampered(): Promise<void> {
     const active = await this.active();
     if (active.kind === 'unreadable' && active.tampered) throw unusable(active);
   }
 
-  /** Validate and start a workflow file as the active run (a running active run is stopped first). */
-  async start(file: string, context?: JsonObject, input?: JsonValue): Promise<{ run: RunSnapshot; replaced?: string }> {
+  /**
+   * Validate and start a workflow file as the active run. A live active run (running, waiting or paused)
+   * is refused (`run_active`) unless `replace` says to stop it; its journal is kept either way (live-run.ts).
+   */
+  async start(file: string, context?: JsonObject, input?: JsonValue, opts: StartOptions = {}): Promise<{ run: RunSnapshot; replaced?: string }> {
     refuseTooDeep('the context', context);
     refuseTooDeep('the input', input);
     await this.refuseIfTampered();
@@ -359,6 +376,8 @@ export class Runner {
     const withInput = input === undefined ? started.run : { ...started.run, pipeline: { upstream: {}, execs: {}, attempts: {}, seq: 0, proposals: [], grants: [], input } };
     const synced = syncStages(withInput, withInput.updatedAt, (t) => this.env.load(t));
     const run = synced.run;
+    // After the file's own problems (a missing or invalid file is reported as such, whatever is active).
+    await this.refuseIfLive(opts);
     const replaced = await this.stopActiveIfRunning();
     await this.storeOp(() => this.store.create(run, [...started.journal, ...synced.journal]));
     return replaced ? { run, replaced } : { run };
@@ -416,7 +435,8 @@ export class Runner {
       .filter((r) => r.status === 'paused' && (r.workflow.id === id || r.workflow.file === abs))
       .sort((a, b) => a.updatedAt.localeCompare(b.updatedAt));
     const newest = paused[paused.length - 1];
-    if (!newest) return { run: (await this.start(file)).run, resumed: false };
+    // Resume is the person's explicit choice of this workflow (the panel's Resume, `run resume`): it replaces as it always did.
+    if (!newest) return { run: (await this.start(file, undefined, undefined, { replace: true })).run, resumed: false };
     await this.stopActiveIfRunning(newest.runId);
     await this.storeOp(() => this.store.activate(newest.runId, (r) => this.change(this.withStages(machine.resume(r, this.env)))));
     return { run: await this.storeOp(() => this.store.readRun(newest.runId)), resumed: true };

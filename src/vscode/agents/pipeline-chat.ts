@@ -5,7 +5,7 @@
  * (grant-buttons.ts), the run's end.
  */
 import * as vscode from 'vscode';
-import { findWorkflow, findWorkflows, isOwnTool } from '../../engine/index.js';
+import { describeLiveRun, findWorkflow, findWorkflows, isLiveRun, isOwnTool, REPLACED_RUN_LISTED } from '../../engine/index.js';
 import type { RunService } from '../runtime/run-service.js';
 import { ANSWER_GRANT_COMMAND, type GrantWaiters } from './grant-buttons.js';
 import type { TranscriptEntry } from './participant-loop.js';
@@ -74,15 +74,22 @@ export async function runPipelineRequest(
   const found = parsed && findWorkflow(runner.workspaceRoot, parsed.workflow);
   if (!parsed || !found) {
     const known = findWorkflows(runner.workspaceRoot).map((w) => `\`${w.id}\``);
-    stream.markdown(`Usage: \`@stategate /run <workflow> <task>\`. ${parsed ? `No workflow named \`${parsed.workflow}\`. ` : ''}Workflows here: ${known.join(', ') || '(none)'}.`);
+    stream.markdown(`Usage: \`@stategate /run [--replace] <workflow> <task>\`. ${parsed ? `No workflow named \`${parsed.workflow}\`. ` : ''}Workflows here: ${known.join(', ') || '(none)'}.`);
     return {};
   }
   const aliases = toolAliases();
   const mode = securityMode();
   const prices = modelPrices();
+  const active = await runner.active();
+  if (!parsed.replace && active.kind === 'ok' && isLiveRun(active.run)) {
+    // Never discard a live run from the chat: say what it is and how to replace it on purpose.
+    stream.markdown(`A run is active: ${describeLiveRun(active.run, Date.now())}. It was not replaced. To replace it, send \`@stategate /run --replace ${parsed.workflow} ${parsed.task}\`, or stop it first (stategate: Stop Workflow Run). ${REPLACED_RUN_LISTED}`);
+    return {};
+  }
   try {
     await runPipeline(found.file, parsed.task, {
       runner,
+      ...(parsed.replace ? { replace: true } : {}),
       ...(aliases ? { aliases } : {}),
       ...(mode ? { securityMode: mode } : {}),
       concurrency: maxParallelStages(),

@@ -53,6 +53,8 @@ export interface PipelineDeps {
   askGrant?(question: GrantQuestion): Promise<boolean | undefined>;
   changed?(): void;
   cancelled?(): boolean;
+  /** The person asked to replace a live active run (`/run --replace …`); without it a live run is refused (Runner.start). */
+  readonly replace?: boolean;
   /** Branch stages run at once up to this many (default 2). */
   readonly concurrency?: number;
   /** Turns per stage when the stage sets no turn_cap. */
@@ -65,10 +67,15 @@ export interface PipelineDeps {
   readonly securityMode?: SecurityMode;
 }
 
-/** `<workflow> <task...>`: the first word names the workflow (its id or registered name). */
-export function parseRunPrompt(prompt: string): { workflow: string; task: string } | undefined {
-  const m = /^\s*(\S+)\s*([\s\S]*)$/.exec(prompt);
-  return m ? { workflow: m[1]!, task: m[2]!.trim() } : undefined;
+/**
+ * `[--replace] <workflow> <task...>`: the first word names the workflow (its id or registered name);
+ * a leading `--replace` says to replace a live active run rather than be refused.
+ */
+export function parseRunPrompt(prompt: string): { workflow: string; task: string; replace?: true } | undefined {
+  const flagged = /^\s*--replace(?=\s|$)/.exec(prompt);
+  const m = /^\s*(\S+)\s*([\s\S]*)$/.exec(flagged ? prompt.slice(flagged[0].length) : prompt);
+  if (!m) return undefined;
+  return { workflow: m[1]!, task: m[2]!.trim(), ...(flagged ? { replace: true as const } : {}) };
 }
 
 export const DEFAULT_CONCURRENCY = 2;
@@ -79,7 +86,7 @@ export type PipelineEnd = { readonly status: string; readonly state: string; rea
 /** Starts `file` with `task` as its input and runs its stages until the run ends or stalls. */
 export async function runPipeline(file: string, task: string, deps: PipelineDeps): Promise<PipelineEnd> {
   const { runner } = deps;
-  await runner.start(file, undefined, { task });
+  await runner.start(file, undefined, { task }, { replace: deps.replace === true });
   if (deps.securityMode) await runner.setSecurityMode(deps.securityMode, 'setting');
   deps.changed?.();
   const seen = new Set<string>();

@@ -6,16 +6,7 @@
  * by the CLI show up too.
  */
 import * as vscode from 'vscode';
-import { listFlows, type FlowSummary } from '../../engine/index.js';
-
-const ICON: Readonly<Record<FlowSummary['status'], [string, string?]>> = {
-  running: ['sync~spin', 'charts.blue'],
-  paused: ['debug-pause', 'charts.yellow'],
-  interrupted: ['warning', 'charts.orange'],
-  completed: ['pass', 'charts.green'],
-  failed: ['error', 'charts.red'],
-  stopped: ['debug-stop'],
-};
+import { listFlows, STATUS_WORDS, type FlowSummary } from '../../engine/index.js';
 
 /** What needs a person first: running, then paused and interrupted ones; finished ones after (each group in the runner's order). */
 const ORDER: Readonly<Record<FlowSummary['status'], number>> = { running: 0, paused: 1, interrupted: 2, failed: 3, stopped: 4, completed: 5 };
@@ -24,9 +15,10 @@ export function flowItem(f: FlowSummary): vscode.TreeItem {
   const item = new vscode.TreeItem(f.instance, vscode.TreeItemCollapsibleState.None);
   const where = f.state ? ` · ${f.state}` : '';
   const code = (f.status === 'failed' || f.status === 'completed') && f.exit_code !== null ? ` (exit ${f.exit_code})` : '';
-  item.description = `${f.status}${where}${code}`;
-  const [icon, color] = ICON[f.status] ?? ['circle-outline'];
-  item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
+  // The shared words and icons (the engine's STATUS_WORDS), so a failed flow reads and looks failed as a failed run does.
+  const words = STATUS_WORDS[f.status];
+  item.description = `${words?.label ?? f.status}${where}${code}`;
+  item.iconPath = new vscode.ThemeIcon(words?.icon ?? 'circle-outline', words?.color ? new vscode.ThemeColor(words.color) : undefined);
   item.contextValue = `flow-${f.status}`;
   item.tooltip = new vscode.MarkdownString(
     [`**${f.instance}** (${f.flow})`, `status: ${f.status}`, f.state ? `state: \`${f.state}\`` : '', f.exit_code === null ? '' : `exit code: ${f.exit_code}`, f.message ? `\n${f.message}` : ''].filter(Boolean).join('  \n'),

@@ -4,7 +4,7 @@
  * the instance's state highlighted, the states that ran marked, and the one it
  * failed in marked as failed. Pure, unit-tested.
  */
-import type { FlowStatus, Workflow } from '../../engine/index.js';
+import { STATUS_WORDS, type FlowStatus, type Workflow } from '../../engine/index.js';
 import type { FlowRenderModel } from '../../protocol.js';
 import { chartDiagramModel } from './chart-diagram-model.js';
 
@@ -24,6 +24,7 @@ export function flowRenderModel(wf: Workflow, status: FlowStatus): FlowRenderMod
     instance: status.instance,
     flow: status.flow,
     status: status.status,
+    statusLabel: STATUS_WORDS[status.status].label,
     state: status.state,
     current: AT_STATE.has(status.status) ? state : '',
     finished: [...new Set(status.log.map((e) => topState(e.state)))],

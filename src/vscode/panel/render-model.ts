@@ -4,7 +4,7 @@
  * webview never has to merge partial updates. Pure (type-only imports of the
  * 'vscode' side), so it is unit-tested without VS Code.
  */
-import { auditTimeline, isChartWorkflow, type AgentStateRecord, type JournalEntry, type StoredEntry } from '../../engine/index.js';
+import { auditTimeline, isChartWorkflow, type AgentStateRecord, type JournalEntry, type StoredEntry, shownRunStatus, STATUS_WORDS } from '../../engine/index.js';
 import type { HistoryEntry, PipelineTimeline, RenderModel } from '../../protocol.js';
 import type { RunSituation } from '../runtime/run-service.js';
 import { chartDiagramModel } from './chart-diagram-model.js';
@@ -33,6 +33,7 @@ export function renderModel(situation: RunSituation, journal: readonly StoredEnt
     kind: 'active',
     runId: run.runId,
     status: run.status,
+    statusLabel: STATUS_WORDS[shownRunStatus(run)].label,
     workflow: {
       id: run.workflow.id,
       ...(wf?.name === undefined ? {} : { name: wf.name }),
@@ -52,7 +53,7 @@ export function renderModel(situation: RunSituation, journal: readonly StoredEnt
     definitionChanged: situation.definitionChanged,
     ...(situation.sandbox ? { sandbox: situation.sandbox } : {}),
     ...(chart ? { chart } : {}),
-    ...(record && record.stategate.run_id === run.runId ? { record: recordSummary(record) } : {}),
+    ...(record && record.stategate.run_id === run.runId ? { record: recordSummary(record, STATUS_WORDS[shownRunStatus(run)].label, run.status === 'running') } : {}),
     ...pipelineOf(run.pipeline !== undefined, journal),
   };
 }

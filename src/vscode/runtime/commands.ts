@@ -9,6 +9,8 @@ import { exportWorkflow, TEXT_EXPORT_FORMATS, type TextExportFormat, RunnerError
 import type { RegisterCommand } from '../contributions.js';
 import { editorWorkflow } from './editor-workflow.js';
 import type { RunService } from './run-service.js';
+import { mayReplaceActive } from './confirm-replace.js';
+import { showPastRuns } from './past-runs.js';
 
 type Outcome = { error?: { code: string; message: string } };
 
@@ -32,6 +34,11 @@ async function guarded<T>(fn: () => T | Promise<T>): Promise<T | undefined> {
   }
 }
 
+/** `{ replace: true }` as the command's second argument: the caller means to replace a live run. */
+function replaceOption(opts: unknown): boolean {
+  return typeof opts === 'object' && opts !== null && (opts as { replace?: unknown }).replace === true;
+}
+
 function uriArg(arg: unknown): vscode.Uri | undefined {
   if (arg instanceof vscode.Uri) return arg;
   if (typeof arg === 'string' && arg !== '') return vscode.Uri.file(arg);
@@ -48,17 +55,18 @@ function activeEditorFile(): string | undefined {
 async function pickWorkflowFile(service: RunService, title: string): Promise<string | undefined> {
   const root = service.folder.uri.fsPath;
   const { ordered, active } = activeFirst(findWorkflows(root), activeEditorFile());
+  // By name (the file's title, else its id), the id beside it, the file below: what a person recognizes first.
   const items = ordered.map((w) => ({
-    label: w.id,
-    description: path.relative(root, w.file),
-    detail: w === active ? `${w.states} states · open in the editor` : `${w.states} states`,
+    label: w.name ?? w.id,
+    description: w.name ? w.id : '',
+    detail: `${path.relative(root, w.file)} · ${w.states} states${w === active ? ' · open in the editor' : ''}`,
     file: w.file,
   }));
   if (items.length === 0) {
     void vscode.window.showInformationMessage('stategate: no workflow files in this workspace (*.workflow.json or .stategate/workflows/*.json).');
     return undefined;
   }
-  return (await vscode.window.showQuickPick(items, { title, placeHolder: 'Workflow to run' }))?.file;
+  return (await vscode.window.showQuickPick(items, { title, placeHolder: 'Workflow to run', matchOnDescription: true, matchOnDetail: true }))?.file;
 }
 
 /**
@@ -77,13 +85,16 @@ export function registerRunCommands(service: RunService, register: RegisterComma
   /** A command that changes a run: refused in Restricted Mode. */
   const act = (id: string, what: string, fn: (...args: unknown[]) => unknown) => cmd(id, (...args) => (requireTrust(what), fn(...args)));
   return [
-    act('stategate.startRun', 'Starting a workflow run', async (arg) => {
+    act('stategate.startRun', 'Starting a workflow run', async (arg, opts) => {
       const file = uriArg(arg)?.fsPath ?? (await pickWorkflowFile(service, 'stategate: Start Workflow Run'));
       if (!file) return undefined;
-      const { run } = await service.act((r) => r.start(file));
+      // A live run is replaced only when the caller says so or the person chooses Replace (confirm-replace.ts).
+      if (!(await mayReplaceActive(service.runner, path.basename(file), replaceOption(opts)))) return undefined;
+      const { run } = await service.act((r) => r.start(file, undefined, undefined, { replace: true }));
       void vscode.window.setStatusBarMessage(`stategate: started ${run.workflow.id} in ${run.state}`, 4000);
       return run.runId;
     }),
+    cmd('stategate.showPastRuns', () => showPastRuns(service)),
     act('stategate.sendEvent', 'Sending an event', async (arg, data) => {
       const situation = await service.refresh();
       if (situation.kind !== 'active') throw new RunnerError('no_active_run', situation.kind === 'none' ? 'no active run: start one first' : situation.reason);

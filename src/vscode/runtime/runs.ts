@@ -17,6 +17,7 @@ import { ChartTimers } from './chart-timers.js';
 import { ChartHandlers } from './chart-handlers.js';
 import { registerRunCommands } from './commands.js';
 import { RunService } from './run-service.js';
+import { trackRunContextKeys } from './run-context-keys.js';
 import { watchSaves } from './save-watcher.js';
 import { RunStatusBar } from './status-bar.js';
 import { registerStoreCommands, storePasswordFrom } from './store-commands.js';
@@ -42,7 +43,7 @@ export function startRuns(context: vscode.ExtensionContext, folder: vscode.Works
   let agents: Agents | undefined;
   if (folder) {
     service = new RunService(folder, { password: storePasswordFrom(context) });
-    context.subscriptions.push(service, new RunStatusBar(service), new ChartTimers(service), new ChartHandlers(service), ...registerRunCommands(service, register), ...registerStoreCommands(context, service, register), watchStoreSetting(folder), watchSaves(service), notifyApprovals(service));
+    context.subscriptions.push(service, new RunStatusBar(service), trackRunContextKeys(service), new ChartTimers(service), new ChartHandlers(service), ...registerRunCommands(service, register), ...registerStoreCommands(context, service, register), watchStoreSetting(folder), watchSaves(service), notifyApprovals(service));
     agents = startAgents(context, service, register);
     context.subscriptions.push(...agents.disposables);
   }

@@ -7,6 +7,7 @@
  * vanished or changed behind stategate's back). Nothing when there is no run.
  */
 import * as vscode from 'vscode';
+import { shownRunStatus, STATUS_WORDS } from '../../engine/index.js';
 import { chartConfiguration, configurationText } from './chart-summary.js';
 import type { RunService, RunSituation } from './run-service.js';
 import { storeHealthDetails, storeHealthLabel } from './store-health.js';
@@ -59,10 +60,19 @@ export class RunStatusBar implements vscode.Disposable {
       return;
     }
     const v = s.view;
+    if (s.run.status === 'stopped') {
+      // A stopped run is over and enforces nothing: the item clears, as with no run (Past Runs… lists it).
+      this.main.hide();
+      this.usage.hide();
+      return;
+    }
     const configuration = chartConfiguration(s.run, s.workflow);
     const state = configuration ? configurationText(configuration) : v.branch ? `${v.state} [${v.branch}]` : v.state;
-    this.main.text = `${v.workflow.id} › ${state}`;
-    this.main.accessibilityInformation = { label: `stategate: workflow ${v.workflow.id}, state ${state}, ${v.status}` };
+    const shown = shownRunStatus(s.run);
+    const words = STATUS_WORDS[shown];
+    // A running run is the usual case and reads plainly; any other status shows its icon (the shared words).
+    this.main.text = `${shown === 'running' ? '' : `$(${words.icon}) `}${v.workflow.id} › ${state}`;
+    this.main.accessibilityInformation = { label: `stategate: workflow ${v.workflow.id}, state ${state}, ${words.label}` };
     const pending = v.pending_approval !== undefined || v.interrupt !== undefined;
     this.main.backgroundColor = pending ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     this.main.tooltip = tooltip(s, configuration);
@@ -87,9 +97,9 @@ function tooltip(s: Extract<RunSituation, { kind: 'active' }>, configuration: re
   const v = s.view;
   const md = new vscode.MarkdownString(undefined, true);
   if (configuration) {
-    md.appendMarkdown(`**${v.workflow.id}** (${v.status}), active states:\n\n${configuration.map((p) => `- ${p}`).join('\n')}\n\n`);
+    md.appendMarkdown(`**${v.workflow.id}** (${STATUS_WORDS[shownRunStatus(s.run)].label}), active states:\n\n${configuration.map((p) => `- ${p}`).join('\n')}\n\n`);
   } else {
-    md.appendMarkdown(`**${v.workflow.id}** › **${v.state}** (${v.status})\n\n`);
+    md.appendMarkdown(`**${v.workflow.id}** › **${v.state}** (${STATUS_WORDS[shownRunStatus(s.run)].label})\n\n`);
   }
   if (v.pending_approval) md.appendMarkdown(`$(warning) Waiting for approval: ${v.pending_approval.event} → ${v.pending_approval.target}\n\n`);
   if (v.interrupt) md.appendMarkdown(`$(zap) Interrupt **${v.interrupt.name}** active; \`$return\` goes back to ${v.interrupt.returnTo}\n\n`);
