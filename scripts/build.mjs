@@ -23,6 +23,18 @@ const common = {
 // web-tree-sitter is ESM and asks for import.meta.url, which a CommonJS bundle lacks: give it this file's URL.
 const importMetaUrl = { banner: { js: "var __importMetaUrl = require('url').pathToFileURL(__filename).href;" }, define: { 'import.meta.url': '__importMetaUrl' } };
 const cliCommon = { minify: true, banner: importMetaUrl.banner, define: { ...importMetaUrl.define, 'process.env.STATEGATE_BUNDLED': '"1"' } };
+// The shell bundle takes web-tree-sitter's CommonJS build (its package's `require` export) rather than
+// the ES module esbuild picks for an `import`: the ES module's glue runs `import("module")` when it loads,
+// which starts Node's ESM loader in every shell call, and on Node 20 no function taken from V8's code
+// cache may run an import() (src/cli/code-cache.ts). The CommonJS glue requires its built-ins; its one
+// import() (fs/promises, in Language.load given a path) is never run: src/engine/shell/parser.ts hands
+// Language.load the grammar's bytes.
+const treeSitterForRequire = {
+  name: 'tree-sitter-for-require',
+  setup(b) {
+    b.onResolve({ filter: /^web-tree-sitter$/ }, () => ({ path: nodeModule.createRequire(import.meta.url).resolve('web-tree-sitter') }));
+  },
+};
 // The hook (a process per tool call) leaves out of its bundle what deciding a Read or an Edit never
 // runs: the workflow checker (ajv's compiled schema, the semantic rules), which only starting a run
 // needs, the shell analysis with its parser's JS, which only a shell call needs, picomatch, which
@@ -146,6 +158,7 @@ const entries = [
   { ...cliCommon, entryPoints: ['src/engine/store/postgres/pg-storage.ts'], outfile: 'dist/cli/hook-pg-store.js', plugins: [lazyHookParts] },
   {
     ...cliCommon,
+    plugins: [treeSitterForRequire],
     stdin: { contents: "export { analyseForPolicy, rewriteForPolicy } from './src/engine/shell/gate.js';\nexport { configureShellParser } from './src/engine/shell/parser.js';\n", resolveDir: '.', sourcefile: 'hook-shell.ts', loader: 'ts' },
     outfile: 'dist/cli/hook-shell.js',
   },
