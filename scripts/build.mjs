@@ -243,9 +243,10 @@ for (const stale of ['dist/extension-check.js', 'dist/extension-shell.js', 'dist
 }
 // The hook's V8 code cache, for a Node without a compile cache of its own (Node 20; src/cli/code-cache.ts):
 // made by this Node, after one decision of the bundle just built. A newer Node caches by itself.
-if ('enableCompileCache' in nodeModule) rmSync('dist/cli/hook.js.cache', { force: true });
+const codeCaches = ['dist/cli/hook.js.cache', 'dist/cli/hook-shell.js.cache'];
+if ('enableCompileCache' in nodeModule) for (const f of codeCaches) rmSync(f, { force: true });
 else if (spawnSync(process.execPath, ['scripts/hook-code-cache.cjs'], { stdio: 'inherit' }).status !== 0) {
-  rmSync('dist/cli/hook.js.cache', { force: true });
-  console.warn('build: no code cache for dist/cli/hook.js (see above); the hook compiles its bundle in every call');
+  for (const f of codeCaches) rmSync(f, { force: true });
+  console.warn('build: no code cache for dist/cli/hook.js and hook-shell.js (see above); the hook compiles its bundles in every call');
 }
 if (watch) console.log('watch mode is not implemented; rerun npm run build');

@@ -17,6 +17,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as v8 from 'node:v8';
 import { spawnSync } from 'node:child_process';
 import { REPO_ROOT, requireBuiltCli } from './helpers/cli';
 import { tempDir } from './helpers/temp-dir';
@@ -36,13 +37,14 @@ function sourcesOf(bundle: string): string[] {
 }
 
 /** The lazily loaded parts: what each bundle is for (a source it must carry), and what marks it in another bundle. */
-const LAZY_PARTS: readonly { bundle: string; carries: string; marks: RegExp; requiredBy?: string }[] = [
+const LAZY_PARTS: readonly { bundle: string; carries: string; marks: RegExp; requiredBy?: string; loadedAs?: RegExp }[] = [
   { bundle: 'hook-statechart.js', carries: 'src/engine/statechart/index.ts', marks: /^src\/engine\/(statechart\/(?!targets\.ts$|lazy\.ts$)|expr\/)|^node_modules\/jsep\// },
   { bundle: 'hook-pg-store.js', carries: 'src/engine/store/postgres/pg-storage.ts', marks: /^src\/engine\/store\/postgres\/(?!store-url-env\.ts$)/ },
   { bundle: 'hook-postgres.js', carries: 'node_modules/postgres/cjs/src/index.js', marks: /^node_modules\/postgres\// },
   { bundle: 'hook-picomatch.js', carries: 'node_modules/picomatch/index.js', marks: /^node_modules\/picomatch\// },
   { bundle: 'hook-check.js', carries: 'src/engine/check/check-file.ts', marks: /^src\/engine\/check\// },
-  { bundle: 'hook-shell.js', carries: 'src/engine/shell/analyse.ts', marks: /^src\/engine\/shell\/(?!rules\.ts$|write-paths\.ts$)|^node_modules\/web-tree-sitter\// },
+  // Loaded with its code cache (src/cli/runner-factory.ts, code-cache.ts), by its path beside hook.js.
+  { bundle: 'hook-shell.js', carries: 'src/engine/shell/analyse.ts', marks: /^src\/engine\/shell\/(?!rules\.ts$|write-paths\.ts$)|^node_modules\/web-tree-sitter\//, loadedAs: /\.join\(__dirname,"hook-shell\.js"\)/ },
   // Only the format loaders read YAML: their bundle requires the package's.
   { bundle: 'hook-yaml.js', carries: 'src/engine/formats/yaml-package.ts', marks: /^node_modules\/yaml\//, requiredBy: 'hook-formats.js' },
   { bundle: 'hook-ajv.js', carries: 'src/engine/pipeline/payload-ajv.ts', marks: /^node_modules\/ajv(-formats)?\// },
@@ -58,7 +60,8 @@ test('hook.js carries none of the lazily loaded parts, and requires each from it
     assert.deepEqual(hook.filter((s) => part.marks.test(s)), [], `hook.js carries what ${part.bundle} is for`);
     assert.ok(sourcesOf(part.bundle).includes(part.carries), `${part.bundle} carries ${part.carries}`);
     const by = part.requiredBy ?? 'hook.js';
-    if (part.bundle !== 'hook-postgres.js') assert.ok((by === 'hook.js' ? code : fs.readFileSync(path.join(DIST_CLI, by), 'utf8')).includes(`require("./${part.bundle}")`), `${by} requires ./${part.bundle}`);
+    const loader = by === 'hook.js' ? code : fs.readFileSync(path.join(DIST_CLI, by), 'utf8');
+    if (part.bundle !== 'hook-postgres.js') assert.ok(part.loadedAs ? part.loadedAs.test(loader) : loader.includes(`require("./${part.bundle}")`), `${by} requires ./${part.bundle}`);
   }
   // The driver is required by the PostgreSQL store's bundle, which leaves the file store (run-store.ts) out.
   assert.ok(fs.readFileSync(path.join(DIST_CLI, 'hook-pg-store.js'), 'utf8').includes('require("./hook-postgres.js")'));
@@ -179,6 +182,22 @@ test('the hook\'s code cache, made by the build for a Node without a compile cac
   const loaded = requireWithCodeCache(hookJs);
   assert.equal(loaded.cache, 'used');
   assert.equal(typeof (loaded.exports as { command?: { run?: unknown } }).command?.run, 'function');
+});
+
+test('the shell bundle\'s code cache is accepted under Liftoff only, and its parser loads and allows a command from it (no import() run)', async (t) => {
+  requireBuiltCli();
+  if ('enableCompileCache' in (require('node:module') as object)) return t.skip('this Node caches compiled code itself: the build makes no code cache');
+  const shellJs = path.join(DIST_CLI, 'hook-shell.js');
+  assert.ok(fs.existsSync(`${shellJs}.cache`), 'the build wrote dist/cli/hook-shell.js.cache');
+  // As src/cli/runner-factory.ts loads it (after hook.js's cache above: this flag would change V8's check of that one).
+  v8.setFlagsFromString('--liftoff-only');
+  const loaded = requireWithCodeCache(shellJs);
+  assert.equal(loaded.cache, 'used');
+  const shell = loaded.exports as typeof import('../../src/engine/shell/gate') & typeof import('../../src/engine/shell/parser');
+  shell.configureShellParser({ liftoffOnly: true, wasmDir: DIST_CLI });
+  // An import() run by a function from the cache throws on Node 20, and the command would be denied.
+  const verdict = await shell.analyseForPolicy('git status --short', { allowedCommands: ['git status'], blockedEnv: [], writeAllowed: false });
+  assert.equal(verdict.ok, true, JSON.stringify(verdict));
 });
 
 test('a StoreError thrown by the PostgreSQL store\'s bundle is not an instance of this StoreError, yet is one to isStoreError and to the Runner', async (t) => {
