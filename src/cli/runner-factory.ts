@@ -5,7 +5,6 @@
  * never pay for them (not even for loading their code).
  */
 import * as path from 'node:path';
-import * as v8 from 'node:v8';
 import { requireWithCodeCache } from './code-cache.js';
 import { chooseStorage, findSandbox, Runner, userStateDir, type SandboxProvider, type ShellAnalyser, type ShellRewriter } from '../engine/index.js';
 
@@ -19,7 +18,8 @@ function shellGate(): ShellGate {
     // A CLI process answers and exits: compile the parser's WASM without background tier-up
     // (which holds the process ~0.5-1 s at exit). Set before the shell bundle is compiled: V8
     // takes the bundle's code cache only under the flags it was made with (scripts/hook-code-cache.cjs).
-    v8.setFlagsFromString('--liftoff-only');
+    // node:v8 is required here, not imported: a Read's process never loads it.
+    (require('node:v8') as typeof import('node:v8')).setFlagsFromString('--liftoff-only');
     const shell = shellBundle();
     // The .wasm files sit beside the bundle.
     shell.configureShellParser({ liftoffOnly: true, wasmDir: __dirname });

@@ -149,12 +149,15 @@ const RUNS: readonly { name: string; fixture: string; may?: readonly string[] }[
 ];
 /** The lazy bundles a decision on a compiled run never needs: the format loaders, the `yaml` package, ajv, the checker. */
 const NEVER = ['hook-formats.js', 'hook-yaml.js', 'hook-ajv.js', 'hook-check.js'];
+/** Built-ins a Read never needs: v8 (the shell parser's flag), child_process (the bwrap probe), perf_hooks, fs/promises. */
+const NEVER_BUILTINS = ['NativeModule v8', 'NativeModule child_process', 'NativeModule perf_hooks', 'NativeModule fs/promises'];
 
 test('deciding a call on a run of each format loads no format loader, YAML parser or schema validator (every module the hook process loaded, recorded at its exit)', async (t) => {
   requireBuiltCli();
   const preload = path.join(tempDir('sg-hook-loaded-', t), 'record-loaded.js');
   // require.cache holds every CommonJS file the process loaded: the dispatcher, hook.js and each lazy bundle it required.
-  fs.writeFileSync(preload, "process.on('exit', () => require('fs').writeFileSync(process.env.SG_LOADED_OUT, JSON.stringify(Object.keys(require.cache))));\n");
+  // process.moduleLoadList: Node's built-in modules it loaded.
+  fs.writeFileSync(preload, "process.on('exit', () => require('fs').writeFileSync(process.env.SG_LOADED_OUT, JSON.stringify({ files: Object.keys(require.cache), builtins: process.moduleLoadList })));\n");
   for (const run of RUNS) {
     const cwd = tempDir('sg-hook-format-', t);
     fs.copyFileSync(path.join(REPO_ROOT, run.fixture), path.join(cwd, path.basename(run.fixture)));
@@ -165,7 +168,10 @@ test('deciding a call on a run of each format loads no format loader, YAML parse
     assert.equal(read.code, 0, `${run.name}: ${read.stderr}`);
     const expected = await new Runner({ dir: path.join(cwd, '.stategate') }).tool({ tool: 'Read', input: { file_path: path.join(cwd, 'a.ts') } }, { client: 'claude', cwd });
     assert.equal(read.decision ?? 'allow', expected.decision, `${run.name}: the hook decides as the engine does (${read.stdout})`);
-    const loaded = (JSON.parse(fs.readFileSync(out, 'utf8')) as string[]).map((f) => path.basename(f));
+    const record = JSON.parse(fs.readFileSync(out, 'utf8')) as { files: string[]; builtins: string[] };
+    const loaded = record.files.map((f) => path.basename(f));
+    // Built-ins only a shell call, a bwrap probe or nothing at all needs (docs/dev/hook-time.md).
+    assert.deepEqual(record.builtins.filter((m) => NEVER_BUILTINS.includes(m)), [], `${run.name}: built-ins`);
     assert.ok(loaded.includes('cli.js'), `${run.name}: the record names what was loaded (${loaded.join(', ')})`);
     assert.deepEqual(loaded.filter((f) => NEVER.includes(f)), [], `${run.name}: loaded ${loaded.join(', ')}`);
     assert.deepEqual(loaded.filter((f) => f.startsWith('hook-') && !(run.may ?? []).includes(f)), [], `${run.name}: only ${(run.may ?? []).join(', ') || 'hook.js'}`);
