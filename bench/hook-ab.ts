@@ -1,7 +1,7 @@
 /**
  * A/B of two builds of the agent hook (two checkouts' dist/), interleaved in
  * one loop on the same machine: `node -e 0`, then each build's hook deciding
- * the Read and the Bash call of bench/measures/hook.ts on a run of its flat
+ * the Read, the Edit and the Bash call of bench/measures/hook.ts on a run of its flat
  * Statewright workflow, the order rotated each round. Prints each kind's p50
  * and p95 (ms) and the p50 ratio to `node -e 0`, and checks first that both
  * builds answer each call alike (allowed, same output). With `perf`, each
@@ -26,7 +26,7 @@ if (roots.length !== 2 || !Number.isInteger(runs) || runs < 1) {
   process.exit(2);
 }
 const [rootA, rootB] = roots as [string, string];
-const calls = CALLS.filter((c) => c.name === 'Read' || c.name === 'Bash');
+const calls = CALLS; // Read, Edit and Bash
 
 async function main(): Promise<void> {
   const ws = mkdtempSync(join(tmpdir(), 'stategate-hook-ab-'));

@@ -23,6 +23,18 @@ const common = {
 // web-tree-sitter is ESM and asks for import.meta.url, which a CommonJS bundle lacks: give it this file's URL.
 const importMetaUrl = { banner: { js: "var __importMetaUrl = require('url').pathToFileURL(__filename).href;" }, define: { 'import.meta.url': '__importMetaUrl' } };
 const cliCommon = { minify: true, banner: importMetaUrl.banner, define: { ...importMetaUrl.define, 'process.env.STATEGATE_BUNDLED': '"1"' } };
+// The shell bundle takes web-tree-sitter's CommonJS build (its package's `require` export) rather than
+// the ES module esbuild picks for an `import`: the ES module's glue runs `import("module")` when it loads,
+// which starts Node's ESM loader in every shell call, and on Node 20 no function taken from V8's code
+// cache may run an import() (src/cli/code-cache.ts). The CommonJS glue requires its built-ins; its one
+// import() (fs/promises, in Language.load given a path) is never run: src/engine/shell/parser.ts hands
+// Language.load the grammar's bytes.
+const treeSitterForRequire = {
+  name: 'tree-sitter-for-require',
+  setup(b) {
+    b.onResolve({ filter: /^web-tree-sitter$/ }, () => ({ path: nodeModule.createRequire(import.meta.url).resolve('web-tree-sitter') }));
+  },
+};
 // The hook (a process per tool call) leaves out of its bundle what deciding a Read or an Edit never
 // runs: the workflow checker (ajv's compiled schema, the semantic rules), which only starting a run
 // needs, the shell analysis with its parser's JS, which only a shell call needs, picomatch, which
@@ -146,6 +158,7 @@ const entries = [
   { ...cliCommon, entryPoints: ['src/engine/store/postgres/pg-storage.ts'], outfile: 'dist/cli/hook-pg-store.js', plugins: [lazyHookParts] },
   {
     ...cliCommon,
+    plugins: [treeSitterForRequire],
     stdin: { contents: "export { analyseForPolicy, rewriteForPolicy } from './src/engine/shell/gate.js';\nexport { configureShellParser } from './src/engine/shell/parser.js';\n", resolveDir: '.', sourcefile: 'hook-shell.ts', loader: 'ts' },
     outfile: 'dist/cli/hook-shell.js',
   },
@@ -230,9 +243,10 @@ for (const stale of ['dist/extension-check.js', 'dist/extension-shell.js', 'dist
 }
 // The hook's V8 code cache, for a Node without a compile cache of its own (Node 20; src/cli/code-cache.ts):
 // made by this Node, after one decision of the bundle just built. A newer Node caches by itself.
-if ('enableCompileCache' in nodeModule) rmSync('dist/cli/hook.js.cache', { force: true });
+const codeCaches = ['dist/cli/hook.js.cache', 'dist/cli/hook-shell.js.cache'];
+if ('enableCompileCache' in nodeModule) for (const f of codeCaches) rmSync(f, { force: true });
 else if (spawnSync(process.execPath, ['scripts/hook-code-cache.cjs'], { stdio: 'inherit' }).status !== 0) {
-  rmSync('dist/cli/hook.js.cache', { force: true });
-  console.warn('build: no code cache for dist/cli/hook.js (see above); the hook compiles its bundle in every call');
+  for (const f of codeCaches) rmSync(f, { force: true });
+  console.warn('build: no code cache for dist/cli/hook.js and hook-shell.js (see above); the hook compiles its bundles in every call');
 }
 if (watch) console.log('watch mode is not implemented; rerun npm run build');

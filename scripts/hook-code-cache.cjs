@@ -1,6 +1,7 @@
 // Writes dist/cli/hook.js.cache: V8's code cache of the hook's bundle after it decided a Read on a
-// run of a flat workflow, so a hook process on a Node without a compile cache of its own (Node 20)
-// neither compiles the bundle nor the functions a decision runs (src/cli/code-cache.ts says why and
+// run of a flat workflow, and dist/cli/hook-shell.js.cache, the shell bundle's after it analysed a
+// command, so a hook process on a Node without a compile cache of its own (Node 20) neither
+// compiles the bundles nor the functions a decision runs (src/cli/code-cache.ts says why and
 // how it is trusted). Run by scripts/build.mjs after the bundles are written; `node
 // scripts/hook-code-cache.cjs` alone remakes it. It starts the run with the built engine, in a
 // temporary workspace and state folder, and decides the call in a child process (the hook reads its
@@ -11,15 +12,35 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const v8 = require('node:v8');
 const vm = require('node:vm');
 const { createRequire } = require('node:module');
 
 const root = path.resolve(__dirname, '..');
 const hookJs = path.join(root, 'dist', 'cli', 'hook.js');
+const shellJs = path.join(root, 'dist', 'cli', 'hook-shell.js');
 // src/cli/code-cache.ts's CJS_WRAPPER: the cache is for exactly this text.
 const CJS_WRAPPER = ['(function (exports, require, module, __filename, __dirname) { ', '\n})'];
 
-if (process.argv[2] === 'decide') {
+if (process.argv[2] === 'shell') {
+  // The shell bundle's cache, made the way src/cli/runner-factory.ts loads it: Liftoff only set before
+  // the bundle compiles (V8 takes a cache only under the flags it was made with), then one command
+  // analysed under rules that limit commands, so the parser's load and the analysis are compiled.
+  v8.setFlagsFromString('--liftoff-only');
+  const script = new vm.Script(CJS_WRAPPER[0] + fs.readFileSync(shellJs, 'utf8') + CJS_WRAPPER[1], { filename: shellJs });
+  const module = { exports: {} };
+  script.runInThisContext()(module.exports, createRequire(shellJs), module, shellJs, path.dirname(shellJs));
+  module.exports.configureShellParser({ liftoffOnly: true, wasmDir: path.dirname(shellJs) });
+  const rules = { allowedCommands: ['git status', 'npm test'], blockedEnv: [], writeAllowed: false };
+  module.exports.analyseForPolicy('git status --short && npm test -- --grep "hook" 2>&1', rules).then((verdict) => {
+    if (!verdict.ok) {
+      process.stderr.write(`hook-code-cache: the shell command was not allowed: ${JSON.stringify(verdict)}\n`);
+      process.exit(1);
+    }
+    fs.writeFileSync(`${shellJs}.cache`, script.createCachedData());
+    process.exit(0);
+  });
+} else if (process.argv[2] === 'decide') {
   const script = new vm.Script(CJS_WRAPPER[0] + fs.readFileSync(hookJs, 'utf8') + CJS_WRAPPER[1], { filename: hookJs });
   const module = { exports: {} };
   script.runInThisContext()(module.exports, createRequire(hookJs), module, hookJs, path.dirname(hookJs));
@@ -54,6 +75,8 @@ if (process.argv[2] === 'decide') {
     run(['-e', `new (require(${engine}).Runner)({ dir: '.stategate' }).start('code-cache.workflow.json').catch((e) => { console.error(e.message); process.exit(1); })`]);
     const call = { session_id: 'build', hook_event_name: 'PreToolUse', cwd: ws, transcript_path: path.join(ws, 't.jsonl'), tool_name: 'Read', tool_input: { file_path: path.join(ws, 'src', 'app.ts') } };
     run([__filename, 'decide'], JSON.stringify(call));
+    fs.rmSync(`${shellJs}.cache`, { force: true });
+    run([__filename, 'shell']);
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }

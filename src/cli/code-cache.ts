@@ -9,10 +9,11 @@
  * in the sandbox). V8 refuses a cache made by another V8, with other flags or for another source,
  * and the bundle is then compiled as usual: the cache only ever saves time.
  *
- * Only for a bundle without `import()`: on Node 20 a function V8 took from a code cache cannot
- * import() (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING, even with `importModuleDynamically`), which is
- * why the shell bundle (web-tree-sitter's glue imports `module` and `fs/promises`) loads as before.
- * test/unit/hook-bundle.test.ts holds that hook.js has none.
+ * Only for a bundle that runs no `import()`: on Node 20 a function V8 took from a code cache cannot
+ * import() (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING, even with `importModuleDynamically` or
+ * vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER). hook.js has none; the shell bundle
+ * (dist/cli/hook-shell.js, src/cli/runner-factory.ts) takes web-tree-sitter's CommonJS glue, whose one
+ * import() is never run (scripts/build.mjs). test/unit/hook-bundle.test.ts holds both.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';

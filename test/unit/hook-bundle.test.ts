@@ -17,6 +17,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as v8 from 'node:v8';
 import { spawnSync } from 'node:child_process';
 import { REPO_ROOT, requireBuiltCli } from './helpers/cli';
 import { tempDir } from './helpers/temp-dir';
@@ -36,13 +37,14 @@ function sourcesOf(bundle: string): string[] {
 }
 
 /** The lazily loaded parts: what each bundle is for (a source it must carry), and what marks it in another bundle. */
-const LAZY_PARTS: readonly { bundle: string; carries: string; marks: RegExp; requiredBy?: string }[] = [
+const LAZY_PARTS: readonly { bundle: string; carries: string; marks: RegExp; requiredBy?: string; loadedAs?: RegExp }[] = [
   { bundle: 'hook-statechart.js', carries: 'src/engine/statechart/index.ts', marks: /^src\/engine\/(statechart\/(?!targets\.ts$|lazy\.ts$)|expr\/)|^node_modules\/jsep\// },
   { bundle: 'hook-pg-store.js', carries: 'src/engine/store/postgres/pg-storage.ts', marks: /^src\/engine\/store\/postgres\/(?!store-url-env\.ts$)/ },
   { bundle: 'hook-postgres.js', carries: 'node_modules/postgres/cjs/src/index.js', marks: /^node_modules\/postgres\// },
   { bundle: 'hook-picomatch.js', carries: 'node_modules/picomatch/index.js', marks: /^node_modules\/picomatch\// },
   { bundle: 'hook-check.js', carries: 'src/engine/check/check-file.ts', marks: /^src\/engine\/check\// },
-  { bundle: 'hook-shell.js', carries: 'src/engine/shell/analyse.ts', marks: /^src\/engine\/shell\/(?!rules\.ts$|write-paths\.ts$)|^node_modules\/web-tree-sitter\// },
+  // Loaded with its code cache (src/cli/runner-factory.ts, code-cache.ts), by its path beside hook.js.
+  { bundle: 'hook-shell.js', carries: 'src/engine/shell/analyse.ts', marks: /^src\/engine\/shell\/(?!rules\.ts$|write-paths\.ts$)|^node_modules\/web-tree-sitter\//, loadedAs: /\.join\(__dirname,"hook-shell\.js"\)/ },
   // Only the format loaders read YAML: their bundle requires the package's.
   { bundle: 'hook-yaml.js', carries: 'src/engine/formats/yaml-package.ts', marks: /^node_modules\/yaml\//, requiredBy: 'hook-formats.js' },
   { bundle: 'hook-ajv.js', carries: 'src/engine/pipeline/payload-ajv.ts', marks: /^node_modules\/ajv(-formats)?\// },
@@ -58,7 +60,8 @@ test('hook.js carries none of the lazily loaded parts, and requires each from it
     assert.deepEqual(hook.filter((s) => part.marks.test(s)), [], `hook.js carries what ${part.bundle} is for`);
     assert.ok(sourcesOf(part.bundle).includes(part.carries), `${part.bundle} carries ${part.carries}`);
     const by = part.requiredBy ?? 'hook.js';
-    if (part.bundle !== 'hook-postgres.js') assert.ok((by === 'hook.js' ? code : fs.readFileSync(path.join(DIST_CLI, by), 'utf8')).includes(`require("./${part.bundle}")`), `${by} requires ./${part.bundle}`);
+    const loader = by === 'hook.js' ? code : fs.readFileSync(path.join(DIST_CLI, by), 'utf8');
+    if (part.bundle !== 'hook-postgres.js') assert.ok(part.loadedAs ? part.loadedAs.test(loader) : loader.includes(`require("./${part.bundle}")`), `${by} requires ./${part.bundle}`);
   }
   // The driver is required by the PostgreSQL store's bundle, which leaves the file store (run-store.ts) out.
   assert.ok(fs.readFileSync(path.join(DIST_CLI, 'hook-pg-store.js'), 'utf8').includes('require("./hook-postgres.js")'));
@@ -146,12 +149,15 @@ const RUNS: readonly { name: string; fixture: string; may?: readonly string[] }[
 ];
 /** The lazy bundles a decision on a compiled run never needs: the format loaders, the `yaml` package, ajv, the checker. */
 const NEVER = ['hook-formats.js', 'hook-yaml.js', 'hook-ajv.js', 'hook-check.js'];
+/** Built-ins a Read never needs: v8 (the shell parser's flag), child_process (the bwrap probe), perf_hooks, fs/promises. */
+const NEVER_BUILTINS = ['NativeModule v8', 'NativeModule child_process', 'NativeModule perf_hooks', 'NativeModule fs/promises'];
 
 test('deciding a call on a run of each format loads no format loader, YAML parser or schema validator (every module the hook process loaded, recorded at its exit)', async (t) => {
   requireBuiltCli();
   const preload = path.join(tempDir('sg-hook-loaded-', t), 'record-loaded.js');
   // require.cache holds every CommonJS file the process loaded: the dispatcher, hook.js and each lazy bundle it required.
-  fs.writeFileSync(preload, "process.on('exit', () => require('fs').writeFileSync(process.env.SG_LOADED_OUT, JSON.stringify(Object.keys(require.cache))));\n");
+  // process.moduleLoadList: Node's built-in modules it loaded.
+  fs.writeFileSync(preload, "process.on('exit', () => require('fs').writeFileSync(process.env.SG_LOADED_OUT, JSON.stringify({ files: Object.keys(require.cache), builtins: process.moduleLoadList })));\n");
   for (const run of RUNS) {
     const cwd = tempDir('sg-hook-format-', t);
     fs.copyFileSync(path.join(REPO_ROOT, run.fixture), path.join(cwd, path.basename(run.fixture)));
@@ -162,7 +168,10 @@ test('deciding a call on a run of each format loads no format loader, YAML parse
     assert.equal(read.code, 0, `${run.name}: ${read.stderr}`);
     const expected = await new Runner({ dir: path.join(cwd, '.stategate') }).tool({ tool: 'Read', input: { file_path: path.join(cwd, 'a.ts') } }, { client: 'claude', cwd });
     assert.equal(read.decision ?? 'allow', expected.decision, `${run.name}: the hook decides as the engine does (${read.stdout})`);
-    const loaded = (JSON.parse(fs.readFileSync(out, 'utf8')) as string[]).map((f) => path.basename(f));
+    const record = JSON.parse(fs.readFileSync(out, 'utf8')) as { files: string[]; builtins: string[] };
+    const loaded = record.files.map((f) => path.basename(f));
+    // Built-ins only a shell call, a bwrap probe or nothing at all needs (docs/dev/hook-time.md).
+    assert.deepEqual(record.builtins.filter((m) => NEVER_BUILTINS.includes(m)), [], `${run.name}: built-ins`);
     assert.ok(loaded.includes('cli.js'), `${run.name}: the record names what was loaded (${loaded.join(', ')})`);
     assert.deepEqual(loaded.filter((f) => NEVER.includes(f)), [], `${run.name}: loaded ${loaded.join(', ')}`);
     assert.deepEqual(loaded.filter((f) => f.startsWith('hook-') && !(run.may ?? []).includes(f)), [], `${run.name}: only ${(run.may ?? []).join(', ') || 'hook.js'}`);
@@ -179,6 +188,22 @@ test('the hook\'s code cache, made by the build for a Node without a compile cac
   const loaded = requireWithCodeCache(hookJs);
   assert.equal(loaded.cache, 'used');
   assert.equal(typeof (loaded.exports as { command?: { run?: unknown } }).command?.run, 'function');
+});
+
+test('the shell bundle\'s code cache is accepted under Liftoff only, and its parser loads and allows a command from it (no import() run)', async (t) => {
+  requireBuiltCli();
+  if ('enableCompileCache' in (require('node:module') as object)) return t.skip('this Node caches compiled code itself: the build makes no code cache');
+  const shellJs = path.join(DIST_CLI, 'hook-shell.js');
+  assert.ok(fs.existsSync(`${shellJs}.cache`), 'the build wrote dist/cli/hook-shell.js.cache');
+  // As src/cli/runner-factory.ts loads it (after hook.js's cache above: this flag would change V8's check of that one).
+  v8.setFlagsFromString('--liftoff-only');
+  const loaded = requireWithCodeCache(shellJs);
+  assert.equal(loaded.cache, 'used');
+  const shell = loaded.exports as typeof import('../../src/engine/shell/gate') & typeof import('../../src/engine/shell/parser');
+  shell.configureShellParser({ liftoffOnly: true, wasmDir: DIST_CLI });
+  // An import() run by a function from the cache throws on Node 20, and the command would be denied.
+  const verdict = await shell.analyseForPolicy('git status --short', { allowedCommands: ['git status'], blockedEnv: [], writeAllowed: false });
+  assert.equal(verdict.ok, true, JSON.stringify(verdict));
 });
 
 test('a StoreError thrown by the PostgreSQL store\'s bundle is not an instance of this StoreError, yet is one to isStoreError and to the Runner', async (t) => {

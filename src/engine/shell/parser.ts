@@ -10,7 +10,7 @@
  * (for the CLI/hook process only; never in the extension host, where it would
  * slow every other extension's WASM) makes the process exit at once.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as v8 from 'node:v8';
 import type { Node as TsNode, Parser as TsParser } from 'web-tree-sitter';
@@ -60,7 +60,9 @@ async function load(): Promise<ShellParser> {
   const { Parser, Language } = await import('web-tree-sitter');
   const core = wasmPath('tree-sitter.wasm', 'web-tree-sitter/tree-sitter.wasm');
   await Parser.init({ locateFile: () => core } as unknown as Parameters<typeof Parser.init>[0]);
-  const bash = await Language.load(wasmPath('tree-sitter-bash.wasm', 'tree-sitter-bash/tree-sitter-bash.wasm'));
+  // The bytes, not the path: given a path, web-tree-sitter reads it through an import() of fs/promises,
+  // which no function from the shell bundle's code cache may run on Node 20 (scripts/build.mjs).
+  const bash = await Language.load(readFileSync(wasmPath('tree-sitter-bash.wasm', 'tree-sitter-bash/tree-sitter-bash.wasm')));
   const parser: TsParser = new Parser();
   parser.setLanguage(bash);
   return {

@@ -96,17 +96,39 @@ function matcher(glob: string): (p: string) => boolean {
   return m;
 }
 
+/**
+ * The longest run of a glob's text that every path it matches holds, lower-cased, without the slashes
+ * at its ends (a globstar beside one may match nothing: `a/**` matches `a` itself). A path that does not
+ * hold it cannot match (the globs are ASCII; picomatch's `nocase` folds ASCII case only), so
+ * the glob is compiled only for a path that does: picomatch compiling each of the table's globs on every
+ * write decided was most of what an Edit costs beyond a Read (docs/dev/hook-time.md).
+ * test/unit/enforcement-files-prefilter.test.ts checks the answers against picomatch alone.
+ */
+function requiredText(glob: string): string {
+  const runs = glob.split(/[*?[\]{}()!+@\\]/).map((run) => run.replace(/^\/+|\/+$/g, ''));
+  return runs.reduce((longest, run) => (run.length > longest.length ? run : longest), '').toLowerCase();
+}
+
+const required = new Map<string, string>();
+function matches(glob: string, p: string, lower: string): boolean {
+  let text = required.get(glob);
+  if (text === undefined) required.set(glob, (text = requiredText(glob)));
+  return lower.includes(text) && matcher(glob)(p);
+}
+
 /** The entry a real absolute path falls under, if any. */
 export function enforcementFileAt(real: string, places: EnforcementPlaces): EnforcementFile | undefined {
+  const anywhere = slash(real).replace(/^\/+/, '');
+  const anywhereLower = anywhere.toLowerCase();
   for (const entry of ENFORCEMENT_FILES) {
     if (entry.at === 'anywhere') {
-      if (matcher(`**/${entry.pattern}`)(slash(real).replace(/^\/+/, ''))) return entry;
+      if (matches(`**/${entry.pattern}`, anywhere, anywhereLower)) return entry;
       continue;
     }
     const base = entry.at === 'home' ? places.home : entry.at === 'bundle' ? places.bundleDir : places.stateDir;
     if (base === undefined || !isInside(real, base, true)) continue;
     const rel = slash(path.relative(base.toLowerCase(), real.toLowerCase()));
-    if (entry.pattern === '**' || matcher(entry.pattern)(rel)) return entry;
+    if (entry.pattern === '**' || matches(entry.pattern, rel, rel)) return entry;
   }
   return undefined;
 }
