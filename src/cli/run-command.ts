@@ -64,9 +64,9 @@ function branch(parsed: Parsed): string | undefined {
 
 export const RUN_SUBCOMMANDS: Record<string, Sub> = {
   start: {
-    usage: 'start WORKFLOW_FILE [--context JSON] [--input JSON] [--security-mode ask|yolo] [--replace]',
-    help: 'Validate WORKFLOW_FILE and start it as the active run. A live active run (running, waiting or paused) is refused unless --replace, which stops it (its journal is kept: `run list` lists it). --input: what a pipeline\'s prompts read as `input` (e.g. {"task": "..."}). --security-mode: what happens to calls inside a stage\'s tools (docs/pipelines.md), over the workflow\'s meta.security_mode.',
-    options: { context: { type: 'string' }, input: { type: 'string' }, 'security-mode': { type: 'string' }, replace: { type: 'boolean' } },
+    usage: 'start WORKFLOW_FILE [--context JSON] [--input JSON] [--security-mode ask|yolo] [--keep | --replace]',
+    help: 'Validate WORKFLOW_FILE and start it as the active run. A live active run (running, waiting or paused) is stopped first and named as `replaced` in the answer (its journal is kept: `run list` lists it); --keep refuses instead (run_active), for a script that must not replace one. --replace says the default out loud. --input: what a pipeline\'s prompts read as `input` (e.g. {"task": "..."}). --security-mode: what happens to calls inside a stage\'s tools (docs/pipelines.md), over the workflow\'s meta.security_mode.',
+    options: { context: { type: 'string' }, input: { type: 'string' }, 'security-mode': { type: 'string' }, replace: { type: 'boolean' }, keep: { type: 'boolean' } },
     positionals: 1,
     async exec(runner, parsed) {
       const context = parseJsonObjectOption('context', stringOption(parsed, 'context')) as JsonObject | undefined;
@@ -74,7 +74,10 @@ export const RUN_SUBCOMMANDS: Record<string, Sub> = {
       const mode = stringOption(parsed, 'security-mode');
       if (mode !== undefined && !isSecurityMode(mode)) throw new CliError('usage', `--security-mode must be ask or yolo, got '${mode}'`);
       refuseFlow(parsed.positionals[0]!);
-      const { run, replaced } = await runner.start(parsed.positionals[0]!, context, input, { replace: parsed.values.replace === true });
+      if (parsed.values.keep === true && parsed.values.replace === true) throw new CliError('usage', '--keep and --replace contradict each other: give one');
+      // The command line replaces a live run as it always has (scripts rely on it) and says so in `replaced`;
+      // the editor and the chat ask first (docs/enforcement.md, "Starting a run over a live one").
+      const { run, replaced } = await runner.start(parsed.positionals[0]!, context, input, { replace: parsed.values.keep !== true });
       const chosen = mode === undefined ? undefined : await runner.setSecurityMode(mode, 'run');
       return { run_id: run.runId, workflow: run.workflow.id, file: run.workflow.file, state: run.state, status: run.status, ...(chosen ? { security_mode: chosen.mode } : {}), ...(replaced ? { replaced } : {}) };
     },

@@ -52,3 +52,21 @@ test('plainAge says how long ago in words', () => {
   assert.equal(plainAge(65 * 60_000), '1 hour 5 minutes');
   assert.equal(plainAge(120 * 60_000), '2 hours');
 });
+
+test('the command line replaces a live run as it always has and names it; --keep refuses; both is a usage error', async () => {
+  const { cliInProcess } = await import('./helpers/cli-in-process');
+  const { file } = workspace();
+  const cwd = path.dirname(file);
+  const first = await cliInProcess(['run', 'start', 'review.workflow.json'], { cwd });
+  assert.equal(first.code, 0, first.stderr);
+  const firstId = (first.json as { run_id: string }).run_id;
+  const kept = await cliInProcess(['run', 'start', 'review.workflow.json', '--keep'], { cwd });
+  assert.equal(kept.code, 1);
+  assert.equal((kept.json as { error: { code: string } }).error.code, 'run_active');
+  const both = await cliInProcess(['run', 'start', 'review.workflow.json', '--keep', '--replace'], { cwd });
+  assert.notEqual(both.code, 0);
+  assert.match(both.stderr, /--keep and --replace/);
+  const second = await cliInProcess(['run', 'start', 'review.workflow.json'], { cwd });
+  assert.equal(second.code, 0, second.stderr);
+  assert.equal((second.json as { replaced?: string }).replaced, firstId, 'the answer names the replaced run');
+});
