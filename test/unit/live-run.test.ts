@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { tempDir } from './helpers/temp-dir';
+import { cliInProcess } from './helpers/cli-in-process';
 import { Runner, RunnerError } from '../../src/engine/index';
 import { plainAge } from '../../src/engine/runs/live-run';
 
@@ -54,7 +55,6 @@ test('plainAge says how long ago in words', () => {
 });
 
 test('the command line replaces a live run as it always has and names it; --keep refuses; both is a usage error', async () => {
-  const { cliInProcess } = await import('./helpers/cli-in-process');
   const { file } = workspace();
   const cwd = path.dirname(file);
   const first = await cliInProcess(['run', 'start', 'review.workflow.json'], { cwd });
