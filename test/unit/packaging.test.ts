@@ -33,7 +33,8 @@ const ALLOWED: Readonly<Record<string, RegExp>> = {
   'README.md': /^README\.md$/,
   'CHANGELOG.md': /^CHANGELOG\.md$/,
   LICENSE: /^LICENSE$/,
-  dist: /^dist\/(cli\/)?[\w.-]+\.(js|wasm|css|ttf)$/, // bundles and their assets, no source maps
+  // bundles and their assets (no source maps), and the completion-only schemas for VS Code's JSON service
+  dist: /^dist\/((cli\/)?[\w.-]+\.(js|wasm|css|ttf)|editor-schemas\/[\w-]+\.json)$/,
   media: /^media\/(icon\.png|activity-bar\.svg|walkthrough\/[\w-]+\.md)$/,
   schemas: /^schemas\/[\w.-]+\.json$/,
   syntaxes: /^syntaxes\/[\w.-]+\.json$/,
