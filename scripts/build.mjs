@@ -4,6 +4,8 @@
 // bundle (dist/cli/<name>.js), so a hook never loads the MCP SDK.
 import { build } from 'esbuild';
 import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import nodeModule from 'node:module';
 
 const watch = process.argv.includes('--watch');
 const common = {
@@ -25,7 +27,8 @@ const cliCommon = { minify: true, banner: importMetaUrl.banner, define: { ...imp
 // runs: the workflow checker (ajv's compiled schema, the semantic rules), which only starting a run
 // needs, the shell analysis with its parser's JS, which only a shell call needs, picomatch, which
 // only matching a path against a glob needs (interrupts, path rules, enforcement files), the `yaml`
-// package, which only a YAML workflow needs (formats/yaml-tree.ts), ajv, which only a
+// package, which only a YAML workflow needs (formats/yaml-tree.ts), the format loaders, which only a
+// definition without a compiled file needs (formats/loaders.ts, store/compiled-definitions.ts), ajv, which only a
 // stage's completion payload needs, the statechart interpreter with expr and jsep, which only a
 // statechart run needs (statechart/lazy.ts), and the PostgreSQL store's code and its client, which
 // only a shared store needs (store/store-choice.ts, store/postgres/pg-session.ts). The engine requires
@@ -45,6 +48,8 @@ const lazyHookParts = {
     b.onResolve({ filter: /^\.\/lazy-parts\.js$/ }, (a) => (a.kind === 'require-call' && /src[\\/]engine[\\/]statechart[\\/]lazy\.ts$/.test(a.importer) ? { path: './hook-statechart.js', external: true } : undefined));
     b.onResolve({ filter: /^\.\/postgres\/pg-storage\.js$/ }, (a) => (a.kind === 'require-call' && /src[\\/]engine[\\/]store[\\/]store-choice\.ts$/.test(a.importer) ? { path: './hook-pg-store.js', external: true } : undefined));
     b.onResolve({ filter: /^postgres$/ }, (a) => (a.kind === 'require-call' && /src[\\/]engine[\\/]store[\\/]postgres[\\/]pg-session\.ts$/.test(a.importer) ? { path: './hook-postgres.js', external: true } : undefined));
+    // The format loaders (jsonc, the YAML reader, every format's loader): only a definition that has no compiled file (store/compiled-definitions.ts), a start or a reload needs them.
+    b.onResolve({ filter: /^\.\.\/formats\/loaders\.js$/ }, (a) => (a.kind === 'require-call' && /src[\\/]engine[\\/]/.test(a.importer) ? { path: './hook-formats.js', external: true } : undefined));
     b.onResolve({ filter: /^\.\/payload-ajv\.js$/ }, (a) => (a.kind === 'require-call' && /src[\\/]engine[\\/]pipeline[\\/]payload-check\.ts$/.test(a.importer) ? { path: './hook-ajv.js', external: true } : undefined));
   },
 };
@@ -132,6 +137,7 @@ const entries = [
   { ...cliCommon, entryPoints: ['src/engine/check/check-file.ts'], outfile: 'dist/cli/hook-check.js' },
   { ...cliCommon, entryPoints: ['node_modules/picomatch/index.js'], outfile: 'dist/cli/hook-picomatch.js' },
   { ...cliCommon, entryPoints: ['src/engine/formats/yaml-package.ts'], outfile: 'dist/cli/hook-yaml.js' },
+  { ...cliCommon, entryPoints: ['src/engine/formats/loaders.ts'], outfile: 'dist/cli/hook-formats.js', plugins: [lazyHookParts] },
   { ...cliCommon, entryPoints: ['src/engine/pipeline/payload-ajv.ts'], outfile: 'dist/cli/hook-ajv.js' },
   { ...cliCommon, entryPoints: ['node_modules/postgres/cjs/src/index.js'], outfile: 'dist/cli/hook-postgres.js' },
   { ...cliCommon, entryPoints: ['src/engine/statechart/lazy-parts.ts'], outfile: 'dist/cli/hook-statechart.js' },
@@ -221,5 +227,12 @@ for (const [from, name] of [['node_modules/web-tree-sitter/tree-sitter.wasm', 't
 for (const stale of ['dist/extension-check.js', 'dist/extension-shell.js', 'dist/extension-elk.js', 'dist/extension-language.js']) {
   rmSync(stale, { force: true });
   rmSync(`${stale}.map`, { force: true });
+}
+// The hook's V8 code cache, for a Node without a compile cache of its own (Node 20; src/cli/code-cache.ts):
+// made by this Node, after one decision of the bundle just built. A newer Node caches by itself.
+if ('enableCompileCache' in nodeModule) rmSync('dist/cli/hook.js.cache', { force: true });
+else if (spawnSync(process.execPath, ['scripts/hook-code-cache.cjs'], { stdio: 'inherit' }).status !== 0) {
+  rmSync('dist/cli/hook.js.cache', { force: true });
+  console.warn('build: no code cache for dist/cli/hook.js (see above); the hook compiles its bundle in every call');
 }
 if (watch) console.log('watch mode is not implemented; rerun npm run build');

@@ -8,6 +8,8 @@ import { COMMAND_SUMMARIES, isCommandName } from './command-table.js';
 import { CliError, isCliError, processOutput, reportError, type ExitCode, type Output } from './io.js';
 
 import { VERSION } from './version.js';
+import * as path from 'node:path';
+import { userStateDir } from '../engine/index.js';
 
 function usage(): string {
   const names = Object.keys(COMMAND_SUMMARIES) as (keyof typeof COMMAND_SUMMARIES)[];
@@ -48,8 +50,10 @@ export async function main(argv: readonly string[], out: Output = processOutput)
 }
 
 if (require.main === module) {
-  // Node 22+: cache compiled code on disk, so a hook process (one per tool call) starts fast.
-  (require('node:module') as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+  // Node 22+: cache compiled code on disk, so a hook process (one per tool call) starts fast. In stategate's
+  // state folder, which the gate protects (an agent's writes denied, read-only in the sandbox): the default
+  // folder is under os.tmpdir(), where any process of the user may plant a cache entry the hook would run.
+  (require('node:module') as { enableCompileCache?: (dir?: string) => unknown }).enableCompileCache?.(path.join(userStateDir(), 'node-compile-cache'));
   noteStdoutUse();
   main(process.argv.slice(2)).then(
     (code) => {

@@ -4,8 +4,11 @@
  * (scripts/build.mjs, docs/architecture.md "Bundles"): deciding a call on a
  * flat workflow's run compiles hook.js alone, so the statechart interpreter
  * (with the expression language and jsep), the PostgreSQL store's code and
- * driver, picomatch, the checker, the shell analysis, the `yaml` package and
- * ajv must stay out of it. Read from the bundles' source maps (the build
+ * driver, picomatch, the checker, the shell analysis, the format loaders, the
+ * `yaml` package and ajv must stay out of it; a run's definition is read
+ * compiled (src/engine/store/compiled-definitions.ts), so deciding a call on a
+ * run of any format requires none of the loaders' bundles either (recorded at
+ * run time from the hook process's require.cache). Read from the bundles' source maps (the build
  * always writes them), then checked by running a copy of the CLI without
  * those bundles. The PostgreSQL store's bundle has its own copy of
  * StoreError: its errors are still StoreErrors to the Runner (isStoreError).
@@ -15,11 +18,12 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { cli, REPO_ROOT, requireBuiltCli } from './helpers/cli';
+import { REPO_ROOT, requireBuiltCli } from './helpers/cli';
 import { tempDir } from './helpers/temp-dir';
 import { Runner, RunnerError } from '../../src/engine/runs/runner';
 import { isStoreError, StoreError } from '../../src/engine/store/store-error';
 import type { RunSnapshot } from '../../src/engine/machine/run';
+import { requireWithCodeCache } from '../../src/cli/code-cache';
 
 const DIST_CLI = path.join(REPO_ROOT, 'dist', 'cli');
 
@@ -27,19 +31,23 @@ const DIST_CLI = path.join(REPO_ROOT, 'dist', 'cli');
 function sourcesOf(bundle: string): string[] {
   requireBuiltCli();
   const map = JSON.parse(fs.readFileSync(path.join(DIST_CLI, `${bundle}.map`), 'utf8')) as { sources: string[] };
-  return map.sources.map((s) => path.relative(REPO_ROOT, path.resolve(DIST_CLI, s)).split(path.sep).join('/'));
+  // A package is named from its node_modules/ folder wherever that is (a git worktree's may be a link to another checkout's).
+  return map.sources.map((s) => path.relative(REPO_ROOT, path.resolve(DIST_CLI, s)).split(path.sep).join('/').replace(/^(\.\.\/)+[^/]+\/node_modules\//, 'node_modules/'));
 }
 
 /** The lazily loaded parts: what each bundle is for (a source it must carry), and what marks it in another bundle. */
-const LAZY_PARTS: readonly { bundle: string; carries: string; marks: RegExp }[] = [
+const LAZY_PARTS: readonly { bundle: string; carries: string; marks: RegExp; requiredBy?: string }[] = [
   { bundle: 'hook-statechart.js', carries: 'src/engine/statechart/index.ts', marks: /^src\/engine\/(statechart\/(?!targets\.ts$|lazy\.ts$)|expr\/)|^node_modules\/jsep\// },
   { bundle: 'hook-pg-store.js', carries: 'src/engine/store/postgres/pg-storage.ts', marks: /^src\/engine\/store\/postgres\/(?!store-url-env\.ts$)/ },
   { bundle: 'hook-postgres.js', carries: 'node_modules/postgres/cjs/src/index.js', marks: /^node_modules\/postgres\// },
   { bundle: 'hook-picomatch.js', carries: 'node_modules/picomatch/index.js', marks: /^node_modules\/picomatch\// },
   { bundle: 'hook-check.js', carries: 'src/engine/check/check-file.ts', marks: /^src\/engine\/check\// },
   { bundle: 'hook-shell.js', carries: 'src/engine/shell/analyse.ts', marks: /^src\/engine\/shell\/(?!rules\.ts$|write-paths\.ts$)|^node_modules\/web-tree-sitter\// },
-  { bundle: 'hook-yaml.js', carries: 'src/engine/formats/yaml-package.ts', marks: /^node_modules\/yaml\// },
+  // Only the format loaders read YAML: their bundle requires the package's.
+  { bundle: 'hook-yaml.js', carries: 'src/engine/formats/yaml-package.ts', marks: /^node_modules\/yaml\//, requiredBy: 'hook-formats.js' },
   { bundle: 'hook-ajv.js', carries: 'src/engine/pipeline/payload-ajv.ts', marks: /^node_modules\/ajv(-formats)?\// },
+  // The format loaders: what is left of formats/ in hook.js are constants engine/index.ts re-exports (their loaders are shaken out).
+  { bundle: 'hook-formats.js', carries: 'src/engine/formats/statechart.ts', marks: /^src\/engine\/formats\/(?!(shared-empty|statewright-fields|stage-read|statewright|text-position|index|registry)\.ts$)/ },
 ];
 
 test('hook.js carries none of the lazily loaded parts, and requires each from its own bundle beside it, which carries it', () => {
@@ -49,7 +57,8 @@ test('hook.js carries none of the lazily loaded parts, and requires each from it
   for (const part of LAZY_PARTS) {
     assert.deepEqual(hook.filter((s) => part.marks.test(s)), [], `hook.js carries what ${part.bundle} is for`);
     assert.ok(sourcesOf(part.bundle).includes(part.carries), `${part.bundle} carries ${part.carries}`);
-    if (part.bundle !== 'hook-postgres.js') assert.ok(code.includes(`require("./${part.bundle}")`), `hook.js requires ./${part.bundle}`);
+    const by = part.requiredBy ?? 'hook.js';
+    if (part.bundle !== 'hook-postgres.js') assert.ok((by === 'hook.js' ? code : fs.readFileSync(path.join(DIST_CLI, by), 'utf8')).includes(`require("./${part.bundle}")`), `${by} requires ./${part.bundle}`);
   }
   // The driver is required by the PostgreSQL store's bundle, which leaves the file store (run-store.ts) out.
   assert.ok(fs.readFileSync(path.join(DIST_CLI, 'hook-pg-store.js'), 'utf8').includes('require("./hook-postgres.js")'));
@@ -79,9 +88,14 @@ function cliWithout(keep: readonly string[]): string {
   return path.join(dist, 'cli.js');
 }
 
-function hook(cliJs: string, cwd: string, tool: string, input: object) {
+/** Starts `file` in workspace `cwd` in this process (the hook is what is tested; starting a run is the engine's). */
+async function startRun(cwd: string, file: string): Promise<void> {
+  await new Runner({ dir: path.join(cwd, '.stategate') }).start(path.join(cwd, file));
+}
+
+function hook(cliJs: string, cwd: string, tool: string, input: object, nodeArgs: readonly string[] = [], env: Record<string, string> = {}) {
   const stdin = JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', cwd, transcript_path: path.join(cwd, 't.jsonl'), tool_name: tool, tool_input: input });
-  const r = spawnSync(process.execPath, [cliJs, 'hook', '--client', 'claude'], { cwd, input: stdin, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [...nodeArgs, cliJs, 'hook', '--client', 'claude'], { cwd, input: stdin, encoding: 'utf8', env: { ...process.env, ...env } });
   let decision: string | undefined;
   try {
     decision = JSON.parse(r.stdout)?.hookSpecificOutput?.permissionDecision;
@@ -91,11 +105,11 @@ function hook(cliJs: string, cwd: string, tool: string, input: object) {
   return { code: r.status, decision, stdout: r.stdout, stderr: r.stderr };
 }
 
-test('on a flat workflow\'s run, hook.js decides a Read with none of its lazy bundles, and a shell call with the shell analysis alone', (t) => {
+test('on a flat workflow\'s run, hook.js decides a Read with none of its lazy bundles, and a shell call with the shell analysis alone', async (t) => {
   const cwd = tempDir('sg-hook-flat-', t);
   fs.writeFileSync(path.join(cwd, 'flat.workflow.json'), JSON.stringify(FLAT));
   fs.writeFileSync(path.join(cwd, 'a.ts'), 'a\n');
-  assert.equal(cli(['run', 'start', 'flat.workflow.json'], { cwd }).code, 0);
+  await startRun(cwd, 'flat.workflow.json');
   const bare = cliWithout([]);
   const read = hook(bare, cwd, 'Read', { file_path: path.join(cwd, 'a.ts') });
   assert.equal(read.code, 0, read.stderr);
@@ -106,17 +120,65 @@ test('on a flat workflow\'s run, hook.js decides a Read with none of its lazy bu
   assert.equal(hook(shell, cwd, 'Bash', { command: 'rm -rf src' }).decision, 'deny');
 });
 
-test('on a statechart run the hook needs hook-statechart.js: without it the call is denied (fail closed), with it decided', (t) => {
+test('on a statechart run the hook needs hook-statechart.js: without it the call is denied (fail closed), with it decided', async (t) => {
   const cwd = tempDir('sg-hook-chart-bundle-', t);
   fs.copyFileSync(path.join(REPO_ROOT, 'test', 'fixtures', 'hooks', 'statechart', 'review.statechart.yaml'), path.join(cwd, 'review.statechart.yaml'));
   fs.writeFileSync(path.join(cwd, 'a.ts'), 'a\n');
-  assert.equal(cli(['run', 'start', 'review.statechart.yaml'], { cwd }).code, 0);
+  await startRun(cwd, 'review.statechart.yaml');
   const without = hook(cliWithout(['hook-yaml.js', 'hook-picomatch.js']), cwd, 'Read', { file_path: path.join(cwd, 'a.ts') });
   assert.equal(without.decision, 'deny');
   assert.match(without.stdout, /hook-statechart\.js/);
   const withIt = hook(cliWithout(['hook-yaml.js', 'hook-picomatch.js', 'hook-statechart.js']), cwd, 'Read', { file_path: path.join(cwd, 'a.ts') });
   assert.equal(withIt.code, 0, withIt.stderr);
   assert.equal(withIt.decision, hook(path.join(REPO_ROOT, 'dist', 'cli.js'), cwd, 'Read', { file_path: path.join(cwd, 'a.ts') }).decision);
+});
+
+/**
+ * A run of each format, and a Read its current state allows. Deciding it, the hook process must load
+ * no format loader, no YAML parser, no schema validator and no checker: the run's definition is read
+ * compiled (src/engine/store/compiled-definitions.ts). Only a statechart run loads its interpreter.
+ */
+const RUNS: readonly { name: string; fixture: string; may?: readonly string[] }[] = [
+  { name: 'Statewright JSON', fixture: 'examples/lint-fix.workflow.json' },
+  { name: 'stage pipeline (completion schemas)', fixture: 'examples/code-review-pipeline.workflow.json' },
+  { name: 'statechart YAML (guards, parallel regions)', fixture: 'test/fixtures/hooks/statechart/review.statechart.yaml', may: ['hook-statechart.js'] },
+  { name: 'statechart JSON', fixture: 'test/fixtures/statecharts/spec/canonical.statechart.json', may: ['hook-statechart.js'] },
+];
+/** The lazy bundles a decision on a compiled run never needs: the format loaders, the `yaml` package, ajv, the checker. */
+const NEVER = ['hook-formats.js', 'hook-yaml.js', 'hook-ajv.js', 'hook-check.js'];
+
+test('deciding a call on a run of each format loads no format loader, YAML parser or schema validator (every module the hook process loaded, recorded at its exit)', async (t) => {
+  requireBuiltCli();
+  const preload = path.join(tempDir('sg-hook-loaded-', t), 'record-loaded.js');
+  // require.cache holds every CommonJS file the process loaded: the dispatcher, hook.js and each lazy bundle it required.
+  fs.writeFileSync(preload, "process.on('exit', () => require('fs').writeFileSync(process.env.SG_LOADED_OUT, JSON.stringify(Object.keys(require.cache))));\n");
+  for (const run of RUNS) {
+    const cwd = tempDir('sg-hook-format-', t);
+    fs.copyFileSync(path.join(REPO_ROOT, run.fixture), path.join(cwd, path.basename(run.fixture)));
+    fs.writeFileSync(path.join(cwd, 'a.ts'), 'a\n');
+    await startRun(cwd, path.basename(run.fixture));
+    const out = path.join(cwd, 'loaded.json');
+    const read = hook(path.join(REPO_ROOT, 'dist', 'cli.js'), cwd, 'Read', { file_path: path.join(cwd, 'a.ts') }, ['--require', preload], { SG_LOADED_OUT: out });
+    assert.equal(read.code, 0, `${run.name}: ${read.stderr}`);
+    const expected = await new Runner({ dir: path.join(cwd, '.stategate') }).tool({ tool: 'Read', input: { file_path: path.join(cwd, 'a.ts') } }, { client: 'claude', cwd });
+    assert.equal(read.decision ?? 'allow', expected.decision, `${run.name}: the hook decides as the engine does (${read.stdout})`);
+    const loaded = (JSON.parse(fs.readFileSync(out, 'utf8')) as string[]).map((f) => path.basename(f));
+    assert.ok(loaded.includes('cli.js'), `${run.name}: the record names what was loaded (${loaded.join(', ')})`);
+    assert.deepEqual(loaded.filter((f) => NEVER.includes(f)), [], `${run.name}: loaded ${loaded.join(', ')}`);
+    assert.deepEqual(loaded.filter((f) => f.startsWith('hook-') && !(run.may ?? []).includes(f)), [], `${run.name}: only ${(run.may ?? []).join(', ') || 'hook.js'}`);
+  }
+});
+
+test('the hook\'s code cache, made by the build for a Node without a compile cache, is accepted by V8 (same wrapper, same Node)', (t) => {
+  requireBuiltCli();
+  if ('enableCompileCache' in (require('node:module') as object)) return t.skip('this Node caches compiled code itself: the build makes no code cache');
+  const hookJs = path.join(DIST_CLI, 'hook.js');
+  assert.ok(fs.existsSync(`${hookJs}.cache`), 'the build wrote dist/cli/hook.js.cache');
+  // A function taken from a code cache cannot import() on Node 20 (code-cache.ts): the call would be denied.
+  assert.ok(!/\bimport\(/.test(fs.readFileSync(hookJs, 'utf8')), 'hook.js has no import()');
+  const loaded = requireWithCodeCache(hookJs);
+  assert.equal(loaded.cache, 'used');
+  assert.equal(typeof (loaded.exports as { command?: { run?: unknown } }).command?.run, 'function');
 });
 
 test('a StoreError thrown by the PostgreSQL store\'s bundle is not an instance of this StoreError, yet is one to isStoreError and to the Runner', async (t) => {

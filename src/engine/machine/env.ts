@@ -1,6 +1,8 @@
 /**
- * A ready-made `MachineEnv`: definition texts load through the format loaders
- * and stay cached by the text itself (a run re-derives its IR from the text it
+ * A ready-made `MachineEnv`: definition texts load from their compiled
+ * definition when the caller keeps them (store/compiled-definitions.ts), else
+ * through the format loaders (required only then: a hook deciding a call on a
+ * compiled run never loads them), and stay cached by the text itself (a run re-derives its IR from the text it
  * started with on every operation, so the cache is what keeps that cheap). The
  * text is the key, not its sha256: a Map finds a string key by V8's string hash
  * (cached on the string; for long strings little more than the length) and
@@ -11,8 +13,17 @@
  * resolves invokes through the workflow registry; tests pass their own).
  */
 import type { Workflow } from '../model/index.js';
-import { loadWorkflowText } from '../formats/index.js';
 import type { MachineEnv } from './cursor.js';
+
+/**
+ * Where definitions are kept compiled (store/compiled-definitions.ts). `read` answers only for a
+ * compiled definition of exactly this text that can be used (`workflow` undefined: the text does
+ * not load); anything else is undefined, and the text is loaded and handed to `write`.
+ */
+export interface CompiledDefinitions {
+  read(text: string): { readonly workflow: Workflow | undefined } | undefined;
+  write(text: string, workflow: Workflow | undefined): void;
+}
 
 export interface MachineEnvOptions {
   now?: () => string;
@@ -20,6 +31,16 @@ export interface MachineEnvOptions {
   resolveChart?: MachineEnv['resolveChart'];
   /** Bound on cached definitions (oldest dropped first). */
   cacheSize?: number;
+  /** Compiled definitions to read before loading a text, and to write after. */
+  compiled?: CompiledDefinitions;
+}
+
+/** The format loaders' verdict on a text: a definition with errors does not run, the machine gets nothing. */
+export function loadFromSource(text: string): Workflow | undefined {
+  // Required here, not imported: a hook process reading compiled definitions never evaluates the loaders.
+  const { loadWorkflowText } = require('../formats/loaders.js') as typeof import('../formats/loaders.js');
+  const loaded = loadWorkflowText(text);
+  return loaded.diagnostics.some((d) => d.severity === 'error') ? undefined : loaded.workflow;
 }
 
 export function createMachineEnv(opts: MachineEnvOptions = {}): MachineEnv {
@@ -30,9 +51,9 @@ export function createMachineEnv(opts: MachineEnvOptions = {}): MachineEnv {
     load(text: string): Workflow | undefined {
       const hit = cache.get(text);
       if (hit !== undefined || cache.has(text)) return hit;
-      const loaded = loadWorkflowText(text);
-      // A definition with errors does not run: the machine gets nothing.
-      const wf = loaded.diagnostics.some((d) => d.severity === 'error') ? undefined : loaded.workflow;
+      const kept = opts.compiled?.read(text);
+      const wf = kept ? kept.workflow : loadFromSource(text);
+      if (!kept) opts.compiled?.write(text, wf);
       if (cache.size >= limit) cache.delete(cache.keys().next().value as string);
       cache.set(text, wf);
       return wf;

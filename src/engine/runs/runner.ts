@@ -15,7 +15,6 @@ import * as machine from '../machine/operations.js';
 import { chartClock, chartView, chartWorkflow, completeChartInvocation, handlerCallViews, isChartWorkflow, withDueTimers, type ChartOutcome, type ChartView, type InvocationView } from '../machine/chart-run.js';
 import { captureChartEnv } from '../machine/chart-env.js';
 import { mergeAgents } from '../machine/agents.js';
-import { AGENTS_FILE, agentsFileErrors, loadAgentsFile } from '../formats/agents-file.js';
 import { chartAgentView, type ChartAgentView } from '../policy/chart-agent-view.js';
 import { isChartTransition } from '../machine/describe-chart.js';
 import { isoTime } from '../machine/env.js';
@@ -24,9 +23,8 @@ import type { ChartAgent, JsonObject, JsonValue, StateNode, Workflow } from '../
 import { isInvokeProblem } from '../model/index.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../model/json-value.js';
 import { EVIDENCE_KEY } from '../machine/evidence.js';
-import { WorkflowRegistry } from '../formats/registry.js';
-import { detectFormat } from '../formats/index.js';
-import { ChartRegistry } from '../formats/chart-registry.js';
+import type { ChartRegistry, WorkflowRegistry } from '../formats/loaders.js';
+import { compiledDefinitions } from '../store/compiled-definitions.js';
 import { hashText, RUN_SNAPSHOT_VERSION, type ActiveFork, type MachineError, type RunSnapshot } from '../machine/run.js';
 import { boundBranchOf } from '../machine/patterns/fork.js';
 import { RunStore, type ActiveRun, type CommitStep } from '../store/run-store.js';
@@ -58,6 +56,14 @@ import { activeStages, completionRequired, liveCompletions, type LiveCompletion,
  */
 function checkWorkflowFile(text: string, file: string, opts?: CheckOptions): CheckResult {
   return (require('../check/check-file.js') as typeof import('../check/check-file.js')).checkWorkflowFile(text, file, opts);
+}
+
+/**
+ * The format loaders (formats/loaders.ts), required when a run starts, reloads, invokes or reads
+ * agents.yaml: a hook deciding a call reads the run's compiled definition instead (compiled-definitions.ts).
+ */
+function formats(): typeof import('../formats/loaders.js') {
+  return require('../formats/loaders.js') as typeof import('../formats/loaders.js');
 }
 
 /** Why a flow is not started as a workflow run, and how it runs. */
@@ -141,6 +147,12 @@ export interface RunnerOptions {
    * `dir` still holds what is per machine: recent-calls.json, tool-aliases.json, run records.
    */
   readonly storage?: StorageFactory;
+  /**
+   * false: every definition is loaded from its source text and none is kept compiled
+   * (test/unit/compiled-definition.test.ts decides the same calls both ways). Default: kept
+   * compiled in the state folder (compiled-definitions.ts).
+   */
+  readonly compiled?: boolean;
 }
 
 export class RunnerError extends Error {
@@ -197,8 +209,16 @@ export class Runner {
   readonly dir: string;
   readonly env: MachineEnv;
   readonly workspaceRoot: string;
-  private readonly registry = new WorkflowRegistry();
-  private readonly charts = new ChartRegistry();
+  private registryLoaded: WorkflowRegistry | undefined;
+  private chartsLoaded: ChartRegistry | undefined;
+  /** The workflow registry (invoke resolution), made on the first invoke. */
+  private get registry(): WorkflowRegistry {
+    return (this.registryLoaded ??= new (formats().WorkflowRegistry)());
+  }
+  /** The chart registry (child charts' `src:`), made on the first child chart. */
+  private get charts(): ChartRegistry {
+    return (this.chartsLoaded ??= new (formats().ChartRegistry)());
+  }
   private readonly analyseShell: ShellAnalyser | undefined;
   private readonly environment: Readonly<Record<string, string | undefined>>;
   private readonly customAgents: (() => readonly ChartAgent[]) | undefined;
@@ -233,6 +253,8 @@ export class Runner {
     // The path rules protect the same state folder the record is kept in.
     this.paths = options.paths ?? (options.stateDir ? { ...nodePathEnv(this.workspaceRoot), stateDir: options.stateDir } : nodePathEnv(this.workspaceRoot));
     this.env = createMachineEnv({
+      // Every definition this runner loads (a run's, an invoked workflow's, a child chart's) is kept compiled.
+      ...(options.compiled === false ? {} : { compiled: compiledDefinitions(this.stateDir) }),
       ...(options.now ? { now: options.now } : stategateNow() ?? {}),
       resolveInvoke: (name, fromFile) => {
         const found = fromFile ? this.registry.lookup(name, fromFile) : undefined;
@@ -319,7 +341,7 @@ export class Runner {
     await this.refuseIfTampered();
     const { text, abs } = this.readWorkflowFile(file);
     // A flow is a pipeline of tool calls, not a workflow an agent is held to: as a run it would have no transitions.
-    if (detectFormat(text, abs) === 'flow') throw new RunnerError('flow_not_runnable', flowNotRunnable(file));
+    if (formats().detectFormat(text, abs) === 'flow') throw new RunnerError('flow_not_runnable', flowNotRunnable(file));
     const check = checkWorkflowFile(text, abs);
     const errors = check.diagnostics.filter((d) => d.severity === 'error');
     if (!check.workflow || errors.length) {
@@ -349,6 +371,7 @@ export class Runner {
    */
   private chartInputs(wf: Workflow): Pick<machine.StartOptions, 'chartEnv' | 'agents'> {
     const chartEnv = captureChartEnv(wf, this.environment);
+    const { AGENTS_FILE, agentsFileErrors, loadAgentsFile } = formats();
     const file = path.join(this.dir, AGENTS_FILE);
     let fromFile: ChartAgent[] = [];
     let text: string | undefined;

@@ -11,7 +11,6 @@
  * bwrap is looked for at fixed paths, not on PATH: the client's PATH may
  * name a folder the agent can write.
  */
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -83,6 +82,9 @@ export function findSandbox(opts: FindSandboxOptions): SandboxBackend {
   const key = { path: found.path, size: found.stat.size, mtimeMs: found.stat.mtimeMs };
   let record = known && known.path === key.path && known.size === key.size && known.mtimeMs === key.mtimeMs ? known : undefined;
   if (!record) {
+    // Required here: the probe runs once per bwrap binary, and node:child_process (with net, dgram and
+    // their bindings) costs every hook process a few ms of start-up that the answer kept above spares it.
+    const { spawnSync } = require('node:child_process') as typeof import('node:child_process');
     const r = spawnSync(found.path, PROBE_ARGS, { encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'ignore', 'pipe'] });
     const ok = r.status === 0;
     const why = (r.error?.message ?? r.stderr ?? '').trim().split('\n')[0] || `exit ${r.status}`;

@@ -66,7 +66,7 @@ export const ENFORCEMENT_FILES: readonly EnforcementFile[] = [
   { pattern: 'opencode.json', at: 'anywhere', what: "OpenCode's configuration, which loads plugins" },
   { pattern: 'opencode.jsonc', at: 'anywhere', what: "OpenCode's configuration, which loads plugins" },
   { pattern: '.config/opencode/**', at: 'home', what: "OpenCode's user folder, whose plugins are its hooks" },
-  { pattern: '**', at: 'state', what: "stategate's own state folder (the record of the active run and the hook launcher)" },
+  { pattern: '**', at: 'state', what: "stategate's own state folder (the record of the active run, the runs' compiled definitions and the hook launcher)" },
 ];
 
 /** Where the table's folders are on this machine. */
