@@ -6,16 +6,16 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
+import { tempDir } from './helpers/temp-dir';
 
 const SCRIPT = path.resolve(__dirname, '..', '..', 'scripts', 'apt-get.mjs');
 const LOCK_MESSAGE = 'E: Could not get lock /var/lib/dpkg/lock-frontend. It is held by process 4242 (unattended-upgr)';
 
 /** A fake apt-get that fails with `outcomes[i]` on its i-th call ('lock', 'broken') and succeeds after them. */
 function fakeApt(outcomes: readonly string[]): { dir: string; calls: () => string[] } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sg-apt-'));
+  const dir = tempDir('sg-apt-');
   const log = path.join(dir, 'calls');
   const script = `#!/bin/sh
 echo "$*" >> ${JSON.stringify(log)}

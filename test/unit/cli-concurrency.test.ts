@@ -42,6 +42,18 @@ const PROCESSES = 8;
  */
 const BUSY_RETRIES = 40;
 
+/**
+ * Bounded by count and by time, as the soak is (test/reliability/crash.test.ts): the eight
+ * writers contend from their first send, so what is checked (no transition lost or doubled,
+ * a gapless journal that replays to the snapshot) is the same at 10 sends each as at 50; more
+ * sends only add interleavings, which the soak's 10,000 events cover. Each writer stops taking
+ * new sends after CONCURRENCY_MAX_S seconds, at an even count (the toggles end where they
+ * began), but only once it has had MIN_EACH acknowledged: a slow gate fails the test rather
+ * than shrinking it to nothing. CONCURRENCY_MAX_S=0 lifts the bound (every row's full count).
+ */
+const MAX_S = Number(process.env.CONCURRENCY_MAX_S ?? 10);
+const MIN_EACH = 10;
+
 type Owner = { after(fn: () => unknown): unknown };
 
 /** What a store kept of the run once the senders are done. */
@@ -53,7 +65,7 @@ interface Stored {
 interface Kind {
   readonly name: 'file' | 'postgres';
   /**
-   * Sends per process (even, so the toggles end where they began). Every send
+   * Sends per process at most (even, so the toggles end where they began; MAX_S may stop it sooner). Every send
    * is a CLI process (start, connect, decide); on PostgreSQL a row gets half
    * the file store's 50 so the file keeps a modest running time on a loaded
    * machine (measured at a load of about 9: 77 s for the file row, 89 s for a
@@ -117,10 +129,13 @@ const KINDS: readonly Kind[] = [
   },
 ];
 
-async function sender(cwd: string, env: Record<string, string>, worker: number, events: number): Promise<{ acknowledged: number; busy: number }> {
+async function sender(cwd: string, env: Record<string, string>, worker: number, events: number, stopAt: number): Promise<{ sent: number; acknowledged: number; busy: number }> {
+  let sent = 0;
   let acknowledged = 0;
   let busy = 0;
   for (let i = 0; i < events; i++) {
+    if (i >= MIN_EACH && i % 2 === 0 && Date.now() >= stopAt) break;
+    sent++;
     for (let attempt = 0; ; attempt++) {
       const r = await cliAsync(['run', 'send', 'TOGGLE', '--data', JSON.stringify({ [`w${worker}`]: i, last: `${worker}:${i}` })], { cwd, env });
       if (r.code !== 0 && r.json?.error?.code === 'busy' && attempt < BUSY_RETRIES) {
@@ -132,20 +147,23 @@ async function sender(cwd: string, env: Record<string, string>, worker: number, 
       break;
     }
   }
-  return { acknowledged, busy };
+  return { sent, acknowledged, busy };
 }
 
 for (const kind of KINDS) {
-  const total = PROCESSES * kind.eventsEach;
-  test(`${kind.name} store: ${PROCESSES} processes × ${kind.eventsEach} events through the CLI: every transition counted once and replayable`, { timeout: 300_000 }, async (t) => {
+  test(`${kind.name} store: ${PROCESSES} processes × ${MIN_EACH}-${kind.eventsEach} events (${MAX_S > 0 ? `${MAX_S} s` : 'no time bound'}) through the CLI: every transition counted once and replayable`, { timeout: 300_000 }, async (t) => {
     const cwd = tempDir('sg-concurrency-', t);
     const env = await kind.env(t);
     fs.writeFileSync(path.join(cwd, 'toggle.workflow.json'), JSON.stringify(TOGGLE, null, 2));
     const started = cli(['run', 'start', 'toggle.workflow.json'], { cwd, env });
     assert.equal(started.code, 0, started.stderr);
 
-    const results = await Promise.all(Array.from({ length: PROCESSES }, (_, w) => sender(cwd, env, w, kind.eventsEach)));
+    const stopAt = MAX_S > 0 ? Date.now() + MAX_S * 1000 : Infinity;
+    const results = await Promise.all(Array.from({ length: PROCESSES }, (_, w) => sender(cwd, env, w, kind.eventsEach, stopAt)));
+    const total = results.reduce((a, r) => a + r.sent, 0);
     assert.equal(results.reduce((a, r) => a + r.acknowledged, 0), total, 'every send was acknowledged as a transition');
+    assert.ok(results.every((r) => r.sent >= MIN_EACH && r.sent % 2 === 0), `every writer made an even count of at least ${MIN_EACH}: ${results.map((r) => r.sent).join(', ')}`);
+    process.stdout.write(`# ${kind.name}: ${total} transitions from ${PROCESSES} writers\n`);
     const busy = results.reduce((a, r) => a + r.busy, 0);
     if (busy > 0) process.stdout.write(`# ${kind.name}: ${busy} busy answers retried (loaded machine)\n`);
 

@@ -4,12 +4,19 @@
  * levels of `run send --data` moved the run, wrote an 18 MB run.json and then
  * failed with "internal error: Maximum call stack size exceeded"; 5,000 failed
  * the same way before moving it.
+ *
+ * The refusal is the Runner's (runs/runner.ts), so the table goes through the
+ * CLI's own entry point in this process (helpers/cli-in-process.ts: the same
+ * parsing, command and printed answer); one row runs `dist/cli.js` as a
+ * process, for the exit code and stack of a real CLI process, and the hook
+ * test stays a process test (its input is read and bounded by the process).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { cli } from './helpers/cli';
+import { cli, type CliResult } from './helpers/cli';
+import { cliInProcess } from './helpers/cli-in-process';
 import { tempDir } from './helpers/temp-dir';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../src/engine/model/json-value';
 
@@ -24,10 +31,10 @@ const arrays = (levels: number): string => `${'['.repeat(levels)}${']'.repeat(le
 /** An object (what --context and --data of most commands must be) whose value nests `levels` in all. */
 const deepObject = (levels: number): string => `{"x": ${arrays(levels - 1)}}`;
 
-function started(t: { after(fn: () => void): void }): string {
+async function started(t: { after(fn: () => void): void }): Promise<string> {
   const cwd = tempDir('sg-deep-', t);
   fs.writeFileSync(path.join(cwd, 'w.workflow.json'), JSON.stringify(WORKFLOW));
-  assert.equal(cli(['run', 'start', 'w.workflow.json'], { cwd }).code, 0);
+  assert.equal((await cliInProcess(['run', 'start', 'w.workflow.json'], { cwd })).code, 0);
   return cwd;
 }
 
@@ -55,33 +62,48 @@ const ROWS: Array<{ name: string; args: (levels: number) => string[] }> = [
   { name: 'run result --input', args: (n) => ['run', 'result', 'Read', '--input', deepObject(n)] },
 ];
 
+/** The refusal as the CLI prints it, and nothing written. */
+async function refusedUntouched(cwd: string, run: () => CliResult | Promise<CliResult>): Promise<void> {
+  const before = runFiles(cwd);
+  const r = await run();
+  assert.notEqual(r.code, 0, r.stdout);
+  assert.equal(r.json?.error?.code, 'too_deep', r.stdout + r.stderr);
+  assert.match(r.json.error.message, new RegExp(`more than ${MAX_JSON_DEPTH} levels deep`));
+  assert.doesNotMatch(r.stderr, /internal error|Maximum call stack/);
+  assert.deepEqual(runFiles(cwd), before);
+  assert.equal((await cliInProcess(['run', 'state'], { cwd })).json?.state, 'a');
+}
+
 for (const row of ROWS) {
   for (const levels of [MAX_JSON_DEPTH + 1, 3000, 5000]) {
-    test(`deep JSON: ${row.name}, ${levels} levels: refused with too_deep, the run's files untouched`, (t) => {
-      const cwd = started(t);
-      const before = runFiles(cwd);
-      const r = cli(row.args(levels), { cwd });
-      assert.notEqual(r.code, 0, r.stdout);
-      assert.equal(r.json?.error?.code, 'too_deep', r.stdout + r.stderr);
-      assert.match(r.json.error.message, new RegExp(`more than ${MAX_JSON_DEPTH} levels deep`));
-      assert.doesNotMatch(r.stderr, /internal error|Maximum call stack/);
-      assert.deepEqual(runFiles(cwd), before);
-      assert.equal(cli(['run', 'state'], { cwd }).json?.state, 'a');
+    test(`deep JSON: ${row.name}, ${levels} levels: refused with too_deep, the run's files untouched`, async (t) => {
+      const cwd = await started(t);
+      await refusedUntouched(cwd, () => cliInProcess(row.args(levels), { cwd }));
     });
   }
 }
 
-test('deep JSON: run tool --input past the limit is denied, saying why, and nothing is counted', (t) => {
-  const cwd = started(t);
+test('deep JSON through the CLI process: run send --data, 3000 levels (the case that overflowed) exits 1 with too_deep on stdout', async (t) => {
+  const cwd = await started(t);
+  await refusedUntouched(cwd, () => {
+    const r = cli(['run', 'send', 'GO', '--data', objects(3000)], { cwd });
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /^stategate: .*more than \d+ levels deep/);
+    return r;
+  });
+});
+
+test('deep JSON: run tool --input past the limit is denied, saying why, and nothing is counted', async (t) => {
+  const cwd = await started(t);
   const before = runFiles(cwd);
-  const r = cli(['run', 'tool', 'Read', '--input', deepObject(3000)], { cwd });
+  const r = await cliInProcess(['run', 'tool', 'Read', '--input', deepObject(3000)], { cwd });
   assert.equal(r.json?.decision, 'deny', r.stdout + r.stderr);
   assert.match(r.json.reason, new RegExp(`more than ${MAX_JSON_DEPTH} levels deep`));
   assert.deepEqual(runFiles(cwd), before);
 });
 
-test('deep JSON: the hook denies a tool call whose input nests past the limit, and says why, at any depth', (t) => {
-  const cwd = started(t);
+test('deep JSON: the hook denies a tool call whose input nests past the limit, and says why, at any depth', async (t) => {
+  const cwd = await started(t);
   const payload = (inner: string) =>
     JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', cwd, tool_name: 'Read', tool_input: { file_path: 'x.ts', extra: '@@' } }).replace('"@@"', inner);
   // tool_input is one level more than what its `extra` holds: 255 levels there is 256 in tool_input, the most it may have.
@@ -98,14 +120,14 @@ test('deep JSON: the hook denies a tool call whose input nests past the limit, a
   }
 });
 
-test('deep JSON: at the limit, data is taken (send moves the run and keeps the data)', (t) => {
-  const cwd = started(t);
+test('deep JSON: at the limit, data is taken (send moves the run and keeps the data)', async (t) => {
+  const cwd = await started(t);
   const data = deepObject(MAX_JSON_DEPTH);
   assert.equal(nestsDeeperThan(JSON.parse(data)), false);
-  const r = cli(['run', 'send', 'GO', '--data', data], { cwd });
+  const r = await cliInProcess(['run', 'send', 'GO', '--data', data], { cwd });
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.equal(r.json?.to, 'b');
-  const state = cli(['run', 'state'], { cwd }).json;
+  const state = (await cliInProcess(['run', 'state'], { cwd })).json;
   assert.equal(state.state, 'b');
   assert.equal(nestsDeeperThan(state.context.x, MAX_JSON_DEPTH - 2), true, 'the data is kept whole');
 });

@@ -1,14 +1,16 @@
 /**
- * Statechart runs through the CLI (dist/cli.js): the `state` view's rules per
- * active state and the configuration's events, `run force`, `run result`
- * firing a root interrupt, `run reload`, and limits per declaring node; every
- * journal replays to run.json.
+ * Statechart runs through the CLI: the `state` view's rules per active state
+ * and the configuration's events, `run force`, `run result` firing a root
+ * interrupt, `run reload`, and limits per declaring node; every journal
+ * replays to run.json. The run commands go through the CLI's main in this
+ * process (helpers/cli-in-process.ts); the hook runs as a process.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cli, REPO_ROOT } from './helpers/cli';
+import { cliInProcess } from './helpers/cli-in-process';
 import { tempDir } from './helpers/temp-dir';
 import { replay } from '../../src/engine/store/replay';
 import { RunStore } from '../../src/engine/store/run-store';
@@ -17,16 +19,16 @@ import type { JournalEntry, RunSnapshot } from '../../src/engine/machine/run';
 
 const POLICY = path.join(REPO_ROOT, 'test', 'fixtures', 'statecharts', 'policy');
 
-function started(t: { after(fn: () => void): void }, fixture = 'limits.statechart.yaml'): string {
+async function started(t: { after(fn: () => void): void }, fixture = 'limits.statechart.yaml'): Promise<string> {
   const cwd = tempDir('sg-chart-ops-', t);
   fs.copyFileSync(path.join(POLICY, fixture), path.join(cwd, fixture));
   fs.writeFileSync(path.join(cwd, 'a.txt'), 'a\n');
-  assert.equal(cli(['run', 'start', fixture], { cwd }).code, 0);
+  assert.equal((await cliInProcess(['run', 'start', fixture], { cwd })).code, 0);
   return cwd;
 }
 
-function run(cwd: string, ...args: string[]): any {
-  const r = cli(['run', ...args], { cwd });
+async function run(cwd: string, ...args: string[]): Promise<any> {
+  const r = await cliInProcess(['run', ...args], { cwd });
   assert.equal(r.code, 0, `run ${args.join(' ')}: ${r.stdout}${r.stderr}`);
   return r.json;
 }
@@ -42,9 +44,9 @@ function assertReplays(cwd: string): void {
   );
 }
 
-test('run state on a parallel configuration: rules per active state, the union in the flat fields, every event of the configuration', (t) => {
-  const cwd = started(t, 'gated.statechart.yaml');
-  const view = run(cwd, 'state');
+test('run state on a parallel configuration: rules per active state, the union in the flat fields, every event of the configuration', async (t) => {
+  const cwd = await started(t, 'gated.statechart.yaml');
+  const view = await run(cwd, 'state');
   assert.deepEqual(view.active_states.map((a: any) => [a.state, a.allowed_tools, a.disallowed_tools]), [
     ['work.code.reading', ['Read', 'Grep'], ['WebFetch']],
     ['work.docs.drafting', ['Read', 'Glob'], ['WebFetch']],
@@ -57,12 +59,12 @@ test('run state on a parallel configuration: rules per active state, the union i
   ]);
 });
 
-test('run state: guards evaluated on the context now, limits with the node that declares them and what it used', (t) => {
-  const cwd = started(t);
+test('run state: guards evaluated on the context now, limits with the node that declares them and what it used', async (t) => {
+  const cwd = await started(t);
   fs.writeFileSync(path.join(cwd, 'a.txt'), 'a\n');
-  run(cwd, 'tool', 'Read', '--input', JSON.stringify({ file_path: path.join(cwd, 'a.txt') }));
-  run(cwd, 'send', 'NEXT');
-  const view = run(cwd, 'state');
+  await run(cwd, 'tool', 'Read', '--input', JSON.stringify({ file_path: path.join(cwd, 'a.txt') }));
+  await run(cwd, 'send', 'NEXT');
+  const view = await run(cwd, 'state');
   assert.deepEqual(view.active_states[0].limits.max_iterations, { limit: 3, declared_by: 'phase', used: 1 });
   assert.equal(view.active_states[0].limits.max_edit_lines, null);
   assert.deepEqual([view.iteration, view.max_iterations], [1, 3]);
@@ -71,69 +73,69 @@ test('run state: guards evaluated on the context now, limits with the node that 
   assert.deepEqual(view.transitions.map((x: any) => x.event), ['BACK', 'GO', 'LEAVE']);
 });
 
-test('run force: a dotted path or a unique name, the context patched, the configuration in the answer; the journal replays', (t) => {
-  const cwd = started(t);
-  const forced = run(cwd, 'force', 'b', '--context', '{"ready":true}');
+test('run force: a dotted path or a unique name, the context patched, the configuration in the answer; the journal replays', async (t) => {
+  const cwd = await started(t);
+  const forced = await run(cwd, 'force', 'b', '--context', '{"ready":true}');
   assert.equal(forced.forced, true);
   assert.deepEqual(forced.configuration, ['phase.b']);
-  const view = run(cwd, 'state');
+  const view = await run(cwd, 'state');
   assert.deepEqual(view.context, { ready: true, entered_b: 1 });
   assert.equal(view.transitions.find((x: any) => x.event === 'GO').available, true);
-  assert.deepEqual(run(cwd, 'force', 'work').configuration, ['work.code.coding', 'work.docs.writing']);
-  const unknown = cli(['run', 'force', 'nowhere'], { cwd });
+  assert.deepEqual((await run(cwd, 'force', 'work')).configuration, ['work.code.coding', 'work.docs.writing']);
+  const unknown = await cliInProcess(['run', 'force', 'nowhere'], { cwd });
   assert.equal(unknown.code, 1);
   assert.equal(unknown.json.error.code, 'unknown_state');
   assertReplays(cwd);
 });
 
-test('run result: an agent write matching a root interrupt jumps to its handler', (t) => {
-  const cwd = started(t);
+test('run result: an agent write matching a root interrupt jumps to its handler', async (t) => {
+  const cwd = await started(t);
   const input = JSON.stringify({ file_path: path.join(cwd, 'conf', '.env'), content: 'X=1' });
-  const r = run(cwd, 'result', 'Write', '--input', input);
+  const r = await run(cwd, 'result', 'Write', '--input', input);
   assert.equal(r.interrupted, true);
   assert.deepEqual(r.interrupt, { name: 'secrets', from: 'phase.a', to: 'handling', file: 'conf/.env', return_via: 'chart' });
-  const view = run(cwd, 'state');
+  const view = await run(cwd, 'state');
   assert.deepEqual(view.configuration, ['handling']);
   assert.equal(view.interrupt.name, 'secrets');
-  run(cwd, 'send', 'HANDLED');
-  assert.equal(run(cwd, 'state').interrupt, undefined);
+  await run(cwd, 'send', 'HANDLED');
+  assert.equal((await run(cwd, 'state')).interrupt, undefined);
   assertReplays(cwd);
 });
 
-test('run reload keeps the configuration, or refuses saying what the run would lose', (t) => {
-  const cwd = started(t);
-  run(cwd, 'send', 'NEXT');
+test('run reload keeps the configuration, or refuses saying what the run would lose', async (t) => {
+  const cwd = await started(t);
+  await run(cwd, 'send', 'NEXT');
   const file = path.join(cwd, 'limits.statechart.yaml');
   const text = fs.readFileSync(file, 'utf8');
   fs.writeFileSync(file, text.replace('    handling:\n', '    extra:\n      on:\n        BACK_TO_WORK:\n          target: phase\n    handling:\n'));
-  assert.equal(run(cwd, 'reload').reloaded, true);
-  assert.deepEqual(run(cwd, 'state').configuration, ['phase.b']);
+  assert.equal((await run(cwd, 'reload')).reloaded, true);
+  assert.deepEqual((await run(cwd, 'state')).configuration, ['phase.b']);
   fs.writeFileSync(file, text.replace(/\bb:\n/, 'bee:\n').replace('target: b\n', 'target: bee\n'));
-  const refused = cli(['run', 'reload'], { cwd });
+  const refused = await cliInProcess(['run', 'reload'], { cwd });
   assert.equal(refused.code, 1);
   assert.match(refused.json.error.message, /would lose what the run holds: active state phase\.b/);
-  assert.deepEqual(run(cwd, 'state').configuration, ['phase.b']);
+  assert.deepEqual((await run(cwd, 'state')).configuration, ['phase.b']);
   assertReplays(cwd);
 });
 
-test('limits per declaring node through run tool: the count of phase survives a change between its children', (t) => {
-  const cwd = started(t);
-  const read = (): any => run(cwd, 'tool', 'Read', '--input', JSON.stringify({ file_path: path.join(cwd, 'a.txt') }));
-  read();
-  read();
-  run(cwd, 'send', 'NEXT');
-  assert.equal(read().decision, 'allow');
-  const denied = read();
+test('limits per declaring node through run tool: the count of phase survives a change between its children', async (t) => {
+  const cwd = await started(t);
+  const read = (): Promise<any> => run(cwd, 'tool', 'Read', '--input', JSON.stringify({ file_path: path.join(cwd, 'a.txt') }));
+  await read();
+  await read();
+  await run(cwd, 'send', 'NEXT');
+  assert.equal((await read()).decision, 'allow');
+  const denied = await read();
   assert.equal(denied.decision, 'deny');
   assert.match(denied.reason, /State 'phase' \(which encloses 'phase\.b'\) has used all 3 tool calls/);
-  run(cwd, 'send', 'LEAVE');
-  run(cwd, 'send', 'RETURN');
-  assert.equal(read().decision, 'allow');
+  await run(cwd, 'send', 'LEAVE');
+  await run(cwd, 'send', 'RETURN');
+  assert.equal((await read()).decision, 'allow');
   assertReplays(cwd);
 });
 
-test('hook PostToolUse on a statechart run: the write fires the interrupt and the agent is told how to go on', (t) => {
-  const cwd = started(t);
+test('hook PostToolUse on a statechart run: the write fires the interrupt and the agent is told how to go on', async (t) => {
+  const cwd = await started(t);
   const input = JSON.stringify({
     hook_event_name: 'PostToolUse',
     session_id: 'cc-1',
@@ -147,5 +149,5 @@ test('hook PostToolUse on a statechart run: the write fires the interrupt and th
   const text = r.stdout + r.stderr;
   assert.match(text, /\[STATEWRIGHT INTERRUPT\] Writing conf\/\.env fired interrupt \\?"secrets\\?": the workflow moved from \\?"phase\.a\\?" to \\?"handling\\?"/);
   assert.match(text, /send one of the events listed below to go back \(the events of \\?"handling\\?"\)/);
-  assert.deepEqual(run(cwd, 'state').configuration, ['handling']);
+  assert.deepEqual((await run(cwd, 'state')).configuration, ['handling']);
 });

@@ -4,7 +4,8 @@
  * post-call hook reported `npm test` exiting 0 in the current state. Data sent
  * with the event cannot stand in for it, a new entry into the state starts
  * again, and a failing run blocks the transition. Driven through the CLI as a
- * client drives it: `run tool` + `run result`, and `stategate hook` with
+ * client drives it: `run tool` + `run result` (through the CLI's main in this
+ * process, helpers/cli-in-process.ts), and `stategate hook` as a process with
  * Claude Code's PreToolUse / PostToolUse / PostToolUseFailure inputs.
  */
 import { test } from 'node:test';
@@ -12,6 +13,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cli } from './helpers/cli';
+import { cliInProcess } from './helpers/cli-in-process';
 import { tempDir } from './helpers/temp-dir';
 import { callOutcome } from '../../src/cli/hook-outcome';
 import { fieldSteps, readField } from '../../src/engine/machine/guards';
@@ -65,11 +67,11 @@ type Step =
   | { run: 'result'; command: string; args: readonly string[] }
   | { run: 'hook'; event: 'PostToolUse' | 'PostToolUseFailure'; command: string; response?: unknown; error?: string };
 
-function workspace(kind: 'flat' | 'chart'): string {
+async function workspace(kind: 'flat' | 'chart'): Promise<string> {
   const cwd = tempDir('sg-evidence-');
   const file = kind === 'flat' ? 'w.workflow.json' : 'w.statechart.yaml';
   fs.writeFileSync(path.join(cwd, file), kind === 'flat' ? JSON.stringify(FLAT) : CHART);
-  const started = cli(['run', 'start', file], { cwd });
+  const started = await cliInProcess(['run', 'start', file], { cwd });
   assert.equal(started.code, 0, started.stderr);
   return cwd;
 }
@@ -78,10 +80,10 @@ function claudeInput(cwd: string, event: string, command: string, extra: Record<
   return JSON.stringify({ session_id: 's1', transcript_path: '', cwd, hook_event_name: event, tool_name: 'Bash', tool_input: { command, description: 'run' }, tool_use_id: `toolu_${Math.random().toString(36).slice(2)}`, ...extra });
 }
 
-function play(cwd: string, step: Step): void {
+async function play(cwd: string, step: Step): Promise<void> {
   switch (step.run) {
     case 'send': {
-      const r = cli(['run', 'send', step.event, ...(step.data === undefined ? [] : ['--data', JSON.stringify(step.data)])], { cwd });
+      const r = await cliInProcess(['run', 'send', step.event, ...(step.data === undefined ? [] : ['--data', JSON.stringify(step.data)])], { cwd });
       if (step.expect === 'evidence_in_data') {
         assert.notEqual(r.code, 0, r.stdout);
         assert.equal(r.json?.error?.code, 'evidence_in_data', r.stdout);
@@ -98,8 +100,8 @@ function play(cwd: string, step: Step): void {
       return;
     }
     case 'result': {
-      assert.equal(cli(['run', 'tool', 'Bash', '--input', JSON.stringify({ command: step.command })], { cwd }).json?.decision, 'allow');
-      const r = cli(['run', 'result', 'Bash', '--input', JSON.stringify({ command: step.command }), ...step.args], { cwd });
+      assert.equal((await cliInProcess(['run', 'tool', 'Bash', '--input', JSON.stringify({ command: step.command })], { cwd })).json?.decision, 'allow');
+      const r = await cliInProcess(['run', 'result', 'Bash', '--input', JSON.stringify({ command: step.command }), ...step.args], { cwd });
       assert.equal(r.code, 0, r.stderr);
       return;
     }
@@ -175,22 +177,22 @@ const CASES: { name: string; kind: 'flat' | 'chart'; steps: Step[] }[] = [
 ];
 
 for (const c of CASES) {
-  test(`evidence (${c.kind}): ${c.name}`, () => {
-    const cwd = workspace(c.kind);
-    for (const step of c.steps) play(cwd, step);
+  test(`evidence (${c.kind}): ${c.name}`, async () => {
+    const cwd = await workspace(c.kind);
+    for (const step of c.steps) await play(cwd, step);
   });
 }
 
-test('evidence: validate does not flag evidence.* in a statechart guard', () => {
+test('evidence: validate does not flag evidence.* in a statechart guard', async () => {
   const cwd = tempDir('sg-evidence-');
   fs.writeFileSync(path.join(cwd, 'w.statechart.yaml'), CHART);
   const r = cli(['validate', 'w.statechart.yaml'], { cwd });
   assert.equal(r.code, 0, r.stdout + r.stderr);
 });
 
-test('evidence: the journal replays to the evidence the run holds', () => {
-  const cwd = workspace('flat');
-  for (const step of [passed, { run: 'result', command: 'npm test -- --bail', args: ['--exit-code', '3'] } as const, { run: 'hook', event: 'PostToolUse', command: 'npm test', response: ok } as const]) play(cwd, step);
+test('evidence: the journal replays to the evidence the run holds', async () => {
+  const cwd = await workspace('flat');
+  for (const step of [passed, { run: 'result', command: 'npm test -- --bail', args: ['--exit-code', '3'] } as const, { run: 'hook', event: 'PostToolUse', command: 'npm test', response: ok } as const]) await play(cwd, step);
   const runDir = fs.readdirSync(path.join(cwd, '.stategate', 'runs'))[0]!;
   const dir = path.join(cwd, '.stategate', 'runs', runDir);
   const run = JSON.parse(fs.readFileSync(path.join(dir, 'run.json'), 'utf8')).run;
@@ -200,7 +202,7 @@ test('evidence: the journal replays to the evidence the run holds', () => {
   assert.deepEqual(run.counters.evidence.commands['npm test -- --bail'], { runs: 1, exit_code: 3, ok: false });
   assert.deepEqual(replay(journal).evidence, run.counters.evidence);
   // After a transition both are empty again.
-  play(cwd, { run: 'send', event: 'RETRY', expect: 'moves' });
+  await play(cwd, { run: 'send', event: 'RETRY', expect: 'moves' });
   const after = JSON.parse(fs.readFileSync(path.join(dir, 'run.json'), 'utf8')).run;
   const again = fs.readFileSync(path.join(dir, 'journal.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as JournalEntry);
   assert.equal(after.counters.evidence, undefined);
@@ -246,7 +248,7 @@ for (const c of FIELDS) {
   test(`evidence field steps: ${c.field}`, () => assert.deepEqual(fieldSteps(c.field), c.steps));
 }
 
-test('evidence: a context key named evidence is never read as evidence', () => {
+test('evidence: a context key named evidence is never read as evidence', async () => {
   const context = { evidence: { commands: { 'npm test': { exit_code: 0 } } }, 'evidence.commands': 1 };
   assert.equal(readField(context, 'evidence.commands["npm test"].exit_code'), undefined);
   assert.deepEqual(readField(context, 'evidence.commands'), {}, 'nothing observed: no commands, whatever the context says');
@@ -254,7 +256,7 @@ test('evidence: a context key named evidence is never read as evidence', () => {
   assert.equal(readField(context, 'evidence.commands["npm test"].exit_code', observed), 0);
 });
 
-test('evidence: commands named like Object.prototype keys stay plain data', () => {
+test('evidence: commands named like Object.prototype keys stay plain data', async () => {
   const e = noteEvidence(undefined, { tool: 'Bash', command: '__proto__', files: [], outcome: { exitCode: 0 } });
   assert.deepEqual(Object.keys(e.commands), ['__proto__']);
   assert.equal(Object.getPrototypeOf(e.commands), Object.prototype);
@@ -262,18 +264,18 @@ test('evidence: commands named like Object.prototype keys stay plain data', () =
 
 // What the agent is told matches what a send would do: the state view's guards read the same evidence.
 for (const kind of ['flat', 'chart'] as const) {
-  test(`evidence (${kind}): the state view shows the guard passing only once npm test passed`, () => {
-    const cwd = workspace(kind);
-    const deploy = () => (cli(['run', 'state'], { cwd }).json.transitions as { event: string; available: boolean }[]).find((t) => t.event === 'DEPLOY')!;
-    assert.equal(deploy().available, false);
-    play(cwd, passed);
-    assert.equal(deploy().available, true);
+  test(`evidence (${kind}): the state view shows the guard passing only once npm test passed`, async () => {
+    const cwd = await workspace(kind);
+    const deploy = async () => ((await cliInProcess(['run', 'state'], { cwd })).json.transitions as { event: string; available: boolean }[]).find((t) => t.event === 'DEPLOY')!;
+    assert.equal((await deploy()).available, false);
+    await play(cwd, passed);
+    assert.equal((await deploy()).available, true);
   });
 }
 
-test('evidence: the panel\'s event list of a statechart reads it too', () => {
-  const cwd = workspace('chart');
-  play(cwd, passed);
+test('evidence: the panel\'s event list of a statechart reads it too', async () => {
+  const cwd = await workspace('chart');
+  await play(cwd, passed);
   const runDir = fs.readdirSync(path.join(cwd, '.stategate', 'runs'))[0]!;
   const run = JSON.parse(fs.readFileSync(path.join(cwd, '.stategate', 'runs', runDir, 'run.json'), 'utf8')).run;
   const wf = createMachineEnv({}).load(run.workflow.definitionText)!;
@@ -282,10 +284,10 @@ test('evidence: the panel\'s event list of a statechart reads it too', () => {
   assert.equal(enabled(run.counters.evidence), true);
 });
 
-test('evidence: a failed evidence guard says what was observed, and what would satisfy it', () => {
-  const cwd = workspace('flat');
-  const message = () => cli(['run', 'send', 'DEPLOY'], { cwd }).json.error.message as string;
-  assert.match(message(), /\(nothing observed yet\): `evidence` is what stategate observed in this state/);
-  play(cwd, { run: 'result', command: 'npm test', args: ['--exit-code', '1'] });
-  assert.match(message(), /failed \(evidence\.commands\["npm test"\]\.exit_code eq 0\) \(observed 1\)/);
+test('evidence: a failed evidence guard says what was observed, and what would satisfy it', async () => {
+  const cwd = await workspace('flat');
+  const message = async () => (await cliInProcess(['run', 'send', 'DEPLOY'], { cwd })).json.error.message as string;
+  assert.match(await message(), /\(nothing observed yet\): `evidence` is what stategate observed in this state/);
+  await play(cwd, { run: 'result', command: 'npm test', args: ['--exit-code', '1'] });
+  assert.match(await message(), /failed \(evidence\.commands\["npm test"\]\.exit_code eq 0\) \(observed 1\)/);
 });

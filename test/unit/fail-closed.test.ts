@@ -13,6 +13,14 @@
  * (`stategate run stop`, after which nothing is enforced). A workflow file
  * changed or deleted after the run started changes nothing: the run goes on
  * with its stored definition and `run state` says `definition_changed`.
+ *
+ * Where the answer is the engine's, the CLI's commands and the hook's decision
+ * run in this process (helpers/cli-in-process.ts, helpers/hook-in-process.ts,
+ * the same code without a Node start each); the processes stay where they are
+ * the point: each client's hook answer to an unreadable run (every case),
+ * one case end to end through the CLI processes (exit codes, one stderr line),
+ * the MCP server, the lock held past the hook's time budget and the hook's
+ * other events. STATEGATE_TEST_CLI points those process tests at another build.
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -23,6 +31,8 @@ import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CLI as BUILT_CLI, requireBuiltCli, type CliResult } from './helpers/cli';
+import { cliInProcess } from './helpers/cli-in-process';
+import { hookDecision } from './helpers/hook-in-process';
 import { STATE_ENV, TEST_STATE_DIR } from './helpers/state-dir';
 import { recordFileFor } from '../../src/engine/store/active-record';
 import { tempDir } from './helpers/temp-dir';
@@ -55,6 +65,39 @@ const WORKFLOW = {
     done: { type: 'final' },
   },
 };
+
+/** The CLI as a process, without waiting on it: for calls that each wait out a lock at the same time. */
+function cliLater(args: readonly string[], opts: { cwd: string; input?: string }): Promise<CliResult & { ms: number }> {
+  const t0 = Date.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: opts.cwd });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      let json: unknown;
+      try {
+        json = JSON.parse(stdout);
+      } catch {
+        json = undefined;
+      }
+      resolve({ code: code ?? -1, stdout, stderr, json, ms: Date.now() - t0 });
+    });
+    child.stdin.end(opts.input ?? '');
+  });
+}
+
+/** A workspace with the workflow, its run started through the CLI's main in this process. */
+async function workspaceHere(start = true): Promise<{ cwd: string; runId: string }> {
+  const cwd = tempDir('sg-failclosed-');
+  fs.writeFileSync(path.join(cwd, 'gate.workflow.json'), JSON.stringify(WORKFLOW, null, 2));
+  if (!start) return { cwd, runId: '' };
+  const r = await cliInProcess(['run', 'start', 'gate.workflow.json'], { cwd });
+  assert.equal(r.code, 0, r.stderr);
+  return { cwd, runId: (r.json as { run_id: string }).run_id };
+}
 
 function workspace(start = true): { cwd: string; runId: string } {
   const cwd = tempDir('sg-failclosed-');
@@ -100,7 +143,11 @@ interface HookDecision {
 }
 
 function hook(client: HookClient, cwd: string, tool: 'edit' | 'read' = 'edit'): HookDecision {
-  const r = cli(['hook', '--client', client], { cwd, input: preToolUse(client, cwd, tool) });
+  return hookAnswer(client, cli(['hook', '--client', client], { cwd, input: preToolUse(client, cwd, tool) }));
+}
+
+/** The decision in a hook process's answer, as its client reads it. */
+function hookAnswer(client: HookClient, r: CliResult & { ms: number }): HookDecision {
   assertNoCrash(r, `hook (${client})`);
   // Exit 2 blocks in both clients (stderr is shown to the model); otherwise the JSON says.
   if (r.code === 2) return { decision: 'deny', reason: r.stderr, result: r };
@@ -110,8 +157,26 @@ function hook(client: HookClient, cwd: string, tool: 'edit' | 'read' = 'edit'): 
   return { decision: d, reason: out.hookSpecificOutput?.permissionDecisionReason ?? '', result: r };
 }
 
+/** The hook's decision in this process (helpers/hook-in-process.ts): what `hook` answers, without the client's answer shape. */
+async function hookHere(client: HookClient, cwd: string, tool: 'edit' | 'read' = 'edit'): Promise<{ decision: string; reason: string }> {
+  const d = await hookDecision(client, cwd, JSON.parse(preToolUse(client, cwd, tool)) as object);
+  return { decision: d.decision, reason: d.reason };
+}
+
 function runTool(cwd: string, tool = 'Edit'): { decision: string; reason: string; result: CliResult } {
-  const r = cli(['run', 'tool', tool, '--input', JSON.stringify({ file_path: path.join(cwd, 'a.txt'), old_string: 'a', new_string: 'b' })], { cwd });
+  return runToolAnswer(cli(runToolArgs(cwd, tool), { cwd }), tool);
+}
+
+/** `run tool` through the CLI's main in this process. */
+async function runToolHere(cwd: string, tool = 'Edit'): Promise<{ decision: string; reason: string; result: CliResult }> {
+  return runToolAnswer(await cliInProcess(runToolArgs(cwd, tool), { cwd }), tool);
+}
+
+function runToolArgs(cwd: string, tool: string): string[] {
+  return ['run', 'tool', tool, '--input', JSON.stringify({ file_path: path.join(cwd, 'a.txt'), old_string: 'a', new_string: 'b' })];
+}
+
+function runToolAnswer(r: CliResult, tool: string): { decision: string; reason: string; result: CliResult } {
   assertNoCrash(r, `run tool ${tool}`);
   const j = r.json as { decision?: string; reason?: string; error?: { message: string } } | undefined;
   assert.ok(j, `run tool ${tool}: no JSON answer: ${r.stdout} ${r.stderr}`);
@@ -135,23 +200,23 @@ const RECOVERY = /stategate run stop|\.stategate\/active|restore/;
 interface TableRow {
   readonly name: string;
   /** Prepare a workspace; returns its folder. */
-  readonly setup: () => string;
+  readonly setup: () => Promise<string>;
   readonly edit: 'allow' | 'deny';
 }
 
 /** A workspace whose run has been through one CLI command (`run send READY`, `run pause`, ...). */
-function runAfter(args: readonly string[]): string {
-  const { cwd } = workspace();
-  assert.equal(cli([...args], { cwd }).code, 0);
+async function runAfter(args: readonly string[]): Promise<string> {
+  const { cwd } = await workspaceHere();
+  assert.equal((await cliInProcess([...args], { cwd })).code, 0);
   return cwd;
 }
 
 const TABLE: readonly TableRow[] = [
-  { name: 'no .stategate directory: allow, nothing to enforce', setup: () => workspace(false).cwd, edit: 'allow' },
+  { name: 'no .stategate directory: allow, nothing to enforce', setup: async () => (await workspaceHere(false)).cwd, edit: 'allow' },
   {
     name: 'a .stategate directory but no active run: allow',
-    setup: () => {
-      const { cwd } = workspace(false);
+    setup: async () => {
+      const { cwd } = await workspaceHere(false);
       fs.mkdirSync(path.join(stategate(cwd), 'runs'), { recursive: true });
       return cwd;
     },
@@ -159,15 +224,15 @@ const TABLE: readonly TableRow[] = [
   },
   {
     name: 'an empty `active` file: no active run, allow',
-    setup: () => {
-      const { cwd } = workspace(false);
+    setup: async () => {
+      const { cwd } = await workspaceHere(false);
       fs.mkdirSync(stategate(cwd), { recursive: true });
       fs.writeFileSync(path.join(stategate(cwd), 'active'), '\n');
       return cwd;
     },
     edit: 'allow',
   },
-  { name: 'run running, Edit not in allowed_tools: deny', setup: () => workspace().cwd, edit: 'deny' },
+  { name: 'run running, Edit not in allowed_tools: deny', setup: async () => (await workspaceHere()).cwd, edit: 'deny' },
   { name: 'run running, Edit allowed in this state: allow', setup: () => runAfter(['run', 'send', 'READY']), edit: 'allow' },
   { name: 'run paused: allow, enforcement is off', setup: () => runAfter(['run', 'pause']), edit: 'allow' },
   { name: 'run stopped: allow, enforcement is off', setup: () => runAfter(['run', 'stop']), edit: 'allow' },
@@ -177,14 +242,14 @@ const TABLE: readonly TableRow[] = [
 before(() => requireBuiltCli());
 
 for (const row of TABLE) {
-  test(`enforcement table: ${row.name} (hook vscode + claude, run tool)`, () => {
-    const cwd = row.setup();
+  test(`enforcement table: ${row.name} (hook vscode + claude, run tool)`, async () => {
+    const cwd = await row.setup();
     for (const client of ['vscode', 'claude'] as const) {
-      const h = hook(client, cwd);
+      const h = await hookHere(client, cwd);
       assert.equal(h.decision, row.edit, `hook ${client}: ${h.reason}`);
       if (row.edit === 'deny') assert.match(h.reason, /READY/, 'a denial names the event that leads on');
     }
-    const t = runTool(cwd);
+    const t = await runToolHere(cwd);
     assert.equal(t.decision, row.edit, t.reason);
   });
 }
@@ -263,40 +328,53 @@ const WITHOUT_RECORD = new Set(['run.json missing', 'run.json invalid JSON', 'a 
 
 const cases = [...CORRUPTIONS.map((c) => ({ ...c, record: true })), ...CORRUPTIONS.filter((c) => WITHOUT_RECORD.has(c.name)).map((c) => ({ ...c, record: false }))];
 
-for (const c of cases) {
-  test(`unreadable run: ${c.name}${c.record ? '' : ', no record outside the workspace'} — hook, run tool and run state deny with a way to recover, and run stop recovers`, () => {
-    const { cwd, runId } = workspace();
-    if (!c.record) fs.rmSync(recordFileFor(fs.realpathSync(cwd), TEST_STATE_DIR));
-    // Read is allowed in `reading`: the denial must come from the unreadable run, not the rules.
-    c.corrupt(cwd, runId);
-    for (const client of ['vscode', 'claude'] as const) {
-      for (const tool of ['read', 'edit'] as const) {
-        const h = hook(client, cwd, tool);
-        assert.equal(h.decision, 'deny', `hook ${client} ${tool} must deny: ${h.result.stdout}`);
-        assert.match(h.reason, RECOVERY, `hook ${client}: the denial says how to recover: ${h.reason}`);
-      }
+/**
+ * One case, and what it must answer: each client's hook (as a process, the answer the client reads),
+ * `run tool`, `run state`, and the recovery. `processes`: every call a process (one case runs so, for
+ * the exit codes and stderr as a shell sees them); otherwise only the hook's answers to the calls the
+ * rules allow (so the denial is the unreadable run's) are processes, the rest runs in this process.
+ */
+async function unreadableCase(c: (typeof cases)[number], processes: boolean): Promise<void> {
+  const { cwd, runId } = await workspaceHere();
+  const runCli = async (args: readonly string[]): Promise<CliResult> => (processes ? cli(args, { cwd }) : cliInProcess(args, { cwd }));
+  const decide = async (client: HookClient, tool: 'edit' | 'read'): Promise<{ decision: string; reason: string; result?: CliResult }> =>
+    processes || tool === 'read' ? hook(client, cwd, tool) : hookHere(client, cwd, tool);
+  if (!c.record) fs.rmSync(recordFileFor(fs.realpathSync(cwd), TEST_STATE_DIR));
+  // Read is allowed in `reading`: the denial must come from the unreadable run, not the rules.
+  c.corrupt(cwd, runId);
+  for (const client of ['vscode', 'claude'] as const) {
+    for (const tool of ['read', 'edit'] as const) {
+      const h = await decide(client, tool);
+      assert.equal(h.decision, 'deny', `hook ${client} ${tool} must deny: ${h.result?.stdout ?? h.reason}`);
+      assert.match(h.reason, RECOVERY, `hook ${client}: the denial says how to recover: ${h.reason}`);
     }
-    const t = runTool(cwd, 'Read');
-    assert.equal(t.decision, 'deny', `run tool Read: ${t.result.stdout}`);
-    assert.match(t.reason, RECOVERY);
+  }
+  const t = processes ? runTool(cwd, 'Read') : await runToolHere(cwd, 'Read');
+  assert.equal(t.decision, 'deny', `run tool Read: ${t.result.stdout}`);
+  assert.match(t.reason, RECOVERY);
 
-    const s = cli(['run', 'state'], { cwd });
-    assertNoCrash(s, 'run state');
-    assert.equal(s.code, 3, `run state exits 3 when the run cannot be read: ${s.stdout}`);
-    assert.equal((s.json as { error: { code: string } }).error.code, c.record ? 'run_tampered' : 'run_unreadable');
-    assert.match((s.json as { error: { message: string } }).error.message, RECOVERY);
-    assert.match(s.stderr, /^stategate: .+\n$/, 'one line on stderr');
+  const s = await runCli(['run', 'state']);
+  assertNoCrash(s, 'run state');
+  assert.equal(s.code, 3, `run state exits 3 when the run cannot be read: ${s.stdout}`);
+  assert.equal((s.json as { error: { code: string } }).error.code, c.record ? 'run_tampered' : 'run_unreadable');
+  assert.match((s.json as { error: { message: string } }).error.message, RECOVERY);
+  assert.match(s.stderr, /^stategate: .+\n$/, 'one line on stderr');
 
-    // The recovery the message names works, and then nothing is enforced.
-    const stop = cli(['run', 'stop'], { cwd });
-    assertNoCrash(stop, 'run stop');
-    assert.equal(stop.code, 0, `run stop recovers: ${stop.stdout} ${stop.stderr}`);
-    assert.equal(hook('vscode', cwd).decision, 'allow', 'after run stop nothing is enforced');
-    const again = cli(['run', 'start', 'gate.workflow.json'], { cwd });
-    assert.equal(again.code, 0, `a new run starts after recovery: ${again.stderr}`);
-    assert.equal(hook('claude', cwd).decision, 'deny', 'and is enforced');
-  });
+  // The recovery the message names works, and then nothing is enforced.
+  const stop = await runCli(['run', 'stop']);
+  assertNoCrash(stop, 'run stop');
+  assert.equal(stop.code, 0, `run stop recovers: ${stop.stdout} ${stop.stderr}`);
+  assert.equal((await decide('vscode', 'edit')).decision, 'allow', 'after run stop nothing is enforced');
+  const again = await runCli(['run', 'start', 'gate.workflow.json']);
+  assert.equal(again.code, 0, `a new run starts after recovery: ${again.stderr}`);
+  assert.equal((await decide('claude', 'edit')).decision, 'deny', 'and is enforced');
 }
+
+for (const c of cases) {
+  test(`unreadable run: ${c.name}${c.record ? '' : ', no record outside the workspace'} — hook, run tool and run state deny with a way to recover, and run stop recovers`, () => unreadableCase(c, false));
+}
+
+test('unreadable run through the processes only (run.json invalid JSON): hook, run tool, run state (exit 3), run stop', () => unreadableCase(cases.find((c) => c.name === 'run.json invalid JSON' && c.record)!, true));
 
 // ---------------------------------------------------------------------------
 // The MCP server: a long-lived process reads the run on every call
@@ -324,7 +402,7 @@ test('MCP server: every unreadable case answers isError with a way to recover, a
   assert.ok(mcp);
   const { client, cwd } = mcp;
   for (const c of CORRUPTIONS) {
-    const fresh = cli(['run', 'start', 'gate.workflow.json'], { cwd });
+    const fresh = await cliInProcess(['run', 'start', 'gate.workflow.json'], { cwd });
     assert.equal(fresh.code, 0, fresh.stderr);
     const runId = (fresh.json as { run_id: string }).run_id;
     const ok = await client.callTool({ name: 'statewright_get_state', arguments: {} });
@@ -339,7 +417,7 @@ test('MCP server: every unreadable case answers isError with a way to recover, a
       assert.match(text(r), RECOVERY, `${c.name}: ${name} says how to recover: ${text(r)}`);
       assert.doesNotMatch(text(r), /internal error|\n\s+at /, `${c.name}: ${name}: ${text(r)}`);
     }
-    assert.equal(cli(['run', 'stop'], { cwd }).code, 0, `${c.name}: run stop recovers`);
+    assert.equal((await cliInProcess(['run', 'stop'], { cwd })).code, 0, `${c.name}: run stop recovers`);
   }
   // The server survived all of it.
   const list = await client.callTool({ name: 'statewright_list_workflows', arguments: {} });
@@ -356,17 +434,23 @@ test('lock held by a live process past the time budget: hook and run tool deny s
   try {
     const lock = path.join(stategate(cwd), 'lock');
     fs.writeFileSync(lock, JSON.stringify({ pid: holder.pid, host: os.hostname(), token: 'held-by-test', since: Date.now() }));
-    for (const client of ['vscode', 'claude'] as const) {
-      const h = hook(client, cwd, 'read');
+    // Each of these waits out the lock on its own (the hooks their time budget, the CLI its lock
+    // timeout): they wait at the same time, as calls from several agents would.
+    const [hooks, tool, send] = await Promise.all([
+      Promise.all((['vscode', 'claude'] as const).map(async (client) => [client, await cliLater(['hook', '--client', client], { cwd, input: preToolUse(client, cwd, 'read') })] as const)),
+      cliLater(runToolArgs(cwd, 'Read'), { cwd }),
+      cliLater(['run', 'send', 'READY'], { cwd }),
+    ]);
+    for (const [client, r] of hooks) {
+      const h = hookAnswer(client, r);
       assert.equal(h.decision, 'deny', `hook ${client}: ${h.result.stdout}`);
       assert.match(h.reason, /busy/, h.reason);
       assert.ok(h.result.ms < 20_000, `hook ${client} answered in ${h.result.ms} ms`);
     }
-    const t = runTool(cwd, 'Read');
+    const t = runToolAnswer(tool, 'Read');
     assert.equal(t.decision, 'deny');
     assert.match(t.reason, /busy/);
     // A change through the CLI fails with `busy` (exit 1), no crash.
-    const send = cli(['run', 'send', 'READY'], { cwd });
     assertNoCrash(send, 'run send');
     assert.notEqual(send.code, 0);
     assert.equal((send.json as { error: { code: string } }).error.code, 'busy');
@@ -414,28 +498,28 @@ test('a lock file left half-written (no holder recorded) is broken once it is ol
 // ---------------------------------------------------------------------------
 
 for (const change of ['deleted', 'rewritten to allow everything', 'replaced by garbage'] as const) {
-  test(`workflow file ${change} after the run started: enforcement goes on with the stored definition`, () => {
-    const { cwd } = workspace();
+  test(`workflow file ${change} after the run started: enforcement goes on with the stored definition`, async () => {
+    const { cwd } = await workspaceHere();
     const file = path.join(cwd, 'gate.workflow.json');
     if (change === 'deleted') fs.unlinkSync(file);
     else if (change === 'replaced by garbage') fs.writeFileSync(file, '{ not json');
     else fs.writeFileSync(file, JSON.stringify({ ...WORKFLOW, states: { ...WORKFLOW.states, reading: { on: WORKFLOW.states.reading.on } } }));
 
-    const s = cli(['run', 'state'], { cwd });
+    const s = await cliInProcess(['run', 'state'], { cwd });
     assert.equal(s.code, 0, s.stderr);
     const view = s.json as { state: string; definition_changed: boolean; allowed_tools: string[] };
     assert.equal(view.definition_changed, true, 'run state says the definition changed');
     assert.equal(view.state, 'reading');
     for (const client of ['vscode', 'claude'] as const) {
-      assert.equal(hook(client, cwd).decision, 'deny', `hook ${client}: the stored definition still denies Edit`);
-      assert.equal(hook(client, cwd, 'read').decision, 'allow', `hook ${client}: and allows Read`);
+      assert.equal((await hookHere(client, cwd)).decision, 'deny', `hook ${client}: the stored definition still denies Edit`);
+      assert.equal((await hookHere(client, cwd, 'read')).decision, 'allow', `hook ${client}: and allows Read`);
     }
-    assert.equal(runTool(cwd).decision, 'deny');
+    assert.equal((await runToolHere(cwd)).decision, 'deny');
     // The run moves on by its stored definition.
-    const send = cli(['run', 'send', 'READY'], { cwd });
+    const send = await cliInProcess(['run', 'send', 'READY'], { cwd });
     assert.equal(send.code, 0, send.stderr);
     assert.equal((send.json as { to: string }).to, 'editing');
-    assert.equal(runTool(cwd).decision, 'allow');
+    assert.equal((await runToolHere(cwd)).decision, 'allow');
   });
 }
 

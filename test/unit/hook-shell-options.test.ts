@@ -3,12 +3,19 @@
  * input) and `stategate run tool Bash`: options read as the programs read
  * them, commands that run code through an option or their program text, and
  * output flags that write a gate file. Everyday commands still pass.
+ *
+ * The table goes through the hook's decision in this process
+ * (helpers/hook-in-process.ts: each client's input as the hook reads it, the
+ * hook's Runner); one attack and one everyday command per client go through
+ * the hook process, for the answer each client reads.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cli } from './helpers/cli';
+import { cliInProcess } from './helpers/cli-in-process';
+import { hookDecision } from './helpers/hook-in-process';
 import { tempDir } from './helpers/temp-dir';
 
 const ALLOWED = ['pytest', 'sort', 'awk', 'node --test*', 'git status', 'git stash', 'tar', 'env'];
@@ -65,29 +72,47 @@ const attacks: Array<[string, RegExp]> = [
 
 const everyday = ['pytest tests/{a,b}.py', 'pytest -k foo -x', 'pytest --junitxml=report.xml', 'sort -u f', "awk '{print $1}' f", 'node --test test/', 'git status', 'env FOO=1 pytest', 'tar czf out.tgz src', ...(fs.existsSync('/usr/bin/bwrap') ? ['git stash'] : [])];
 
+/** A workspace with the run started, for the in-process decision (the test's own state directory). */
+async function startedHere(t: { after: (f: () => void) => void }): Promise<string> {
+  const cwd = fs.realpathSync(tempDir('sg-hook-shell-options-', t));
+  fs.writeFileSync(path.join(cwd, 'w.workflow.json'), JSON.stringify(WORKFLOW));
+  assert.equal((await cliInProcess(['run', 'start', 'w.workflow.json'], { cwd })).code, 0);
+  return cwd;
+}
+
 for (const client of ['claude', 'vscode'] as const) {
-  test(`${client}: hidden options, code-running commands and output flags are denied with the reason; everyday commands pass`, (t) => {
-    const w = workspace(t);
+  test(`${client}: hidden options, code-running commands and output flags are denied with the reason; everyday commands pass`, async (t) => {
+    const cwd = await startedHere(t);
     for (const [command, why] of attacks) {
-      const v = hook(client, w, command);
+      const v = await hookDecision(client, cwd, SHELL[client](cwd, command));
       assert.ok(v.denied, `${command} was allowed`);
       assert.match(v.reason, why, command);
     }
     for (const command of everyday) {
-      const v = hook(client, w, command);
+      const v = await hookDecision(client, cwd, SHELL[client](cwd, command));
       assert.equal(v.denied, false, `${command}: ${v.reason}`);
     }
   });
+
+  test(`${client}: the hook process answers a code-running option with the client's deny and passes an everyday command`, (t) => {
+    const w = workspace(t);
+    const [command, why] = attacks[1]!;
+    const v = hook(client, w, command);
+    assert.ok(v.denied, `${command} was allowed`);
+    assert.match(v.reason, why, command);
+    const everydayCall = hook(client, w, everyday[0]!);
+    assert.equal(everydayCall.denied, false, everydayCall.reason);
+  });
 }
 
-test('stategate run tool Bash decides the same way', (t) => {
-  const w = workspace(t);
-  const tool = (command: string) => cli(['run', 'tool', 'Bash', '--input', JSON.stringify({ command })], { cwd: w.cwd, env: w.env }).json;
-  const split = tool("env --s='sh -c whoami' pytest");
+test('stategate run tool Bash decides the same way', async (t) => {
+  const cwd = await startedHere(t);
+  const tool = async (command: string) => (await cliInProcess(['run', 'tool', 'Bash', '--input', JSON.stringify({ command })], { cwd })).json;
+  const split = await tool("env --s='sh -c whoami' pytest");
   assert.equal(split?.decision, 'deny');
   assert.match(split?.reason, /env with `--s=/);
-  const report = tool('pytest --junitxml=.claude/settings.json');
+  const report = await tool('pytest --junitxml=.claude/settings.json');
   assert.equal(report?.decision, 'deny');
   assert.match(report?.reason, GATE);
-  assert.equal(tool('pytest tests/{a,b}.py')?.decision, 'allow');
+  assert.equal((await tool('pytest tests/{a,b}.py'))?.decision, 'allow');
 });

@@ -4,12 +4,21 @@
  * reach the run's files through a symlink, and may not write outside the
  * workspace in a state with rules (unless allowed_paths admits it); by a
  * file tool or by a shell command alike. The allowed cases stay allowed.
+ *
+ * Per client, the hook runs as a process where its answer is the point: the
+ * deny shape (the hook configuration), the allow shape with the sandbox's
+ * rewrite (the allowed cases), the running CLI's own folder, a workspace
+ * reached through a symlink, PostToolUse, and OpenCode's answer. The other
+ * tables take the hook's decision in this process (helpers/hook-in-process.ts)
+ * with the same environment (a home folder of their own).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cli, type CliResult } from './helpers/cli';
+import { cliInProcess } from './helpers/cli-in-process';
+import { hookDecision, type InProcessDecision } from './helpers/hook-in-process';
 import { tempDir } from './helpers/temp-dir';
 
 /** Every call its own id, as clients send (two hooks answering one id are counted once: recent-calls.ts). */
@@ -45,8 +54,8 @@ function workflow(outside: string) {
   };
 }
 
-/** A workspace with a running run, its own home folder (so `~` is a temp folder), and a folder outside both. */
-function place(t: { after: (f: () => void) => void }, state = 'write'): Place {
+/** The folders of a place (a workspace with the workflow, its own home folder so `~` is a temp folder, a folder outside both), no run yet. */
+function folders(t: { after: (f: () => void) => void }): Place {
   const base = fs.realpathSync(tempDir('sg-hook-writes-'));
   t.after(() => fs.rmSync(base, { recursive: true, force: true }));
   const ws = path.join(base, 'ws');
@@ -55,9 +64,23 @@ function place(t: { after: (f: () => void) => void }, state = 'write'): Place {
   for (const d of [ws, home, outside]) fs.mkdirSync(d);
   const env = { HOME: home, USERPROFILE: home, XDG_STATE_HOME: '', XDG_CONFIG_HOME: '', STATEGATE_STATE_DIR: '' };
   fs.writeFileSync(path.join(ws, 'w.workflow.json'), JSON.stringify(workflow(outside)));
-  assert.equal(cli(['run', 'start', 'w.workflow.json'], { cwd: ws, env }).code, 0);
-  if (state !== 'write') assert.equal(cli(['run', 'force', state], { cwd: ws, env }).code, 0);
   return { ws, home, outside, env };
+}
+
+/** A place with a running run in `state`, started through dist/cli.js. */
+function place(t: { after: (f: () => void) => void }, state = 'write'): Place {
+  const p = folders(t);
+  assert.equal(cli(['run', 'start', 'w.workflow.json'], { cwd: p.ws, env: p.env }).code, 0);
+  if (state !== 'write') assert.equal(cli(['run', 'force', state], { cwd: p.ws, env: p.env }).code, 0);
+  return p;
+}
+
+/** place(), the run started and moved through the CLI's main in this process, in the place's environment. */
+async function placeHere(t: { after: (f: () => void) => void }, state = 'write'): Promise<Place> {
+  const p = folders(t);
+  assert.equal((await cliInProcess(['run', 'start', 'w.workflow.json'], { cwd: p.ws, env: p.env })).code, 0);
+  if (state !== 'write') assert.equal((await cliInProcess(['run', 'force', state], { cwd: p.ws, env: p.env })).code, 0);
+  return p;
 }
 
 function event(client: Client, cwd: string, name: string, extra: Record<string, unknown>): string {
@@ -88,14 +111,29 @@ function pre(p: Place, client: Client, call: Record<string, unknown>): CliResult
   return cli(['hook', '--client', client], { cwd: p.ws, input: event(client, p.ws, 'PreToolUse', call), env: p.env });
 }
 
-function denied(r: CliResult, why: RegExp): void {
+/** The hook's decision in this process, in the place's environment. */
+function preHere(p: Place, client: Client, call: Record<string, unknown>): Promise<InProcessDecision> {
+  return hookDecision(client, p.ws, JSON.parse(event(client, p.ws, 'PreToolUse', call)) as object, p.env);
+}
+
+function denied(r: CliResult | InProcessDecision, why: RegExp): void {
+  if (!('code' in r)) {
+    assert.equal(r.decision, 'deny', `allowed: ${r.reason}`);
+    assert.match(r.reason, why);
+    return;
+  }
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.json?.hookSpecificOutput?.permissionDecision, 'deny', `allowed: ${r.stdout}`);
   assert.match(r.json.hookSpecificOutput.permissionDecisionReason, why);
 }
 
 /** Allowed: nothing to say, or (a shell call) only the command wrapped in the sandbox, without a decision (src/engine/sandbox/). */
-function allowed(r: CliResult): void {
+function allowed(r: CliResult | InProcessDecision): void {
+  if (!('code' in r)) {
+    assert.equal(r.decision, 'allow', `denied: ${r.reason}`);
+    if (r.updatedInput !== undefined) assert.match(String((r.updatedInput as { command?: unknown }).command), /bwrap' /, `only a sandbox rewrite: ${JSON.stringify(r.updatedInput)}`);
+    return;
+  }
   assert.equal(r.code, 0, r.stderr);
   if (r.stdout === '') return;
   const out = r.json?.hookSpecificOutput;
@@ -123,47 +161,47 @@ for (const client of ['vscode', 'claude'] as const) {
     denied(pre(p, client, t.write(path.join(p.home, '.local', 'state', 'stategate', 'launcher.js'), '')), /stategate's own state folder/);
   });
 
-  test(`${client}: .vscode/settings.json may be edited where its hook settings stay as they were`, (c) => {
-    const p = place(c);
+  test(`${client}: .vscode/settings.json may be edited where its hook settings stay as they were`, async (c) => {
+    const p = await placeHere(c);
     const settings = path.join(p.ws, '.vscode', 'settings.json');
     fs.mkdirSync(path.dirname(settings));
     fs.writeFileSync(settings, '{\n  "editor.tabSize": 2,\n  "chat.useHooks": true\n}\n');
-    allowed(pre(p, client, t.edit(settings, '"editor.tabSize": 2', '"editor.tabSize": 4')));
-    denied(pre(p, client, t.edit(settings, '"chat.useHooks": true', '"chat.useHooks": false')), GATE);
+    allowed(await preHere(p, client, t.edit(settings, '"editor.tabSize": 2', '"editor.tabSize": 4')));
+    denied(await preHere(p, client, t.edit(settings, '"chat.useHooks": true', '"chat.useHooks": false')), GATE);
     // An edit whose result cannot be computed (text not in the file) is denied.
-    denied(pre(p, client, t.edit(settings, '"no such text"', '"x"')), GATE);
-    allowed(pre(p, client, t.write(settings, '{\n  "editor.tabSize": 8,\n  "chat.useHooks": true\n}\n')));
+    denied(await preHere(p, client, t.edit(settings, '"no such text"', '"x"')), GATE);
+    allowed(await preHere(p, client, t.write(settings, '{\n  "editor.tabSize": 8,\n  "chat.useHooks": true\n}\n')));
   });
 
-  test(`${client}: a symlink does not reach the run's files or the hook configuration`, (c) => {
-    const p = place(c);
+  test(`${client}: a symlink does not reach the run's files or the hook configuration`, async (c) => {
+    const p = await placeHere(c);
     fs.mkdirSync(path.join(p.ws, 'sub'));
     fs.symlinkSync('../.stategate', path.join(p.ws, 'sub', 'link'));
     fs.symlinkSync('.claude', path.join(p.ws, 'cfg'));
-    denied(pre(p, client, t.write(path.join(p.ws, 'sub', 'link', 'active'), 'forged')), /sub\/link\/active \(really .*\/\.stategate\/active\) is one of the run's own files/);
-    denied(pre(p, client, t.edit(path.join(p.ws, 'sub', 'link', 'runs', 'r', 'run.json'), 'a', 'b')), RUN_FILES);
-    denied(pre(p, client, t.write(path.join(p.ws, 'cfg', 'settings.json'), '{}')), /cfg\/settings\.json \(really .*\/\.claude\/settings\.json\) is Claude Code's settings/);
-    denied(pre(p, client, t.shell('echo x > sub/link/active')), /`> sub\/link\/active` writes sub\/link\/active \(really .*\.stategate\/active\), which is one of the run's own files/);
-    denied(pre(p, client, t.shell('cp forged.json cfg/settings.local.json')), GATE);
+    denied(await preHere(p, client, t.write(path.join(p.ws, 'sub', 'link', 'active'), 'forged')), /sub\/link\/active \(really .*\/\.stategate\/active\) is one of the run's own files/);
+    denied(await preHere(p, client, t.edit(path.join(p.ws, 'sub', 'link', 'runs', 'r', 'run.json'), 'a', 'b')), RUN_FILES);
+    denied(await preHere(p, client, t.write(path.join(p.ws, 'cfg', 'settings.json'), '{}')), /cfg\/settings\.json \(really .*\/\.claude\/settings\.json\) is Claude Code's settings/);
+    denied(await preHere(p, client, t.shell('echo x > sub/link/active')), /`> sub\/link\/active` writes sub\/link\/active \(really .*\.stategate\/active\), which is one of the run's own files/);
+    denied(await preHere(p, client, t.shell('cp forged.json cfg/settings.local.json')), GATE);
   });
 
-  test(`${client}: shell commands cannot write the hook configuration either`, (c) => {
-    const p = place(c);
-    denied(pre(p, client, t.shell('echo \'{"hooks":{}}\' > .claude/settings.json')), /`> \.claude\/settings\.json` writes \.claude\/settings\.json, which is Claude Code's settings/);
-    denied(pre(p, client, t.shell('cd .github/hooks && echo {} > stategate.json')), GATE);
-    denied(pre(p, client, t.shell('rm -rf .github')), /holds .*\.github\/hooks/);
-    denied(pre(p, client, t.shell('sed -i s/true/false/ .vscode/settings.json')), GATE);
-    denied(pre(p, client, t.shell('echo x > ~/.claude/settings.json')), GATE);
+  test(`${client}: shell commands cannot write the hook configuration either`, async (c) => {
+    const p = await placeHere(c);
+    denied(await preHere(p, client, t.shell('echo \'{"hooks":{}}\' > .claude/settings.json')), /`> \.claude\/settings\.json` writes \.claude\/settings\.json, which is Claude Code's settings/);
+    denied(await preHere(p, client, t.shell('cd .github/hooks && echo {} > stategate.json')), GATE);
+    denied(await preHere(p, client, t.shell('rm -rf .github')), /holds .*\.github\/hooks/);
+    denied(await preHere(p, client, t.shell('sed -i s/true/false/ .vscode/settings.json')), GATE);
+    denied(await preHere(p, client, t.shell('echo x > ~/.claude/settings.json')), GATE);
   });
 
-  test(`${client}: writes outside the workspace are denied in a state with rules, with the field to add`, (c) => {
-    const p = place(c);
-    denied(pre(p, client, t.write('/etc/x', 'x')), /\/etc\/x is outside the workspace .* state 'write' has rules.*add "\/etc\/x" \(or a glob such as "\/etc\/\*\*"\) to the state's allowed_paths/);
-    denied(pre(p, client, t.shell('echo x > /etc/x')), /writes \/etc\/x, which is outside the workspace/);
-    denied(pre(p, client, t.shell('echo "alias ls=rm" >> ~/.bashrc')), /~\/\.bashrc .*is outside the workspace.*"~\/\.bashrc"/);
-    denied(pre(p, client, t.write(path.join(p.home, '.bashrc'), 'x')), /outside the workspace/);
-    denied(pre(p, client, t.write(path.join(p.home, '.ssh', 'authorized_keys'), 'ssh-ed25519 AAAA')), /authorized_keys is outside the workspace.*"~\/\.ssh\/authorized_keys"/);
-    denied(pre(p, client, t.shell('cat key.pub >> ~/.ssh/authorized_keys')), /outside the workspace/);
+  test(`${client}: writes outside the workspace are denied in a state with rules, with the field to add`, async (c) => {
+    const p = await placeHere(c);
+    denied(await preHere(p, client, t.write('/etc/x', 'x')), /\/etc\/x is outside the workspace .* state 'write' has rules.*add "\/etc\/x" \(or a glob such as "\/etc\/\*\*"\) to the state's allowed_paths/);
+    denied(await preHere(p, client, t.shell('echo x > /etc/x')), /writes \/etc\/x, which is outside the workspace/);
+    denied(await preHere(p, client, t.shell('echo "alias ls=rm" >> ~/.bashrc')), /~\/\.bashrc .*is outside the workspace.*"~\/\.bashrc"/);
+    denied(await preHere(p, client, t.write(path.join(p.home, '.bashrc'), 'x')), /outside the workspace/);
+    denied(await preHere(p, client, t.write(path.join(p.home, '.ssh', 'authorized_keys'), 'ssh-ed25519 AAAA')), /authorized_keys is outside the workspace.*"~\/\.ssh\/authorized_keys"/);
+    denied(await preHere(p, client, t.shell('cat key.pub >> ~/.ssh/authorized_keys')), /outside the workspace/);
   });
 
   test(`${client}: the allowed cases stay allowed`, (c) => {
@@ -177,41 +215,41 @@ for (const client of ['vscode', 'claude'] as const) {
     allowed(pre(p, client, t.shell('cat .stategate/active')));
   });
 
-  test(`${client}: allowed_paths admits, denied_paths wins`, (c) => {
-    const p = place(c, 'scoped');
-    allowed(pre(p, client, t.write(path.join(p.ws, 'src', 'a.ts'), 'x')));
-    allowed(pre(p, client, t.write(path.join(p.outside, 'report.txt'), 'x')));
-    allowed(pre(p, client, t.shell(`echo x > ${p.outside}/log.txt`)));
-    denied(pre(p, client, t.write(path.join(p.ws, 'README.md'), 'x')), /README\.md is not covered by allowed_paths of state 'scoped'/);
-    denied(pre(p, client, t.write(path.join(p.ws, 'src', 'generated', 'x.ts'), 'x')), /matches denied_paths "src\/generated\/\*\*"/);
-    denied(pre(p, client, t.shell('echo x > /etc/x')), /not covered by allowed_paths/);
+  test(`${client}: allowed_paths admits, denied_paths wins`, async (c) => {
+    const p = await placeHere(c, 'scoped');
+    allowed(await preHere(p, client, t.write(path.join(p.ws, 'src', 'a.ts'), 'x')));
+    allowed(await preHere(p, client, t.write(path.join(p.outside, 'report.txt'), 'x')));
+    allowed(await preHere(p, client, t.shell(`echo x > ${p.outside}/log.txt`)));
+    denied(await preHere(p, client, t.write(path.join(p.ws, 'README.md'), 'x')), /README\.md is not covered by allowed_paths of state 'scoped'/);
+    denied(await preHere(p, client, t.write(path.join(p.ws, 'src', 'generated', 'x.ts'), 'x')), /matches denied_paths "src\/generated\/\*\*"/);
+    denied(await preHere(p, client, t.shell('echo x > /etc/x')), /not covered by allowed_paths/);
     // Protected files stay protected whatever allowed_paths says.
-    denied(pre(p, client, t.write(path.join(p.ws, 'src', '.claude', 'settings.json'), '{}')), GATE);
+    denied(await preHere(p, client, t.write(path.join(p.ws, 'src', '.claude', 'settings.json'), '{}')), GATE);
   });
 
-  test(`${client}: a state without rules writes anywhere but the protected files`, (c) => {
-    const p = place(c, 'free');
-    allowed(pre(p, client, t.write(path.join(p.outside, 'x'), 'x')));
-    denied(pre(p, client, t.write(path.join(p.ws, '.claude', 'settings.local.json'), '{}')), GATE);
-    denied(pre(p, client, t.shell('echo x > .stategate/active')), RUN_FILES);
+  test(`${client}: a state without rules writes anywhere but the protected files`, async (c) => {
+    const p = await placeHere(c, 'free');
+    allowed(await preHere(p, client, t.write(path.join(p.outside, 'x'), 'x')));
+    denied(await preHere(p, client, t.write(path.join(p.ws, '.claude', 'settings.local.json'), '{}')), GATE);
+    denied(await preHere(p, client, t.shell('echo x > .stategate/active')), RUN_FILES);
   });
 
-  test(`${client}: with restricted commands, a write stategate cannot place is denied`, (c) => {
-    const p = place(c, 'strict');
-    allowed(pre(p, client, t.shell('echo x > out.txt')));
-    denied(pre(p, client, t.shell('echo x > "$F"')), /cannot tell before it runs .*"\$F" is only known when the command runs/);
-    denied(pre(p, client, t.shell('D=.stategate; echo x > $D/active')), /cannot tell before it runs/);
-    denied(pre(p, client, t.shell('cd .stategate && echo x > active')), RUN_FILES);
+  test(`${client}: with restricted commands, a write stategate cannot place is denied`, async (c) => {
+    const p = await placeHere(c, 'strict');
+    allowed(await preHere(p, client, t.shell('echo x > out.txt')));
+    denied(await preHere(p, client, t.shell('echo x > "$F"')), /cannot tell before it runs .*"\$F" is only known when the command runs/);
+    denied(await preHere(p, client, t.shell('D=.stategate; echo x > $D/active')), /cannot tell before it runs/);
+    denied(await preHere(p, client, t.shell('cd .stategate && echo x > active')), RUN_FILES);
   });
 
-  test(`${client}: two spellings of one file count once for max_files_per_state`, (c) => {
-    const p = place(c, 'files');
+  test(`${client}: two spellings of one file count once for max_files_per_state`, async (c) => {
+    const p = await placeHere(c, 'files');
     fs.mkdirSync(path.join(p.ws, 'src'));
     fs.symlinkSync('src', path.join(p.ws, 'lnk'));
-    allowed(pre(p, client, t.edit(path.join(p.ws, 'src', 'a.ts'), 'a', 'b')));
-    allowed(pre(p, client, t.edit(path.join(p.ws, 'lnk', 'a.ts'), 'b', 'c')));
-    allowed(pre(p, client, t.edit(path.join(p.ws, 'src', '..', 'src', 'a.ts'), 'c', 'd')));
-    denied(pre(p, client, t.edit(path.join(p.ws, 'src', 'b.ts'), 'a', 'b')), /max_files_per_state/);
+    allowed(await preHere(p, client, t.edit(path.join(p.ws, 'src', 'a.ts'), 'a', 'b')));
+    allowed(await preHere(p, client, t.edit(path.join(p.ws, 'lnk', 'a.ts'), 'b', 'c')));
+    allowed(await preHere(p, client, t.edit(path.join(p.ws, 'src', '..', 'src', 'a.ts'), 'c', 'd')));
+    denied(await preHere(p, client, t.edit(path.join(p.ws, 'src', 'b.ts'), 'a', 'b')), /max_files_per_state/);
   });
 
   test(`${client}: a workspace reached through a symlink is the same workspace`, (c) => {
@@ -236,14 +274,14 @@ for (const client of ['vscode', 'claude'] as const) {
     assert.match(r.json?.hookSpecificOutput?.additionalContext ?? '', /\[STATEWRIGHT INTERRUPT\] Writing config\/app\.env fired interrupt "config"/);
   });
 
-  test(`${client}: shell writes count against max_files_per_state (issue 29)`, (c) => {
-    const p = place(c, 'files');
+  test(`${client}: shell writes count against max_files_per_state (issue 29)`, async (c) => {
+    const p = await placeHere(c, 'files');
     fs.mkdirSync(path.join(p.ws, 'src'));
-    allowed(pre(p, client, t.edit(path.join(p.ws, 'src', 'a.ts'), 'a', 'b')));
+    allowed(await preHere(p, client, t.edit(path.join(p.ws, 'src', 'a.ts'), 'a', 'b')));
     // Re-writing the file already edited is free, whoever writes it.
-    allowed(pre(p, client, t.shell('echo x >> src/a.ts')));
-    denied(pre(p, client, t.shell('echo x > src/b.ts')), /allows edits to 1 file\(s\) \(max_files_per_state\) and 1 are edited \(src\/a\.ts\); src\/b\.ts \(written by the command\) would be more/);
-    denied(pre(p, client, t.shell('cp src/a.ts src/c.ts && rm src/a.ts')), /src\/c\.ts \(written by the command\) would be more/);
+    allowed(await preHere(p, client, t.shell('echo x >> src/a.ts')));
+    denied(await preHere(p, client, t.shell('echo x > src/b.ts')), /allows edits to 1 file\(s\) \(max_files_per_state\) and 1 are edited \(src\/a\.ts\); src\/b\.ts \(written by the command\) would be more/);
+    denied(await preHere(p, client, t.shell('cp src/a.ts src/c.ts && rm src/a.ts')), /src\/c\.ts \(written by the command\) would be more/);
   });
 
   test(`${client}: a shell write fires the interrupt whose file_pattern it matches (issue 29)`, (c) => {
@@ -254,21 +292,21 @@ for (const client of ['vscode', 'claude'] as const) {
     assert.match(post('echo A=2 > config/app.env').json?.hookSpecificOutput?.additionalContext ?? '', /\[STATEWRIGHT INTERRUPT\] Writing config\/app\.env fired interrupt "config"/);
   });
 
-  test(`${client}: every stategate.* setting is guarded in every VS Code settings file (issue 29)`, (c) => {
-    const p = place(c, 'free');
+  test(`${client}: every stategate.* setting is guarded in every VS Code settings file (issue 29)`, async (c) => {
+    const p = await placeHere(c, 'free');
     const settings = path.join(p.ws, '.vscode', 'settings.json');
     fs.mkdirSync(path.dirname(settings));
     fs.writeFileSync(settings, '{\n  "editor.tabSize": 2\n}\n');
-    denied(pre(p, client, t.edit(settings, '"editor.tabSize": 2', '"editor.tabSize": 2,\n  "stategate.toolAliases": { "my_writer": "Read" }')), GATE);
-    denied(pre(p, client, t.write(settings, '{ "stategate": { "toolAliases": { "my_writer": "Read" } } }')), GATE);
-    allowed(pre(p, client, t.edit(settings, '"editor.tabSize": 2', '"editor.tabSize": 4')));
+    denied(await preHere(p, client, t.edit(settings, '"editor.tabSize": 2', '"editor.tabSize": 2,\n  "stategate.toolAliases": { "my_writer": "Read" }')), GATE);
+    denied(await preHere(p, client, t.write(settings, '{ "stategate": { "toolAliases": { "my_writer": "Read" } } }')), GATE);
+    allowed(await preHere(p, client, t.edit(settings, '"editor.tabSize": 2', '"editor.tabSize": 4')));
     const wsFile = path.join(p.ws, 'team.code-workspace');
     fs.writeFileSync(wsFile, '{ "folders": [{ "path": "." }], "settings": { "editor.tabSize": 2, "stategate.store": "" } }');
-    denied(pre(p, client, t.edit(wsFile, '"stategate.store": ""', '"stategate.store": "postgres://x"')), GATE);
+    denied(await preHere(p, client, t.edit(wsFile, '"stategate.store": ""', '"stategate.store": "postgres://x"')), GATE);
     // A workspace file's other settings may change now (it was refused whole before).
-    allowed(pre(p, client, t.edit(wsFile, '"editor.tabSize": 2', '"editor.tabSize": 4')));
+    allowed(await preHere(p, client, t.edit(wsFile, '"editor.tabSize": 2', '"editor.tabSize": 4')));
     for (const user of [path.join(p.home, '.vscode-server', 'data', 'Machine', 'settings.json'), path.join(p.home, '.local', 'share', 'code-server', 'Machine', 'settings.json'), path.join(p.home, '.config', 'Code', 'User', 'settings.json')]) {
-      denied(pre(p, client, t.write(user, '{ "stategate.toolAliases": { "x": "Read" } }')), /VS Code (machine|user) settings.*installs or switches on the agent gate/);
+      denied(await preHere(p, client, t.write(user, '{ "stategate.toolAliases": { "x": "Read" } }')), /VS Code (machine|user) settings.*installs or switches on the agent gate/);
     }
   });
 
@@ -283,29 +321,29 @@ for (const client of ['vscode', 'claude'] as const) {
     denied(pre(p, client, t.write(path.join(__dirname, '..', '..', 'dist', 'cli', 'hook.js'), '')), /folder of the running stategate CLI/);
   });
 
-  test(`${client}: MCP and unknown tools may not name a protected file in their arguments (issue 29)`, (c) => {
-    const p = place(c, 'free');
-    const call = (tool: string, input: unknown) => pre(p, client, { tool_name: tool, tool_input: input });
-    denied(call('mcp__fs__write_file', { path: '.claude/settings.json', content: '{}' }), /mcp__fs__write_file denied: its arguments name \.claude\/settings\.json, which is Claude Code's settings.*does not know this tool/);
-    denied(call('fs/edit', { edits: [{ target: { file: path.join(p.ws, '.github', 'hooks', 'x.json') } }] }), /\.github\/hooks\/x\.json/);
-    denied(call('mcp__fs__write_files', { files: { '.stategate/active': 'forged' } }), /one of the run's own files/);
-    denied(call('mcp__fs__copy', { from: 'a', to: '~/.claude/settings.json' }), /Claude Code's settings/);
-    denied(call('mcp__fs__write_file', { uri: `file://${p.ws}/.vscode/settings.json`, content: '{}' }), GATE);
-    denied(call('my_own_tool', { target: '.claude/settings.local.json' }), GATE);
+  test(`${client}: MCP and unknown tools may not name a protected file in their arguments (issue 29)`, async (c) => {
+    const p = await placeHere(c, 'free');
+    const call = (tool: string, input: unknown) => preHere(p, client, { tool_name: tool, tool_input: input });
+    denied(await call('mcp__fs__write_file', { path: '.claude/settings.json', content: '{}' }), /mcp__fs__write_file denied: its arguments name \.claude\/settings\.json, which is Claude Code's settings.*does not know this tool/);
+    denied(await call('fs/edit', { edits: [{ target: { file: path.join(p.ws, '.github', 'hooks', 'x.json') } }] }), /\.github\/hooks\/x\.json/);
+    denied(await call('mcp__fs__write_files', { files: { '.stategate/active': 'forged' } }), /one of the run's own files/);
+    denied(await call('mcp__fs__copy', { from: 'a', to: '~/.claude/settings.json' }), /Claude Code's settings/);
+    denied(await call('mcp__fs__write_file', { uri: `file://${p.ws}/.vscode/settings.json`, content: '{}' }), GATE);
+    denied(await call('my_own_tool', { target: '.claude/settings.local.json' }), GATE);
     // A folder named may be removed or filled by the tool: one holding a protected file is refused.
-    denied(call('mcp__fs__delete_directory', { path: '.github' }), /its arguments name \.github, which holds .*\.github\/hooks/);
-    denied(call('mcp__fs__move', { source: 'evil', destination: '.claude' }), /holds .*\.claude\/settings/);
-    denied(call('mcp__fs__delete_directory', { path: '.stategate' }), /holds .*\.stategate\/(active|runs)/);
+    denied(await call('mcp__fs__delete_directory', { path: '.github' }), /its arguments name \.github, which holds .*\.github\/hooks/);
+    denied(await call('mcp__fs__move', { source: 'evil', destination: '.claude' }), /holds .*\.claude\/settings/);
+    denied(await call('mcp__fs__delete_directory', { path: '.stategate' }), /holds .*\.stategate\/(active|runs)/);
     // The workspace itself and the folders above it are what everyday tools name (a repository, a root).
-    allowed(call('mcp__git__git_status', { repo_path: p.ws }));
-    allowed(call('mcp__fs__list_directory', { path: '.' }));
-    allowed(call('mcp__fs__list_directory', { path: 'src' }));
+    allowed(await call('mcp__git__git_status', { repo_path: p.ws }));
+    allowed(await call('mcp__fs__list_directory', { path: '.' }));
+    allowed(await call('mcp__fs__list_directory', { path: 'src' }));
     // Everyday calls: text that is no protected path, URLs, ordinary files.
-    allowed(call('mcp__fs__write_file', { path: 'src/a.ts', content: 'export const a = 1;' }));
-    allowed(call('mcp__search__query', { query: 'how to configure .claude settings', url: 'https://example.invalid/.claude/settings.json', limit: 5 }));
-    allowed(call('mcp__github__create_issue', { title: 'settings.json is broken', body: 'see\n.claude/settings.json' }));
+    allowed(await call('mcp__fs__write_file', { path: 'src/a.ts', content: 'export const a = 1;' }));
+    allowed(await call('mcp__search__query', { query: 'how to configure .claude settings', url: 'https://example.invalid/.claude/settings.json', limit: 5 }));
+    allowed(await call('mcp__github__create_issue', { title: 'settings.json is broken', body: 'see\n.claude/settings.json' }));
     // A known read-only tool reading a protected file is fine.
-    allowed(pre(p, client, client === 'claude' ? { tool_name: 'Read', tool_input: { file_path: '.claude/settings.json' } } : { tool_name: 'read_file', tool_input: { filePath: '.claude/settings.json' } }));
+    allowed(await preHere(p, client, client === 'claude' ? { tool_name: 'Read', tool_input: { file_path: '.claude/settings.json' } } : { tool_name: 'read_file', tool_input: { filePath: '.claude/settings.json' } }));
   });
 
 }
@@ -327,12 +365,20 @@ const REPLACE_ALL: Array<[string, Record<string, unknown>, RegExp | 'allow']> = 
   ['claude', { tool_name: 'Edit', tool_input: { file_path: 'many.txt', old_string: 'top', new_string: 'TOP' } }, 'allow'],
 ];
 for (const [client, call, expect] of REPLACE_ALL) {
-  test(`${client}: ${JSON.stringify(call.tool_input)} under max_edit_lines 5`, (c) => {
-    const p = place(c, 'lines');
+  // OpenCode's row runs the hook process (its own answer shape); the others take the hook's decision in this process.
+  test(`${client}: ${JSON.stringify(call.tool_input)} under max_edit_lines 5`, async (c) => {
+    const viaProcess = client === 'opencode';
+    const p = viaProcess ? place(c, 'lines') : await placeHere(c, 'lines');
     fs.writeFileSync(path.join(p.ws, 'many.txt'), `top\n${'foo\n'.repeat(8)}`);
-    const input = JSON.stringify({ hook_event_name: 'PreToolUse', session_id: 's', cwd: p.ws, tool_use_id: nextCallId(), ...call });
-    const r = cli(['hook', '--client', client], { cwd: p.ws, input, env: p.env });
-    const reason = r.json?.hookSpecificOutput?.permissionDecisionReason ?? r.json?.reason;
+    const payload = { hook_event_name: 'PreToolUse', session_id: 's', cwd: p.ws, tool_use_id: nextCallId(), ...call };
+    let reason: string | undefined;
+    if (viaProcess) {
+      const r = cli(['hook', '--client', client], { cwd: p.ws, input: JSON.stringify(payload), env: p.env });
+      reason = r.json?.hookSpecificOutput?.permissionDecisionReason ?? r.json?.reason;
+    } else {
+      const d = await hookDecision(client as Client, p.ws, payload, p.env);
+      reason = d.denied ? d.reason : undefined;
+    }
     if (expect === 'allow') return assert.ok(reason === undefined, `denied: ${reason}`);
     assert.match(String(reason), expect);
   });

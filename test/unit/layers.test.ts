@@ -8,9 +8,9 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
+import { tempDir } from './helpers/temp-dir';
 
 const repo = path.resolve(__dirname, '..', '..');
 const config = require(path.join(repo, '.dependency-cruiser.cjs')) as {
@@ -24,12 +24,11 @@ interface Violation {
   readonly rule: { readonly name: string };
 }
 
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'stategate-layers-'));
-after(() => fs.rmSync(scratch, { recursive: true, force: true }));
+const scratch = tempDir('stategate-layers-', { after });
 
 /** The rules' violations over a tree of the given files (path -> content), written under a fresh folder. */
 async function lint(files: Readonly<Record<string, string>>): Promise<string[]> {
-  const root = fs.mkdtempSync(path.join(scratch, 'tree-'));
+  const root = tempDir('tree-', undefined, scratch);
   for (const [file, text] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
     fs.writeFileSync(path.join(root, file), text);

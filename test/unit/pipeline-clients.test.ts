@@ -1,6 +1,8 @@
 /**
  * A pipeline driven by an agent outside the participant (issue 16, left items
- * 1 and 2), through the built CLI as the agent's client runs it:
+ * 1 and 2), through the built CLI as the agent's client runs it (the hook and
+ * the MCP server as processes; the run commands through the CLI's main in this
+ * process, helpers/cli-in-process.ts):
  * - security modes: `run start --security-mode`, the workflow's
  *   meta.security_mode; under yolo `stategate hook` tells Claude Code / VS Code
  *   a call inside the stage's tools is approved (permissionDecision "allow"),
@@ -18,6 +20,7 @@ import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { cli, CLI, requireBuiltCli, type CliResult } from './helpers/cli';
+import { cliInProcess } from './helpers/cli-in-process';
 import { STATE_ENV } from './helpers/state-dir';
 import { tempDir } from './helpers/temp-dir';
 
@@ -45,10 +48,10 @@ function workflow(extra: { meta?: object; turnCap?: number; onFail?: boolean } =
   };
 }
 
-function setup(t: { name: string }, wf: object, startArgs: string[] = []): { cwd: string; start: CliResult } {
+async function setup(t: { name: string }, wf: object, startArgs: string[] = []): Promise<{ cwd: string; start: CliResult }> {
   const cwd = tempDir('sg-pipe-clients-');
   fs.writeFileSync(path.join(cwd, 'caps.workflow.json'), JSON.stringify(wf));
-  const start = cli(['run', 'start', 'caps.workflow.json', '--input', JSON.stringify({ task: t.name }), ...startArgs], { cwd });
+  const start = await cliInProcess(['run', 'start', 'caps.workflow.json', '--input', JSON.stringify({ task: t.name }), ...startArgs], { cwd });
   return { cwd, start };
 }
 
@@ -65,8 +68,8 @@ function decision(r: CliResult): string | undefined {
   return r.json?.hookSpecificOutput?.permissionDecision;
 }
 
-function state(cwd: string): any {
-  return cli(['run', 'state'], { cwd }).json;
+async function state(cwd: string): Promise<any> {
+  return (await cliInProcess(['run', 'state'], { cwd })).json;
 }
 
 function journal(cwd: string): any[] {
@@ -77,21 +80,21 @@ function journal(cwd: string): any[] {
 
 before(() => requireBuiltCli());
 
-test('security mode ask (the default): an in-envelope call is allowed without a word, so the client keeps its own confirmation', (t) => {
-  const { cwd, start } = setup(t, workflow());
+test('security mode ask (the default): an in-envelope call is allowed without a word, so the client keeps its own confirmation', async (t) => {
+  const { cwd, start } = await setup(t, workflow());
   assert.equal(start.code, 0, start.stderr);
-  assert.equal(cli(['run', 'stage'], { cwd }).json.security_mode, 'ask');
+  assert.equal((await cliInProcess(['run', 'stage'], { cwd })).json.security_mode, 'ask');
   const r = pre(cwd, 'Read', { file_path: 'a.ts' });
   assert.equal(r.code, 0);
   assert.equal(decision(r), undefined, r.stdout);
   assert.ok(!journal(cwd).some((e) => e.kind === 'security_mode'), 'the default is not a choice: nothing journaled');
 });
 
-test('security mode yolo (run start flag): in-envelope calls approved for Claude Code and VS Code; journaled', (t) => {
-  const { cwd, start } = setup(t, workflow(), ['--security-mode', 'yolo']);
+test('security mode yolo (run start flag): in-envelope calls approved for Claude Code and VS Code; journaled', async (t) => {
+  const { cwd, start } = await setup(t, workflow(), ['--security-mode', 'yolo']);
   assert.equal(start.code, 0, start.stderr);
   assert.equal(start.json.security_mode, 'yolo');
-  assert.equal(cli(['run', 'stage'], { cwd }).json.security_mode, 'yolo');
+  assert.equal((await cliInProcess(['run', 'stage'], { cwd })).json.security_mode, 'yolo');
   const claude = pre(cwd, 'Read', { file_path: 'a.ts' });
   assert.equal(decision(claude), 'allow', claude.stdout);
   assert.match(claude.json.hookSpecificOutput.permissionDecisionReason, /security mode yolo/);
@@ -101,8 +104,8 @@ test('security mode yolo (run start flag): in-envelope calls approved for Claude
   assert.deepEqual(chosen.map((e) => [e.mode, e.source, e.requested_by]), [['yolo', 'run', 'run']]);
 });
 
-test('yolo approves nothing the stage does not allow: out-of-envelope calls go to the person (ask), commands outside allowed_commands stay denied', (t) => {
-  const { cwd } = setup(t, workflow(), ['--security-mode', 'yolo']);
+test('yolo approves nothing the stage does not allow: out-of-envelope calls go to the person (ask), commands outside allowed_commands stay denied', async (t) => {
+  const { cwd } = await setup(t, workflow(), ['--security-mode', 'yolo']);
   // Outside the stage's tools: Claude Code's own prompt decides (a one-shot grant), never yolo.
   for (const [tool, input] of [['Write', { file_path: 'a.ts', content: 'x' }], ['WebFetch', { url: 'http://x' }]] as const) {
     const r = pre(cwd, tool, input);
@@ -115,55 +118,55 @@ test('yolo approves nothing the stage does not allow: out-of-envelope calls go t
   assert.equal(decision(ok), 'allow', ok.stdout);
 });
 
-test('meta.security_mode sets the mode; the run start flag overrides it; a bad mode is a usage error', (t) => {
-  const fromMeta = setup(t, workflow({ meta: { security_mode: 'yolo' } }));
-  assert.equal(cli(['run', 'stage'], { cwd: fromMeta.cwd }).json.security_mode, 'yolo');
+test('meta.security_mode sets the mode; the run start flag overrides it; a bad mode is a usage error', async (t) => {
+  const fromMeta = await setup(t, workflow({ meta: { security_mode: 'yolo' } }));
+  assert.equal((await cliInProcess(['run', 'stage'], { cwd: fromMeta.cwd })).json.security_mode, 'yolo');
   assert.equal(decision(pre(fromMeta.cwd, 'Read', { file_path: 'a.ts' })), 'allow');
-  const overridden = setup(t, workflow({ meta: { security_mode: 'yolo' } }), ['--security-mode', 'ask']);
-  assert.equal(cli(['run', 'stage'], { cwd: overridden.cwd }).json.security_mode, 'ask');
+  const overridden = await setup(t, workflow({ meta: { security_mode: 'yolo' } }), ['--security-mode', 'ask']);
+  assert.equal((await cliInProcess(['run', 'stage'], { cwd: overridden.cwd })).json.security_mode, 'ask');
   assert.equal(decision(pre(overridden.cwd, 'Read', { file_path: 'a.ts' })), undefined);
-  const bad = setup(t, workflow(), ['--security-mode', 'always']);
+  const bad = await setup(t, workflow(), ['--security-mode', 'always']);
   assert.equal(bad.start.code, 2);
   assert.match(bad.start.json.error.message, /--security-mode must be ask or yolo/);
-  const invalid = cli(['validate', '--json', 'caps.workflow.json'], { cwd: setup(t, workflow({ meta: { security_mode: 'sometimes' } })).cwd });
+  const invalid = cli(['validate', '--json', 'caps.workflow.json'], { cwd: (await setup(t, workflow({ meta: { security_mode: 'sometimes' } }))).cwd });
   assert.equal(invalid.code, 1, 'an unknown meta.security_mode is a validation error');
 });
 
-test('turn cap through the hook: each tool call is a turn; the call past turn_cap fails the stage and the run', (t) => {
-  const { cwd } = setup(t, workflow({ turnCap: 2 }));
+test('turn cap through the hook: each tool call is a turn; the call past turn_cap fails the stage and the run', async (t) => {
+  const { cwd } = await setup(t, workflow({ turnCap: 2 }));
   assert.equal(decision(pre(cwd, 'Read', { file_path: 'a.ts' })), undefined);
   // A call put to the person (outside the stage's tools) is a turn too: the model spent it.
   assert.equal(decision(pre(cwd, 'Write', { file_path: 'a.ts', content: 'x' })), 'ask');
-  assert.equal(cli(['run', 'stage'], { cwd }).json.turns, 2);
+  assert.equal((await cliInProcess(['run', 'stage'], { cwd })).json.turns, 2);
   const third = pre(cwd, 'Read', { file_path: 'b.ts' });
   assert.equal(decision(third), 'deny');
   assert.match(third.json.hookSpecificOutput.permissionDecisionReason, /turn_cap reached: stage "plan" took its 2 turns.*the run is failed/);
-  assert.equal(state(cwd).status, 'failed');
+  assert.equal((await state(cwd)).status, 'failed');
   const exit = journal(cwd).find((e) => e.kind === 'stage_exit');
   assert.deepEqual([exit.outcome, exit.turns], ['failed', 2]);
 });
 
-test('turn cap through the hook with on_fail: the stage fails into its on_fail state and the run goes on', (t) => {
-  const { cwd } = setup(t, workflow({ turnCap: 1, onFail: true }));
+test('turn cap through the hook with on_fail: the stage fails into its on_fail state and the run goes on', async (t) => {
+  const { cwd } = await setup(t, workflow({ turnCap: 1, onFail: true }));
   assert.equal(decision(pre(cwd, 'Read', { file_path: 'a.ts' })), undefined);
   const second = pre(cwd, 'Read', { file_path: 'b.ts' });
   assert.equal(decision(second), 'deny');
   assert.match(second.json.hookSpecificOutput.permissionDecisionReason, /moved to "replan"/);
-  assert.deepEqual([state(cwd).state, state(cwd).status], ['replan', 'running']);
+  assert.deepEqual([(await state(cwd)).state, (await state(cwd)).status], ['replan', 'running']);
 });
 
-test('one call asked by two hooks (VS Code reads two hook files) is one turn; stategate\'s own tools and the completion tool are not counted by the hook', (t) => {
-  const { cwd } = setup(t, workflow({ turnCap: 5 }));
+test('one call asked by two hooks (VS Code reads two hook files) is one turn; stategate\'s own tools and the completion tool are not counted by the hook', async (t) => {
+  const { cwd } = await setup(t, workflow({ turnCap: 5 }));
   pre(cwd, 'Read', { file_path: 'a.ts' }, { id: 'same-call' });
   pre(cwd, 'Read', { file_path: 'a.ts' }, { id: 'same-call' });
   pre(cwd, 'mcp__stategate__statewright_get_state', {});
   pre(cwd, 'mcp__stategate__submit_plan', { steps: [] });
-  assert.equal(cli(['run', 'stage'], { cwd }).json.turns, 1);
+  assert.equal((await cliInProcess(['run', 'stage'], { cwd })).json.turns, 1);
   assert.deepEqual(journal(cwd).filter((e) => e.kind === 'turn').map((e) => e.turn), [1]);
 });
 
 test('turn cap through the MCP server: each completion call is a turn; the call past the cap fails the stage unchecked', async (t) => {
-  const { cwd } = setup(t, workflow({ turnCap: 2 }));
+  const { cwd } = await setup(t, workflow({ turnCap: 2 }));
   const client = new Client({ name: 'test', version: '1.0.0' });
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], cwd, stderr: 'pipe', env: { ...getDefaultEnvironment(), ...STATE_ENV } }));
   try {
@@ -176,7 +179,7 @@ test('turn cap through the MCP server: each completion call is a turn; the call 
     const third = await client.callTool({ name: 'submit_plan', arguments: { steps: ['a'] } });
     assert.equal(third.isError, true);
     assert.match(text(third), /Stage "plan" failed: turn_cap reached.*The payload was not checked/s);
-    assert.equal(state(cwd).status, 'failed');
+    assert.equal((await state(cwd)).status, 'failed');
     assert.deepEqual(journal(cwd).filter((e) => e.kind === 'completion_checked').map((e) => e.valid), [false], 'the payload past the cap was never checked');
   } finally {
     await client.close();

@@ -6,9 +6,10 @@
  * outside the workspace (src/engine/active-record.ts, in STATEGATE_STATE_DIR,
  * a temporary folder here) still names the run.
  *
- * Through `stategate hook` for both clients' input shapes, `run state`, `run
- * stop`; and, in-process, a writer stopped after each step of a commit (a
- * crash there) is never read as tampering.
+ * Through `stategate hook` as a process for both clients' input shapes, `run
+ * state`, `run stop` (the run commands through the CLI's main in this process,
+ * helpers/cli-in-process.ts); and, in-process, a writer stopped after each
+ * step of a commit (a crash there) is never read as tampering.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,6 +18,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { tempDir } from './helpers/temp-dir';
 import { cli, type CliResult } from './helpers/cli';
+import { cliInProcess } from './helpers/cli-in-process';
 import { TEST_STATE_DIR } from './helpers/state-dir';
 import { recordFileFor } from '../../src/engine/store/active-record';
 import { Runner } from '../../src/engine/runs/runner';
@@ -38,11 +40,11 @@ const WORKFLOW = {
 };
 
 
-function workspace(): { cwd: string; runId: string } {
+async function workspace(): Promise<{ cwd: string; runId: string }> {
   const cwd = tempDir('sg-tamper-');
   fs.writeFileSync(path.join(cwd, 'tamper.workflow.json'), JSON.stringify(WORKFLOW));
   fs.mkdirSync(path.join(cwd, 'src'));
-  const r = cli(['run', 'start', 'tamper.workflow.json'], { cwd });
+  const r = await cliInProcess(['run', 'start', 'tamper.workflow.json'], { cwd });
   assert.equal(r.code, 0, r.stderr);
   return { cwd, runId: r.json.run_id };
 }
@@ -79,8 +81,8 @@ const hasPython = spawnSync('python3', ['-c', '0']).status === 0;
 for (const [client, interpreter] of [['vscode', 'python3'], ['claude', 'node']] as const) {
   const command = DELETIONS[interpreter]!;
   {
-    test(`${client}: deleting .stategate with ${interpreter} does not switch the gate off: every call is denied, from the workspace and from a subfolder`, { skip: interpreter === 'python3' && !hasPython ? 'no python3 here' : false }, () => {
-      const { cwd } = workspace();
+    test(`${client}: deleting .stategate with ${interpreter} does not switch the gate off: every call is denied, from the workspace and from a subfolder`, { skip: interpreter === 'python3' && !hasPython ? 'no python3 here' : false }, async () => {
+      const { cwd } = await workspace();
       const read = path.join(cwd, 'a.txt');
       // The agent's call is allowed by its state (Bash, no allowed_commands): the shell analysis cannot see into it.
       assert.equal(hook(client, cwd, 'bash', command).decision, 'allow');
@@ -93,7 +95,7 @@ for (const [client, interpreter] of [['vscode', 'python3'], ['claude', 'node']] 
         assert.match(h.reason, /tampered with: .*\.stategate is gone, but .* records run .* as this workspace's active run/);
         assert.match(h.reason, /stategate run stop/);
       }
-      const state = cli(['run', 'state'], { cwd });
+      const state = await cliInProcess(['run', 'state'], { cwd });
       assert.equal(state.code, 3);
       assert.equal(state.json.error.code, 'run_tampered');
     });
@@ -133,9 +135,9 @@ const TAMPERINGS: readonly Tampering[] = [
 
 for (const [i, t] of TAMPERINGS.entries()) {
   const recovery = i === 0;
-  test(`tampering: ${t.name} — the hook (both clients) and run state say what was found${recovery ? "; start is refused; a person's run stop clears both records" : ''}`, () => {
-    const { cwd, runId } = workspace();
-    assert.equal(cli(['run', 'send', 'LOCK'], { cwd }).code, 0);
+  test(`tampering: ${t.name} — the hook (both clients) and run state say what was found${recovery ? "; start is refused; a person's run stop clears both records" : ''}`, async () => {
+    const { cwd, runId } = await workspace();
+    assert.equal((await cliInProcess(['run', 'send', 'LOCK'], { cwd })).code, 0);
     t.tamper(cwd, runId);
     for (const client of ['vscode', 'claude'] as const) {
       const h = hook(client, cwd, 'bash', 'ls');
@@ -143,46 +145,46 @@ for (const [i, t] of TAMPERINGS.entries()) {
       assert.match(h.reason, t.found);
       assert.match(h.reason, /stategate run stop/);
     }
-    const state = cli(['run', 'state'], { cwd });
+    const state = await cliInProcess(['run', 'state'], { cwd });
     assert.deepEqual([state.code, state.json.error.code], [3, 'run_tampered']);
     assert.match(state.json.error.message, t.found);
     if (!recovery) return;
     // Starting another run does not paper over it.
-    const start = cli(['run', 'start', 'tamper.workflow.json'], { cwd });
+    const start = await cliInProcess(['run', 'start', 'tamper.workflow.json'], { cwd });
     assert.deepEqual([start.code, start.json.error.code], [3, 'run_tampered']);
 
-    const stop = cli(['run', 'stop'], { cwd });
+    const stop = await cliInProcess(['run', 'stop'], { cwd });
     assert.equal(stop.code, 0, stop.stderr);
     assert.match(stop.json.reason, /tampered with/);
     assert.equal(fs.existsSync(recordOf(cwd)), false, 'the record outside the workspace is cleared');
     assert.equal(hook('claude', cwd, 'bash', 'ls').decision, 'allow', 'nothing is enforced after the stop');
-    assert.equal(cli(['run', 'start', 'tamper.workflow.json'], { cwd }).code, 0);
-    assert.equal(cli(['run', 'send', 'LOCK'], { cwd }).code, 0);
+    assert.equal((await cliInProcess(['run', 'start', 'tamper.workflow.json'], { cwd })).code, 0);
+    assert.equal((await cliInProcess(['run', 'send', 'LOCK'], { cwd })).code, 0);
     assert.equal(hook('vscode', cwd, 'bash', 'ls').decision, 'deny', 'a new run is enforced');
   });
 }
 
-test('the record: written while a run is running, with the workspace path for people; gone after pause, stop by a person and completion, so deleting .stategate then changes nothing', () => {
+test('the record: written while a run is running, with the workspace path for people; gone after pause, stop by a person and completion, so deleting .stategate then changes nothing', async () => {
   for (const end of [['pause'], ['stop'], ['send', 'FINISH']]) {
-    const { cwd, runId } = workspace();
+    const { cwd, runId } = await workspace();
     const record = JSON.parse(fs.readFileSync(recordOf(cwd), 'utf8'));
     assert.equal(record.workspace, fs.realpathSync(cwd));
     assert.equal(record.run, runId);
     assert.equal(path.dirname(path.dirname(recordOf(cwd))), TEST_STATE_DIR, 'in the state directory the tests point at');
-    assert.equal(cli(['run', ...end], { cwd }).code, 0);
+    assert.equal((await cliInProcess(['run', ...end], { cwd })).code, 0);
     assert.equal(fs.existsSync(recordOf(cwd)), false, `${end.join(' ')} removes the record`);
     fs.rmSync(path.join(cwd, '.stategate'), { recursive: true });
     assert.equal(hook('claude', cwd, 'read', path.join(cwd, 'a.txt')).decision, 'allow', `after ${end.join(' ')}: nothing to enforce`);
   }
 });
 
-test('resume writes the record again, and a run started before the record existed gets one at its next commit', () => {
-  const { cwd } = workspace();
-  assert.equal(cli(['run', 'pause'], { cwd }).code, 0);
-  assert.equal(cli(['run', 'resume', 'tamper.workflow.json'], { cwd }).json.resumed, true);
+test('resume writes the record again, and a run started before the record existed gets one at its next commit', async () => {
+  const { cwd } = await workspace();
+  assert.equal((await cliInProcess(['run', 'pause'], { cwd })).code, 0);
+  assert.equal((await cliInProcess(['run', 'resume', 'tamper.workflow.json'], { cwd })).json.resumed, true);
   assert.ok(fs.existsSync(recordOf(cwd)));
   fs.rmSync(recordOf(cwd));
-  assert.equal(cli(['run', 'state'], { cwd }).code, 0, 'no record: the run is read as it is');
+  assert.equal((await cliInProcess(['run', 'state'], { cwd })).code, 0, 'no record: the run is read as it is');
   assert.equal(hook('claude', cwd, 'read', path.join(cwd, 'a.txt')).decision, 'allow');
   assert.ok(fs.existsSync(recordOf(cwd)), 'the allowed call was counted, a commit, which wrote the record');
 });
@@ -256,7 +258,7 @@ for (const op of OPERATIONS) {
   });
 }
 
-test('the record is keyed by the workspace\'s real path, without case where file names are compared without case', () => {
+test('the record is keyed by the workspace\'s real path, without case where file names are compared without case', async () => {
   assert.equal(recordFileFor('/Users/A/Project', '/s', 'darwin'), recordFileFor('/users/a/project', '/s', 'darwin'));
   assert.equal(recordFileFor('C:\\Work\\App', 'C:\\s', 'win32'), recordFileFor('c:\\work\\app', 'C:\\s', 'win32'));
   assert.notEqual(recordFileFor('/home/A', '/s', 'linux'), recordFileFor('/home/a', '/s', 'linux'));
