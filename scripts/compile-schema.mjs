@@ -6,11 +6,13 @@
 // needs no schema compilation (fast start for hooks and the CLI). The
 // statechart schema refers to the workflow schema's state rules.
 // Run by `npm run build` and `npm run test:unit` (see package.json); the output is gitignored.
+// Also writes dist/editor-schemas/ (scripts/editor-schemas.mjs).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Ajv from 'ajv';
 import standaloneCode from 'ajv/dist/standalone/index.js';
+import { writeEditorSchemas } from './editor-schemas.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = join(root, 'src', 'engine', 'schema');
@@ -22,6 +24,8 @@ compile('statechart-schema.json', 'statechart-validator.generated.js', [workflow
 compile('flow-schema.json', 'flow-validator.generated.js', []);
 compile('agent-state-schema.json', 'agent-state-validator.generated.js', []);
 compileMetaSchema('json-schema-validator.generated.js');
+// The completion-only copies VS Code's JSON and YAML services are given (scripts/editor-schemas.mjs).
+console.log(`wrote the editor's completion-only schemas -> ${writeEditorSchemas(root)}`);
 
 function newAjv(options = {}) {
   return new (Ajv.default ?? Ajv)({ allErrors: true, code: { source: true, esm: false }, ...options });

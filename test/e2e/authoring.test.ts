@@ -2,7 +2,8 @@
 // person would (keyboard, widgets, the Problems panel) on the fixtures in
 // fixtures/authoring/workspace: Problems for the semantic rules appear and
 // clear when fixed, quick fixes apply and leave a valid file, completion at a
-// target offers exactly the file's states, hover summarises a state, rename
+// target offers the file's states first, one typo gives one problem and a hover
+// shows its text once (typo.workflow.json), hover summarises a state, rename
 // changes every reference, the outline lists the states, definition follows an
 // invoke to its file, a `$schema`-named JSON file is checked. Also takes the
 // README's screenshots (docs/images/authoring-*.png).
@@ -11,7 +12,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { checkWorkflowFile } from '../../src/engine/check/check-file';
-import { applyQuickFix, goto, lnCol, savedText, waitForProblems } from './editor-actions';
+import { allProblems, applyQuickFix, goto, lnCol, savedText, waitForProblems } from './editor-actions';
 import { REPO_ROOT, withVsCode } from './harness';
 
 const WORKSPACE = 'test/e2e/fixtures/authoring/workspace';
@@ -78,6 +79,27 @@ test('authoring workflows: problems, quick fixes, completion, hover, rename, out
       assert.match(text, /"done": \{\s*"type": "final"\s*\}/);
     });
 
+    await t.test('one mistake, one diagnostic: a misspelt target and a wrong type give two rows, a hover shows its text once', async () => {
+      const typo = 'typo.workflow.json';
+      const typoText = fs.readFileSync(path.join(vsc.workspaceDir, typo), 'utf8');
+      await vsc.openFile(typo);
+      await vsc.runCommand('View: Focus Problems');
+      await waitForProblems(vsc, 'the typo\'s problems', (r) => r.some((x) => x.code === 'unknown-target') && r.some((x) => x.code === 'invalid-type'));
+      // VS Code's JSON service checks on its own clock: give it time to add a second report, if it were to.
+      await vsc.page.waitForTimeout(2_000);
+      const rows = await allProblems(vsc);
+      assert.equal(rows.length, 2, `not also "unreachable" for the state the typo meant, nor the schema's finding twice: ${JSON.stringify(rows)}`);
+      await goto(vsc, typoText, typoText.indexOf('"max_iterations"') + 3);
+      await vsc.page.keyboard.press('Control+K');
+      await vsc.page.keyboard.press('Control+I');
+      const hover = vsc.page.locator('.monaco-hover:visible');
+      await hover.first().waitFor({ state: 'visible', timeout: 10_000 });
+      await vsc.page.waitForTimeout(500); // a second provider's part would arrive after the first
+      const shown = (await hover.allInnerTexts()).join('\n');
+      assert.equal(shown.split('Tool calls allowed in this state').length - 1, 1, shown);
+      await vsc.page.keyboard.press('Escape');
+    });
+
     const file = 'review.workflow.json';
     const text = fs.readFileSync(path.join(vsc.workspaceDir, file), 'utf8');
     await vsc.openFile(file);
@@ -93,12 +115,9 @@ test('authoring workflows: problems, quick fixes, completion, hover, rename, out
         if (attempt === 3) throw new Error('the suggest widget did not open after 3 tries of Ctrl+Space');
       }
       await vsc.page.waitForTimeout(300);
-      // The JSON service adds the schema's transition snippets; ours are the states (kind Class).
-      const labels = (await rows.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''))).filter((l) => l.endsWith(', Class'));
-      assert.deepEqual(
-        labels.map((l) => l.replace(/, Class$/, '')),
-        ['draft', 'review', 'merged', 'abandoned'],
-      );
+      // The states (kind Class) come first, in the file's order, before anything else offered there.
+      const labels = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
+      assert.deepEqual(labels.slice(0, 4), ['draft, Class', 'review, Class', 'merged, Class', 'abandoned, Class'], JSON.stringify(labels));
       await vsc.page.screenshot({ path: path.join(IMAGES, 'authoring-completion.png') });
       await vsc.page.keyboard.press('Escape');
     });

@@ -37,6 +37,13 @@ export interface Problem {
   readonly at: string;
 }
 
+/** Every problem row of the Problems panel, whoever reported it (VS Code's JSON service too): its message and source. */
+export async function allProblems(vsc: VsCode): Promise<string[]> {
+  const rows = await vsc.page.locator('.markers-panel .monaco-list-row').allInnerTexts();
+  // A file's row has no `[Ln …, Col …]`; a problem's row does.
+  return rows.filter((r) => /\[Ln \d+, Col \d+\]/.test(r)).map((r) => r.split('\n').map((x) => x.trim()).slice(0, 2).join(' · '));
+}
+
 /** Rows of the Problems panel that stategate reported (the panel must be open): message, source, code, position. */
 export async function ourProblems(vsc: VsCode): Promise<Problem[]> {
   const rows = await vsc.page.locator('.markers-panel .monaco-list-row').allInnerTexts();

@@ -1,5 +1,7 @@
 // The examples/ workspace `npm start` serves: stategate activates by itself,
-// every example is clean, a run starts (screenshot: test-artifacts/examples.png);
+// every example is clean, a run starts (screenshot: test-artifacts/examples.png),
+// an example flow runs to completion there on examples/' own test, its
+// confirmation showing the commands with their variables filled in;
 // each example statechart opens clean, a run of it starts and the state panel
 // highlights its active states (screenshots copied to docs/images/ for the README).
 import assert from 'node:assert/strict';
@@ -7,6 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { panel, waitForCurrent } from './chart-panel';
+import { listFlows } from '../../src/engine/index';
 import { keepScreenshot, REPO_ROOT, type VsCode, waitUntil, withVsCode } from './harness';
 
 test('examples/: activates on its own, no problems, a run starts', { timeout: 300_000 }, async (t) => {
@@ -61,6 +64,23 @@ test('examples/: activates on its own, no problems, a run starts', { timeout: 30
     await vsc.executeCommand('workbench.action.closePanel');
     await vsc.page.waitForTimeout(500);
     t.diagnostic(`screenshot: ${await vsc.screenshot('examples')}`);
+
+    // An example flow as it is: the confirmation shows its commands with the variables filled in, and it
+    // runs to completion inside examples/, on examples/' own test (its package.json), pushing nothing.
+    await vsc.openFile('fix-failing-tests.flow.yaml');
+    await vsc.runCommand('stategate: Run Flow');
+    const dialog = vsc.page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ state: 'visible', timeout: 15_000 });
+    const asked = await dialog.innerText();
+    assert.match(asked, /read-issue \(bash\): cat "issues\/1\.json"/);
+    assert.match(asked, /run-tests \(bash\): npm test 2>&1 \| tail -n 200/);
+    assert.match(asked, /push \(bash\): echo "Not pushed - an example pushes nowhere/);
+    assert.doesNotMatch(asked, /\{\{ (issue|test_command|push_command) \}\}/);
+    await dialog.getByRole('button', { name: 'Run Flow' }).click();
+    const done = await waitUntil('the example flow to complete', () => listFlows(vsc.workspaceDir).find((f) => f.flow === 'fix-failing-tests' && f.status !== 'running'), 60_000, 250);
+    assert.equal(done.status, 'completed');
+    assert.equal(done.state, 'all-green');
+    assert.match(done.variables.test_output ?? '', /stategate-examples@0\.0\.0 test[\s\S]*ok 1 - greet names the person/);
   });
 });
 

@@ -354,8 +354,11 @@ export class VsCode {
   private childEnv(extra?: Readonly<Record<string, string>>): NodeJS.ProcessEnv {
     // A short path of its own (unix socket paths are limited to 107 bytes), not one inside root.
     this.tmp ??= tempDir('sg-vsc-');
+    // Not this test runner's child context: with it, a `node --test` run in VS Code's terminal (a flow's
+    // `npm test` in examples/) would report to a parent that is not there and skip its files.
+    const { NODE_TEST_CONTEXT: _, ...inherited } = process.env;
     return {
-      ...process.env,
+      ...inherited,
       TMPDIR: this.tmp,
       // Keep code-server's own state (coder.json, ...) in this run's folder.
       XDG_DATA_HOME: path.join(this.root, 'xdg-data'),

@@ -1,9 +1,10 @@
 /**
  * The flows in examples/ validate clean and run end to end with the CLI,
- * offline: `gh` and `claude` are scripted stand-ins on PATH (the issue JSON;
- * a fix plan for a prompt, a file written for Claude Code), the project's
- * tests are a script that fails until the fix is there, and "push" is a
- * command that leaves a mark.
+ * offline: `claude` is a scripted stand-in on PATH (a fix plan for a prompt,
+ * a file written for Claude Code), the issue a file, the project's tests a
+ * script that fails until the fix is there, and "push" a command that leaves
+ * a mark. And as they are, in a copy of examples/: they run examples/' own
+ * tests (its package.json) and push nowhere.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,10 +16,7 @@ import { tempDir } from './helpers/temp-dir.js';
 const EXAMPLES = path.join(REPO_ROOT, 'examples');
 const FLOWS = ['fix-failing-tests.flow.yaml', 'pre-push-check.flow.yaml'];
 
-const FAKE_GH = `#!/bin/bash
-[ "$1 $2" = "issue view" ] || exit 9
-echo '{"number":'"$3"',"title":"Widget crashes on start","body":"npm test fails since yesterday","labels":[],"state":"OPEN","url":"u","comments":[]}'
-`;
+const ISSUE_42 = '{"number":42,"title":"Widget crashes on start","body":"npm test fails since yesterday","labels":[],"state":"OPEN","url":"u","comments":[]}\n';
 
 /** A plain prompt (`claude -p`) answers with a plan; Claude Code (`--permission-mode`) "applies" it by writing fixed.txt. */
 const FAKE_CLAUDE = `#!/bin/bash
@@ -50,11 +48,11 @@ function project(t: { after(fn: () => void): unknown }, flow: string): Project {
   for (const d of [ws, bin, log]) fs.mkdirSync(d);
   fs.copyFileSync(path.join(EXAMPLES, flow), path.join(ws, flow));
   fs.writeFileSync(path.join(ws, 'test.sh'), TESTS);
-  for (const [name, text] of [['gh', FAKE_GH], ['claude', FAKE_CLAUDE]] as const) {
-    fs.writeFileSync(path.join(bin, name), text);
-    fs.chmodSync(path.join(bin, name), 0o755);
-  }
-  return { ws, log, env: { PATH: `${bin}:${process.env.PATH}`, FAKE_LOG: log, STATEGATE_CLAUDE_BIN: '', STATEGATE_GH_BIN: '' } };
+  fs.mkdirSync(path.join(ws, 'issues'));
+  fs.writeFileSync(path.join(ws, 'issues', '42.json'), ISSUE_42);
+  fs.writeFileSync(path.join(bin, 'claude'), FAKE_CLAUDE);
+  fs.chmodSync(path.join(bin, 'claude'), 0o755);
+  return { ws, log, env: { PATH: `${bin}:${process.env.PATH}`, FAKE_LOG: log, STATEGATE_CLAUDE_BIN: '' } };
 }
 
 for (const flow of FLOWS) {
@@ -129,4 +127,53 @@ test('pre-push-check: all checks pass, the flow pauses for review, and resuming 
   assert.equal(resumed.code, 0, resumed.stderr);
   assert.equal(resumed.json.status, 'completed');
   assert.equal(fs.readFileSync(path.join(p.ws, 'pushed.txt'), 'utf8'), 'pushed\n');
+});
+
+/** A copy of examples/ as it is (its package.json, greet.js, its test, issues/), with no git remote and nothing on PATH faked. */
+function examplesCopy(t: { after(fn: () => void): unknown }): string {
+  const ws = path.join(tempDir('sg-examples-as-is-', t), 'examples');
+  fs.cpSync(EXAMPLES, ws, { recursive: true, filter: (f) => !f.includes(`${path.sep}.stategate`) });
+  return ws;
+}
+
+const NOT_PUSHED = /Not pushed - an example pushes nowhere/;
+
+/** The CLI as a person runs it: without this test runner's NODE_TEST_CONTEXT, which makes the example's own `node --test` skip its files. */
+function asPerson(args: readonly string[], cwd: string): ReturnType<typeof cli> {
+  const context = process.env.NODE_TEST_CONTEXT;
+  delete process.env.NODE_TEST_CONTEXT;
+  try {
+    return cli(args, { cwd });
+  } finally {
+    if (context !== undefined) process.env.NODE_TEST_CONTEXT = context;
+  }
+}
+
+test('fix-failing-tests as it is, in examples/: reads issues/1.json, runs examples/\' own test, ends green', (t) => {
+  const ws = examplesCopy(t);
+  const r = asPerson(['flow', 'run', 'fix-failing-tests.flow.yaml'], ws);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.json.status, 'completed');
+  assert.equal(r.json.state, 'all-green');
+  assert.equal(JSON.parse(r.json.variables.issue_json).number, 1);
+  assert.match(r.json.variables.test_output, /> stategate-examples@0\.0\.0 test[\s\S]*ok 1 - greet names the person/);
+});
+
+test('pre-push-check as it is, in examples/: its lint, typecheck and test pass, and the push step pushes nothing', (t) => {
+  const ws = examplesCopy(t);
+  const paused = asPerson(['flow', 'run', 'pre-push-check.flow.yaml', '--name', 'pre-push'], ws);
+  assert.equal(paused.code, 0, paused.stderr);
+  assert.equal(paused.json.state, 'review');
+  assert.match(paused.json.variables.test_output, /greet names the person/);
+  const resumed = asPerson(['flow', 'resume', 'pre-push'], ws);
+  assert.equal(resumed.code, 0, resumed.stderr);
+  assert.equal(resumed.json.status, 'completed');
+  assert.match(resumed.stderr, NOT_PUSHED);
+});
+
+test('no example flow runs git push, gh, or a command that leaves examples/', () => {
+  for (const flow of FLOWS) {
+    const text = fs.readFileSync(path.join(EXAMPLES, flow), 'utf8').split('\n').filter((l) => !l.trimStart().startsWith('#')).join('\n');
+    assert.doesNotMatch(text, /git push(?! *\.")|\bgh\b|get-gh-issue|curl|wget|\.\.\/|npx /, flow);
+  }
 });

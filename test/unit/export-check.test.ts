@@ -59,7 +59,8 @@ function fileFixture(file: string, base: string): Fixture {
 }
 
 const FIXTURES: readonly Fixture[] = [
-  ...jsonFiles(path.join(REPO, 'examples')).map((f) => fileFixture(f, REPO)),
+  // examples/ is a project too (package.json, issues/*.json): its workflows only.
+  ...filesUnder(path.join(REPO, 'examples'), (name) => name.endsWith('.workflow.json')).map((f) => fileFixture(f, REPO)),
   ...jsonFiles(path.join(REPO, 'test', 'fixtures', 'workflows')).map((f) => fileFixture(f, REPO)),
   ...(corpus.present ? jsonFiles(corpus.dir).map((f) => fileFixture(f, path.dirname(corpus.dir))) : []),
   // Every statechart fixture that loads, the rules' bad ones included: an export draws what loaded.

@@ -33,7 +33,8 @@ const ALLOWED: Readonly<Record<string, RegExp>> = {
   'README.md': /^README\.md$/,
   'CHANGELOG.md': /^CHANGELOG\.md$/,
   LICENSE: /^LICENSE$/,
-  dist: /^dist\/(cli\/)?[\w.-]+\.(js|wasm|css|ttf)$/, // bundles and their assets, no source maps
+  // bundles and their assets (no source maps), and the completion-only schemas for VS Code's JSON service
+  dist: /^dist\/((cli\/)?[\w.-]+\.(js|wasm|css|ttf)|editor-schemas\/[\w-]+\.json)$/,
   media: /^media\/(icon\.png|activity-bar\.svg|walkthrough\/[\w-]+\.md)$/,
   schemas: /^schemas\/[\w.-]+\.json$/,
   syntaxes: /^syntaxes\/[\w.-]+\.json$/,
@@ -104,6 +105,14 @@ test('the walkthrough takes a new user from an example workflow to a gated agent
   }
   // The gated agent is the last step.
   assert.ok(w!.steps.at(-1)!.completionEvents.includes('onCommand:stategate.enableEnforcement'));
+});
+
+test('the walkthrough reads in a narrow editor group: no line of its Markdown media is longer than 50 characters (code blocks do not wrap)', () => {
+  for (const s of walkthroughs[0]!.steps) {
+    if (!s.media.markdown) continue;
+    const long = fs.readFileSync(path.join(REPO_ROOT, s.media.markdown), 'utf8').split('\n').filter((l) => l.length > 50);
+    assert.deepEqual(long, [], s.media.markdown);
+  }
 });
 
 // Made here, not in the first test that packages: node:test's `after` called during a test is that test's hook.

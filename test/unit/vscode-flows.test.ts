@@ -57,6 +57,12 @@ test('flowPlan lists each state with its tool and what it runs, parallel tasks a
   assert.equal(planText([{ state: 'x', tool: 'bash', what: 'y'.repeat(500) }]).length, 'x (bash): '.length + 160);
 });
 
+test('flowPlan fills in the flow\'s declared variables; one a state captures while running stays a template', () => {
+  const flow = 'name: t\nstart-at: test\nvariables:\n  test_command: npm test\n  retries: 2\nstates:\n  test:\n    tool: bash\n    arguments:\n      command: "{{ test_command }} --retries {{retries}} 2>&1"\n    output: var(out)\n    next: tell\n  tell:\n    tool: bash\n    arguments:\n      command: echo "{{ out }} {{ .Go }}"\n';
+  const wf = loadFlow(flow, { file: 't.flow.yaml' }).workflow!;
+  assert.deepEqual(flowPlan(wf).map((l) => l.what), ['npm test --retries 2 2>&1', 'echo "{{ out }} {{ .Go }}"']);
+});
+
 test('flowHash changes with any edit of the file', () => {
   assert.equal(flowHash(FLOW), flowHash(`${FLOW}`));
   assert.notEqual(flowHash(FLOW), flowHash(FLOW.replace('npm test', 'npm  test')));

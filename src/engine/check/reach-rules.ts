@@ -3,6 +3,7 @@
  * interrupt can be active.
  */
 import type { Diagnostic, RelatedInfo, Workflow } from '../model/index.js';
+import { closestName } from '../util/suggest.js';
 import { implicitFailEdges, isReturn, type TargetSite } from './sites.js';
 
 /** Breadth-first walk over the edges from `roots`. */
@@ -27,7 +28,11 @@ function edgeMap(wf: Workflow, sites: readonly TargetSite[]): Map<string, string
     if (list) list.push(to);
     else edges.set(from, [to]);
   };
-  for (const s of sites) if (s.from !== undefined && !isReturn(s.ref)) add(s.from, s.ref.name);
+  // A misspelt target leads where its "did you mean" says (unknown-target reports the typo): one mistake, one
+  // diagnostic, not also "unreachable" for the state it meant and every state after it.
+  const names = [...wf.states.keys()];
+  const meant = (name: string): string => (wf.states.has(name) || name === '' ? name : (closestName(name, names) ?? name));
+  for (const s of sites) if (s.from !== undefined && !isReturn(s.ref)) add(s.from, meant(s.ref.name));
   for (const e of implicitFailEdges(wf)) add(e.from, e.to);
   // Hierarchy (statecharts): entering a compound state enters its initial child, a parallel state all its children.
   for (const state of wf.states.values()) {

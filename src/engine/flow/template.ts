@@ -27,6 +27,17 @@ export function renderText(text: string, vars: Variables): string {
   });
 }
 
+/**
+ * `text` with the variables in `vars` filled in and every other `{{ name }}`
+ * left as written: what a state will run as far as it is known before the run
+ * (the first-run confirmation; a state's captured outputs are filled only as it runs).
+ */
+export function renderKnown(text: string, vars: Variables): string {
+  return text.replace(TEMPLATE, (whole, name: string) =>
+    isVariableRef(name) && Object.prototype.hasOwnProperty.call(vars, name) ? (vars[name] as string) : whole,
+  );
+}
+
 /** Every string inside `value` rendered (objects and lists kept in shape). */
 export function renderValue(value: JsonValue, vars: Variables): JsonValue {
   if (typeof value === 'string') return renderText(value, vars);

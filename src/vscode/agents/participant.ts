@@ -14,6 +14,7 @@ import { askModel } from './ask-model.js';
 import { modelPrices, toolAliases } from './settings.js';
 import { GrantWaiters } from './grant-buttons.js';
 import { runPipelineRequest } from './pipeline-chat.js';
+import { MODEL_EXTENSION, noModelMarkdown, noModelReason } from './no-model.js';
 
 /** What a response remembers for the next turn of the same conversation. */
 interface TurnMetadata {
@@ -146,8 +147,30 @@ function askForApproval(stream: vscode.ChatResponseStream, view: BriefedView | u
   stream.button({ command: 'stategate.reject', title: 'Reject' });
 }
 
+/** Without a usable model: what is needed and how to get it, with a button to the extension that brings one. */
+function explainNoModel(stream: vscode.ChatResponseStream, reason: NonNullable<ReturnType<typeof noModelReason>>): vscode.ChatResult {
+  stream.markdown(noModelMarkdown(reason));
+  if (reason === 'none') stream.button({ command: 'workbench.extensions.search', title: 'Find GitHub Copilot Chat', arguments: [MODEL_EXTENSION] });
+  return {};
+}
+
 /** The participant's request handler (activate() creates the participant, extension.ts). */
 export function participantHandler(service: RunService, waiters: GrantWaiters = new GrantWaiters()): vscode.ChatRequestHandler {
+  const answer = turnHandler(service, waiters);
+  return async (request, chatContext, stream, token) => {
+    const missing = noModelReason(request.model);
+    if (missing) return explainNoModel(stream, missing);
+    try {
+      return await answer(request, chatContext, stream, token);
+    } catch (err) {
+      const reason = noModelReason(request.model, err);
+      if (!reason) throw err;
+      return explainNoModel(stream, reason);
+    }
+  };
+}
+
+function turnHandler(service: RunService, waiters: GrantWaiters): vscode.ChatRequestHandler {
   // The RunService's runner decides shell calls too (its analyser loads on the first one).
   const runner = service.runner;
   const handler: vscode.ChatRequestHandler = async (request, chatContext, stream, token) => {

@@ -5,7 +5,7 @@
  * The answer is remembered by the file's hash, so an edit asks again.
  */
 import { createHash } from 'node:crypto';
-import type { CustomFlowTool, FlowStep, JsonValue, Workflow } from '../../engine/index.js';
+import { asText, renderKnown, type CustomFlowTool, type FlowStep, type JsonValue, type Workflow } from '../../engine/index.js';
 
 /** The argument that says what each tool does, as the confirmation shows it. */
 const WHAT: Readonly<Record<string, string>> = {
@@ -24,7 +24,10 @@ const WHAT: Readonly<Record<string, string>> = {
 export interface PlanLine {
   readonly state: string;
   readonly tool: string;
-  /** The command, prompt, question... as written (templates unexpanded); '' when the argument is missing. */
+  /**
+   * The command, prompt, question... with the flow's declared variables filled in (what will run, not a
+   * template); a variable a state captures during the run stays `{{ name }}`. '' when the argument is missing.
+   */
   readonly what: string;
 }
 
@@ -33,22 +36,26 @@ function text(v: JsonValue | undefined): string {
   return typeof v === 'string' ? v : JSON.stringify(v);
 }
 
-function lineOf(state: string, step: Pick<FlowStep, 'tool' | 'arguments'>, tools: ReadonlyMap<string, CustomFlowTool> | undefined): PlanLine {
+type Vars = Readonly<Record<string, string>>;
+
+function lineOf(state: string, step: Pick<FlowStep, 'tool' | 'arguments'>, tools: ReadonlyMap<string, CustomFlowTool> | undefined, vars: Vars): PlanLine {
   // A custom tool runs its registered command: that is what the person is asked to allow.
   const custom = WHAT[step.tool] ? undefined : tools?.get(step.tool);
   if (custom) return { state, tool: step.tool, what: custom.command };
   const key = WHAT[step.tool];
-  return { state, tool: step.tool, what: key ? text(step.arguments[key]) : '' };
+  return { state, tool: step.tool, what: key ? renderKnown(text(step.arguments[key]), vars) : '' };
 }
 
 /** One line per state in file order; a `parallel` state's inline tasks follow it as `<state>[i]`. */
 export function flowPlan(wf: Workflow, tools?: ReadonlyMap<string, CustomFlowTool>): PlanLine[] {
+  // The values a run starts with (control.ts does the same), filled into what each state shows.
+  const vars: Vars = Object.fromEntries(Object.entries(wf.flow?.variables ?? {}).map(([k, v]) => [k, asText(v)]));
   const out: PlanLine[] = [];
   for (const s of wf.states.values()) {
     if (!s.flow) continue;
-    out.push(lineOf(s.key, s.flow, tools));
+    out.push(lineOf(s.key, s.flow, tools, vars));
     (s.flow.tasks ?? []).forEach((t, i) => {
-      if (t.kind === 'call') out.push(lineOf(`${s.key}[${i}]`, t, tools));
+      if (t.kind === 'call') out.push(lineOf(`${s.key}[${i}]`, t, tools, vars));
       else out.push({ state: `${s.key}[${i}]`, tool: 'state', what: t.state.name });
     });
   }
