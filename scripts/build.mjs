@@ -134,6 +134,13 @@ const cliShellParts = {
 // The language server as the VS Code extension starts it (node IPC; src/lsp/main.ts): the engine from
 // engine.js and the checker from the hook's bundle, like the CLI's commands (`stategate lsp` is
 // dist/cli/lsp.js, the same server on stdio).
+// `stategate lsp` (dist/cli/lsp.js) requires the server's bundle rather than carrying a copy of it (~200 KB of the VSIX).
+const lspServerOnce = {
+  name: 'lsp-server-once',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/lsp\/main\.js$/ }, (a) => (a.kind === 'require-call' && /src[\\/]cli[\\/]lsp-command\.ts$/.test(a.importer) ? { path: '../lsp-server.js', external: true } : undefined));
+  },
+};
 const lspCheck = {
   name: 'lsp-check',
   setup(b) {
@@ -144,7 +151,7 @@ const entries = [
   { ...cliCommon, entryPoints: ['src/lsp/main.ts'], outfile: 'dist/lsp-server.js', plugins: [sharedEngine('./engine.js'), lspCheck] },
   { ...cliCommon, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   { ...cliCommon, entryPoints: ['src/engine/index.ts'], outfile: 'dist/engine.js', plugins: [engineLazyParts] },
-  ...['validate', 'run', 'mcp', 'lsp', 'export', 'flow', 'enable', 'disable', 'store', 'trust'].map((name) => ({ ...cliCommon, entryPoints: [`src/cli/${name}-command.ts`], outfile: `dist/cli/${name}.js`, plugins: [elkOnce, sharedEngine('../engine.js'), cliShellParts] })),
+  ...['validate', 'run', 'mcp', 'lsp', 'export', 'flow', 'enable', 'disable', 'store', 'trust'].map((name) => ({ ...cliCommon, entryPoints: [`src/cli/${name}-command.ts`], outfile: `dist/cli/${name}.js`, plugins: [elkOnce, sharedEngine('../engine.js'), cliShellParts, lspServerOnce] })),
   { ...cliCommon, entryPoints: ['src/cli/hook-command.ts'], outfile: 'dist/cli/hook.js', plugins: [lazyHookParts, builtinsOnce] },
   { ...cliCommon, entryPoints: ['src/engine/check/check-file.ts'], outfile: 'dist/cli/hook-check.js' },
   { ...cliCommon, entryPoints: ['node_modules/picomatch/index.js'], outfile: 'dist/cli/hook-picomatch.js' },

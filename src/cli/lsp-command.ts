@@ -3,8 +3,6 @@
  * stdin/stdout, for any LSP client (Neovim, Helix, Emacs, ...); docs/editors.md
  * says how to start it. The VS Code extension runs the same server, over node IPC.
  */
-import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
-import { serve } from '../lsp/server.js';
 import { parse } from './args.js';
 import type { ExitCode, Output } from './io.js';
 import type { Command } from './commands.js';
@@ -23,8 +21,8 @@ export const command: Command = {
     }
     // stdout is the protocol's: a stray console.log (ours or a library's) goes to stderr instead.
     for (const k of ['log', 'info', 'debug'] as const) console[k] = console.error;
-    // Given the streams themselves, the connection exits the process when the client sends `exit` or closes stdin.
-    serve(createConnection(ProposedFeatures.all, process.stdin, process.stdout));
+    // The server's own bundle (dist/lsp-server.js, which the build points this require at), not a second copy of it.
+    (require('../lsp/main.js') as typeof import('../lsp/main.js')).serveStdio();
     return new Promise<ExitCode>(() => {});
   },
 };

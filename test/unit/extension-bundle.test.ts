@@ -49,11 +49,11 @@ test('no bundle the extension host loads carries the checker, the language servi
   assert.ok(sourcesOf('extension-lsp-client.js').includes('node_modules/vscode-languageclient/lib/node/main.js'), 'the client bundle is the language client');
 });
 
-test('the server bundles carry the server, and take the checker from the hook\'s bundle of it', () => {
-  for (const [bundle, check] of [['lsp-server.js', './cli/hook-check.js'], ['cli/lsp.js', './hook-check.js']] as const) {
-    const sources = sourcesOf(bundle);
-    assert.ok(sources.includes('src/lsp/server.ts'), `${bundle} carries the server`);
-    assert.deepEqual(sources.filter((s) => /^src\/engine\/check\//.test(s)), [], `${bundle} leaves the checker to ${check}`);
-    assert.ok(fs.readFileSync(path.join(DIST, bundle), 'utf8').includes(`require("${check}")`), `${bundle} requires ${check}`);
-  }
+test('the server bundle carries the server and takes the checker from the hook\'s bundle of it; `stategate lsp` loads that bundle, no copy', () => {
+  const sources = sourcesOf('lsp-server.js');
+  assert.ok(sources.includes('src/lsp/server.ts'), 'lsp-server.js carries the server');
+  assert.deepEqual(sources.filter((s) => /^src\/engine\/check\//.test(s)), [], 'lsp-server.js leaves the checker to ./cli/hook-check.js');
+  assert.ok(fs.readFileSync(path.join(DIST, 'lsp-server.js'), 'utf8').includes('require("./cli/hook-check.js")'), 'lsp-server.js requires ./cli/hook-check.js');
+  assert.deepEqual(sourcesOf('cli/lsp.js').filter((s) => s.startsWith('src/lsp/') || s.includes('vscode-languageserver')), [], 'cli/lsp.js carries no second copy of the server');
+  assert.ok(fs.readFileSync(path.join(DIST, 'cli', 'lsp.js'), 'utf8').includes('require("../lsp-server.js")'), 'cli/lsp.js requires ../lsp-server.js');
 });
