@@ -20,7 +20,7 @@ import type { Workflow } from './workflow.js';
 /**
  * The IR's version. Bump it whenever what a loader produces for the same source changes (a field
  * added, renamed or computed differently): a compiled file of another version is never read, its
- * definition is loaded from the source again. test/unit/ir-json.test.ts pins it to the model's files.
+ * definition is loaded from the source again. test/unit/compiled-definition.test.ts pins it to the model's files.
  */
 export const IR_VERSION = 1;
 

@@ -6,6 +6,7 @@
  * and the CLI's refusal read the same.
  */
 import type { RunSnapshot } from '../machine/run.js';
+import { countOf } from '../machine/status-words.js';
 
 /** Running, waiting for an approval (a running run with one parked), or paused: not yet ended. */
 export function isLiveRun(run: Pick<RunSnapshot, 'status'>): boolean {
@@ -18,8 +19,7 @@ export function plainAge(ms: number): string {
   if (minutes < 1) return 'less than a minute';
   const h = Math.floor(minutes / 60);
   const m = minutes % 60;
-  const part = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
-  return h ? `${part(h, 'hour')}${m ? ` ${part(m, 'minute')}` : ''}` : part(m, 'minute');
+  return h ? `${countOf(h, 'hour')}${m ? ` ${countOf(m, 'minute')}` : ''}` : countOf(m, 'minute');
 }
 
 /** `"hotfix" is waiting for an approval in state "review", started 4 minutes ago`: what a live run is doing, for a person. */

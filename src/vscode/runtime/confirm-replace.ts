@@ -17,15 +17,11 @@ export async function mayReplaceActive(runner: Runner, next: string, replace: bo
   if (active.kind !== 'ok' || !isLiveRun(active.run)) return true;
   const choice = await vscode.window.showWarningMessage(
     `Replace the active run with "${next}"?`,
-    { modal: true, detail: `${capitalized(describeLiveRun(active.run, Date.now()))}.\nReplacing stops it. ${REPLACED_RUN_LISTED}` },
+    { modal: true, detail: `The run ${describeLiveRun(active.run, Date.now())}.\nReplacing stops it. ${REPLACED_RUN_LISTED}` },
     // Keep first: VS Code makes the first item the focused, primary button, so Enter keeps too. Not a close
     // affordance, since that would hand the primary place to Replace; VS Code adds Cancel, which keeps as well.
     { title: KEEP_RUN },
     { title: REPLACE_RUN },
   );
   return choice?.title === REPLACE_RUN;
-}
-
-function capitalized(text: string): string {
-  return text.startsWith('"') ? `The run ${text}` : text;
 }

@@ -15,7 +15,7 @@ function setKeys(situation: RunSituation): void {
   const active = situation.kind === 'active' ? situation : undefined;
   // '' without a readable run: `stategate.runStatus` then matches none of the run commands' clauses.
   void vscode.commands.executeCommand('setContext', RUN_STATUS_KEY, active?.run.status ?? '');
-  void vscode.commands.executeCommand('setContext', APPROVAL_PENDING_KEY, active?.view.pending_approval !== undefined && active !== undefined);
+  void vscode.commands.executeCommand('setContext', APPROVAL_PENDING_KEY, active !== undefined && active.view.pending_approval !== undefined);
 }
 
 export function trackRunContextKeys(service: RunService): vscode.Disposable {
