@@ -9,8 +9,11 @@
 // - a flow that pauses is resumed from the Flows view's inline Resume action,
 //   a running one paused by its Pause action (after its state), and a running
 //   one stopped by its Stop action;
+// - a flow paused from the CLI puts Resume and Stop Flow in the palette before
+//   any flow code loads in the window;
 // - in Restricted Mode no flow runs, and a message says why.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
@@ -121,6 +124,21 @@ test('flows: run from the lens with live output, ask-user in the input box, the 
     await vsc.hostReady();
     // The model's answer holds after its first words (scripted-model: `|hold|`) until the test releases it.
     await vsc.executeCommand('scriptedModel.setPlainScript', ['Warm greetings to you, |hold|Ada, from all of us!']);
+
+    await t.test('a flow paused from the CLI: Resume and Stop Flow are in the palette before the Flows view opens, and leave it once the flow is stopped (issue 32, item 7)', async () => {
+      // `stategate flow` in a shell of its own, as a run from an earlier window or a script is: the window has loaded no flow code yet.
+      const flowCli = (...args: string[]) => spawnSync(process.execPath, [path.join(REPO_ROOT, 'dist', 'cli.js'), 'flow', ...args], { cwd: vsc.workspaceDir, encoding: 'utf8' });
+      assert.equal(flowCli('run', 'wait.flow.yaml', '--name', 'cli-wait').status, 0);
+      const palette = async (query: string): Promise<string[]> => (await vsc.paletteItems(`stategate: ${query}`)).filter((p) => p.includes(query));
+      await until('the palette to offer Resume Flow for the paused flow', async () => (await palette('Resume Flow')).length === 1);
+      assert.equal((await palette('Stop Flow')).length, 1, 'a paused flow can be stopped');
+      assert.deepEqual(await palette('Pause Flow'), [], 'no running flow: no Pause Flow');
+      assert.equal(flowCli('stop', 'cli-wait').stdout.includes('"status": "stopped"'), true);
+      await until('Resume Flow to leave the palette once the flow is stopped', async () => (await palette('Resume Flow')).length === 0);
+      assert.deepEqual(await palette('Stop Flow'), [], 'nothing to stop');
+      // Out of the way of the tests below, which find the wait flow's instance by its flow's name.
+      fs.rmSync(path.join(vsc.workspaceDir, '.stategate', 'flows', 'cli-wait'), { recursive: true });
+    });
 
     await t.test('a run from the lens: confirmation, terminal output, input box, scripted model', async () => {
       await vsc.openFile('hello.flow.yaml');

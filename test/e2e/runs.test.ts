@@ -21,6 +21,21 @@ async function waitUntilLabel(vsc: VsCode, want: RegExp): Promise<void> {
   await waitUntil(`the run item's label to match ${want}`, async () => (await vsc.statusBarItems()).some((i) => i.id.includes(RUN_ITEM) && want.test(i.label)), 10_000);
 }
 
+/** The walkthrough's steps as its page shows them: step id → ticked; waits until the page lists all four. */
+async function walkthroughSteps(vsc: VsCode): Promise<Record<string, boolean>> {
+  const prefix = 'stategate.stategate#gettingStarted#';
+  const rows = vsc.page.locator(`.getting-started-step[data-step-id^="${prefix}"]`);
+  await waitUntil('the walkthrough to show its four steps', async () => (await rows.count()) === 4, 15_000);
+  // The page draws the ticks it was opened with; a step ticked as it opens is redrawn a moment later.
+  await vsc.page.waitForTimeout(500);
+  const out: Record<string, boolean> = {};
+  for (const row of await rows.all()) {
+    const id = ((await row.getAttribute('data-step-id')) ?? '').slice(prefix.length);
+    out[id] = (await row.locator('.codicon-getting-started-step-checked').count()) > 0;
+  }
+  return out;
+}
+
 test('a run started from the palette shows in the status bar, follows the CLI, survives a reload', { timeout: 300_000 }, async (t) => {
   await withVsCode(t, { workspace: 'test/e2e/fixtures/runs' }, async (vsc) => {
     await vsc.hostReady();
@@ -59,11 +74,27 @@ test('a run started from the palette shows in the status bar, follows the CLI, s
     t.diagnostic(`status bar followed the CLI: ${seenAt - sentAt} ms after Enter, ${Math.round(seenAt - committedAt)} ms after run.json was committed`);
     assert.match(await vsc.terminalText(), /"to": "commenting"/);
 
-    // A reload starts a new extension host; the run is read back from .stategate/.
+    // A reload starts a new extension host; the run is read back from .stategate/. The walkthrough's
+    // progress is reset first, so that what ticks its steps below is the run and the file seen in the
+    // new window (issue 32, item 7), not the Start command run before the reload.
+    await vsc.executeCommand('resetGettingStartedProgress');
     await vsc.reloadWindow();
     const after = await vsc.waitForStatusBar(RUN_ITEM, (text) => text.length > 0, 30_000);
     assert.equal(after.text, 'review › commenting');
     await vsc.screenshot('runs-after-reload');
+
+    // The walkthrough, opened after the run started (in the earlier window) and a workflow file was
+    // opened, shows those steps done; enforcement, not installed here, is not.
+    await vsc.openFile('review.workflow.json');
+    await vsc.executeCommand('workbench.action.openWalkthrough', 'stategate.stategate#gettingStarted');
+    const steps = await walkthroughSteps(vsc);
+    assert.deepEqual(
+      [steps.openWorkflow, steps.startRun, steps.enableEnforcement],
+      [true, true, false],
+      `the walkthrough's steps (done or not): ${JSON.stringify(steps)}`,
+    );
+    await vsc.screenshot('runs-walkthrough');
+    await vsc.executeCommand('workbench.action.closeActiveEditor');
 
     // Starting another run over a live one asks first (issue 32, item 3); Escape, Enter (Keep is the default) and Keep leave the run as it is.
     const runsDir = path.join(vsc.workspaceDir, '.stategate', 'runs');

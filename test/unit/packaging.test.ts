@@ -99,12 +99,37 @@ test('the walkthrough takes a new user from an example workflow to a gated agent
       const [kind, id] = [event.slice(0, event.indexOf(':')), event.slice(event.indexOf(':') + 1)];
       if (kind === 'onCommand') linked.push(id);
       else if (kind === 'onView') assert.ok(views.has(id), `${s.id}: ${event} names a contributed view`);
+      else if (kind === 'onContext') assert.ok(id.trim(), `${s.id}: ${event} has a when clause`);
       else assert.fail(`${s.id}: unexpected completion event ${event}`);
     }
     for (const id of linked) assert.ok(commands.has(id) || builtIn.has(id), `${s.id}: command ${id} is contributed (or VS Code's own)`);
   }
   // The gated agent is the last step.
   assert.ok(w!.steps.at(-1)!.completionEvents.includes('onCommand:stategate.enableEnforcement'));
+});
+
+test('each walkthrough step ticks on the state that says it is done, also when that state was there before the walkthrough opened', () => {
+  // VS Code ticks an onContext step only when the context changes to match, and takes an expression
+  // already true at registration as seen without ticking (walkthrough-keys.ts): so each state key is
+  // named alone (done while the window is open) and with the walkthrough as the active editor (done
+  // before: ticked as the walkthrough opens).
+  const events = Object.fromEntries(walkthroughs[0]!.steps.map((s) => [s.id, s.completionEvents]));
+  const keys: Record<string, string> = {
+    openWorkflow: 'stategate.workflowOpened',
+    startRun: 'stategate.runStatus',
+    watchPanel: 'view.stategate.statePanel.visible',
+    enableEnforcement: 'stategate.enforcementInstalled',
+  };
+  for (const [step, key] of Object.entries(keys)) {
+    assert.ok(events[step]!.includes(`onContext:${key}`), `${step}: ticks when ${key} becomes true`);
+    assert.ok(events[step]!.includes(`onContext:${key} && activeEditor == gettingStartedPage`), `${step}: ticks as the walkthrough opens when ${key} is already true`);
+  }
+  assert.ok(!events.openWorkflow!.includes('onCommand:workbench.action.quickOpen'), 'opening Quick Open is not opening a workflow');
+  // The keys the extension sets (the view's is VS Code's own).
+  const src = (f: string) => fs.readFileSync(path.join(REPO_ROOT, 'src', 'vscode', 'runtime', f), 'utf8');
+  assert.match(src('walkthrough-keys.ts'), /'stategate\.workflowOpened'/);
+  assert.match(src('walkthrough-keys.ts'), /'stategate\.enforcementInstalled'/);
+  assert.match(src('run-context-keys.ts'), /'stategate\.runStatus'/);
 });
 
 test('the walkthrough reads in a narrow editor group: no line of its Markdown media is longer than 50 characters (code blocks do not wrap)', () => {

@@ -1,18 +1,58 @@
 /**
  * The context keys behind the flow commands' `when` clauses (package.json): Pause and Stop Flow
  * show in the palette with a running flow, Resume and Stop with a paused or interrupted one.
- * Set when the flows bundle loads (the first flow command, or the Flows view opening) and on
- * every change of the flows on disk.
+ *
+ * Tracked from the folder's flows on disk, not from the Flows view: a flow started from the CLI or
+ * in an earlier window is running before anyone opens the view, and the flows bundle loads only with
+ * the view or a flow command. This module is part of the runs bundle (runs.ts starts it), which loads
+ * right after activation with a folder open and carries the engine already: the keys cost no load of
+ * the flows bundle and nothing inside activate(). A watcher on `.stategate/flows/` follows runs
+ * started, paused and stopped anywhere; a runner that dies writes nothing (the flow reads as
+ * interrupted from then on), so the keys are read again when the window regains focus.
  */
 import * as vscode from 'vscode';
-import type { FlowsView } from './flows-view.js';
+import { listFlows, type FlowSummary } from '../../engine/index.js';
 
-export function trackFlowContextKeys(view: FlowsView): vscode.Disposable {
+export const FLOW_RUNNING_KEY = 'stategate.flowRunning';
+export const FLOW_RESUMABLE_KEY = 'stategate.flowResumable';
+
+/** What the keys say of a set of instances. */
+function flowKeys(flows: readonly Pick<FlowSummary, 'status'>[]): { running: boolean; resumable: boolean } {
+  return { running: flows.some((f) => f.status === 'running'), resumable: flows.some((f) => f.status === 'paused' || f.status === 'interrupted') };
+}
+
+export function trackFlowContextKeys(folder: vscode.WorkspaceFolder): vscode.Disposable {
+  let last: string | undefined;
   const update = () => {
-    const flows = view.instances();
-    void vscode.commands.executeCommand('setContext', 'stategate.flowRunning', flows.some((f) => f.status === 'running'));
-    void vscode.commands.executeCommand('setContext', 'stategate.flowResumable', flows.some((f) => f.status === 'paused' || f.status === 'interrupted'));
+    let flows: FlowSummary[] = [];
+    try {
+      flows = listFlows(folder.uri.fsPath);
+    } catch {
+      // an unreadable folder reads as no flows, as the Flows view shows it
+    }
+    const keys = flowKeys(flows);
+    const now = `${keys.running}/${keys.resumable}`;
+    if (now === last) return;
+    last = now;
+    void vscode.commands.executeCommand('setContext', FLOW_RUNNING_KEY, keys.running);
+    void vscode.commands.executeCommand('setContext', FLOW_RESUMABLE_KEY, keys.resumable);
   };
+  // One state's writes come in a burst (instance.json, its lock, log.jsonl): one read after it.
+  let timer: NodeJS.Timeout | undefined;
+  const soon = () => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = undefined;
+      update();
+    }, 100);
+  };
+  const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '.stategate/flows/**'));
+  const subscriptions = [watcher, watcher.onDidCreate(soon), watcher.onDidChange(soon), watcher.onDidDelete(soon), vscode.window.onDidChangeWindowState((s) => s.focused && soon())];
   update();
-  return view.onDidChangeTreeData(update);
+  return {
+    dispose: () => {
+      if (timer) clearTimeout(timer);
+      for (const s of subscriptions) s.dispose();
+    },
+  };
 }

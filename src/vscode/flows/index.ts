@@ -12,7 +12,6 @@ import type { CommandHandler } from '../contributions.js';
 import { FLOW_COMMANDS, FLOW_PANEL_COMMAND } from './flow-ids.js';
 import { FlowRuns } from './flow-runs.js';
 import { FlowsView } from './flows-view.js';
-import { trackFlowContextKeys } from './flow-context-keys.js';
 
 export interface FlowParts {
   readonly commands: ReadonlyMap<string, CommandHandler>;
@@ -61,7 +60,7 @@ export function startFlows(context: vscode.ExtensionContext, folder: vscode.Work
   const view = new FlowsView(folder);
   // A run, as it names its instance, is shown in the state panel (which the main bundle owns).
   const runs = new FlowRuns(folder, () => view.refresh(), (instance) => void vscode.commands.executeCommand(FLOW_PANEL_COMMAND, instance));
-  context.subscriptions.push(view, runs, trackFlowContextKeys(view));
+  context.subscriptions.push(view, runs);
   const live = (f: FlowSummary) => f.status === 'running';
   const resumable = (f: FlowSummary) => f.status === 'paused' || f.status === 'interrupted';
   commands.set(FLOW_COMMANDS.run, (arg: unknown) =>
