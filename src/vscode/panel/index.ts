@@ -17,6 +17,7 @@ import { chartSvg } from './chart-svg.js';
 import { DefinitionFocus } from './definition-focus.js';
 import { FlowFocus } from './flow-focus.js';
 import { PanelHost } from './panel-host.js';
+import { markWalkthroughStep } from '../walkthrough-step.js';
 
 /** A file named by a command's argument (a URI, as the lens passes it, or a path). */
 function fileArg(arg: unknown): string | undefined {
@@ -47,6 +48,8 @@ export function statePanel(context: vscode.ExtensionContext, service: RunService
   const attach = (webview: vscode.Webview, owner: { onDidDispose: vscode.Event<void> }, shows?: DefinitionFocus): PanelHost => {
     const host = new PanelHost(webview, service, uri, flows, shows);
     hosts.add(host);
+    // However it came to show (the view, Show State Panel, a flow's run, a restored editor): the walkthrough's step is done.
+    markWalkthroughStep(context.extension.id, 'watchPanel');
     owner.onDidDispose(() => (hosts.delete(host), host.dispose()));
     return host;
   };

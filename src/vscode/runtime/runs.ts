@@ -4,7 +4,8 @@
  * workspace folder with the status bar, the timers of statechart runs, the run commands, save-triggered
  * interrupts and approval notifications; the agent tools, the @stategate
  * participant, the enforcement commands and custom agent sync; the state panel;
- * the flow commands' and the walkthrough's context keys (flows/flow-context-keys.ts: a flow may run before its bundle loads).
+ * the flow commands' context keys (flows/flow-context-keys.ts: a flow may run before its bundle loads);
+ * the walkthrough's progress (walkthrough-progress.ts).
  * activate() loads none of it: lazy-runs.ts loads it right after activation
  * when a folder is open (so an existing run shows in the status bar), or on the
  * first command, tool call, chat request or panel that needs it.
@@ -20,7 +21,7 @@ import { ChartHandlers } from './chart-handlers.js';
 import { registerRunCommands } from './commands.js';
 import { RunService } from './run-service.js';
 import { trackRunContextKeys } from './run-context-keys.js';
-import { trackWalkthroughKeys } from './walkthrough-keys.js';
+import { trackWalkthroughProgress } from './walkthrough-progress.js';
 import { watchSaves } from './save-watcher.js';
 import { RunStatusBar } from './status-bar.js';
 import { registerStoreCommands, storePasswordFrom } from './store-commands.js';
@@ -46,7 +47,7 @@ export function startRuns(context: vscode.ExtensionContext, folder: vscode.Works
   let agents: Agents | undefined;
   if (folder) {
     service = new RunService(folder, { password: storePasswordFrom(context) });
-    context.subscriptions.push(service, new RunStatusBar(service), trackRunContextKeys(service), new ChartTimers(service), new ChartHandlers(service), ...registerRunCommands(service, register), ...registerStoreCommands(context, service, register), watchStoreSetting(folder), watchSaves(service), notifyApprovals(service), trackFlowContextKeys(folder), trackWalkthroughKeys(folder));
+    context.subscriptions.push(service, new RunStatusBar(service), trackRunContextKeys(service), new ChartTimers(service), new ChartHandlers(service), ...registerRunCommands(service, register), ...registerStoreCommands(context, service, register), watchStoreSetting(folder), watchSaves(service), notifyApprovals(service), trackFlowContextKeys(folder), trackWalkthroughProgress(context.extension.id, folder, service));
     agents = startAgents(context, service, register);
     context.subscriptions.push(...agents.disposables);
   }
