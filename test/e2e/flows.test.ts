@@ -134,7 +134,10 @@ test('flows: run from the lens with live output, ask-user in the input box, the 
       assert.equal((await palette('Stop Flow')).length, 1, 'a paused flow can be stopped');
       assert.deepEqual(await palette('Pause Flow'), [], 'no running flow: no Pause Flow');
       assert.equal(flowCli('stop', 'cli-wait').stdout.includes('"status": "stopped"'), true);
-      await until('Resume Flow to leave the palette once the flow is stopped', async () => (await palette('Resume Flow')).length === 0);
+      let left: string[] = [];
+      await until('Resume Flow to leave the palette once the flow is stopped', async () => (left = await palette('Resume Flow')).length === 0).catch((e: Error) =>
+        Promise.reject(Object.assign(e, { message: `${e.message}: the palette lists ${JSON.stringify(left)}; the flows: ${JSON.stringify(listFlows(vsc.workspaceDir).map((f) => [f.instance, f.status]))}` })),
+      );
       assert.deepEqual(await palette('Stop Flow'), [], 'nothing to stop');
       // Out of the way of the tests below, which find the wait flow's instance by its flow's name.
       fs.rmSync(path.join(vsc.workspaceDir, '.stategate', 'flows', 'cli-wait'), { recursive: true });

@@ -7,14 +7,31 @@
  * the view or a flow command. This module is part of the runs bundle (runs.ts starts it), which loads
  * right after activation with a folder open and carries the engine already: the keys cost no load of
  * the flows bundle and nothing inside activate(). A watcher on `.stategate/flows/` follows runs
- * started, paused and stopped anywhere; a runner that dies writes nothing (the flow reads as
- * interrupted from then on), so the keys are read again when the window regains focus.
+ * started, paused and stopped anywhere, and a poll of the instance files' stamps backs it up as the
+ * run service's poll does (a watcher that is not yet listening missed a flow the CLI paused at
+ * startup in the e2e test). A runner that dies writes nothing (the flow reads as interrupted from
+ * then on), so the keys are read again when the window regains focus.
  */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { listFlows, type FlowSummary } from '../../engine/index.js';
+import { flowsDir, listFlows, type FlowSummary } from '../../engine/index.js';
+import { statStamp } from '../runtime/stat-stamp.js';
 
 export const FLOW_RUNNING_KEY = 'stategate.flowRunning';
 export const FLOW_RESUMABLE_KEY = 'stategate.flowResumable';
+const POLL_MS = 2000;
+
+/** The instances' names and their records' stamps: what changes when a flow starts, moves or ends. */
+function instancesStamp(dir: string): string {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir).sort();
+  } catch {
+    return 'none';
+  }
+  return names.map((n) => `${n}=${statStamp(path.join(dir, n, 'instance.json'))}`).join(',');
+}
 
 /** What the keys say of a set of instances. */
 function flowKeys(flows: readonly Pick<FlowSummary, 'status'>[]): { running: boolean; resumable: boolean } {
@@ -47,10 +64,17 @@ export function trackFlowContextKeys(folder: vscode.WorkspaceFolder): vscode.Dis
     }, 100);
   };
   const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '.stategate/flows/**'));
+  const dir = flowsDir(folder.uri.fsPath);
+  let stamp = instancesStamp(dir);
+  const poll = setInterval(() => {
+    const now = instancesStamp(dir);
+    if (now !== stamp) (stamp = now), soon();
+  }, POLL_MS);
   const subscriptions = [watcher, watcher.onDidCreate(soon), watcher.onDidChange(soon), watcher.onDidDelete(soon), vscode.window.onDidChangeWindowState((s) => s.focused && soon())];
   update();
   return {
     dispose: () => {
+      clearInterval(poll);
       if (timer) clearTimeout(timer);
       for (const s of subscriptions) s.dispose();
     },
