@@ -141,6 +141,10 @@ test('the state panel follows a run and lets a person step in', { timeout: 420_0
     assert.equal((await (await panel(vsc)).locator('[data-testid="run-status"]').innerText()).trim(), 'waiting for approval');
     assert.equal(await currentState(vsc), 'review');
     assert.equal((cli(vsc, 'state').pending_approval as { event: string }).event, 'SHIP');
+    // With a transition waiting, the palette offers Approve and Reject (issue 32, item 7; runs.test.ts checks that it does not without one).
+    for (const query of ['Approve Pending Transition', 'Reject Pending Transition']) {
+      assert.equal((await vsc.paletteItems(`stategate: ${query}`)).filter((p) => p.includes(query)).length, 1, `an approval pending: "${query}" in the palette`);
+    }
     await answerNotification(vsc, 'SHIP', 'Reject');
     await (await panel(vsc)).locator('[data-testid="approval-card"]').waitFor({ state: 'detached', timeout: 10_000 });
     assert.equal(await currentState(vsc), 'review');

@@ -49,6 +49,10 @@ test('a run started from the palette shows in the status bar, follows the CLI, s
     for (const query of ['Approve Pending Transition', 'Reject Pending Transition', 'Pause Run', 'Stop Run', 'Send Event']) {
       assert.deepEqual(await palette(query), [], `no run: no "${query}" in the palette`);
     }
+    // Nor the shared store's commands without a shared store (flows.test.ts checks the flow commands).
+    for (const query of ['Retry the Shared Store', 'Set Store Password']) {
+      assert.deepEqual(await palette(query), [], `no "${query}" in the palette`);
+    }
 
     await vsc.runCommand('stategate: Start Workflow Run…');
     const picks = await vsc.quickPickItems();
