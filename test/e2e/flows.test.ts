@@ -128,19 +128,22 @@ test('flows: run from the lens with live output, ask-user in the input box, the 
     await t.test('a flow paused from the CLI: Resume and Stop Flow are in the palette before the Flows view opens, and leave it once the flow is stopped (issue 32, item 7)', async () => {
       // `stategate flow` in a shell of its own, as a run from an earlier window or a script is: the window has loaded no flow code yet.
       const flowCli = (...args: string[]) => spawnSync(process.execPath, [path.join(REPO_ROOT, 'dist', 'cli.js'), 'flow', ...args], { cwd: vsc.workspaceDir, encoding: 'utf8' });
-      assert.equal(flowCli('run', 'wait.flow.yaml', '--name', 'cli-wait').status, 0);
-      const palette = async (query: string): Promise<string[]> => (await vsc.paletteItems(`stategate: ${query}`)).filter((p) => p.includes(query));
-      await until('the palette to offer Resume Flow for the paused flow', async () => (await palette('Resume Flow')).length === 1);
-      assert.equal((await palette('Stop Flow')).length, 1, 'a paused flow can be stopped');
-      assert.deepEqual(await palette('Pause Flow'), [], 'no running flow: no Pause Flow');
-      assert.equal(flowCli('stop', 'cli-wait').stdout.includes('"status": "stopped"'), true);
-      let left: string[] = [];
-      await until('Resume Flow to leave the palette once the flow is stopped', async () => (left = await palette('Resume Flow')).length === 0).catch((e: Error) =>
-        Promise.reject(Object.assign(e, { message: `${e.message}: the palette lists ${JSON.stringify(left)}; the flows: ${JSON.stringify(listFlows(vsc.workspaceDir).map((f) => [f.instance, f.status]))}` })),
-      );
-      assert.deepEqual(await palette('Stop Flow'), [], 'nothing to stop');
-      // Out of the way of the tests below, which find the wait flow's instance by its flow's name.
-      fs.rmSync(path.join(vsc.workspaceDir, '.stategate', 'flows', 'cli-wait'), { recursive: true });
+      // Removed after, failed or not: the tests below find the wait flow's instance by its flow's name.
+      try {
+        assert.equal(flowCli('run', 'wait.flow.yaml', '--name', 'cli-wait').status, 0);
+        const palette = async (query: string): Promise<string[]> => (await vsc.paletteItems(`stategate: ${query}`)).filter((p) => p.includes(query));
+        await until('the palette to offer Resume Flow for the paused flow', async () => (await palette('Resume Flow')).length === 1);
+        assert.equal((await palette('Stop Flow')).length, 1, 'a paused flow can be stopped');
+        assert.deepEqual(await palette('Pause Flow'), [], 'no running flow: no Pause Flow');
+        assert.equal(flowCli('stop', 'cli-wait').stdout.includes('"status": "stopped"'), true);
+        let left: string[] = [];
+        await until('Resume Flow to leave the palette once the flow is stopped', async () => (left = await palette('Resume Flow')).length === 0).catch((e: Error) =>
+          Promise.reject(Object.assign(e, { message: `${e.message}: the palette lists ${JSON.stringify(left)}; the flows: ${JSON.stringify(listFlows(vsc.workspaceDir).map((f) => [f.instance, f.status]))}` })),
+        );
+        assert.deepEqual(await palette('Stop Flow'), [], 'nothing to stop');
+      } finally {
+        fs.rmSync(path.join(vsc.workspaceDir, '.stategate', 'flows', 'cli-wait'), { recursive: true, force: true });
+      }
     });
 
     await t.test('a run from the lens: confirmation, terminal output, input box, scripted model', async () => {
