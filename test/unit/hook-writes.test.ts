@@ -319,6 +319,14 @@ for (const client of ['vscode', 'claude'] as const) {
     denied(pre(p, client, t.shell('rm -rf ~/.vscode/extensions')), /holds .*\.vscode\/extensions/);
     // The running CLI (this repository's dist/ in tests) is the hook itself.
     denied(pre(p, client, t.write(path.join(__dirname, '..', '..', 'dist', 'cli', 'hook.js'), '')), /folder of the running stategate CLI/);
+    // V8's code caches beside the bundles are code the hook runs (src/cli/code-cache.ts): planted, replaced or edited.
+    const cache = path.join(__dirname, '..', '..', 'dist', 'cli', 'hook.js.0123456789abcdef.cache');
+    denied(pre(p, client, t.write(cache, 'planted')), /folder of the running stategate CLI/);
+    denied(pre(p, client, t.edit(cache, 'a', 'b')), /folder of the running stategate CLI/);
+    for (const cmd of [`cp evil.bin ${cache}`, `tee ${cache} < evil.bin`, `mv evil.bin ${cache.replace('hook.js', 'hook-shell.js')}`]) {
+      denied(pre(p, client, t.shell(cmd)), /folder of the running stategate CLI/);
+    }
+    denied(pre(p, client, t.write(path.join(p.home, '.vscode', 'extensions', 'stategate.stategate-1.4.0', 'dist', 'cli', 'hook.js.0123456789abcdef.cache'), '')), /stategate's installed extension/);
   });
 
   test(`${client}: MCP and unknown tools may not name a protected file in their arguments (issue 29)`, async (c) => {

@@ -62,6 +62,9 @@ const protectedRows: Array<[string, RegExp]> = [
   ['/home/me/.vscode/extensions/stategate.stategate-1.4.0/dist/cli.js', /stategate's installed extension/],
   ['/home/me/.vscode-server/extensions/stategate.stategate-1.4.0/package.json', /stategate's installed extension/],
   ['/home/me/.local/share/code-server/extensions/stategate.stategate-1.4.0/dist/cli/hook.js', /stategate's installed extension/],
+  // V8's code caches the hook writes beside its bundles (src/cli/code-cache.ts).
+  ['/home/me/.vscode/extensions/stategate.stategate-1.4.0/dist/cli/hook.js.0123456789abcdef.cache', /stategate's installed extension/],
+  ['/home/me/.vscode-server/extensions/stategate.stategate-1.4.0/dist/cli/hook-shell.js.0123456789abcdef.cache', /stategate's installed extension/],
 ];
 for (const [p, why] of protectedRows) {
   test(`protected: ${p}`, () => {
@@ -204,6 +207,7 @@ for (const [p, refused] of storeRows) {
 test('the folder of the running bundle is protected, and everything in it', () => {
   const g = new PathGuard({ ...ENV, bundleDir: '/opt/stategate/dist' });
   assert.match(g.protection(g.resolve('/opt/stategate/dist/cli/hook.js'))?.what ?? '', /folder of the running stategate CLI/);
+  assert.match(g.protection(g.resolve('/opt/stategate/dist/cli/hook.js.0123456789abcdef.cache'))?.what ?? '', /folder of the running stategate CLI/);
   assert.match(g.protection(g.resolve('/opt/stategate'), true)?.what ?? '', /holds \/opt\/stategate\/dist/);
   assert.equal(g.protection(g.resolve('/opt/stategate/README.md')), undefined);
 });
