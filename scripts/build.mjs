@@ -149,7 +149,8 @@ const lspCheck = {
 };
 const entries = [
   { ...cliCommon, entryPoints: ['src/lsp/main.ts'], outfile: 'dist/lsp-server.js', plugins: [sharedEngine('./engine.js'), lspCheck] },
-  { ...cliCommon, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  // The dispatcher every hook call runs first: its built-ins wrapped once too (builtinsOnce).
+  { ...cliCommon, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, plugins: [builtinsOnce] },
   { ...cliCommon, entryPoints: ['src/engine/index.ts'], outfile: 'dist/engine.js', plugins: [engineLazyParts] },
   ...['validate', 'run', 'mcp', 'lsp', 'export', 'flow', 'enable', 'disable', 'store', 'trust'].map((name) => ({ ...cliCommon, entryPoints: [`src/cli/${name}-command.ts`], outfile: `dist/cli/${name}.js`, plugins: [elkOnce, sharedEngine('../engine.js'), cliShellParts, lspServerOnce] })),
   { ...cliCommon, entryPoints: ['src/cli/hook-command.ts'], outfile: 'dist/cli/hook.js', plugins: [lazyHookParts, builtinsOnce] },
