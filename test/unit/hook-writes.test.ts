@@ -354,6 +354,20 @@ for (const client of ['vscode', 'claude'] as const) {
     allowed(await preHere(p, client, client === 'claude' ? { tool_name: 'Read', tool_input: { file_path: '.claude/settings.json' } } : { tool_name: 'read_file', tool_input: { filePath: '.claude/settings.json' } }));
   });
 
+  test(`${client}: the clients' MCP server lists are protected: a server listed there runs outside the sandbox`, async (c) => {
+    const p = await placeHere(c, 'free');
+    fs.writeFileSync(path.join(p.ws, '.mcp.json'), '{ "mcpServers": {} }\n');
+    // stategate's entry re-pointed at the agent's own script would serve the always-allowed workflow tools.
+    denied(await preHere(p, client, t.write(path.join(p.ws, '.mcp.json'), '{ "mcpServers": { "stategate": { "command": "node", "args": ["evil.js"] } } }')), /project's MCP servers .* outside the sandbox.*installs or switches on the agent gate/);
+    denied(await preHere(p, client, t.shell(`echo '{"servers":{"x":{"command":"sh"}}}' > .vscode/mcp.json`)), /VS Code's workspace MCP servers/);
+    denied(await preHere(p, client, t.shell('cp my-servers.json .cursor/mcp.json')), /Cursor's MCP servers/);
+    denied(await preHere(p, client, t.write(path.join(p.home, '.claude.json'), '{}')), /Claude Code's user configuration/);
+    denied(await preHere(p, client, { tool_name: 'mcp__fs__write_file', tool_input: { path: '.mcp.json', content: '{}' } }), /project's MCP servers/);
+    // Reading them, and an ordinary file of that name elsewhere, stay everyday work.
+    allowed(await preHere(p, client, t.shell('cat .mcp.json')));
+    allowed(await preHere(p, client, t.write(path.join(p.ws, 'docs', 'mcp.json'), '{}')));
+  });
+
 }
 
 test('vscode: an apply_patch touching the hook file is denied', (c) => {
