@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vm from 'node:vm';
 import { cacheFileOf, cacheKey, CJS_WRAPPER, requireWithCodeCache, setV8Flags, writeCodeCaches } from '../../src/cli/code-cache';
-import { tempDir } from './helpers/temp-dir';
+import { removeTempDir, tempDir } from './helpers/temp-dir';
 
 const hasNodeCache = 'enableCompileCache' in (require('node:module') as object);
 
@@ -122,15 +122,23 @@ test('a cache V8 refuses (a payload of another source under a valid header) is r
 
 test('a folder the hook cannot write means no cache, silently, and the same answer', (t) => {
   if (hasNodeCache) return t.skip('this Node caches compiled code itself (module.enableCompileCache)');
-  const file = bundle(t, 4);
-  const dir = path.dirname(file);
+  // Removed here, once it can be changed again (tempDir's own removal would come first and fail).
+  const dir = tempDir('sg-code-cache-');
+  const file = path.join(dir, 'hook.js');
+  fs.writeFileSync(file, bundleText(4));
   // root writes through a folder's mode: an immutable folder stands for a system install there.
   if (process.getuid?.() === 0) {
     if (spawnSync('chattr', ['+i', dir]).status !== 0) return t.skip('chattr +i is not available here');
-    t.after(() => spawnSync('chattr', ['-i', dir]));
+    t.after(() => {
+      spawnSync('chattr', ['-i', dir]);
+      removeTempDir(dir);
+    });
   } else {
     fs.chmodSync(dir, 0o555);
-    t.after(() => fs.chmodSync(dir, 0o755));
+    t.after(() => {
+      fs.chmodSync(dir, 0o755);
+      removeTempDir(dir);
+    });
   }
   assert.deepEqual(decideAndWrite(file), { answer: 4, cache: 'none' });
   assert.deepEqual(decideAndWrite(file), { answer: 4, cache: 'none' });
