@@ -12,6 +12,8 @@ import { loadWorkflowText, VSCODE_HOOK_FILE } from '../../engine/index.js';
 import { markWalkthroughStep } from '../walkthrough-step.js';
 import type { RunService } from './run-service.js';
 
+const HOOKS_POLL_MS = 2000;
+
 /** A document that holds a workflow of any format the engine loads (as "Export Diagram…" reads one). */
 function isWorkflowDocument(doc: vscode.TextDocument): boolean {
   if (doc.uri.scheme !== 'file' || !/\.(json|ya?ml)$/i.test(doc.uri.fsPath)) return false;
@@ -52,12 +54,17 @@ export function trackWalkthroughProgress(extensionId: string, folder: vscode.Wor
   seeRuns();
   subscriptions.push(service.onDidChange(seeRuns));
 
+  // Looked for every few seconds until it is there (then the step is ticked for good): a watcher
+  // missed the file written by `stategate enable` in the e2e test, and one stat is cheap.
   const hookFile = path.join(folder.uri.fsPath, VSCODE_HOOK_FILE);
-  const seeHooks = () => {
-    if (fs.existsSync(hookFile)) markWalkthroughStep(extensionId, 'enableEnforcement');
+  const seeHooks = (): boolean => {
+    if (!fs.existsSync(hookFile)) return false;
+    markWalkthroughStep(extensionId, 'enableEnforcement');
+    return true;
   };
-  seeHooks();
-  const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, VSCODE_HOOK_FILE));
-  subscriptions.push(watcher, watcher.onDidCreate(seeHooks));
+  if (!seeHooks()) {
+    const poll = setInterval(() => seeHooks() && clearInterval(poll), HOOKS_POLL_MS);
+    subscriptions.push({ dispose: () => clearInterval(poll) });
+  }
   return { dispose: () => subscriptions.forEach((s) => s.dispose()) };
 }
