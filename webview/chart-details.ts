@@ -6,23 +6,32 @@
  */
 import { LitElement, css, html, nothing } from 'lit';
 import type { TransitionView } from '../src/engine/index.js';
-import type { ChartEventView, ChartPanelModel } from '../src/protocol.js';
+import type { ChartEventView, ChartPanelModel, DiagramModel } from '../src/protocol.js';
 import { countdown } from './format.js';
 import { sectionStyles } from './styles.js';
 
 const TICK_MS = 250;
 
-/** One row per candidate transition, in <sg-events>' shape; `available` is the interpreter's dry run. */
-export function chartTransitions(events: readonly ChartEventView[]): TransitionView[] {
+/**
+ * One row per candidate transition, in <sg-events>' shape; `available` is the
+ * interpreter's dry run. Targets by the names the diagram gives them
+ * (`names`: id → readable name), not by their dotted ids.
+ */
+export function chartTransitions(events: readonly ChartEventView[], names: ReadonlyMap<string, string> = new Map()): TransitionView[] {
   return events.flatMap((e) =>
     e.candidates.map((c) => ({
       event: e.event,
-      target: c.targets.length ? c.targets.join(', ') : '(stays)',
+      target: c.targets.length ? c.targets.map((t) => names.get(t) ?? t).join(', ') : '(stays)',
       guards: c.guard ? [{ name: c.guard.text, passes: c.guard.passes }] : [],
       requires_approval: false,
       available: e.enabled,
     })),
   );
+}
+
+/** Each drawn state's readable name (the diagram's caption, or its disambiguated name) by id. */
+export function diagramNames(diagram: DiagramModel): Map<string, string> {
+  return new Map(diagram.nodes.map((n) => [n.id, n.name ?? n.label ?? n.id]));
 }
 
 export function chartReasons(events: readonly ChartEventView[]): Record<string, string> {

@@ -12,7 +12,7 @@ import { post } from './api.js';
 import { time } from './format.js';
 import { sectionStyles } from './styles.js';
 import type { SgDiagram } from './diagram.js';
-import { chartReasons, chartTransitions } from './chart-details.js';
+import { chartReasons, chartTransitions, diagramNames } from './chart-details.js';
 import './diagram.js';
 import './state-details.js';
 import './events.js';
@@ -191,7 +191,7 @@ export class SgPanel extends LitElement {
       ${m.chart ? html`<vscode-collapsible title="Statechart" open><div class="body">
         <sg-chart data-testid="chart" .chart=${m.chart}></sg-chart></div></vscode-collapsible>` : nothing}
       <vscode-collapsible title="Events" open><div class="body">
-        <sg-events data-testid="events" .transitions=${m.chart ? chartTransitions(m.chart.events) : v.transitions}
+        <sg-events data-testid="events" .transitions=${m.chart ? chartTransitions(m.chart.events, diagramNames(m.diagram)) : v.transitions}
           .reasons=${m.chart ? chartReasons(m.chart.events) : {}} ?running=${m.status === 'running' && !v.pending_approval}></sg-events></div></vscode-collapsible>
       <vscode-collapsible title="Current state" open><div class="body">
         <sg-state data-testid="state-details" .view=${v} .workflow=${m.workflow}></sg-state></div></vscode-collapsible>
