@@ -1,6 +1,7 @@
 /**
  * <sg-chart>: what a statechart run has beyond a state: the active states
- * (one line per region), the pending `after` timers with a live countdown,
+ * (one line per region, by the diagram's readable names),
+ * the pending `after` timers with a live countdown,
  * and the invocations with their status. Also the mapping of the chart's
  * events onto <sg-events>' rows, so both kinds of run fire events alike.
  */
@@ -39,10 +40,17 @@ export function chartReasons(events: readonly ChartEventView[]): Record<string, 
 }
 
 export class SgChart extends LitElement {
-  static override properties = { chart: { attribute: false } };
+  static override properties = { chart: { attribute: false }, names: { attribute: false } };
   declare chart: ChartPanelModel | undefined;
+  /** The diagram's readable names by state id (diagramNames): the chips say these, not dotted ids. */
+  declare names: ReadonlyMap<string, string>;
   private ticker: ReturnType<typeof setInterval> | undefined;
   static override styles = [sectionStyles, css`.timer .left { font-variant-numeric: tabular-nums; font-weight: 600; }`];
+
+  constructor() {
+    super();
+    this.names = new Map();
+  }
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -59,14 +67,15 @@ export class SgChart extends LitElement {
     const c = this.chart;
     if (!c) return nothing;
     const now = Date.now();
+    const name = (id: string): string => this.names.get(id) ?? id;
     return html`
       <div class="row"><span class="label">active states</span>
-        ${c.configuration.map((p) => html`<span class="chip" data-testid="chart-active">${p}</span>`)}</div>
+        ${c.configuration.map((p) => html`<span class="chip" data-testid="chart-active" data-state=${p}>${name(p)}</span>`)}</div>
       ${c.error ? html`<div class="error" data-testid="chart-error">${c.error}</div>` : nothing}
       <div class="row"><span class="label">timers</span>
         ${c.timers.length
           ? c.timers.map((t) => html`<span class="chip timer" data-testid="chart-timer" data-state=${t.state} title=${new Date(t.dueMs).toLocaleTimeString()}>
-              ${t.state}: ${t.label} in <span class="left" data-testid="chart-timer-left">${countdown(t.dueMs, now)}</span></span>`)
+              ${name(t.state)}: ${t.label} in <span class="left" data-testid="chart-timer-left">${countdown(t.dueMs, now)}</span></span>`)
           : html`<span class="muted">none pending</span>`}</div>
       <div class="row"><span class="label">invocations</span>
         ${c.invocations.length

@@ -104,11 +104,18 @@ export class SgDiagram extends LitElement {
     .viewport::-webkit-scrollbar-thumb { background: var(--vscode-scrollbarSlider-background, rgba(121,121,121,0.4)); }
     .viewport::-webkit-scrollbar-thumb:hover { background: var(--vscode-scrollbarSlider-hoverBackground, rgba(100,100,100,0.7)); }
     .viewport::-webkit-scrollbar-thumb:active { background: var(--vscode-scrollbarSlider-activeBackground, rgba(191,191,191,0.4)); }
-    /* More to that side: the shadow VS Code draws at a scrolled edge, widened to a fade. */
-    .fade { position: absolute; top: 0; bottom: 0; width: 28px; pointer-events: none; opacity: 0; transition: opacity 0.15s; }
-    .fade.left { left: 0; background: linear-gradient(to right, var(--vscode-scrollbar-shadow, rgba(0,0,0,0.35)), transparent); }
-    .fade.right { right: 0; background: linear-gradient(to left, var(--vscode-scrollbar-shadow, rgba(0,0,0,0.35)), transparent); }
+    /* More to that side: the drawing fades into the background towards the cut edge, which carries the shadow
+       VS Code draws at a scrolled edge, and a chevron that scrolls there. */
+    .fade { position: absolute; top: 0; bottom: 10px; width: 40px; pointer-events: none; opacity: 0; transition: opacity 0.15s; }
+    .fade.left { left: 0; background: linear-gradient(to right, var(--vscode-editor-background), transparent);
+      box-shadow: inset 6px 0 6px -6px var(--vscode-scrollbar-shadow, rgba(0,0,0,0.5)); }
+    .fade.right { right: 0; background: linear-gradient(to left, var(--vscode-editor-background), transparent);
+      box-shadow: inset -6px 0 6px -6px var(--vscode-scrollbar-shadow, rgba(0,0,0,0.5)); }
     .fade.on { opacity: 1; }
+    .fade vscode-icon { position: absolute; top: 36px; pointer-events: auto; background: var(--vscode-editor-background); border-radius: 3px; }
+    .fade.left vscode-icon { left: 2px; }
+    .fade.right vscode-icon { right: 2px; }
+    .fade:not(.on) vscode-icon { pointer-events: none; }
     .toolbar { position: absolute; right: 4px; top: 4px; display: flex; gap: 2px; align-items: center; background: var(--vscode-editor-background); border-radius: 3px; }
     .zoom { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size, 13px); color: var(--vscode-descriptionForeground); font-variant-numeric: tabular-nums; min-width: 3.2em; text-align: right; padding: 0 4px; }
     .zoom.more { color: var(--vscode-foreground); }
@@ -351,6 +358,12 @@ export class SgDiagram extends LitElement {
     }
   }
 
+  /** A chevron at a cut edge: most of a view's width further that way. */
+  private scrollSideways(direction: 1 | -1): void {
+    const v = this.viewport();
+    v?.scrollBy({ left: direction * v.clientWidth * 0.8, behavior: 'smooth' });
+  }
+
   /** The toolbar's zoom: around the middle of what is in view. */
   private zoom(factor: number): void {
     const v = this.viewport();
@@ -440,8 +453,10 @@ export class SgDiagram extends LitElement {
           ${l?.nodes.filter((n) => !n.node.container).map((n) => this.renderNode(n))}
         </g>
       </svg></div>
-      <div class="fade left ${this.outOfView.left ? 'on' : ''}" data-testid="diagram-fade-left"></div>
-      <div class="fade right ${this.outOfView.right ? 'on' : ''}" data-testid="diagram-fade-right"></div>
+      <div class="fade left ${this.outOfView.left ? 'on' : ''}" data-testid="diagram-fade-left">
+        <vscode-icon name="chevron-left" action-icon label="More to the left" title="More to the left: scroll" @click=${() => this.scrollSideways(-1)}></vscode-icon></div>
+      <div class="fade right ${this.outOfView.right ? 'on' : ''}" data-testid="diagram-fade-right">
+        <vscode-icon name="chevron-right" action-icon label="More to the right" title="More to the right: scroll (Shift + wheel), or Show all" data-testid="diagram-more-right" @click=${() => this.scrollSideways(1)}></vscode-icon></div>
       <div class="toolbar">
         <span class="zoom ${more ? 'more' : ''}" data-testid="diagram-zoom" role="status"
           title=${more ? `Zoom ${percent}%: the diagram is wider than the panel (scroll sideways, or Show all)` : `Zoom ${percent}%`}>${percent}%</span>

@@ -189,7 +189,7 @@ export class SgPanel extends LitElement {
       ${this.header(m)} ${this.banners(m)} ${this.approval(m)}
       <sg-diagram .model=${m.diagram} .current=${m.current} .active=${m.chart?.active ?? []} .visited=${m.visited} .taken=${m.taken} .pinned=${this.point?.state}></sg-diagram>
       ${m.chart ? html`<vscode-collapsible title="Statechart" open><div class="body">
-        <sg-chart data-testid="chart" .chart=${m.chart}></sg-chart></div></vscode-collapsible>` : nothing}
+        <sg-chart data-testid="chart" .chart=${m.chart} .names=${diagramNames(m.diagram)}></sg-chart></div></vscode-collapsible>` : nothing}
       <vscode-collapsible title="Events" open><div class="body">
         <sg-events data-testid="events" .transitions=${m.chart ? chartTransitions(m.chart.events, diagramNames(m.diagram)) : v.transitions}
           .reasons=${m.chart ? chartReasons(m.chart.events) : {}} ?running=${m.status === 'running' && !v.pending_approval}></sg-events></div></vscode-collapsible>

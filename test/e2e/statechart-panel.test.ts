@@ -74,7 +74,8 @@ test('the state panel on a statechart run: nested diagram, an event from a butto
     assert.equal(await state('work').getAttribute('data-container'), 'compound');
     assert.equal(await state('paused').getAttribute('data-active'), 'false');
     assert.equal(await state('work.resume').getAttribute('data-history'), 'deep');
-    assert.equal((await state('work.resume').textContent())?.trim(), 'H*');
+    assert.equal((await state('work.resume').locator('text').textContent())?.trim(), 'H*');
+    assert.equal(await state('work.resume').locator('title').textContent(), 'work (where it was)', 'its tooltip says what it is, not work.resume');
     const [compile, lint] = [await state('work.build.compile').boundingBox(), await state('work.build.lint').boundingBox()];
     assert.ok(compile && lint && (compile.x + compile.width <= lint.x || lint.x + lint.width <= compile.x || compile.y + compile.height <= lint.y || lint.y + lint.height <= compile.y), 'the regions are drawn apart');
     await vsc.waitForStatusBar('stategate.run', (text) => text === 'pipeline › compile.compiling | lint.linting');
@@ -187,10 +188,13 @@ test('the state panel on a statechart run: nested diagram, an event from a butto
     // A sideways wheel (a trackpad's swipe) over it scrolls it: now both sides have more.
     const bigViewport = big.locator('[data-testid="definition"] [data-testid="diagram-viewport"]').first();
     await wheelOver(vsc.page, bigViewport, { x: 300 }, { atY: 60 });
-    await waitUntil('the sideways wheel to scroll the diagram', async () => {
+    const swiped = await waitUntil('the sideways wheel to scroll the diagram', async () => {
       const m = await measureDiagram(big);
       return m.scrollLeft > 0 && m.overflow === 'both' && m.fadeLeft === 1 ? m : undefined;
     }, 5_000);
+    // The chevron on the cut edge scrolls further that way.
+    await big.locator('[data-testid="diagram-more-right"]').click();
+    await waitUntil('the chevron to scroll the diagram', async () => (await measureDiagram(big)).scrollLeft > swiped.scrollLeft + 100, 5_000);
     // "Show all" (asked for, so smaller than the editor's font size may be): every state in view, the zoom shown.
     await big.locator('[data-testid="diagram-fit"]').click();
     const all = await waitUntil('the whole diagram in view', async () => {
