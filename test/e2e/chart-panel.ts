@@ -38,5 +38,7 @@ export async function showInPanel(vsc: VsCode, state?: string): Promise<void> {
   const f = await panel(vsc);
   if (state === undefined) await f.evaluate('document.documentElement.scrollTop = 0; document.body.scrollTop = 0');
   else await f.locator(`[data-testid="diagram-state"][data-state="${state}"]`).scrollIntoViewIfNeeded();
+  // The pointer off the sash it may have dragged (a hovered sash is drawn highlighted).
+  await vsc.page.mouse.move(1, 1);
   await vsc.page.waitForTimeout(300);
 }

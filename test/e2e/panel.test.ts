@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { REPO_ROOT, type VsCode, withVsCode } from './harness';
+import { showInPanel } from './chart-panel';
 
 const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 const PANEL = '[data-testid="run"], [data-testid="no-run"]';
@@ -153,7 +154,10 @@ test('the state panel follows a run and lets a person step in', { timeout: 420_0
     await vsc.page.locator('.tabs-container .tab.active[aria-label*="feature.workflow.json"]').waitFor({ timeout: 10_000 });
     assert.equal(await currentState(vsc), 'review', 'still waiting for the approval');
     await vsc.page.locator('.notifications-toasts .notification-list-item', { hasText: 'approve SHIP' }).first().waitFor({ timeout: 15_000 });
-    await vsc.page.waitForTimeout(400);
+    // The picture shows the panel from its top (the approval card, the diagram) with the side bar's height.
+    await vsc.page.locator('.pane-header', { hasText: 'Flows' }).first().click();
+    await vsc.widenSideBar(640);
+    await showInPanel(vsc);
     const docShot = await vsc.screenshot('panel-mid-run');
     fs.mkdirSync(path.join(REPO_ROOT, 'docs', 'images'), { recursive: true });
     fs.copyFileSync(docShot, path.join(REPO_ROOT, 'docs', 'images', 'panel.png'));
