@@ -206,7 +206,8 @@ export class SgDiagram extends LitElement {
 
   /**
    * The opening view: as wide as the panel (a diagram narrower than the panel
-   * is enlarged, up to MAX_GROW), never below 1:1 so the text stays at the
+   * is enlarged, up to MAX_GROW and no taller than the window, so a long thin
+   * chain is not blown up past seeing two states at once), never below 1:1 so the text stays at the
    * editor's font size (a wider one starts at its left, its scrollbar and the
    * right edge's fade showing the rest), and the box as tall as the diagram so
    * the panel, not the diagram, scrolls.
@@ -217,7 +218,7 @@ export class SgDiagram extends LitElement {
     const w = this.clientWidth || 300;
     this.fittedWidth = this.clientWidth;
     this.userMoved = false;
-    const k = Math.max(1, Math.min(MAX_GROW, w / l.width));
+    const k = Math.max(1, Math.min(MAX_GROW, w / l.width, (window.innerHeight - 16) / l.height));
     this.setHeight(l.height * k);
     this.view = { k, x: Math.max(0, (w - l.width * k) / 2), y: 0 };
     this.pendingScroll = { left: 0, pageDy: 0 };
