@@ -149,8 +149,15 @@ test('examples/: both statecharts open clean, a run of each starts, the panel hi
     for (const id of ['hotfix', 'hotfix.patching']) assert.equal(await (await state(id)).getAttribute('data-active'), 'true', `${id} active`);
     // The hotfix chart's chips say names, not ids: writing_test.
     assert.equal((await (await panel(vsc)).locator('[data-testid="chart-active"]').allInnerTexts()).join(' ').trim(), 'writing_test');
+    // The picture with the whole chart at the editor's font size (the panel wide enough), then back to a narrower panel.
+    await vsc.widenSideBar(1180);
+    let wide = await measureDiagram(await panel(vsc));
+    await waitUntil('the hotfix chart wholly in the wider panel', async () => (wide = await measureDiagram(await panel(vsc))).overflow === 'none', 10_000).catch((e: Error) => {
+      throw new Error(`${e.message}: ${wide.contentWidth}px drawn in ${wide.svgWidth}px, overflow ${wide.overflow}`);
+    });
     await showInPanel(vsc);
     t.diagnostic(`screenshot: ${await keepScreenshot(vsc, 'example-hotfix-statechart')}`);
+    await vsc.widenSideBar(760);
     // A save of INCIDENT.md in the editor fires the chart's root interrupt from two levels down;
     // RESUME from the panel goes back to the step through the deep history.
     await vsc.openFile('INCIDENT.md');
