@@ -1,5 +1,5 @@
 // The examples/ workspace `npm start` serves: stategate activates by itself,
-// every example is clean, a run starts (screenshot: test-artifacts/examples.png),
+// every example is clean, a run starts (screenshot: docs/images/start-examples.png),
 // an example flow runs to completion there on examples/' own test, its
 // confirmation showing the commands with their variables filled in;
 // each example statechart opens clean, a run of it starts and the state panel
@@ -64,7 +64,8 @@ test('examples/: activates on its own, no problems, a run starts', { timeout: 30
     await vsc.waitForStatusBar('stategate.run', (text) => text === 'review › reading');
     await vsc.executeCommand('workbench.action.closePanel');
     await vsc.page.waitForTimeout(500);
-    t.diagnostic(`screenshot: ${await vsc.screenshot('examples')}`);
+    // The README's first picture (npm start: VS Code on examples/, a run started).
+    t.diagnostic(`screenshot: ${await keepScreenshot(vsc, 'start-examples')}`);
 
     // An example flow as it is: the confirmation shows its commands with the variables filled in, and it
     // runs to completion inside examples/, on examples/' own test (its package.json), pushing nothing.
