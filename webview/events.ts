@@ -26,9 +26,10 @@ export class SgEvents extends LitElement {
   static override styles = [
     sectionStyles,
     css`
-      .event { display: grid; grid-template-columns: auto 1fr; gap: 2px 8px; align-items: center; margin: 4px 0; }
+      .event { display: grid; grid-template-columns: minmax(0, max-content) minmax(0, 1fr); gap: 2px 8px; align-items: center; margin: 4px 0; }
       .targets { font-size: 0.92em; }
-      .guard { margin-right: 6px; white-space: nowrap; }
+      .guard { margin-right: 6px; display: inline-block; max-width: 100%; }
+      vscode-button { max-width: 100%; }
       .guard vscode-icon { vertical-align: text-bottom; color: inherit; }
     `,
   ];
