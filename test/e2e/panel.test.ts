@@ -230,13 +230,14 @@ test('in a debug workflow the panel edits the context; a changed workflow file s
     // a save shows it, and a finished run (nothing left to reload into) shows none.
     const withBanner = async (): Promise<number> => await (await panel(vsc)).locator('[data-testid="definition-changed"]').count();
     await vsc.openFile('debug.workflow.json');
+    await vsc.runCommand('View: Move Editor into Right Group'); // the panel stays in sight beside it
     const text = fs.readFileSync(file, 'utf8');
     await goto(vsc, text, text.indexOf('Reproduce the bug with a test.') + 'Reproduce the bug with a test'.length);
     await vsc.page.keyboard.type(' (unsaved)');
     await vsc.page.waitForTimeout(2_500); // the panel polls every second
     assert.equal(await withBanner(), 0, 'an unsaved edit is not a changed definition');
     await vsc.page.keyboard.press('Control+S');
-    await banner.waitFor({ timeout: 15_000 });
+    await (await panel(vsc)).locator('[data-testid="definition-changed"]').waitFor({ timeout: 15_000 });
     cli(vsc, 'send', 'FOUND');
     cli(vsc, 'send', 'FIXED');
     await (await panel(vsc)).locator('[data-testid="run"][data-status="completed"]').waitFor({ timeout: 15_000 });
