@@ -184,6 +184,7 @@ test('authoring workflows: problems, quick fixes, completion, hover, rename, out
       const rows = await allProblems(vsc);
       assert.equal(rows.length, 1, `the missing comma once: ${JSON.stringify(rows)}`);
       assert.match(rows[0]!, /comma/i, rows[0]);
+      assert.doesNotMatch(rows[0]!, /· stategate/, `from VS Code's JSON service: ${rows[0]}`);
     });
   });
 });
