@@ -6,14 +6,16 @@
  * and p95 (ms) and the p50 ratio to `node -e 0`, and checks first that both
  * builds answer each call alike (allowed, same output). With `perf`, each
  * round also spawns each kind once under `perf stat -e task-clock`: the CPU
- * time, which a busy machine inflates less than the wall time.
+ * time, which a busy machine inflates less than the wall time. Both builds run as installed: the code
+ * caches in their dist/cli/ are removed first (so run it on copies you may change, not on a checkout
+ * others use), and each build's first calls write its hook's own.
  *
  *   flock /tmp/stategate-heavy.lock node --import tsx bench/hook-ab.ts --runs 15 /work/main /work/wt-x
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { CALLS, cpuSpawn, hasPerf, hookPayload, startBenchRun, type Call } from './measures/hook.js';
+import { CALLS, clearCodeCaches, cpuSpawn, hasPerf, hookPayload, startBenchRun, type Call } from './measures/hook.js';
 import { timeSpawn } from './measures/spawn-timed.js';
 import { summarise } from './stats.js';
 
@@ -31,6 +33,9 @@ const calls = CALLS; // Read, Edit and Bash
 async function main(): Promise<void> {
   const ws = mkdtempSync(join(tmpdir(), 'stategate-hook-ab-'));
   try {
+    // As installed: no code cache the build made; the check calls below, each build's first, write the
+    // hook's own where the build writes them (src/cli/code-cache.ts), as a user's first calls do.
+    for (const root of roots) clearCodeCaches(join(root, 'dist', 'cli'));
     startBenchRun(ws, join(rootA, 'dist', 'cli.js'));
     const payload = (c: Call): string => hookPayload(ws, c);
     const hook = (root: string): string[] => [join(root, 'dist', 'cli.js'), 'hook', '--client', 'claude'];

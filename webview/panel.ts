@@ -101,7 +101,7 @@ export class SgPanel extends LitElement {
     return html`
       ${m.definitionChanged
         ? html`<div class="banner changed" data-testid="definition-changed" role="status">
-            <vscode-icon name="warning"></vscode-icon><span>The workflow file changed since the run started; the run still uses the definition it started with.</span>
+            <vscode-icon name="warning"></vscode-icon><span>The saved workflow file differs from the definition this run uses; the run goes on with its own until you reload it.</span>
             <vscode-button icon="refresh" data-testid="reload-definition" @click=${() => post({ type: 'reloadDefinition' })}>Reload definition</vscode-button></div>`
         : nothing}
       ${m.sandbox && !m.sandbox.enforced

@@ -18,9 +18,17 @@ export async function loadCommand(name: CommandName): Promise<Command> {
   // Computed paths, so the bundler leaves them to run time. The bundler defines
   // STATEGATE_BUNDLED as "1"; from source (tsx), the command modules load directly.
   const file = process.env.STATEGATE_BUNDLED === '1' ? path.join(__dirname, 'cli', `${name}.js`) : path.join(__dirname, `${name}-command`);
-  // The hook on a Node without a compile cache of its own: with the code cache the build made (code-cache.ts).
-  if (name === 'hook' && process.env.STATEGATE_BUNDLED === '1' && !('enableCompileCache' in (require('node:module') as object))) {
-    return ((require('./code-cache.js') as typeof import('./code-cache.js')).requireWithCodeCache(file).exports as { command: Command }).command;
+  // The hook, from V8's code cache made where it runs (code-cache.ts), on a Node without a compile cache of its own.
+  if (name === 'hook' && process.env.STATEGATE_BUNDLED === '1') {
+    codeCache = require('./code-cache.js') as typeof import('./code-cache.js');
+    return (codeCache.requireWithCodeCache(file).exports as { command: Command }).command;
   }
   return (require(file) as { command: Command }).command;
+}
+
+let codeCache: typeof import('./code-cache.js') | undefined;
+
+/** After a command has answered: the code caches of the bundles it compiled without one (only the hook's). */
+export function afterCommand(): void {
+  codeCache?.writeCodeCaches();
 }

@@ -3,7 +3,7 @@
  * arguments, calls the engine, prints the answer. Every command answers
  * --help; every failure is a one-line message and a non-zero exit.
  */
-import { loadCommand } from './commands.js';
+import { afterCommand, loadCommand } from './commands.js';
 import { COMMAND_SUMMARIES, isCommandName } from './command-table.js';
 import { CliError, isCliError, processOutput, reportError, type ExitCode, type Output } from './io.js';
 
@@ -57,6 +57,8 @@ if (require.main === module) {
   noteStdoutUse();
   main(process.argv.slice(2)).then(
     (code) => {
+      // The answer is written: the first hook under this runtime now keeps its code cache (code-cache.ts).
+      afterCommand();
       // Exit at once: a lazily loaded WASM parser must not keep the process alive.
       process.exitCode = code;
       flushAndExit(code);

@@ -5,7 +5,7 @@
  * never pay for them (not even for loading their code).
  */
 import * as path from 'node:path';
-import { requireWithCodeCache } from './code-cache.js';
+import { requireWithCodeCache, setV8Flags } from './code-cache.js';
 import { chooseStorage, findSandbox, Runner, userStateDir, type SandboxProvider, type ShellAnalyser, type ShellRewriter } from '../engine/index.js';
 
 type ShellGate = typeof import('../engine/shell/gate.js');
@@ -17,9 +17,9 @@ function shellGate(): ShellGate {
   if (!gate) {
     // A CLI process answers and exits: compile the parser's WASM without background tier-up
     // (which holds the process ~0.5-1 s at exit). Set before the shell bundle is compiled: V8
-    // takes the bundle's code cache only under the flags it was made with (scripts/hook-code-cache.cjs).
-    // node:v8 is required here, not imported: a Read's process never loads it.
-    (require('node:v8') as typeof import('node:v8')).setFlagsFromString('--liftoff-only');
+    // takes the bundle's code cache only under the flags it was made with, and the flag is part of the
+    // cache's key (code-cache.ts). node:v8 is required there, not imported: a Read's process never loads it.
+    setV8Flags('--liftoff-only');
     const shell = shellBundle();
     // The .wasm files sit beside the bundle.
     shell.configureShellParser({ liftoffOnly: true, wasmDir: __dirname });
@@ -28,7 +28,7 @@ function shellGate(): ShellGate {
   return gate;
 }
 
-/** The built CLI's dist/cli/hook-shell.js, with its code cache where the build made one (code-cache.ts); from source, its modules. */
+/** The built CLI's dist/cli/hook-shell.js, with its code cache (code-cache.ts); from source, its modules. */
 function shellBundle(): ShellBundle {
   if (process.env.STATEGATE_BUNDLED === '1') return requireWithCodeCache(path.join(__dirname, 'hook-shell.js')).exports as ShellBundle;
   return { ...(require('../engine/shell/parser.js') as typeof import('../engine/shell/parser.js')), ...(require('../engine/shell/gate.js') as ShellGate) };

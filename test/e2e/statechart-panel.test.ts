@@ -79,6 +79,9 @@ test('the state panel on a statechart run: nested diagram, an event from a butto
     const [compile, lint] = [await state('work.build.compile').boundingBox(), await state('work.build.lint').boundingBox()];
     assert.ok(compile && lint && (compile.x + compile.width <= lint.x || lint.x + lint.width <= compile.x || compile.y + compile.height <= lint.y || lint.y + lint.height <= compile.y), 'the regions are drawn apart');
     await vsc.waitForStatusBar('stategate.run', (text) => text === 'pipeline › compile.compiling | lint.linting');
+    // One history row per happening (issue 32, item 9): the start, not also "statechart started" for its first step.
+    const rows = await f.locator('[data-testid="history-entry"]').allInnerTexts();
+    assert.equal(rows.filter((r) => /started/.test(r)).length, 1, `the start once: ${JSON.stringify(rows)}`);
 
     // The events of the configuration: LINTED's guard fails, with the reason on hover.
     const linted = f.locator('[data-testid="event-button"][data-event="LINTED"]');

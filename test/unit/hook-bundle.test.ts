@@ -17,14 +17,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as v8 from 'node:v8';
 import { spawnSync } from 'node:child_process';
 import { REPO_ROOT, requireBuiltCli } from './helpers/cli';
 import { tempDir } from './helpers/temp-dir';
 import { Runner, RunnerError } from '../../src/engine/runs/runner';
 import { isStoreError, StoreError } from '../../src/engine/store/store-error';
 import type { RunSnapshot } from '../../src/engine/machine/run';
-import { requireWithCodeCache } from '../../src/cli/code-cache';
 
 const DIST_CLI = path.join(REPO_ROOT, 'dist', 'cli');
 
@@ -178,32 +176,43 @@ test('deciding a call on a run of each format loads no format loader, YAML parse
   }
 });
 
-test('the hook\'s code cache, made by the build for a Node without a compile cache, is accepted by V8 (same wrapper, same Node)', (t) => {
+test('the hook writes its code caches on its first calls under a runtime (hook.js after a Read, the shell bundle after a Bash call under Liftoff only) and takes them after, deciding alike', async (t) => {
   requireBuiltCli();
-  if ('enableCompileCache' in (require('node:module') as object)) return t.skip('this Node caches compiled code itself: the build makes no code cache');
-  const hookJs = path.join(DIST_CLI, 'hook.js');
-  assert.ok(fs.existsSync(`${hookJs}.cache`), 'the build wrote dist/cli/hook.js.cache');
   // A function taken from a code cache cannot import() on Node 20 (code-cache.ts): the call would be denied.
-  assert.ok(!/\bimport\(/.test(fs.readFileSync(hookJs, 'utf8')), 'hook.js has no import()');
-  const loaded = requireWithCodeCache(hookJs);
-  assert.equal(loaded.cache, 'used');
-  assert.equal(typeof (loaded.exports as { command?: { run?: unknown } }).command?.run, 'function');
-});
-
-test('the shell bundle\'s code cache is accepted under Liftoff only, and its parser loads and allows a command from it (no import() run)', async (t) => {
-  requireBuiltCli();
-  if ('enableCompileCache' in (require('node:module') as object)) return t.skip('this Node caches compiled code itself: the build makes no code cache');
-  const shellJs = path.join(DIST_CLI, 'hook-shell.js');
-  assert.ok(fs.existsSync(`${shellJs}.cache`), 'the build wrote dist/cli/hook-shell.js.cache');
-  // As src/cli/runner-factory.ts loads it (after hook.js's cache above: this flag would change V8's check of that one).
-  v8.setFlagsFromString('--liftoff-only');
-  const loaded = requireWithCodeCache(shellJs);
-  assert.equal(loaded.cache, 'used');
-  const shell = loaded.exports as typeof import('../../src/engine/shell/gate') & typeof import('../../src/engine/shell/parser');
-  shell.configureShellParser({ liftoffOnly: true, wasmDir: DIST_CLI });
-  // An import() run by a function from the cache throws on Node 20, and the command would be denied.
-  const verdict = await shell.analyseForPolicy('git status --short', { allowedCommands: ['git status'], blockedEnv: [], writeAllowed: false });
-  assert.equal(verdict.ok, true, JSON.stringify(verdict));
+  assert.ok(!/\bimport\(/.test(fs.readFileSync(path.join(DIST_CLI, 'hook.js'), 'utf8')), 'hook.js has no import()');
+  // A copy of the CLI as installed: the VSIX ships no cache (.vscodeignore), and neither does this copy.
+  const cliJs = cliWithout(['hook-shell.js']);
+  const copy = path.join(path.dirname(cliJs), 'cli');
+  for (const f of fs.readdirSync(copy)) if (f.endsWith('.cache')) fs.rmSync(path.join(copy, f));
+  const caches = (): Map<string, fs.Stats> => new Map(fs.readdirSync(copy).filter((f) => f.endsWith('.cache')).map((f) => [f.replace(/\.[0-9a-f]{16}\.cache$/, ''), fs.statSync(path.join(copy, f))]));
+  const cwd = tempDir('sg-hook-code-cache-', t);
+  fs.writeFileSync(path.join(cwd, 'flat.workflow.json'), JSON.stringify(FLAT));
+  fs.writeFileSync(path.join(cwd, 'a.ts'), 'a\n');
+  await startRun(cwd, 'flat.workflow.json');
+  const read = () => hook(cliJs, cwd, 'Read', { file_path: path.join(cwd, 'a.ts') });
+  // Allowed by git status; cut by the cache of a parser whose import() threw (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING).
+  const bash = () => hook(cliJs, cwd, 'Bash', { command: 'git status --short' });
+  const firstRead = read();
+  assert.equal(firstRead.code, 0, firstRead.stderr);
+  if ('enableCompileCache' in (require('node:module') as object)) {
+    assert.deepEqual([...caches().keys()], [], 'this Node caches compiled code itself (in the state folder): no V8 cache beside the bundles');
+    return;
+  }
+  assert.deepEqual([...caches().keys()], ['hook.js'], 'the first Read wrote hook.js\'s cache');
+  const firstBash = bash();
+  assert.notEqual(firstBash.decision, 'deny', firstBash.stdout);
+  const afterBash = caches();
+  assert.deepEqual([...afterBash.keys()].sort(), ['hook-shell.js', 'hook.js'], 'the first Bash call wrote the shell bundle\'s cache');
+  for (let i = 0; i < 2; i++) {
+    assert.deepEqual(read(), firstRead, 'a Read from the cache decides alike');
+    assert.deepEqual(bash(), firstBash, 'a Bash call from the caches decides alike');
+  }
+  for (const [bundle, st] of caches()) {
+    assert.equal(st.ino, afterBash.get(bundle)?.ino, `${bundle}'s cache was taken, not written again`);
+    assert.equal(st.mtimeMs, afterBash.get(bundle)?.mtimeMs);
+  }
+  // The rules still hold from the cache.
+  assert.equal(hook(cliJs, cwd, 'Bash', { command: 'rm -rf src' }).decision, 'deny');
 });
 
 test('a StoreError thrown by the PostgreSQL store\'s bundle is not an instance of this StoreError, yet is one to isStoreError and to the Runner', async (t) => {

@@ -319,6 +319,14 @@ for (const client of ['vscode', 'claude'] as const) {
     denied(pre(p, client, t.shell('rm -rf ~/.vscode/extensions')), /holds .*\.vscode\/extensions/);
     // The running CLI (this repository's dist/ in tests) is the hook itself.
     denied(pre(p, client, t.write(path.join(__dirname, '..', '..', 'dist', 'cli', 'hook.js'), '')), /folder of the running stategate CLI/);
+    // V8's code caches beside the bundles are code the hook runs (src/cli/code-cache.ts): planted, replaced or edited.
+    const cache = path.join(__dirname, '..', '..', 'dist', 'cli', 'hook.js.0123456789abcdef.cache');
+    denied(pre(p, client, t.write(cache, 'planted')), /folder of the running stategate CLI/);
+    denied(pre(p, client, t.edit(cache, 'a', 'b')), /folder of the running stategate CLI/);
+    for (const cmd of [`cp evil.bin ${cache}`, `tee ${cache} < evil.bin`, `mv evil.bin ${cache.replace('hook.js', 'hook-shell.js')}`]) {
+      denied(pre(p, client, t.shell(cmd)), /folder of the running stategate CLI/);
+    }
+    denied(pre(p, client, t.write(path.join(p.home, '.vscode', 'extensions', 'stategate.stategate-1.4.0', 'dist', 'cli', 'hook.js.0123456789abcdef.cache'), '')), /stategate's installed extension/);
   });
 
   test(`${client}: MCP and unknown tools may not name a protected file in their arguments (issue 29)`, async (c) => {
@@ -344,6 +352,20 @@ for (const client of ['vscode', 'claude'] as const) {
     allowed(await call('mcp__github__create_issue', { title: 'settings.json is broken', body: 'see\n.claude/settings.json' }));
     // A known read-only tool reading a protected file is fine.
     allowed(await preHere(p, client, client === 'claude' ? { tool_name: 'Read', tool_input: { file_path: '.claude/settings.json' } } : { tool_name: 'read_file', tool_input: { filePath: '.claude/settings.json' } }));
+  });
+
+  test(`${client}: the clients' MCP server lists are protected: a server listed there runs outside the sandbox`, async (c) => {
+    const p = await placeHere(c, 'free');
+    fs.writeFileSync(path.join(p.ws, '.mcp.json'), '{ "mcpServers": {} }\n');
+    // stategate's entry re-pointed at the agent's own script would serve the always-allowed workflow tools.
+    denied(await preHere(p, client, t.write(path.join(p.ws, '.mcp.json'), '{ "mcpServers": { "stategate": { "command": "node", "args": ["evil.js"] } } }')), /project's MCP servers .* outside the sandbox.*installs or switches on the agent gate/);
+    denied(await preHere(p, client, t.shell(`echo '{"servers":{"x":{"command":"sh"}}}' > .vscode/mcp.json`)), /VS Code's workspace MCP servers/);
+    denied(await preHere(p, client, t.shell('cp my-servers.json .cursor/mcp.json')), /Cursor's MCP servers/);
+    denied(await preHere(p, client, t.write(path.join(p.home, '.claude.json'), '{}')), /Claude Code's user configuration/);
+    denied(await preHere(p, client, { tool_name: 'mcp__fs__write_file', tool_input: { path: '.mcp.json', content: '{}' } }), /project's MCP servers/);
+    // Reading them, and an ordinary file of that name elsewhere, stay everyday work.
+    allowed(await preHere(p, client, t.shell('cat .mcp.json')));
+    allowed(await preHere(p, client, t.write(path.join(p.ws, 'docs', 'mcp.json'), '{}')));
   });
 
 }

@@ -58,6 +58,10 @@ test('vsce ls lists only what runs in VS Code: the allowed top-level entries, no
   assert.deepEqual(top, Object.keys(ALLOWED).sort(), `top-level entries of the VSIX:\n${files.join('\n')}`);
   const unexpected = files.filter((f) => !ALLOWED[f.split('/')[0]!]!.test(f));
   assert.deepEqual(unexpected, [], 'files outside the allowed patterns');
+  // The hook's V8 code caches (src/cli/code-cache.ts) are made where it runs, for that runtime: never shipped,
+  // though the build warms this checkout's (and a temporary one of a concurrent write ends in .cache too).
+  const caches = fs.readdirSync(path.join(REPO_ROOT, 'dist', 'cli')).filter((f) => f.endsWith('.cache'));
+  assert.deepEqual(files.filter((f) => f.endsWith('.cache')), [], `code caches packaged (dist/cli holds ${caches.join(', ') || 'none'})`);
   // What the manifest points at ships.
   const needed = [
     pkg.main.replace(/^\.\//, ''),

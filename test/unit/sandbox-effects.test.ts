@@ -14,7 +14,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test, type TestContext } from 'node:test';
-import { cli } from './helpers/cli';
+import { cli, REPO_ROOT } from './helpers/cli';
 import { bwrapOrSkip } from './helpers/sandbox';
 import { TEST_STATE_DIR } from './helpers/state-dir';
 import { tempDir } from './helpers/temp-dir';
@@ -89,8 +89,11 @@ test('effects: from inside, gate files and places outside the workspace cannot b
   const record = fs.readdirSync(path.join(TEST_STATE_DIR, 'workspaces')).map((f) => path.join(TEST_STATE_DIR, 'workspaces', f));
   assert.ok(record.length > 0, 'the run has its record outside the workspace');
   const runJson = path.join(ws, '.stategate', 'runs', fs.readFileSync(path.join(ws, '.stategate', 'active'), 'utf8').trim(), 'run.json');
-  const existing = [runJson, path.join(ws, '.stategate', 'active'), path.join(ws, '.claude', 'settings.json'), path.join(ws, '.github', 'hooks', 'stategate.json'), path.join(outside, 'notes.txt'), ...record];
-  const missing = [path.join(ws, '.claude', 'settings.local.json'), path.join(ws, '.github', 'hooks', 'new.json'), path.join(ws, '.vscode', 'settings.json'), path.join(outside, 'new.txt'), path.join(TEST_STATE_DIR, 'planted.json')];
+  // V8's code caches beside the CLI's bundles (src/cli/code-cache.ts): code the hook runs, read-only inside like the bundles.
+  const distCli = path.join(REPO_ROOT, 'dist', 'cli');
+  const caches = fs.readdirSync(distCli).filter((f) => f.endsWith('.cache')).map((f) => path.join(distCli, f));
+  const existing = [runJson, path.join(ws, '.stategate', 'active'), path.join(ws, '.claude', 'settings.json'), path.join(ws, '.github', 'hooks', 'stategate.json'), path.join(outside, 'notes.txt'), ...record, ...caches];
+  const missing = [path.join(ws, '.claude', 'settings.local.json'), path.join(ws, '.github', 'hooks', 'new.json'), path.join(ws, '.vscode', 'settings.json'), path.join(outside, 'new.txt'), path.join(TEST_STATE_DIR, 'planted.json'), path.join(distCli, 'hook.js.0123456789abcdef.cache')];
   fs.writeFileSync(path.join(ws, 'attack.js'), ATTACK);
   const inside = path.join(ws, 'build', 'out.txt');
   fs.mkdirSync(path.dirname(inside));

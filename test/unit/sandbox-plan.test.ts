@@ -50,7 +50,7 @@ test('the plan: workspace writable, the store read-only, missing gate folders se
   assert.ok(plan.sealed.includes(path.join(ws, '.github', 'hooks')), `.github/hooks sealed: ${plan.sealed}`);
   for (const dir of ['.vscode', '.codex', '.gemini', '.cursor', '.opencode']) assert.ok(plan.sealed.includes(path.join(ws, dir)), `${dir} sealed: ${plan.sealed}`);
   for (const dir of ['User', '.copilot', 'Machine', 'claude-code', 'ClaudeCode']) assert.ok(!plan.sealed.includes(path.join(ws, dir)), `${dir} is not read from a workspace`);
-  assert.deepEqual(plan.uncovered.map((p) => path.basename(p)), ['opencode.json', 'opencode.jsonc']);
+  assert.deepEqual(plan.uncovered.map((p) => path.basename(p)), ['.mcp.json', 'opencode.json', 'opencode.jsonc']);
   assert.equal(plan.network, true);
 });
 

@@ -199,6 +199,38 @@ test('trust is invalidated when the chart changes: the changed chart is refused 
   assert.equal((await runPendingHandlers(runner, host(root)))[0]?.ok, true);
 });
 
+test('what a person trusted is what runs: a flow or .mcp.json swapped after the trust check is not run', async (t) => {
+  // The flow: the person says yes to the text the check read; the agent then rewrites the file.
+  const { root, runner } = await started(t, false);
+  trustContent(path.join(root, '.stategate'), path.join(root, CHART), fs.readFileSync(path.join(root, CHART), 'utf8'));
+  await runPendingHandlers(runner, host(root));
+  await runner.send('GO');
+  const flow = path.join(root, 'greet.flow.yaml');
+  const swapFlow = async (q: { file: string }) => {
+    if (q.file === flow) fs.writeFileSync(flow, fs.readFileSync(flow, 'utf8').replace('echo hello', 'echo swapped'));
+    return true;
+  };
+  const [report] = await runPendingHandlers(runner, host(root, { confirm: swapFlow }));
+  assert.equal(report?.ok, false, 'the swapped flow ran');
+  assert.match(report?.reason ?? '', /greet\.flow\.yaml changed after it was trusted, so it was not run/);
+  assert.notEqual((await runner.state()).context.greeting, 'swapped world');
+
+  // .mcp.json: the command that starts the server is the one trusted, not one written after.
+  const mroot = workspace(t, 'handlers-mcp');
+  const mrunner = runnerFor(mroot);
+  await mrunner.start(path.join(mroot, 'mcp.statechart.yaml'));
+  trustContent(path.join(mroot, '.stategate'), path.join(mroot, 'mcp.statechart.yaml'), fs.readFileSync(path.join(mroot, 'mcp.statechart.yaml'), 'utf8'));
+  const config = path.join(mroot, '.mcp.json');
+  const marker = path.join(mroot, 'swapped-server-ran');
+  const swapConfig = async (q: { file: string }) => {
+    if (q.file === config) fs.writeFileSync(config, JSON.stringify({ mcpServers: { echoer: { command: 'node', args: ['-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'x')`] } } }));
+    return true;
+  };
+  const [ok] = await runPendingHandlers(mrunner, host(mroot, { confirm: swapConfig }));
+  assert.equal(ok?.ok, true, ok?.reason);
+  assert.equal(fs.existsSync(marker), false, 'the server written after the trust check was started');
+});
+
 test('a send to a declared handler queues a call with the event and its data as params', async (t) => {
   const { root, runner } = await started(t);
   await runPendingHandlers(runner, host(root));

@@ -43,6 +43,16 @@ const protectedRows: Array<[string, RegExp]> = [
   ['.codex/hooks.json', /Codex's hook file/],
   ['.codex/config.toml', /Codex's configuration/],
   ['.gemini/settings.json', /Gemini CLI/],
+  // The clients' MCP server lists: each server listed runs outside the sandbox.
+  ['.mcp.json', /project's MCP servers for Claude Code and Copilot CLI/],
+  ['sub/pkg/.MCP.json', /project's MCP servers/],
+  ['.vscode/mcp.json', /VS Code's workspace MCP servers/],
+  ['/home/me/.config/Code/User/mcp.json', /VS Code's user MCP servers/],
+  ['/home/me/.config/Code/User/profiles/abc/mcp.json', /VS Code's profile MCP servers/],
+  ['.cursor/mcp.json', /Cursor's MCP servers/],
+  ['/home/me/.cursor/mcp.json', /Cursor's MCP servers/],
+  ['/home/me/.copilot/mcp-config.json', /Copilot CLI's user MCP servers/],
+  ['/home/me/.claude.json', /Claude Code's user configuration/],
   ['.cursor/hooks.json', /Cursor's hook file/],
   ['.opencode/plugin/gate.js', /OpenCode's project folder/],
   ['opencode.json', /OpenCode's configuration/],
@@ -62,6 +72,9 @@ const protectedRows: Array<[string, RegExp]> = [
   ['/home/me/.vscode/extensions/stategate.stategate-1.4.0/dist/cli.js', /stategate's installed extension/],
   ['/home/me/.vscode-server/extensions/stategate.stategate-1.4.0/package.json', /stategate's installed extension/],
   ['/home/me/.local/share/code-server/extensions/stategate.stategate-1.4.0/dist/cli/hook.js', /stategate's installed extension/],
+  // V8's code caches the hook writes beside its bundles (src/cli/code-cache.ts).
+  ['/home/me/.vscode/extensions/stategate.stategate-1.4.0/dist/cli/hook.js.0123456789abcdef.cache', /stategate's installed extension/],
+  ['/home/me/.vscode-server/extensions/stategate.stategate-1.4.0/dist/cli/hook-shell.js.0123456789abcdef.cache', /stategate's installed extension/],
 ];
 for (const [p, why] of protectedRows) {
   test(`protected: ${p}`, () => {
@@ -75,9 +88,13 @@ for (const [p, why] of protectedRows) {
 const freeRows = [
   'src/app.ts',
   '.github/workflows/ci.yml',
+  // Read by Copilot CLI only where `.mcp.json` is missing (enforcement-files.ts says why it is left out).
   '.github/mcp.json',
   '.vscode/launch.json',
-  '.vscode/mcp.json',
+  'mcp.json',
+  'docs/mcp.json.md',
+  // Claude Code reads `.claude.json` from the home folder only.
+  'sub/.claude.json',
   '.claude/agents/reviewer.md',
   'src/settings.json',
   '.stategate/workflows/x.json',
@@ -204,6 +221,7 @@ for (const [p, refused] of storeRows) {
 test('the folder of the running bundle is protected, and everything in it', () => {
   const g = new PathGuard({ ...ENV, bundleDir: '/opt/stategate/dist' });
   assert.match(g.protection(g.resolve('/opt/stategate/dist/cli/hook.js'))?.what ?? '', /folder of the running stategate CLI/);
+  assert.match(g.protection(g.resolve('/opt/stategate/dist/cli/hook.js.0123456789abcdef.cache'))?.what ?? '', /folder of the running stategate CLI/);
   assert.match(g.protection(g.resolve('/opt/stategate'), true)?.what ?? '', /holds \/opt\/stategate\/dist/);
   assert.equal(g.protection(g.resolve('/opt/stategate/README.md')), undefined);
 });

@@ -36,7 +36,7 @@ export const STOPPED_EXIT = 130;
 /** Validate the flow (and its plainly named sub-flows), create the instance and run it to its end or a pause. */
 export async function startFlow(host: FlowHost, opts: StartFlowOptions): Promise<FlowSummary> {
   if (opts.name !== undefined) checkInstanceName(opts.name);
-  const top = loadFlowTree(opts.file, host.workspace, host.workspace);
+  const top = loadFlowTree(opts.file, host.workspace, host.workspace, new Set(), opts.expectedText);
   const wf = top.workflow;
   const flow = wf.name ?? wf.id;
   const variables: Record<string, string> = {};

@@ -29,8 +29,11 @@ export interface LoadedFlow {
   readonly tools?: ReadonlyMap<string, CustomFlowTool>;
 }
 
-/** `file` (absolute, or relative to `base`) read, validated, its outputs checked against `workspace`. */
-export function loadFlowFile(file: string, base: string, workspace: string): LoadedFlow {
+/**
+ * `file` (absolute, or relative to `base`) read, validated, its outputs checked against `workspace`;
+ * with `expectedText`, refused unless the text read is that one (what a person trusted).
+ */
+export function loadFlowFile(file: string, base: string, workspace: string, expectedText?: string): LoadedFlow {
   const abs = path.resolve(base, file);
   let text: string;
   try {
@@ -38,6 +41,9 @@ export function loadFlowFile(file: string, base: string, workspace: string): Loa
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     throw new FlowError(code === 'ENOENT' ? 'not_found' : 'io', `cannot read flow ${file}${abs === file ? '' : ` (${abs})`}: ${code === 'ENOENT' ? 'no such file' : (code ?? (err as Error).message)}`);
+  }
+  if (expectedText !== undefined && text !== expectedText) {
+    throw new FlowError('changed', `${file} changed after it was trusted, so it was not run; a person reads it and trusts it again (\`stategate trust ${file}\`)`);
   }
   if (detectFormat(text, abs) !== 'flow') {
     throw new FlowError('not_a_flow', `${file} is not a flow: a flow has \`start-at\` and states with \`tool\` (in a *.yaml, *.yml or *.json file; *.flow.yaml names one), and workflows run with \`stategate run start\``);
@@ -63,8 +69,8 @@ export function loadFlowFile(file: string, base: string, workspace: string): Loa
 }
 
 /** The flow and every sub-flow it names by a plain path, recursively (each file once). */
-export function loadFlowTree(file: string, base: string, workspace: string, seen = new Set<string>()): LoadedFlow {
-  const loaded = loadFlowFile(file, base, workspace);
+export function loadFlowTree(file: string, base: string, workspace: string, seen = new Set<string>(), expectedText?: string): LoadedFlow {
+  const loaded = loadFlowFile(file, base, workspace, expectedText);
   seen.add(loaded.file);
   for (const s of loaded.workflow.states.values()) {
     const child = s.flow?.tool === 'sub-flow' ? s.flow.arguments.workflow : undefined;

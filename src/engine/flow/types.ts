@@ -47,6 +47,11 @@ export interface StartFlowOptions {
   readonly vars?: Readonly<Record<string, string>>;
   /** Answers to `ask-user` states, keyed by the state's name (or its path inside a sub-flow). */
   readonly answers?: Readonly<Record<string, string>>;
+  /**
+   * The text a person trusted (a statechart handler's flow): the file read to run is refused with
+   * `changed` unless it is this text, so a file swapped after the trust check never runs.
+   */
+  readonly expectedText?: string;
 }
 
 export interface ResumeFlowOptions {
@@ -67,6 +72,7 @@ export class FlowError extends Error {
       | 'not_found'
       | 'not_a_flow'
       | 'invalid_flow'
+      | 'changed'
       | 'invalid_name'
       | 'exists'
       | 'no_instance'

@@ -3,9 +3,9 @@
  * workspace's `.mcp.json` (`mcpServers.NAME`, Claude Code's) or
  * `.vscode/mcp.json` (`servers.NAME`, VS Code's), first found. Only stdio
  * servers (`command`, `args`, `env`) are run; an HTTP server is refused with
- * a message saying so. The file's text comes back too: the agent can write
- * these files, so a person must trust the exact content that names the
- * server's command (run-handlers.ts), as for a flow file.
+ * a message saying so. The file's text comes back too: a person must trust
+ * the exact content that names the server's command, and the server found in
+ * that read is the one started (run-handlers.ts), as for a flow file.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -32,7 +32,7 @@ import { shellQuote } from '../util/shell-quote.js';
 import type { Runner } from '../runs/runner.js';
 import { execCommand, HANDLER_TIMEOUT_MS, type ExecResult } from './exec-command.js';
 import { callMcpTool } from './mcp-call.js';
-import { findMcpServer } from './mcp-server-config.js';
+import { findMcpServer, type StdioServer } from './mcp-server-config.js';
 import { pendingHandlers, stillRunning, type HandlerWork, type PendingHandler } from './pending.js';
 import { trustContent, trustState } from './trust-store.js';
 
@@ -77,6 +77,15 @@ interface Refusal {
   readonly reason: string;
   readonly waits?: true;
 }
+
+/**
+ * What a cleared handler runs, exactly as it was trusted: the flow file's text and the MCP server
+ * read once for the trust check are the ones run, so a file swapped after the check never runs.
+ */
+type Cleared =
+  | { readonly kind: 'command' }
+  | { readonly kind: 'flow'; readonly text: string }
+  | { readonly kind: 'mcp'; readonly server: StdioServer };
 
 /** At most this many handlers in one call: handlers whose results invoke handlers again, without end, stop here. */
 export const MAX_HANDLERS_PER_CALL = 100;
@@ -144,12 +153,14 @@ export async function pendingOf(runner: Runner): Promise<PendingHandler[]> {
 }
 
 async function runOne(runner: Runner, host: HandlerHost, run: RunSnapshot, p: PendingHandler): Promise<HandlerReport> {
-  const refusal = await refusalOf(runner, host, run, p);
+  const checked = await refusalOf(runner, host, run, p);
+  const refusal = 'reason' in checked ? checked : undefined;
   if (refusal?.waits) {
     await runner.apply((r) => ({ run: r.runId === run.runId ? unclaimed(r, p.id) : r, journal: [], outcome: undefined }));
     return { id: p.id, handler: p.handler, ok: false, exit_code: null, bytes: 0, reason: refusal.reason, waiting: true };
   }
   if (refusal !== undefined) return end(runner, run.runId, p, { ok: false, exitCode: null, bytes: 0, data: { error: refusal.reason, message: refusal.reason }, reason: refusal.reason });
+  const cleared = checked as Cleared;
   const work = p.work as HandlerWork;
   const at = runner.env.now();
   const start: JournalEntry = {
@@ -165,14 +176,14 @@ async function runOne(runner: Runner, host: HandlerHost, run: RunSnapshot, p: Pe
   };
   await runner.apply((r) => ({ run: r, journal: r.runId === run.runId ? [start] : [], outcome: undefined }));
   if (work.kind === 'command') return end(runner, run.runId, p, await runCommand(runner, host, work.argv, p.params));
-  if (work.kind === 'flow') return end(runner, run.runId, p, await runFlow(runner, host, work.file, p.params));
-  return end(runner, run.runId, p, await runMcp(runner, work.server, work.tool, p.params));
+  if (work.kind === 'flow' && cleared.kind === 'flow') return end(runner, run.runId, p, await runFlow(runner, host, work.file, cleared.text, p.params));
+  if (work.kind === 'mcp' && cleared.kind === 'mcp') return end(runner, run.runId, p, await runMcp(runner, cleared.server, work.tool, p.params));
+  const reason = `handler \`${p.handler}\` was cleared for another kind of work than it declares`;
+  return end(runner, run.runId, p, { ok: false, exitCode: null, bytes: 0, data: { error: reason, message: reason }, reason });
 }
 
-async function runMcp(runner: Runner, name: string, tool: string, params: JsonObject | undefined): Promise<Ended> {
-  const found = findMcpServer(runner.workspaceRoot, name);
-  if ('problem' in found) return { ok: false, exitCode: null, bytes: 0, data: { error: found.problem, message: found.problem }, reason: found.problem };
-  const r = await callMcpTool(found.server, runner.workspaceRoot, tool, params ?? {}, HANDLER_TIMEOUT_MS);
+async function runMcp(runner: Runner, server: StdioServer, tool: string, params: JsonObject | undefined): Promise<Ended> {
+  const r = await callMcpTool(server, runner.workspaceRoot, tool, params ?? {}, HANDLER_TIMEOUT_MS);
   if (r.ok) return { ok: true, exitCode: 0, bytes: r.bytes, data: { output: r.output } };
   const reason = r.error ?? `the MCP tool ${tool} failed`;
   return { ok: false, exitCode: null, bytes: r.bytes, data: { error: reason, message: reason, output: r.output }, reason };
@@ -185,12 +196,12 @@ async function runCommand(runner: Runner, host: HandlerHost, argv: readonly stri
   return { ok: false, exitCode: r.exitCode, bytes: r.bytes, data: { error: reason, message: reason, exit_code: r.exitCode, output: parsedOutput(r.stdout) }, reason };
 }
 
-async function runFlow(runner: Runner, host: HandlerHost, file: string, params: JsonObject | undefined): Promise<Ended> {
+async function runFlow(runner: Runner, host: HandlerHost, file: string, trustedText: string, params: JsonObject | undefined): Promise<Ended> {
   const vars: Record<string, string> = {};
   for (const [k, v] of Object.entries(params ?? {})) vars[k] = typeof v === 'string' ? v : JSON.stringify(v);
   let s: FlowSummary;
   try {
-    s = await startFlow(gatedFlowHost(host.flowHost, (command) => gate(runner, command)), { file, vars });
+    s = await startFlow(gatedFlowHost(host.flowHost, (command) => gate(runner, command)), { file, vars, expectedText: trustedText });
   } catch (err) {
     const reason = `the flow ${path.basename(file)} could not run: ${(err as Error).message}`;
     return { ok: false, exitCode: null, bytes: 0, data: { error: reason, message: reason }, reason };
@@ -246,7 +257,8 @@ async function end(runner: Runner, runId: string, p: PendingHandler, e: Ended): 
   return { id: p.id, handler: p.handler, ok: e.ok, exit_code: e.exitCode, bytes: e.bytes, ...(e.reason === undefined ? {} : { reason: e.reason }) };
 }
 
-async function refusalOf(runner: Runner, host: HandlerHost, run: RunSnapshot, p: PendingHandler): Promise<Refusal | undefined> {
+/** Why the handler is not run now, or what it runs: the content the trust check read. */
+async function refusalOf(runner: Runner, host: HandlerHost, run: RunSnapshot, p: PendingHandler): Promise<Refusal | Cleared> {
   const what = `handler \`${p.handler}\``;
   if (!host.workspaceTrusted) return { reason: `${what} is not run yet: the workspace is in Restricted Mode (trust the folder to run handlers)`, waits: true };
   const work = p.work;
@@ -258,6 +270,7 @@ async function refusalOf(runner: Runner, host: HandlerHost, run: RunSnapshot, p:
   if (chartFile === undefined) return { reason: `${what} is not run: its chart has no file for a person to trust` };
   const chartTrust = await trusted(runner, host, chartFile, p.chart.text, handlerLines(p.chart.workflow));
   if (chartTrust) return { ...chartTrust, reason: `${what} is not run${chartTrust.waits ? ' yet' : ''}: ${chartTrust.reason}` };
+  let flowText: string | undefined;
   if (work.kind === 'flow') {
     let text: string;
     try {
@@ -267,6 +280,7 @@ async function refusalOf(runner: Runner, host: HandlerHost, run: RunSnapshot, p:
     }
     const flowTrust = await trusted(runner, host, work.file, text, [`the flow ${path.basename(work.file)}, every state as it leads`]);
     if (flowTrust) return { ...flowTrust, reason: `${what} is not run${flowTrust.waits ? ' yet' : ''}: ${flowTrust.reason}` };
+    flowText = text;
   }
   if (server && !('problem' in server)) {
     const starts = [server.server.command, ...server.server.args].map(quoteWord).join(' ');
@@ -276,12 +290,13 @@ async function refusalOf(runner: Runner, host: HandlerHost, run: RunSnapshot, p:
   if (work.kind === 'mcp') {
     const answer = await runner.tool({ tool: `mcp__${work.server}__${work.tool}`, input: p.params ?? {} });
     if (answer.enforcement === 'off') return { reason: `${what} is not run: the run is not running any more (${answer.reason ?? 'enforcement is off'})` };
-    if (answer.decision === 'allow') return undefined;
+    if (answer.decision === 'allow') return server && !('problem' in server) ? { kind: 'mcp', server: server.server } : { reason: `${what} is not run: its MCP server is not configured` };
     return { reason: `${what} is not run: the rules of state ${answer.state ?? run.state} do not allow the tool mcp__${work.server}__${work.tool}${answer.reason ? ` (${answer.reason})` : ''}` };
   }
-  if (work.kind !== 'command') return undefined; // a flow's commands are gated one by one as it runs them
+  // A flow's commands are gated one by one as it runs them.
+  if (work.kind === 'flow') return flowText === undefined ? { reason: `${what} runs a flow that was not read` } : { kind: 'flow', text: flowText };
   const denied = await gate(runner, work.argv.map(quoteWord).join(' '));
-  return denied === undefined ? undefined : { reason: `${what} is not run: ${denied}` };
+  return denied === undefined ? { kind: 'command' } : { reason: `${what} is not run: ${denied}` };
 }
 
 /** Why the state's rules refuse `command` as the agent's Bash call (counted and journaled as one), or undefined. */

@@ -15,9 +15,14 @@
  *   state folder (the tamper-evidence record and the hook launcher);
  *   `bundle`: the folder the running stategate bundle was loaded from.
  *
- * MCP configuration (`.vscode/mcp.json`, `.github/mcp.json`, `.cursor/mcp.json`)
- * is not here: it gives the agent tools, each of which is still gated by the
- * hooks, and it cannot turn the hooks off (docs/enforcement.md).
+ * The clients' MCP server lists are here too: a client starts every server
+ * listed there itself, outside the sandbox, with the user's rights (VS Code
+ * starts a new or changed one on the next chat request), and stategate's own
+ * entry serves the workflow tools that every state allows. An agent that
+ * rewrote one would run code it chose outside the gate, or answer its own
+ * transitions (docs/design/policy.md). `.github/mcp.json` is left
+ * out: Copilot CLI reads it only when `.mcp.json` is missing, and the sandbox
+ * would have to make all of `.github/` read-only to cover it.
  */
 import * as path from 'node:path';
 import { isInside } from './real-path.js';
@@ -60,7 +65,16 @@ export const ENFORCEMENT_FILES: readonly EnforcementFile[] = [
   { pattern: '.copilot/hooks/**', at: 'anywhere', what: "a Copilot CLI user hook file" },
   { pattern: '.codex/hooks.json', at: 'anywhere', what: "Codex's hook file" },
   { pattern: '.codex/config.toml', at: 'anywhere', what: "Codex's configuration, which can hold hooks" },
-  { pattern: '.gemini/settings.json', at: 'anywhere', what: "Gemini CLI's settings, which hold its hooks" },
+  { pattern: '.gemini/settings.json', at: 'anywhere', what: "Gemini CLI's settings, which hold its hooks and its MCP servers" },
+  // MCP server lists: each listed server is started by the client outside the sandbox, and stategate's entry
+  // serves the always-allowed workflow tools (the header above).
+  { pattern: '.mcp.json', at: 'anywhere', what: "the project's MCP servers for Claude Code and Copilot CLI, which start each one outside the sandbox (stategate's own among them)" },
+  { pattern: '.vscode/mcp.json', at: 'anywhere', what: "VS Code's workspace MCP servers, which it starts outside the sandbox (stategate's own among them)" },
+  { pattern: 'User/mcp.json', at: 'anywhere', what: "VS Code's user MCP servers, which it starts outside the sandbox" },
+  { pattern: 'User/profiles/*/mcp.json', at: 'anywhere', what: "VS Code's profile MCP servers, which it starts outside the sandbox" },
+  { pattern: '.cursor/mcp.json', at: 'anywhere', what: "Cursor's MCP servers, which it starts outside the sandbox (stategate's own among them)" },
+  { pattern: '.copilot/mcp-config.json', at: 'anywhere', what: "Copilot CLI's user MCP servers, which it starts outside the sandbox" },
+  { pattern: '.claude.json', at: 'home', what: "Claude Code's user configuration, whose MCP servers it starts outside the sandbox" },
   { pattern: '.cursor/hooks.json', at: 'anywhere', what: "Cursor's hook file" },
   { pattern: '.opencode/**', at: 'anywhere', what: "OpenCode's project folder, whose plugins are its hooks" },
   { pattern: 'opencode.json', at: 'anywhere', what: "OpenCode's configuration, which loads plugins" },
