@@ -27,8 +27,10 @@ export interface DiagramNode {
   readonly label?: string;
   /** Statecharts only: the node it is drawn inside. */
   readonly parent?: string;
-  /** Statecharts only: a box around its children (a parallel state's children are its regions). */
-  readonly container?: 'compound' | 'parallel' | 'region';
+  /** Statecharts only: a box around its children (a parallel state's children are its regions; `chart` is the root's frame, drawn when the chart has transitions of its own). */
+  readonly container?: 'compound' | 'parallel' | 'region' | 'chart';
+  /** Statecharts and flows: the name a person reads (engine/export/state-names.ts), for tooltips, screen readers and event targets, when not the label. */
+  readonly name?: string;
   readonly history?: 'shallow' | 'deep';
 }
 

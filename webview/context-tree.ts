@@ -20,7 +20,8 @@ function item(key: string, v: JsonValue): TemplateResult {
       <span slot="description">${Array.isArray(v) ? `[${v.length}]` : `{${entries.length}}`}</span>
       ${entries.map(([k, x]) => item(k, x))}</vscode-tree-item>`;
   }
-  return html`<vscode-tree-item data-key=${key}>${key}<span slot="description">${leafText(v)}</span></vscode-tree-item>`;
+  // The tree cuts a long value with an ellipsis: its tooltip has it whole.
+  return html`<vscode-tree-item data-key=${key} title=${`${key}: ${leafText(v)}`}>${key}<span slot="description">${leafText(v)}</span></vscode-tree-item>`;
 }
 
 export class SgContext extends LitElement {

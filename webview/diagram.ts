@@ -11,9 +11,13 @@
  * made at that size), the diagram is as wide as the panel and follows it
  * (never drawn smaller than 1:1, enlarged up to MAX_GROW when the panel is
  * wider), and as tall as it needs, so the wheel scrolls the panel as anywhere
- * else; Ctrl/Cmd + wheel zooms around the pointer, a horizontal wheel or a
- * drag pans a diagram wider than the panel, a click (or Enter) on a state
- * opens its definition.
+ * else. A diagram wider than the panel says so at once: it sits in a real
+ * horizontal scroller (its scrollbar in the theme's colors; Shift + wheel, a
+ * horizontal wheel or a drag pan it), the side where more is hidden fades
+ * with the theme's scrollbar shadow, and the toolbar shows the zoom beside
+ * "Show all". Ctrl/Cmd + wheel zooms around the pointer; a click (or Enter)
+ * on a state opens its definition. Each state says its readable name (not its
+ * dotted id) in its tooltip and to screen readers.
  */
 import { LitElement, css, html, svg, nothing, type PropertyValues } from 'lit';
 import type { TakenEdge } from '../src/engine/index.js';
@@ -43,6 +47,7 @@ export class SgDiagram extends LitElement {
     failed: {},
     layout: { state: true },
     view: { state: true },
+    outOfView: { state: true },
   };
 
   declare model: DiagramModel | undefined;
@@ -56,7 +61,10 @@ export class SgDiagram extends LitElement {
   /** Flow instances: the state the flow failed in. */
   declare failed: string;
   declare layout: Layout | undefined;
+  /** `x`: where the drawing starts in the scroller (centred when narrower); `k`: the scale. Panning is the scroller's. */
   declare view: { x: number; y: number; k: number };
+  /** Which sides of a diagram wider than the panel are out of view (the fades, `data-overflow`). */
+  declare outOfView: { left: boolean; right: boolean };
 
   private layoutKey = '';
   /** Once a person zooms or pans, resizes stop re-fitting the diagram (until "Fit"). */
@@ -67,8 +75,12 @@ export class SgDiagram extends LitElement {
     if (this.clientWidth === this.fittedWidth) return;
     if (!this.userMoved) this.fit();
     else this.fittedWidth = this.clientWidth;
+    this.requestUpdate();
   });
-  private drag: { x: number; y: number; vx: number; vy: number; moved: boolean } | undefined;
+  /** A drag's start: the pointer, the scroller's and the page's scroll offsets. */
+  private drag: { x: number; y: number; left: number; top: number; moved: boolean } | undefined;
+  /** Where the scroller should stand after the next render (a zoom keeps the point under the pointer). */
+  private pendingScroll: { left: number; pageDy: number } | undefined;
 
   constructor() {
     super();
@@ -78,13 +90,35 @@ export class SgDiagram extends LitElement {
     this.visited = [];
     this.taken = [];
     this.view = { x: 0, y: 0, k: 1 };
+    this.outOfView = { left: false, right: false };
   }
 
   static override styles = css`
     :host { display: block; position: relative; }
-    svg { width: 100%; height: var(--sg-diagram-height, 320px); display: block; cursor: grab; user-select: none; touch-action: pan-y; }
-    svg.dragging { cursor: grabbing; }
-    .toolbar { position: absolute; right: 4px; top: 4px; display: flex; gap: 2px; background: var(--vscode-editor-background); border-radius: 3px; }
+    .viewport { overflow-x: auto; overflow-y: hidden; cursor: grab; user-select: none; touch-action: pan-x pan-y; }
+    .viewport.dragging { cursor: grabbing; }
+    svg { height: var(--sg-diagram-height, 320px); display: block; }
+    /* The scrollbar VS Code's own views have (the document's styles do not reach into this shadow root). */
+    .viewport::-webkit-scrollbar { height: 10px; }
+    .viewport::-webkit-scrollbar-corner { background: transparent; }
+    .viewport::-webkit-scrollbar-thumb { background: var(--vscode-scrollbarSlider-background, rgba(121,121,121,0.4)); }
+    .viewport::-webkit-scrollbar-thumb:hover { background: var(--vscode-scrollbarSlider-hoverBackground, rgba(100,100,100,0.7)); }
+    .viewport::-webkit-scrollbar-thumb:active { background: var(--vscode-scrollbarSlider-activeBackground, rgba(191,191,191,0.4)); }
+    /* More to that side: the drawing fades into the background towards the cut edge, which carries the shadow
+       VS Code draws at a scrolled edge, and a chevron that scrolls there. */
+    .fade { position: absolute; top: 0; bottom: 10px; width: 40px; pointer-events: none; opacity: 0; transition: opacity 0.15s; }
+    .fade.left { left: 0; background: linear-gradient(to right, var(--vscode-editor-background), transparent);
+      box-shadow: inset 6px 0 6px -6px var(--vscode-scrollbar-shadow, rgba(0,0,0,0.5)); }
+    .fade.right { right: 0; background: linear-gradient(to left, var(--vscode-editor-background), transparent);
+      box-shadow: inset -6px 0 6px -6px var(--vscode-scrollbar-shadow, rgba(0,0,0,0.5)); }
+    .fade.on { opacity: 1; }
+    .fade vscode-icon { position: absolute; top: 36px; pointer-events: auto; background: var(--vscode-editor-background); border-radius: 3px; }
+    .fade.left vscode-icon { left: 2px; }
+    .fade.right vscode-icon { right: 2px; }
+    .fade:not(.on) vscode-icon { pointer-events: none; }
+    .toolbar { position: absolute; right: 4px; top: 4px; display: flex; gap: 2px; align-items: center; background: var(--vscode-editor-background); border-radius: 3px; }
+    .zoom { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size, 13px); color: var(--vscode-descriptionForeground); font-variant-numeric: tabular-nums; min-width: 3.2em; text-align: right; padding: 0 4px; }
+    .zoom.more { color: var(--vscode-foreground); }
     .node rect { fill: var(--vscode-editor-background); stroke: var(--vscode-foreground); stroke-opacity: 0.8; stroke-width: 1.2; }
     .node text { fill: var(--vscode-editor-foreground, var(--vscode-foreground)); font-family: var(--vscode-font-family); font-size: var(--vscode-editor-font-size, 14px); }
     .node { cursor: pointer; }
@@ -114,7 +148,10 @@ export class SgDiagram extends LitElement {
     .container.region rect.outer { stroke-dasharray: 6 4; }
     .container text { fill: var(--vscode-foreground); font-family: var(--vscode-font-family); font-size: var(--vscode-editor-font-size, 14px); font-weight: 600; }
     .container.active rect.outer { fill: var(--vscode-list-inactiveSelectionBackground, rgba(128,128,128,0.12)); stroke: var(--vscode-focusBorder); stroke-opacity: 1; stroke-width: 2; }
-        .node circle.history { fill: var(--vscode-editor-background); stroke: var(--vscode-foreground); stroke-opacity: 0.8; stroke-width: 1.2; }
+    /* The chart root is a frame (its transitions apply in every state), never a state's box. */
+    .container.chart rect.outer, .container.chart.active rect.outer { fill: none; stroke: var(--vscode-descriptionForeground); stroke-dasharray: 2 3; stroke-width: 1; stroke-opacity: 0.9; }
+    .container.chart text { fill: var(--vscode-descriptionForeground); font-weight: normal; font-style: italic; }
+    .node circle.history { fill: var(--vscode-editor-background); stroke: var(--vscode-foreground); stroke-opacity: 0.8; stroke-width: 1.2; }
     .empty { padding: 12px; color: var(--vscode-descriptionForeground); }
   `;
 
@@ -169,9 +206,11 @@ export class SgDiagram extends LitElement {
 
   /**
    * The opening view: as wide as the panel (a diagram narrower than the panel
-   * is enlarged, up to MAX_GROW), never below 1:1 so the text stays at the
-   * editor's font size (a wider one starts at its left and pans), and the box
-   * as tall as the diagram so the panel, not the diagram, scrolls.
+   * is enlarged, up to MAX_GROW and no taller than the window, so a long thin
+   * chain is not blown up past seeing two states at once), never below 1:1 so the text stays at the
+   * editor's font size (a wider one starts at its left, its scrollbar and the
+   * right edge's fade showing the rest), and the box as tall as the diagram so
+   * the panel, not the diagram, scrolls.
    */
   fit(): void {
     const l = this.layout;
@@ -179,24 +218,68 @@ export class SgDiagram extends LitElement {
     const w = this.clientWidth || 300;
     this.fittedWidth = this.clientWidth;
     this.userMoved = false;
-    const k = Math.max(1, Math.min(MAX_GROW, w / l.width));
+    const k = Math.max(1, Math.min(MAX_GROW, w / l.width, (window.innerHeight - 16) / l.height));
     this.setHeight(l.height * k);
     this.view = { k, x: Math.max(0, (w - l.width * k) / 2), y: 0 };
+    this.pendingScroll = { left: 0, pageDy: 0 };
   }
 
-  /** "Show all": the whole diagram within the panel's width, however small that makes it (a person asked). */
+  /**
+   * "Show all": the whole diagram in view, its width within the panel's and its
+   * height within the window's, however small that makes it (a person asked),
+   * and the page scrolled to it.
+   */
   private fitAll(): void {
     const l = this.layout;
     if (!l) return;
     const w = this.clientWidth || 300;
-    const k = Math.max(MIN_ZOOM, Math.min(1, w / l.width));
+    const h = Math.max(MIN_HEIGHT_PX, window.innerHeight - 8);
+    const k = Math.max(MIN_ZOOM, Math.min(1, w / l.width, h / l.height));
     this.userMoved = true;
     this.setHeight(l.height * k);
-    this.view = { k, x: (w - l.width * k) / 2, y: 0 };
+    this.view = { k, x: Math.max(0, (w - l.width * k) / 2), y: 0 };
+    this.pendingScroll = { left: 0, pageDy: 0 };
+    void this.updateComplete.then(() => this.scrollIntoView({ block: 'nearest' }));
   }
 
   private setHeight(px: number): void {
     this.style.setProperty('--sg-diagram-height', `${Math.max(MIN_HEIGHT_PX, Math.ceil(px))}px`);
+  }
+
+  /** The drawing's size in the scroller at the current scale (at least the scroller's width). */
+  private drawnWidth(): number {
+    const l = this.layout;
+    return l ? Math.max(this.clientWidth, Math.ceil(this.view.x + l.width * this.view.k)) : this.clientWidth;
+  }
+
+  private viewport(): HTMLElement | null {
+    return this.renderRoot.querySelector<HTMLElement>('.viewport');
+  }
+
+  /** The element the page scrolls in (<html> or <body>, as VS Code's webview styles have it). */
+  private pageScroller(): Element {
+    const doc = document.scrollingElement ?? document.documentElement;
+    return [doc, document.body].find((e) => e.scrollHeight > e.clientHeight + 1) ?? doc;
+  }
+
+  protected override updated(): void {
+    const p = this.pendingScroll;
+    const v = this.viewport();
+    if (p && v) {
+      this.pendingScroll = undefined;
+      v.scrollLeft = p.left;
+      if (p.pageDy) this.pageScroller().scrollTop += p.pageDy;
+    }
+    this.updateHidden();
+  }
+
+  /** Which sides are out of view, for the fades and `data-overflow` (what a test and a person see). */
+  private updateHidden(): void {
+    const v = this.viewport();
+    const left = !!v && v.scrollLeft > 1;
+    const right = !!v && v.scrollLeft + v.clientWidth < v.scrollWidth - 1;
+    if (left !== this.outOfView.left || right !== this.outOfView.right) this.outOfView = { left, right };
+    this.dataset.overflow = left && right ? 'both' : left ? 'left' : right ? 'right' : 'none';
   }
 
   /** The drawn diagram as a standalone SVG document (for export), or null before the first layout. */
@@ -208,43 +291,42 @@ export class SgDiagram extends LitElement {
   }
 
   /**
-   * The wheel scrolls the panel (it is not taken here), Ctrl/Cmd + wheel (and a
-   * trackpad's pinch, which arrives as one) zooms around the pointer, and a
-   * horizontal wheel pans a diagram wider than the panel.
+   * The wheel is not taken here: the panel scrolls, and a horizontal wheel (or
+   * Shift + wheel) scrolls the diagram's own scroller. Ctrl/Cmd + wheel (and a
+   * trackpad's pinch, which arrives as one) zooms around the pointer.
    */
   private onWheel(e: WheelEvent): void {
-    if (!e.ctrlKey && !e.metaKey) {
-      const l = this.layout;
-      const dx = e.shiftKey && e.deltaX === 0 ? e.deltaY : e.deltaX;
-      if (!l || Math.abs(dx) <= Math.abs(e.shiftKey ? 0 : e.deltaY) || l.width * this.view.k <= this.clientWidth) return;
-      e.preventDefault();
-      const min = Math.min(0, this.clientWidth - l.width * this.view.k);
-      this.userMoved = true;
-      this.view = { ...this.view, x: Math.min(0, Math.max(min, this.view.x - dx)) };
-      return;
-    }
+    if (!e.ctrlKey && !e.metaKey) return;
     e.preventDefault();
-    const svgEl = e.currentTarget as SVGSVGElement;
-    const r = svgEl.getBoundingClientRect();
-    const px = e.clientX - r.left;
-    const py = e.clientY - r.top;
-    this.userMoved = true;
-    const { x, y, k } = this.view;
-    const k2 = Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, k * Math.exp(-e.deltaY * 0.0015)));
-    // Keep the point under the pointer where it is.
-    this.view = { k: k2, x: px - ((px - x) * k2) / k, y: py - ((py - y) * k2) / k };
-    this.followZoom();
+    const v = e.currentTarget as HTMLElement;
+    const r = v.getBoundingClientRect();
+    this.zoomAt(Math.exp(-e.deltaY * 0.0015), e.clientX - r.left, e.clientY - r.top);
   }
 
-  /** After a zoom, the box is as tall as the zoomed diagram (the panel scrolls to the rest). */
-  private followZoom(): void {
+  /**
+   * Zooms by `factor` keeping the diagram's point under (`px`, `py`) (relative
+   * to the scroller's visible box) where it is: the scroller and the page are
+   * scrolled by what the zoom moved it.
+   */
+  private zoomAt(factor: number, px: number, py: number): void {
     const l = this.layout;
-    if (l) this.setHeight(l.height * this.view.k + Math.max(0, this.view.y));
+    const v = this.viewport();
+    if (!l || !v) return;
+    this.userMoved = true;
+    const { x, k } = this.view;
+    const k2 = Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, k * factor));
+    const cx = (v.scrollLeft + px - x) / k;
+    const cy = py / k;
+    const x2 = Math.max(0, (this.clientWidth - l.width * k2) / 2);
+    this.setHeight(l.height * k2);
+    this.view = { k: k2, x: x2, y: 0 };
+    this.pendingScroll = { left: Math.max(0, cx * k2 + x2 - px), pageDy: cy * (k2 - k) };
   }
 
   private onPointerDown(e: PointerEvent): void {
     if (e.button !== 0) return;
-    this.drag = { x: e.clientX, y: e.clientY, vx: this.view.x, vy: this.view.y, moved: false };
+    const v = e.currentTarget as HTMLElement;
+    this.drag = { x: e.clientX, y: e.clientY, left: v.scrollLeft, top: this.pageScroller().scrollTop, moved: false };
   }
 
   private onPointerMove(e: PointerEvent): void {
@@ -253,15 +335,18 @@ export class SgDiagram extends LitElement {
     const dx = e.clientX - d.x;
     const dy = e.clientY - d.y;
     if (!d.moved && Math.hypot(dx, dy) < CLICK_SLOP_PX) return;
-    if (!d.moved) (e.currentTarget as Element).setPointerCapture(e.pointerId);
+    const v = e.currentTarget as HTMLElement;
+    if (!d.moved) v.setPointerCapture(e.pointerId);
+    if (!d.moved) v.classList.add('dragging');
     d.moved = true;
-    this.userMoved = true;
-    this.view = { ...this.view, x: d.vx + dx, y: d.vy + dy };
+    v.scrollLeft = d.left - dx;
+    this.pageScroller().scrollTop = d.top - dy;
   }
 
   private onPointerUp(e: PointerEvent): void {
     const d = this.drag;
     this.drag = undefined;
+    (e.currentTarget as HTMLElement).classList.remove('dragging');
     if (!d || d.moved) return;
     const state = (e.target as Element).closest?.('[data-state]')?.getAttribute('data-state');
     if (state) post({ type: 'openState', state });
@@ -274,15 +359,19 @@ export class SgDiagram extends LitElement {
     }
   }
 
+  /** A chevron at a cut edge: most of a view's width further that way. */
+  private scrollSideways(direction: 1 | -1): void {
+    const v = this.viewport();
+    v?.scrollBy({ left: direction * v.clientWidth * 0.8, behavior: 'smooth' });
+  }
+
+  /** The toolbar's zoom: around the middle of what is in view. */
   private zoom(factor: number): void {
-    this.userMoved = true;
-    const el = this.renderRoot.querySelector('svg');
-    const cx = (el?.clientWidth ?? 300) / 2;
-    const cy = (el?.clientHeight ?? 320) / 2;
-    const { x, y, k } = this.view;
-    const k2 = Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, k * factor));
-    this.view = { k: k2, x: cx - ((cx - x) * k2) / k, y: cy - ((cy - y) * k2) / k };
-    this.followZoom();
+    const v = this.viewport();
+    const r = v?.getBoundingClientRect();
+    const top = Math.max(0, -(r?.top ?? 0));
+    const visible = Math.min(r?.height ?? 320, window.innerHeight - Math.max(0, r?.top ?? 0));
+    this.zoomAt(factor, (v?.clientWidth ?? 300) / 2, top + visible / 2);
   }
 
   /** A statechart's compound state, parallel state or region: a box with its name, around its children. */
@@ -290,9 +379,18 @@ export class SgDiagram extends LitElement {
     const n = p.node;
     const active = this.active.includes(n.id);
     const cls = ['container', n.container ?? '', active ? 'active' : ''].filter(Boolean).join(' ');
+    const name = n.name ?? n.label ?? n.id;
+    if (n.container === 'chart') {
+      return svg`<g class=${cls} data-testid="diagram-state" data-state=${n.id} data-container="chart" data-current="false" data-active="false" role="group" aria-label=${name}>
+        <title>${name}: its transitions apply in every state</title>
+        <rect class="outer" x=${p.x} y=${p.y} width=${p.width} height=${p.height} rx="8"></rect>
+        <text x=${p.x + 10} y=${p.y + 6} dominant-baseline="hanging">${n.label ?? n.id}</text>
+      </g>`;
+    }
     return svg`<g class=${cls} data-testid="diagram-state" data-state=${n.id} data-container=${n.container ?? ''} data-current="false"
-        data-active=${active ? 'true' : 'false'} tabindex="0" role="button" aria-label=${`${n.container} ${n.id}${active ? ' (active)' : ''}`}
+        data-active=${active ? 'true' : 'false'} tabindex="0" role="button" aria-label=${`${n.container} ${name}${active ? ' (active)' : ''}`}
         @keydown=${(e: KeyboardEvent) => this.onKey(e, n.id)}>
+      <title>${name}</title>
       <rect class="outer" x=${p.x} y=${p.y} width=${p.width} height=${p.height} rx="8"></rect>
       <text x=${p.x + 10} y=${p.y + 6} dominant-baseline="hanging">${n.label ?? n.id}</text>
     </g>`;
@@ -310,8 +408,9 @@ export class SgDiagram extends LitElement {
     return svg`<g class=${cls} data-testid="diagram-state" data-state=${n.id} data-current=${current ? 'true' : 'false'}
         data-active=${current ? 'true' : 'false'} data-history=${n.history ?? nothing}
         data-visited=${this.visited.includes(n.id) ? 'true' : 'false'} data-failed=${n.id === this.failed ? 'true' : 'false'} data-final=${n.final ? 'true' : 'false'}
-        tabindex="0" role="button" aria-label=${`state ${n.id}${current ? ' (current)' : ''}${n.id === this.failed ? ' (failed)' : ''}`}
+        tabindex="0" role="button" aria-label=${`${n.history ? 'history' : 'state'} ${n.name ?? n.label ?? n.id}${current ? ' (current)' : ''}${n.id === this.failed ? ' (failed)' : ''}`}
         @keydown=${(e: KeyboardEvent) => this.onKey(e, n.id)}>
+      <title>${n.name ?? n.label ?? n.id}</title>
       ${shape}
       ${n.final ? svg`<rect class="inner" x=${p.x + 3} y=${p.y + 3} width=${p.width - 6} height=${p.height - 6} rx="6"></rect>` : nothing}
       <text x=${p.x + p.width / 2} y=${p.y + p.height / 2} text-anchor="middle" dominant-baseline="central">${n.label ?? n.id}</text>
@@ -333,9 +432,12 @@ export class SgDiagram extends LitElement {
     const l = this.layout;
     if (!this.model || this.model.nodes.length === 0) return html`<div class="empty">No diagram.</div>`;
     const { x, y, k } = this.view;
+    const percent = Math.round(k * 100);
+    const more = this.outOfView.left || this.outOfView.right;
     return html`
-      <svg data-testid="diagram" class=${this.drag?.moved ? 'dragging' : ''} role="img" aria-label="workflow diagram"
+      <div class="viewport" data-testid="diagram-viewport" @scroll=${() => this.updateHidden()}
         @wheel=${this.onWheel} @pointerdown=${this.onPointerDown} @pointermove=${this.onPointerMove} @pointerup=${this.onPointerUp}>
+      <svg data-testid="diagram" role="img" aria-label="workflow diagram" width=${this.drawnWidth()}>
         <defs>
           <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z"></path></marker>
           <marker id="arrow-taken" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z"></path></marker>
@@ -351,8 +453,14 @@ export class SgDiagram extends LitElement {
             <circle class="start" cx=${i.dot.x + i.dot.width / 2} cy=${i.dot.y + i.dot.height / 2} r=${i.dot.width / 2}></circle></g>`)}
           ${l?.nodes.filter((n) => !n.node.container).map((n) => this.renderNode(n))}
         </g>
-      </svg>
+      </svg></div>
+      <div class="fade left ${this.outOfView.left ? 'on' : ''}" data-testid="diagram-fade-left">
+        <vscode-icon name="chevron-left" action-icon label="More to the left" title="More to the left: scroll" @click=${() => this.scrollSideways(-1)}></vscode-icon></div>
+      <div class="fade right ${this.outOfView.right ? 'on' : ''}" data-testid="diagram-fade-right">
+        <vscode-icon name="chevron-right" action-icon label="More to the right" title="More to the right: scroll (Shift + wheel), or Show all" data-testid="diagram-more-right" @click=${() => this.scrollSideways(1)}></vscode-icon></div>
       <div class="toolbar">
+        <span class="zoom ${more ? 'more' : ''}" data-testid="diagram-zoom" role="status"
+          title=${more ? `Zoom ${percent}%: the diagram is wider than the panel (scroll sideways, or Show all)` : `Zoom ${percent}%`}>${percent}%</span>
         <vscode-icon name="zoom-in" action-icon label="Zoom in" title="Zoom in" @click=${() => this.zoom(1.25)}></vscode-icon>
         <vscode-icon name="zoom-out" action-icon label="Zoom out" title="Zoom out" @click=${() => this.zoom(0.8)}></vscode-icon>
         <vscode-icon name="screen-normal" action-icon label="Fit to width" title="Fit to width, text at the editor's size (the opening view)" data-testid="diagram-reset" @click=${() => this.fit()}></vscode-icon>

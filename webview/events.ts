@@ -26,9 +26,13 @@ export class SgEvents extends LitElement {
   static override styles = [
     sectionStyles,
     css`
-      .event { display: grid; grid-template-columns: auto 1fr; gap: 2px 8px; align-items: center; margin: 4px 0; }
-      .targets { font-size: 0.92em; }
-      .guard { margin-right: 6px; white-space: nowrap; }
+      /* The targets go beside the button, or under it when the view is too narrow for both. */
+      .event { display: flex; flex-wrap: wrap; gap: 2px 8px; align-items: center; margin: 4px 0; container-type: inline-size; }
+      .targets { font-size: 0.92em; flex: 1 1 10em; min-width: 0; }
+      .guard { margin-right: 6px; display: inline-block; max-width: 100%; }
+      /* A long event name ends in an ellipsis inside its button (28px: the button's padding and border); its tooltip has it whole. */
+      vscode-button { max-width: 100%; }
+      .name { display: block; max-width: calc(100cqw - 28px); overflow: hidden; text-overflow: ellipsis; }
       .guard vscode-icon { vertical-align: text-bottom; color: inherit; }
     `,
   ];
@@ -67,7 +71,7 @@ export class SgEvents extends LitElement {
         const available = this.running && ts.some((t) => t.available);
         return html`<div class="event">
           <vscode-button data-testid="event-button" data-event=${event} data-available=${available ? 'true' : 'false'}
-            ?secondary=${!available} ?disabled=${!this.running} title=${this.reasons[event] ?? nothing} @click=${() => this.fire(event)}>${event}</vscode-button>
+            ?secondary=${!available} ?disabled=${!this.running} title=${this.reasons[event] ? `${event}: ${this.reasons[event]}` : event} @click=${() => this.fire(event)}><span class="name">${event}</span></vscode-button>
           <div class="targets">${ts.map((t) => html`<div>
             → <code>${t.target}</code>${t.requires_approval ? html` <span class="chip"><vscode-icon name="shield" size="12"></vscode-icon> approval</span>` : nothing}${t.returns ? html` <span class="muted">($return)</span>` : nothing}
             ${t.guards.map((g) => html`<span class="guard ${g.passes ? 'pass' : 'fail'}" data-testid="guard" data-passes=${g.passes ? 'true' : 'false'}><vscode-icon name=${g.passes ? 'pass' : 'error'} label=${g.passes ? 'passes' : 'fails'}></vscode-icon> ${g.name}</span>`)}

@@ -21,7 +21,7 @@ export class SgHistory extends LitElement {
     sectionStyles,
     css`
       ol { list-style: none; margin: 0; padding: 0; max-height: 260px; overflow: auto; }
-      li { display: grid; grid-template-columns: 5.5em 1fr; gap: 6px; padding: 2px 4px; cursor: pointer; border-radius: 2px; }
+      li { display: grid; grid-template-columns: 5.5em minmax(0, 1fr); gap: 6px; padding: 2px 4px; cursor: pointer; border-radius: 2px; }
       li:hover { background: var(--vscode-list-hoverBackground); }
       li:focus { outline: 1px solid var(--vscode-focusBorder); }
       li.selected { background: var(--vscode-list-activeSelectionBackground); color: var(--vscode-list-activeSelectionForeground); }

@@ -12,7 +12,7 @@ import { post } from './api.js';
 import { time } from './format.js';
 import { sectionStyles } from './styles.js';
 import type { SgDiagram } from './diagram.js';
-import { chartReasons, chartTransitions } from './chart-details.js';
+import { chartReasons, chartTransitions, diagramNames } from './chart-details.js';
 import './diagram.js';
 import './state-details.js';
 import './events.js';
@@ -101,7 +101,7 @@ export class SgPanel extends LitElement {
     return html`
       ${m.definitionChanged
         ? html`<div class="banner changed" data-testid="definition-changed" role="status">
-            <vscode-icon name="warning"></vscode-icon><span>The workflow file changed since the run started; the run still uses the definition it started with.</span>
+            <vscode-icon name="warning"></vscode-icon><span>The saved workflow file differs from the definition this run uses; the run goes on with its own until you reload it.</span>
             <vscode-button icon="refresh" data-testid="reload-definition" @click=${() => post({ type: 'reloadDefinition' })}>Reload definition</vscode-button></div>`
         : nothing}
       ${m.sandbox && !m.sandbox.enforced
@@ -189,9 +189,9 @@ export class SgPanel extends LitElement {
       ${this.header(m)} ${this.banners(m)} ${this.approval(m)}
       <sg-diagram .model=${m.diagram} .current=${m.current} .active=${m.chart?.active ?? []} .visited=${m.visited} .taken=${m.taken} .pinned=${this.point?.state}></sg-diagram>
       ${m.chart ? html`<vscode-collapsible title="Statechart" open><div class="body">
-        <sg-chart data-testid="chart" .chart=${m.chart}></sg-chart></div></vscode-collapsible>` : nothing}
+        <sg-chart data-testid="chart" .chart=${m.chart} .names=${diagramNames(m.diagram)}></sg-chart></div></vscode-collapsible>` : nothing}
       <vscode-collapsible title="Events" open><div class="body">
-        <sg-events data-testid="events" .transitions=${m.chart ? chartTransitions(m.chart.events) : v.transitions}
+        <sg-events data-testid="events" .transitions=${m.chart ? chartTransitions(m.chart.events, diagramNames(m.diagram)) : v.transitions}
           .reasons=${m.chart ? chartReasons(m.chart.events) : {}} ?running=${m.status === 'running' && !v.pending_approval}></sg-events></div></vscode-collapsible>
       <vscode-collapsible title="Current state" open><div class="body">
         <sg-state data-testid="state-details" .view=${v} .workflow=${m.workflow}></sg-state></div></vscode-collapsible>

@@ -22,6 +22,7 @@ export { loadStatewright } from './formats/statewright.js';
 export { MANIFEST_FILE, WorkflowRegistry } from './formats/registry.js';
 export { activeFirst, declaresWorkflowSchema, findWorkflow, findWorkflows, isWorkflowPath } from './formats/workspace-workflows.js';
 export { LineIndex } from './formats/text-position.js';
+export { isJsonParserError } from './formats/jsonc.js';
 export type { CheckOptions, CheckResult } from './check/check-file.js';
 export type { JournalEntry, RunSnapshot, RunStatus, StoredEntry, TakenEdge } from './machine/run.js';
 export { countOf, shownRunStatus, STATUS_WORDS, type ShownStatus, type StatusWords } from './machine/status-words.js';
@@ -84,6 +85,7 @@ export {
 export { chartEvents, type ChartEventView } from './machine/chart-events.js';
 export { isChartWorkflow } from './machine/chart-run.js';
 export { diagramTree, duration, isContainer, type TreeNode } from './export/tree.js';
+export { readableNames } from './export/state-names.js';
 export { configurationPaths, nextDue, ROOT_ID, type ChartInvocation, type ChartSnapshot, type ChartTimer } from './statechart/index.js';
 // Flows (FlowState): the runner, for `stategate flow ...` and the Flows view.
 export {

@@ -23,7 +23,16 @@ export interface ServerOptions {
   readonly commands?: readonly string[];
   /** The folder of the JSON schemas whose field docs hovers show; found beside the server when absent. */
   readonly schemaDir?: string;
+  /**
+   * The editor reports syntax errors of `json`/`jsonc` documents itself (VS Code's JSON language
+   * service, while `json.validate.enable` is on): the server then leaves them out, so one missing
+   * comma is one diagnostic. Absent (any other editor, `stategate lsp`): the server reports them.
+   */
+  readonly editorReportsJsonSyntax?: boolean;
 }
+
+/** The client's notification that `editorReportsJsonSyntax` changed (a person turned `json.validate.enable` on or off). */
+export const JSON_SYNTAX_NOTIFICATION = 'stategate/editorReportsJsonSyntax';
 
 /** The custom request that answers the server's process id (the extension's API shows it; the e2e test compares it with the host's). */
 export const PROCESS_ID_REQUEST = 'stategate/processId';

@@ -7,7 +7,7 @@
 import type { Connection, Diagnostic as LspDiagnostic, DiagnosticRelatedInformation } from 'vscode-languageserver';
 import { DiagnosticSeverity } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { Diagnostic } from '../engine/index.js';
+import { isJsonParserError, type Diagnostic } from '../engine/index.js';
 import type { AnalysedDocuments } from './documents.js';
 import { locationOf, toRange, type OpenDocuments } from './locations.js';
 
@@ -23,6 +23,8 @@ export class DiagnosticsPublisher {
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
   /** Documents that were given diagnostics, so one that stops being ours (its `$schema` removed) is cleared. */
   private readonly shown = new Set<string>();
+  /** The editor reports JSON syntax errors of json/jsonc documents itself (ServerOptions.editorReportsJsonSyntax). */
+  editorReportsJsonSyntax = false;
 
   constructor(
     private readonly connection: Connection,
@@ -38,7 +40,9 @@ export class DiagnosticsPublisher {
       return;
     }
     this.shown.add(doc.uri);
-    void this.connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics: analysis.diagnostics.map((d) => this.toLsp(doc, d)) });
+    const theirs = this.editorReportsJsonSyntax && (doc.languageId === 'json' || doc.languageId === 'jsonc');
+    const ours = theirs ? analysis.diagnostics.filter((d) => !isJsonParserError(d)) : analysis.diagnostics;
+    void this.connection.sendDiagnostics({ uri: doc.uri, version: doc.version, diagnostics: ours.map((d) => this.toLsp(doc, d)) });
   }
 
   /** Checks once typing pauses. */
@@ -49,6 +53,11 @@ export class DiagnosticsPublisher {
       const current = this.open.get(doc.uri);
       if (current) this.update(current);
     }, DEBOUNCE_MS));
+  }
+
+  /** Every document this server checks, again now (the editor started or stopped reporting JSON syntax errors). */
+  recheckAll(): void {
+    for (const doc of this.open.all()) if (this.shown.has(doc.uri) || this.docs.isChecked(doc)) this.update(doc);
   }
 
   /** Every open document, once typing pauses (after a save, or a workflow changed on disk). */

@@ -10,7 +10,7 @@
 import { FileChangeType, TextDocuments, TextDocumentSyncKind, DidChangeWatchedFilesNotification, type Connection, type InitializeParams, type InitializeResult } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { codeActions } from './actions.js';
-import { LENS_COMMANDS, PROCESS_ID_REQUEST, type ServerOptions } from './commands.js';
+import { JSON_SYNTAX_NOTIFICATION, LENS_COMMANDS, PROCESS_ID_REQUEST, type ServerOptions } from './commands.js';
 import { COMPLETION_TRIGGERS, completion } from './completion.js';
 import type { ServerContext } from './context.js';
 import { DiagnosticsPublisher } from './diagnostics.js';
@@ -47,6 +47,7 @@ export function serve(connection: Connection): void {
     const options = (params.initializationOptions ?? {}) as ServerOptions;
     const commands = new Set((options.commands ?? []).filter((c) => (LENS_COMMANDS as readonly string[]).includes(c)));
     ctx = { docs, open, workspace: new WorkspaceWorkflows(foldersOf(params)), schemas: new SchemaDocs(options.schemaDir), commands };
+    diagnostics.editorReportsJsonSyntax = options.editorReportsJsonSyntax === true;
     watchFiles = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
     return {
       capabilities: {
@@ -72,6 +73,10 @@ export function serve(connection: Connection): void {
     diagnostics.scheduleAll();
   });
   connection.onRequest(PROCESS_ID_REQUEST, () => process.pid);
+  connection.onNotification(JSON_SYNTAX_NOTIFICATION, (reports: unknown) => {
+    diagnostics.editorReportsJsonSyntax = reports === true;
+    diagnostics.recheckAll();
+  });
 
   open.onDidOpen(({ document }) => diagnostics.update(document));
   open.onDidChangeContent(({ document }) => diagnostics.schedule(document));

@@ -5,7 +5,8 @@
 // target offers the file's states first, one typo gives one problem and a hover
 // shows its text once (typo.workflow.json), hover summarises a state, rename
 // changes every reference, the outline lists the states, definition follows an
-// invoke to its file, a `$schema`-named JSON file is checked. Also takes the
+// invoke to its file, a `$schema`-named JSON file is checked, a JSON syntax error is
+// one problem (comma.workflow.json). Also takes the
 // README's screenshots (docs/images/authoring-*.png).
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -13,7 +14,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { checkWorkflowFile } from '../../src/engine/check/check-file';
 import { allProblems, applyQuickFix, goto, lnCol, savedText, waitForProblems } from './editor-actions';
-import { REPO_ROOT, withVsCode } from './harness';
+import { REPO_ROOT, waitUntil, withVsCode } from './harness';
 
 const WORKSPACE = 'test/e2e/fixtures/authoring/workspace';
 const IMAGES = path.join(REPO_ROOT, 'docs', 'images');
@@ -171,6 +172,19 @@ test('authoring workflows: problems, quick fixes, completion, hover, rename, out
       await vsc.openFile('plans/named-by-schema.json');
       await vsc.runCommand('View: Focus Problems');
       await waitForProblems(vsc, 'the problem in named-by-schema.json', (r) => r.some((x) => x.code === 'unknown-target' && x.message.includes('`finsh`') && x.message.includes('Did you mean `finish`?')));
+    });
+
+    await t.test('one JSON syntax error, one problem: VS Code\'s JSON service reports it, the server does not repeat it', async () => {
+      await vsc.runCommand('View: Close All Editors');
+      await vsc.openFile('comma.workflow.json');
+      await vsc.runCommand('View: Focus Problems');
+      await waitUntil('the missing comma in the Problems panel', async () => (await allProblems(vsc)).length > 0, 15_000);
+      // Both services check on their own clocks: give the second time to report, if it were to.
+      await vsc.page.waitForTimeout(2_000);
+      const rows = await allProblems(vsc);
+      assert.equal(rows.length, 1, `the missing comma once: ${JSON.stringify(rows)}`);
+      assert.match(rows[0]!, /comma/i, rows[0]);
+      assert.doesNotMatch(rows[0]!, /· stategate/, `from VS Code's JSON service: ${rows[0]}`);
     });
   });
 });

@@ -28,3 +28,17 @@ export async function waitForCurrent(vsc: VsCode, states: readonly string[], tim
   }
   throw new Error(`the diagram did not highlight ${want} within ${timeoutMs} ms (it shows ${last || 'nothing'})`);
 }
+
+/**
+ * Before a screenshot: the panel scrolled to its top (a click on an event button
+ * below the diagram scrolls the page to it), or, given a state, that state
+ * scrolled into view in the page and in the diagram's own scroller.
+ */
+export async function showInPanel(vsc: VsCode, state?: string): Promise<void> {
+  const f = await panel(vsc);
+  if (state === undefined) await f.evaluate('document.documentElement.scrollTop = 0; document.body.scrollTop = 0');
+  else await f.locator(`[data-testid="diagram-state"][data-state="${state}"]`).scrollIntoViewIfNeeded();
+  // The pointer off the sash it may have dragged (a hovered sash is drawn highlighted).
+  await vsc.page.mouse.move(1, 1);
+  await vsc.page.waitForTimeout(300);
+}

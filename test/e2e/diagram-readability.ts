@@ -2,7 +2,7 @@
 // (shared by the e2e tests that look at a diagram as it opens): the label text
 // as computed and as drawn against the editor's font size, the diagram's width
 // against the panel's, the contrast of labels on their boxes, the initial arrows.
-import type { Frame } from 'playwright-core';
+import type { Frame, Locator, Page } from 'playwright-core';
 
 export interface DiagramMetrics {
   /** The editor's font size (px), as VS Code hands it to the webview. */
@@ -24,6 +24,16 @@ export interface DiagramMetrics {
   readonly scrollTop: number;
   readonly scrollable: boolean;
   readonly states: number;
+  /** The diagram's drawn width (its scroller's scroll width) and what of it is in view. */
+  readonly contentWidth: number;
+  readonly scrollLeft: number;
+  /** What the diagram says is out of view (`data-overflow`: none, left, right, both). */
+  readonly overflow: string;
+  /** The opacity of the left and right fades (1 where more is hidden). */
+  readonly fadeLeft: number;
+  readonly fadeRight: number;
+  /** The zoom the toolbar shows (`100%`). */
+  readonly zoomText: string;
 }
 
 /**
@@ -43,7 +53,8 @@ const MEASURE = `(el) => {
   const nodes = [...root.querySelectorAll('g.node[data-testid="diagram-state"]:not([data-history])')];
   const labels = nodes.map((g) => g.querySelector('text'));
   const edgeLabels = [...root.querySelectorAll('[data-testid="diagram-edge"] text')];
-  const svg = root.querySelector('svg[data-testid="diagram"]');
+  const viewport = root.querySelector('[data-testid="diagram-viewport"]');
+  const opacity = (side) => Number(getComputedStyle(root.querySelector('[data-testid="diagram-fade-' + side + '"]')).opacity);
   // The page scrolls in <html> or in <body>, as VS Code's webview styles have it.
   const scrollers = [document.documentElement, document.body];
   return {
@@ -51,7 +62,7 @@ const MEASURE = `(el) => {
     minLabelPx: Math.min(...labels.map(size)),
     minDrawnLabelPx: Math.min(...labels.map((t) => size(t) * (t.getScreenCTM() ? t.getScreenCTM().a : 0))),
     minEdgeLabelPx: Math.min(...edgeLabels.map(size)),
-    svgWidth: svg.getBoundingClientRect().width,
+    svgWidth: viewport.getBoundingClientRect().width,
     panelWidth: document.documentElement.clientWidth,
     minContrast: Math.min(...nodes.map((g) => contrast(getComputedStyle(g.querySelector('text')).fill, getComputedStyle(g.querySelector('rect.outer')).fill))),
     initials: [...root.querySelectorAll('[data-testid="diagram-initial"]')].map((i) => i.getAttribute('data-to') || ''),
@@ -59,6 +70,12 @@ const MEASURE = `(el) => {
     scrollTop: Math.max(...scrollers.map((e) => e.scrollTop)),
     scrollable: scrollers.some((e) => e.scrollHeight > e.clientHeight + 1),
     states: root.querySelectorAll('[data-testid="diagram-state"]').length,
+    contentWidth: viewport.scrollWidth,
+    scrollLeft: viewport.scrollLeft,
+    overflow: el.getAttribute('data-overflow') || '',
+    fadeLeft: opacity('left'),
+    fadeRight: opacity('right'),
+    zoomText: root.querySelector('[data-testid="diagram-zoom"]').textContent.trim(),
   };
 }`;
 
@@ -72,4 +89,32 @@ export async function measureDiagram(f: Frame, scope = '[data-testid="run"], [da
 /** The diagram's scale, from its transform (`translate(x y) scale(k)`). */
 export function scaleOf(m: DiagramMetrics): number {
   return Number(/scale\(([\d.]+)\)/.exec(m.transform)?.[1] ?? NaN);
+}
+
+/** Whether every state of the first diagram in the frame is drawn wholly inside the window (the webview's). */
+export async function allStatesInView(f: Frame, scope = '[data-testid="run"], [data-testid="definition"]'): Promise<string[]> {
+  const outside = new Function('el', `const W = window.innerWidth, H = window.innerHeight;
+    return [...el.shadowRoot.querySelectorAll('[data-testid="diagram-state"]')].filter((g) => {
+      const r = g.getBoundingClientRect();
+      return r.left < -1 || r.top < -1 || r.right > W + 1 || r.bottom > H + 1;
+    }).map((g) => g.getAttribute('data-state'));`) as (el: unknown) => string[];
+  return await f.locator(scope).locator('sg-diagram').first().evaluate(outside);
+}
+
+/**
+ * Turns the mouse wheel as a person does: the pointer moved over the element
+ * (found in a webview's frame; Playwright gives its box in the page's
+ * coordinates), then a real wheel event from the browser, with Control held
+ * when `ctrl`.
+ */
+export async function wheelOver(page: Page, target: Locator, delta: { x?: number; y?: number }, opts: { ctrl?: boolean; atY?: number } = {}): Promise<void> {
+  const box = await target.boundingBox();
+  if (!box) throw new Error('nothing to turn the wheel over');
+  await page.mouse.move(box.x + box.width / 2, box.y + (opts.atY ?? box.height / 2));
+  if (opts.ctrl) await page.keyboard.down('Control');
+  try {
+    await page.mouse.wheel(delta.x ?? 0, delta.y ?? 0);
+  } finally {
+    if (opts.ctrl) await page.keyboard.up('Control');
+  }
 }

@@ -1,5 +1,5 @@
 // The examples/ workspace `npm start` serves: stategate activates by itself,
-// every example is clean, a run starts (screenshot: test-artifacts/examples.png),
+// every example is clean, a run starts (screenshot: docs/images/start-examples.png),
 // an example flow runs to completion there on examples/' own test, its
 // confirmation showing the commands with their variables filled in;
 // each example statechart opens clean, a run of it starts and the state panel
@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { panel, waitForCurrent } from './chart-panel';
+import { panel, showInPanel, waitForCurrent } from './chart-panel';
+import { measureDiagram, scaleOf } from './diagram-readability';
 import { listFlows } from '../../src/engine/index';
 import { keepScreenshot, REPO_ROOT, type VsCode, waitUntil, withVsCode } from './harness';
 
@@ -63,7 +64,8 @@ test('examples/: activates on its own, no problems, a run starts', { timeout: 30
     await vsc.waitForStatusBar('stategate.run', (text) => text === 'review › reading');
     await vsc.executeCommand('workbench.action.closePanel');
     await vsc.page.waitForTimeout(500);
-    t.diagnostic(`screenshot: ${await vsc.screenshot('examples')}`);
+    // The README's first picture (npm start: VS Code on examples/, a run started).
+    t.diagnostic(`screenshot: ${await keepScreenshot(vsc, 'start-examples')}`);
 
     // An example flow as it is: the confirmation shows its commands with the variables filled in, and it
     // runs to completion inside examples/, on examples/' own test (its package.json), pushing nothing.
@@ -89,7 +91,7 @@ async function waitForInView(vsc: VsCode, states: readonly string[], timeoutMs =
   const f = await panel(vsc);
   const end = Date.now() + timeoutMs;
   const inside = async (id: string): Promise<boolean> => {
-    const [box, diagram] = [await f.locator(`[data-testid="diagram-state"][data-state="${id}"]`).boundingBox(), await f.locator('[data-testid="diagram"]').boundingBox()];
+    const [box, diagram] = [await f.locator(`[data-testid="diagram-state"][data-state="${id}"]`).boundingBox(), await f.locator('[data-testid="diagram-viewport"]').boundingBox()];
     return !!box && !!diagram && box.x >= diagram.x && box.y >= diagram.y && box.x + box.width <= diagram.x + diagram.width + 1 && box.y + box.height <= diagram.y + diagram.height + 1;
   };
   for (;;) {
@@ -119,6 +121,8 @@ test('examples/: both statecharts open clean, a run of each starts, the panel hi
 
     await vsc.page.locator('.activitybar .action-item a[aria-label^="stategate"]').click();
     await (await panel(vsc)).locator('[data-testid="no-run"]').waitFor({ timeout: 30_000 });
+    // The Run view gets the side bar's height (the Flows view collapsed), as in the screenshots.
+    await vsc.page.locator('.pane-header', { hasText: 'Flows' }).first().click();
     await vsc.widenSideBar(760);
     const state = async (id: string) => (await panel(vsc)).locator(`[data-testid="diagram-state"][data-state="${id}"]`);
     const click = async (event: string) => (await panel(vsc)).locator(`[data-testid="event-button"][data-event="${event}"]`).click();
@@ -131,12 +135,30 @@ test('examples/: both statecharts open clean, a run of each starts, the panel hi
     assert.equal(await (await state('hotfix')).getAttribute('data-container'), 'compound');
     assert.equal(await (await state('hotfix.resume')).getAttribute('data-history'), 'deep');
     assert.equal(await (await state('checking_in')).getAttribute('data-active'), 'false');
+    // The diagram's words (issue 32, item 6): the chart's own transitions (PAGE) hang on a dotted frame named
+    // as the whole chart, not on a second box named "hotfix"; no caption or tooltip is a dotted id.
+    assert.equal(await (await state('')).getAttribute('data-container'), 'chart');
+    assert.equal(await (await state('')).locator('text').textContent(), 'hotfix (whole chart)');
+    assert.equal(await (await state('hotfix')).locator('text').textContent(), 'hotfix');
+    const words = await (await panel(vsc)).locator('[data-testid="diagram-state"] text, [data-testid="diagram-state"] title').allTextContents();
+    assert.ok(words.length >= 20, `${words.length} captions and tooltips`);
+    assert.deepEqual(words.filter((w) => /\w\.\w/.test(w)), [], 'no dotted id in the diagram');
     // CAUSE_FOUND from the panel's button: two levels down, writing the failing test.
     await click('CAUSE_FOUND');
     await waitForCurrent(vsc, ['hotfix.patching.writing_test']);
     await vsc.waitForStatusBar('stategate.run', (text) => text === 'hotfix › hotfix.patching.writing_test');
     for (const id of ['hotfix', 'hotfix.patching']) assert.equal(await (await state(id)).getAttribute('data-active'), 'true', `${id} active`);
+    // The hotfix chart's chips say names, not ids: writing_test.
+    assert.equal((await (await panel(vsc)).locator('[data-testid="chart-active"]').allInnerTexts()).join(' ').trim(), 'writing_test');
+    // The picture with the whole chart at the editor's font size (the panel wide enough), then back to a narrower panel.
+    await vsc.widenSideBar(1180);
+    let wide = await measureDiagram(await panel(vsc));
+    await waitUntil('the hotfix chart wholly in the wider panel', async () => (wide = await measureDiagram(await panel(vsc))).overflow === 'none', 10_000).catch((e: Error) => {
+      throw new Error(`${e.message}: ${wide.contentWidth}px drawn in ${wide.svgWidth}px, overflow ${wide.overflow}`);
+    });
+    await showInPanel(vsc);
     t.diagnostic(`screenshot: ${await keepScreenshot(vsc, 'example-hotfix-statechart')}`);
+    await vsc.widenSideBar(760);
     // A save of INCIDENT.md in the editor fires the chart's root interrupt from two levels down;
     // RESUME from the panel goes back to the step through the deep history.
     await vsc.openFile('INCIDENT.md');
@@ -145,6 +167,9 @@ test('examples/: both statecharts open clean, a run of each starts, the panel hi
     await waitForCurrent(vsc, ['checking_in']);
     await vsc.waitForStatusBar('stategate.run', (text) => text === 'hotfix › checking_in');
     await waitUntil('the interrupt to be told', async () => (await vsc.notifications()).some((n) => /saving INCIDENT\.md fired interrupt "incident_changed": hotfix\.patching\.writing_test → checking_in/.test(n)), 10_000);
+    // RESUME goes back into hotfix where it was: said so, not as the history's id hotfix.resume.
+    const resume = (await panel(vsc)).locator('.event', { has: (await panel(vsc)).locator('[data-testid="event-button"][data-event="RESUME"]') }).locator('.targets');
+    assert.equal((await resume.innerText()).trim(), '→ hotfix (where it was)');
     await click('RESUME');
     await waitForCurrent(vsc, ['hotfix.patching.writing_test']);
 
@@ -187,9 +212,22 @@ test('examples/: both statecharts open clean, a run of each starts, the panel hi
     await task.waitFor({ timeout: 10_000 });
     assert.equal(await task.getAttribute('data-status'), 'running');
     assert.match(await task.innerText(), /security_scan_task \(agent:security\) running/);
-    // The diagram was fitted to the first chart shown (hotfix): fit it to this one, and see all of it in view.
+    // The widest example in this panel: what is out of view is signalled (the cut-off side faded, the zoom shown).
+    const opening = await waitUntil('the overflow signalled', async () => {
+      const m = await measureDiagram(await panel(vsc));
+      const wider = m.contentWidth > m.svgWidth + 1;
+      return m.overflow === (wider ? 'right' : 'none') && m.fadeRight === (wider ? 1 : 0) ? m : undefined;
+    }, 10_000);
+    assert.equal(opening.zoomText, `${Math.round(scaleOf(opening) * 100)}%`);
+    t.diagnostic(`feature at the opening view: ${opening.contentWidth}px drawn in ${opening.svgWidth}px, ${opening.zoomText}, overflow ${opening.overflow}`);
+    // "Show all": see all of it in view.
     await (await panel(vsc)).locator('[data-testid="diagram-fit"]').click();
     await waitForInView(vsc, ['planning', 'review', 'merging']);
+    // The picture at the opening view (text at the editor's size) in a wider panel, the review regions in view.
+    await vsc.widenSideBar(1100);
+    await (await panel(vsc)).locator('[data-testid="diagram-reset"]').click();
+    await waitUntil('the opening view again', async () => (await measureDiagram(await panel(vsc))).zoomText === '100%', 5_000);
+    await showInPanel(vsc, 'review.code_review.reviewing');
     t.diagnostic(`screenshot: ${await keepScreenshot(vsc, 'example-feature-statechart')}`);
   });
 });

@@ -8,7 +8,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import type { Frame } from 'playwright-core';
+import { cardSpills } from './card-overflow';
+import { goto } from './editor-actions';
 import { REPO_ROOT, type VsCode, withVsCode } from './harness';
+import { showInPanel } from './chart-panel';
 
 const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 const PANEL = '[data-testid="run"], [data-testid="no-run"]';
@@ -157,7 +160,10 @@ test('the state panel follows a run and lets a person step in', { timeout: 420_0
     await vsc.page.locator('.tabs-container .tab.active[aria-label*="feature.workflow.json"]').waitFor({ timeout: 10_000 });
     assert.equal(await currentState(vsc), 'review', 'still waiting for the approval');
     await vsc.page.locator('.notifications-toasts .notification-list-item', { hasText: 'approve SHIP' }).first().waitFor({ timeout: 15_000 });
-    await vsc.page.waitForTimeout(400);
+    // The picture shows the panel from its top (the approval card, the diagram) with the side bar's height.
+    await vsc.page.locator('.pane-header', { hasText: 'Flows' }).first().click();
+    await vsc.widenSideBar(640);
+    await showInPanel(vsc);
     const docShot = await vsc.screenshot('panel-mid-run');
     fs.mkdirSync(path.join(REPO_ROOT, 'docs', 'images'), { recursive: true });
     fs.copyFileSync(docShot, path.join(REPO_ROOT, 'docs', 'images', 'panel.png'));
@@ -227,5 +233,34 @@ test('in a debug workflow the panel edits the context; a changed workflow file s
     await banner.waitFor({ state: 'detached', timeout: 15_000 });
     assert.equal((await (await panel(vsc)).locator('[data-testid="instructions"]').innerText()).trim(), 'Reproduce the bug with a test.');
     t.diagnostic(`screenshot: ${await vsc.screenshot('panel-debug')}`);
+
+    // The banner means "the saved file differs and the run can take it" (issue 32, item 9): typing without saving shows none,
+    // a save shows it, and a finished run (nothing left to reload into) shows none.
+    const withBanner = async (): Promise<number> => await (await panel(vsc)).locator('[data-testid="definition-changed"]').count();
+    await vsc.openFile('debug.workflow.json');
+    await vsc.runCommand('View: Move Editor into Right Group'); // the panel stays in sight beside it
+    const text = fs.readFileSync(file, 'utf8');
+    await goto(vsc, text, text.indexOf('Reproduce the bug with a test.') + 'Reproduce the bug with a test'.length);
+    await vsc.page.keyboard.type(' (unsaved)');
+    await vsc.page.waitForTimeout(2_500); // the panel polls every second
+    assert.equal(await withBanner(), 0, 'an unsaved edit is not a changed definition');
+    await vsc.page.keyboard.press('Control+S');
+    await (await panel(vsc)).locator('[data-testid="definition-changed"]').waitFor({ timeout: 15_000 });
+    cli(vsc, 'send', 'FOUND');
+    cli(vsc, 'send', 'FIXED');
+    await (await panel(vsc)).locator('[data-testid="run"][data-status="completed"]').waitFor({ timeout: 15_000 });
+    assert.equal(await withBanner(), 0, 'a completed run offers no reload');
+
+    // Long names, commands, paths and values wrap inside their cards in a narrow side bar (issue 32, item 9).
+    await vsc.runCommand('View: Close All Editors');
+    cli(vsc, 'start', 'release-with-an-uncommonly-long-name.workflow.json');
+    await vsc.page.locator('.activitybar .action-item a[aria-label^="stategate"]').click();
+    await vsc.widenSideBar(240);
+    const side = await vsc.webviewFrame('[data-testid="run"][data-state^="verifying_the_release_candidate"]', 30_000);
+    await side.locator('[data-testid="record"]').waitFor({ timeout: 15_000 });
+    const spills = await cardSpills(side);
+    t.diagnostic(`screenshot: ${await vsc.screenshot('panel-narrow-side-bar')}`);
+    assert.deepEqual(spills, [], 'no element runs out of its card');
   });
 });
+

@@ -151,6 +151,15 @@ test('a run started from the palette shows in the status bar, follows the CLI, s
     const paused = await vsc.waitForStatusBar(RUN_ITEM, () => true);
     await waitUntilLabel(vsc, /state reading, paused/);
     assert.equal(paused.text, 'review › reading', 'the same text, with the pause icon');
+    // Past Runs words each status as the other views do (issue 32, item 6): the shared words and icons.
+    await vsc.runCommand('stategate: Past Runs…');
+    const rows = vsc.page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
+    await rows.first().waitFor({ state: 'visible', timeout: 10_000 });
+    const pausedRow = rows.filter({ hasText: 'active · paused in "reading"' });
+    const stoppedRow = rows.filter({ hasText: 'stopped in "commenting"' });
+    assert.equal(await pausedRow.locator('.codicon-debug-pause').count(), 1, 'the paused run with the pause icon');
+    assert.equal(await stoppedRow.locator('.codicon-debug-stop').count(), 1, 'the replaced run with the stop icon');
+    await vsc.closeQuickInput();
     await vsc.executeCommand('stategate.stopRun');
     await waitUntil('the run item to clear after Stop', async () => !(await vsc.statusBarItems()).some((i) => i.id.includes(RUN_ITEM)), 10_000);
   });

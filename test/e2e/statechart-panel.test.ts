@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { panel, waitForCurrent } from './chart-panel';
-import { measureDiagram, scaleOf, type DiagramMetrics } from './diagram-readability';
+import { allStatesInView, measureDiagram, scaleOf, wheelOver, type DiagramMetrics } from './diagram-readability';
 import { REPO_ROOT, type VsCode, waitUntil, withVsCode } from './harness';
 
 const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
@@ -74,10 +74,14 @@ test('the state panel on a statechart run: nested diagram, an event from a butto
     assert.equal(await state('work').getAttribute('data-container'), 'compound');
     assert.equal(await state('paused').getAttribute('data-active'), 'false');
     assert.equal(await state('work.resume').getAttribute('data-history'), 'deep');
-    assert.equal((await state('work.resume').textContent())?.trim(), 'H*');
+    assert.equal((await state('work.resume').locator('text').textContent())?.trim(), 'H*');
+    assert.equal(await state('work.resume').locator('title').textContent(), 'work (where it was)', 'its tooltip says what it is, not work.resume');
     const [compile, lint] = [await state('work.build.compile').boundingBox(), await state('work.build.lint').boundingBox()];
     assert.ok(compile && lint && (compile.x + compile.width <= lint.x || lint.x + lint.width <= compile.x || compile.y + compile.height <= lint.y || lint.y + lint.height <= compile.y), 'the regions are drawn apart');
     await vsc.waitForStatusBar('stategate.run', (text) => text === 'pipeline › compile.compiling | lint.linting');
+    // One history row per happening (issue 32, item 9): the start, not also "statechart started" for its first step.
+    const rows = await f.locator('[data-testid="history-entry"]').allInnerTexts();
+    assert.equal(rows.filter((r) => /started/.test(r)).length, 1, `the start once: ${JSON.stringify(rows)}`);
 
     // The events of the configuration: LINTED's guard fails, with the reason on hover.
     const linted = f.locator('[data-testid="event-button"][data-event="LINTED"]');
@@ -103,20 +107,26 @@ test('the state panel on a statechart run: nested diagram, an event from a butto
     assert.ok(narrow.svgWidth <= narrow.panelWidth && narrow.minDrawnLabelPx >= narrow.editorFontPx - 0.01, 'narrower: within the panel, text still at the editor font size');
     await vsc.widenSideBar(1000);
     await waitUntil('the diagram to follow a wider panel', async () => (await measureDiagram(f)).svgWidth >= opening.svgWidth - 2, 10_000);
-    // The wheel is left to the panel, which scrolls (the diagram does not take it: not prevented, no zoom);
-    // Ctrl + wheel zooms the diagram (taken, the scale grows). Dispatched in the webview's DOM: Playwright's
-    // wheel over VS Code's out-of-process webview frame did not arrive in this setup.
+    // The wheel as a person turns it: Playwright's mouse over the webview's frame, real wheel events from the
+    // browser. A plain wheel scrolls the panel and leaves the diagram's scale alone; Ctrl + wheel zooms the
+    // diagram, and the toolbar shows the zoom.
     const top = await measureDiagram(f);
     assert.ok(top.scrollable, 'the panel is taller than its view, so a wheel has something to scroll');
-    const wheel = new Function('el', 'ctrl', `const svg = el.shadowRoot.querySelector('svg[data-testid="diagram"]'); const r = svg.getBoundingClientRect();
-      const e = new WheelEvent('wheel', { deltaY: ctrl ? -200 : 200, ctrlKey: ctrl, clientX: r.left + r.width / 2, clientY: r.top + 40, bubbles: true, cancelable: true, composed: true });
-      svg.dispatchEvent(e); return e.defaultPrevented;`) as (el: unknown, ctrl: boolean) => boolean;
-    const diagram = f.locator('[data-testid="run"] sg-diagram').first();
-    assert.equal(await diagram.evaluate(wheel, false), false, 'a plain wheel is left to the panel');
-    const scrolled = await measureDiagram(f);
-    assert.equal(scrolled.transform, top.transform, 'a plain wheel does not zoom or pan the diagram');
-    assert.equal(await diagram.evaluate(wheel, true), true, 'Ctrl + wheel is taken by the diagram');
-    await waitUntil('Ctrl + wheel to zoom in', async () => scaleOf(await measureDiagram(f)) > scaleOf(scrolled), 5_000);
+    assert.equal(top.zoomText, `${Math.round(scaleOf(top) * 100)}%`, 'the zoom is shown');
+    const viewport = f.locator('[data-testid="run"] [data-testid="diagram-viewport"]').first();
+    await wheelOver(vsc.page, viewport, { y: 200 }, { atY: 80 });
+    const scrolled = await waitUntil('the wheel to scroll the panel', async () => {
+      const m = await measureDiagram(f);
+      return m.scrollTop > top.scrollTop + 50 ? m : undefined;
+    }, 5_000);
+    assert.equal(scrolled.transform, top.transform, 'a plain wheel does not zoom the diagram');
+    await wheelOver(vsc.page, viewport, { y: -200 }, { ctrl: true, atY: 300 });
+    const zoomed = await waitUntil('Ctrl + wheel to zoom in', async () => {
+      const m = await measureDiagram(f);
+      return scaleOf(m) > scaleOf(scrolled) ? m : undefined;
+    }, 5_000);
+    assert.equal(zoomed.zoomText, `${Math.round(scaleOf(zoomed) * 100)}%`, 'the zoom shown follows');
+    assert.equal(await vsc.page.evaluate('window.devicePixelRatio'), 1, 'Ctrl + wheel zoomed the diagram, not the browser page');
     // "Fit to width" goes back to the opening view.
     await f.locator('[data-testid="diagram-reset"]').click();
     await waitUntil('the opening view again', async () => scaleOf(await measureDiagram(f)) === scaleOf(top), 5_000);
@@ -167,7 +177,36 @@ test('the state panel on a statechart run: nested diagram, an event from a butto
     assert.ok(bigM.minDrawnLabelPx >= bigM.editorFontPx - 0.01 && bigM.minLabelPx >= bigM.editorFontPx, `40 states: labels at ${bigM.minDrawnLabelPx}px`);
     assert.ok(bigM.svgWidth <= bigM.panelWidth && bigM.svgWidth >= 0.75 * bigM.panelWidth, `40 states: ${bigM.svgWidth}px in ${bigM.panelWidth}px`);
     assert.ok(bigM.minContrast >= 4.5);
+    // Wider than this panel at the editor's font size: it says so at once. A real scroller wider than its view,
+    // the right edge faded (the theme's scrollbar shadow), the zoom shown at 100%.
+    const cut = await waitUntil('the cut-off side to fade', async () => {
+      const m = await measureDiagram(big);
+      return m.fadeRight === 1 ? m : undefined;
+    }, 5_000);
+    assert.ok(cut.contentWidth > cut.svgWidth + 50, `40 states: ${cut.contentWidth}px drawn in a ${cut.svgWidth}px view`);
+    assert.equal(cut.overflow, 'right');
+    assert.equal(cut.fadeLeft, 0);
+    assert.equal(cut.zoomText, '100%');
     t.diagnostic(`screenshot: ${await vsc.screenshot('statechart-40-states')}`);
+    // A sideways wheel (a trackpad's swipe) over it scrolls it: now both sides have more.
+    const bigViewport = big.locator('[data-testid="definition"] [data-testid="diagram-viewport"]').first();
+    await wheelOver(vsc.page, bigViewport, { x: 300 }, { atY: 60 });
+    const swiped = await waitUntil('the sideways wheel to scroll the diagram', async () => {
+      const m = await measureDiagram(big);
+      return m.scrollLeft > 0 && m.overflow === 'both' && m.fadeLeft === 1 ? m : undefined;
+    }, 5_000);
+    // The chevron on the cut edge scrolls further that way.
+    await big.locator('[data-testid="diagram-more-right"]').click();
+    await waitUntil('the chevron to scroll the diagram', async () => (await measureDiagram(big)).scrollLeft > swiped.scrollLeft + 100, 5_000);
+    // "Show all" (asked for, so smaller than the editor's font size may be): every state in view, the zoom shown.
+    await big.locator('[data-testid="diagram-fit"]').click();
+    const all = await waitUntil('the whole diagram in view', async () => {
+      const m = await measureDiagram(big);
+      return m.overflow === 'none' && m.fadeRight === 0 && (await allStatesInView(big)).length === 0 ? m : undefined;
+    }, 5_000);
+    assert.ok(scaleOf(all) < 1, `Show all zoomed out (${all.zoomText})`);
+    assert.equal(all.zoomText, `${Math.round(scaleOf(all) * 100)}%`);
+    t.diagnostic(`screenshot: ${await vsc.screenshot('statechart-40-states-all')}`);
 
     // "Show diagram" on another file while this run is active: the editor panel shows that file's
     // definition with no state highlighted (not this run), the side bar keeps the run, and

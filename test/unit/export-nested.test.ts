@@ -184,7 +184,10 @@ describe('SVG', () => {
     const svg = readSvg(text);
     assert.deepEqual([...svg.states.keys()].sort(), [...diagramTree(wf).nodes.keys()].sort());
     assert.match(text, /<g class="state final" data-state="failed"><title>failed<\/title><rect [^>]*fill="#c0392b"/);
-    assert.match(text, /<g class="state region" data-state="analysis.code_review"><title>analysis.code_review<\/title><rect [^>]*stroke-dasharray="6 4"/);
+    // Tooltips say what a person reads (state-names.ts), never the dotted id.
+    assert.match(text, /<g class="state region" data-state="analysis.code_review"><title>code_review<\/title><rect [^>]*stroke-dasharray="6 4"/);
+    assert.match(text, /data-state="analysis.code_review.pending"><title>code_review › pending<\/title>/);
+    assert.doesNotMatch(text, /<title>[^<]*\w\.\w[^<]*<\/title>/);
     assert.match(text, /<text [^>]*fill="#ffffff"[^>]*>failed<\/text>/, 'white text on a dark fill');
   });
 });

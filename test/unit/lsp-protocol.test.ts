@@ -41,7 +41,7 @@ import {
 } from 'vscode-languageserver-protocol/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { serve } from '../../src/lsp/server';
-import { LENS_COMMANDS } from '../../src/lsp/commands';
+import { JSON_SYNTAX_NOTIFICATION, LENS_COMMANDS } from '../../src/lsp/commands';
 import { MAX_YAML_LENGTH } from '../../src/engine/formats/yaml-size';
 import { initialize, lspClient, type LspClient } from './helpers/lsp-client';
 import { tempDir } from './helpers/temp-dir';
@@ -282,6 +282,31 @@ describe('one row per request', () => {
       assert.deepEqual(await other.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } }), []);
     } finally {
       other.connection.dispose();
+    }
+  });
+
+  test('a JSON syntax error is one diagnostic: left to an editor that reports it (VS Code\'s JSON service), reported to any other', async () => {
+    const missingComma = WORKFLOW.replace('"initial": "reading",', '"initial": "reading"');
+    // Any other editor (and `stategate lsp`): the server reports it.
+    const plain = await openFresh('comma.workflow.json', missingComma, 'json');
+    assert.deepEqual(plain.diagnostics.map((d) => d.code), ['json-syntax']);
+    const vscodeLike = startServer();
+    try {
+      await initialize(vscodeLike, ws, { editorReportsJsonSyntax: true });
+      const dir = path.join(ws, `case-${++fresh}`);
+      const json = await vscodeLike.open(dir, 'comma.workflow.json', missingComma, 'json');
+      assert.deepEqual(json.diagnostics, [], 'VS Code\'s JSON service reports the missing comma; the server does not repeat it');
+      // What is stategate's own stays: a nesting past the cap, and the checks of a well-formed file.
+      const deep = await vscodeLike.open(dir, 'deep.workflow.json', `{"id": "x", "initial": "a", "states": {"a": {"type": "final"}}, "meta": ${'['.repeat(300)}${']'.repeat(300)}}`, 'json');
+      assert.ok(deep.diagnostics.some((d) => d.code === 'json-syntax' && /levels deep/.test(String(d.message))), JSON.stringify(deep.diagnostics));
+      const typo = await vscodeLike.open(dir, 'typo.workflow.json', WORKFLOW.replace('"DONE": "done"', '"DONE": "dne"'), 'json');
+      assert.deepEqual(typo.diagnostics.map((d) => d.code), ['unknown-target']);
+      // json.validate.enable turned off: the client says so and the server reports the syntax error again.
+      const again = vscodeLike.diagnosticsOf(json.uri);
+      await vscodeLike.connection.sendNotification(JSON_SYNTAX_NOTIFICATION, false);
+      assert.deepEqual((await again).map((d) => d.code), ['json-syntax']);
+    } finally {
+      vscodeLike.connection.dispose();
     }
   });
 

@@ -125,6 +125,31 @@ test('history point: the run right after an entry, replayed from the journal pre
   assert.equal((await runner.state()).state, 'review');
 });
 
+test('history rows: one row per happening (a statechart\'s start and first step, an approval and its transition, are one row each)', async () => {
+  // A statechart run journals its start and its first step (entering the initial states): one row, "started hotfix …".
+  const chart = workspace(path.join(REPO, 'examples', 'hotfix.statechart.yaml'));
+  await chart.runner.start(chart.file);
+  await chart.runner.send('CAUSE_FOUND');
+  const chartJournal = await chart.runner.store.readJournal((await chart.runner.requireActive()).runId);
+  assert.deepEqual(chartJournal.map((e) => e.kind), ['start', 'chart', 'chart'], 'the journal keeps both entries');
+  const chartModel = renderModel(await situation(chart.runner), chartJournal);
+  assert.ok(chartModel.kind === 'active');
+  assert.deepEqual(chartModel.history.map((e) => [e.kind, e.seq]), [['start', 1], ['chart', 3]]);
+  // Selecting the start row shows the run after its first step, in the initial leaf state.
+  assert.equal(historyPoint(historyOf(chartJournal), 1)?.state, 'hotfix.investigating');
+
+  // An approved transition: "DEPLOY waits for approval", then "DEPLOY: staging → production (approved)", not also "DEPLOY approved".
+  const deploy = workspace(path.join(REPO, 'examples', 'deploy.workflow.json'));
+  await deploy.runner.start(deploy.file);
+  await deploy.runner.send('DEPLOY');
+  await deploy.runner.approve();
+  const deployJournal = await deploy.runner.store.readJournal((await deploy.runner.requireActive()).runId);
+  assert.deepEqual(deployJournal.map((e) => e.kind), ['start', 'approval_requested', 'approved', 'transition']);
+  const deployModel = renderModel(await situation(deploy.runner), deployJournal);
+  assert.ok(deployModel.kind === 'active');
+  assert.deepEqual(deployModel.history.map((e) => e.kind), ['start', 'approval_requested', 'transition']);
+});
+
 test('the render model carries the run record\'s summary: phase, task, iterations, bounds as fractions for the bars', async (t) => {
   const root = tempDir('sg-panel-record-', t);
   const file = path.join(root, 'bounded.workflow.json');

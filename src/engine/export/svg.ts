@@ -11,6 +11,7 @@ import type { Workflow } from '../model/index.js';
 import type { GraphEdge } from './graph.js';
 import { layoutGraph, labelWidth, LABEL_HEIGHT, NODE_HEIGHT_PX, nodeWidth, titleLabel, type Box, type ElkEngine, type LayoutEdge, type LayoutNode, type LayoutResult } from './layout.js';
 import { diagramTree, isContainer, textColorOn, type DiagramTree, type TreeNode } from './tree.js';
+import { readableNames } from './state-names.js';
 
 const START = '.start';
 /** Layout ids of the `[*]` dots; no state id starts with a dot. */
@@ -80,6 +81,9 @@ function drawSvg(tree: DiagramTree, edges: readonly DrawnEdge[], l: LayoutResult
     `<rect ${attrs({ width: '100%', height: '100%', fill: '#ffffff' })}/>`,
   ];
   const at = (id: string): Box | undefined => l.nodes.get(id);
+  // Tooltips name each state as a person reads it, not by its dotted id (state-names.ts).
+  const names = readableNames(tree);
+  const title = (n: TreeNode): string => `<title>${escapeXml(names.get(n.id) ?? n.label)}</title>`;
   // Containers first (outermost first), then the edges, then the states and dots on top.
   const containers: TreeNode[] = [];
   const leaves: TreeNode[] = [];
@@ -91,7 +95,7 @@ function drawSvg(tree: DiagramTree, edges: readonly DrawnEdge[], l: LayoutResult
   tree.top.forEach(walk);
   for (const n of containers) {
     const b = at(n.id);
-    if (b) out.push(containerSvg(n, b));
+    if (b) out.push(containerSvg(n, b, title(n)));
   }
   for (const e of edges) {
     const p = l.edges.get(e.id);
@@ -102,7 +106,7 @@ function drawSvg(tree: DiagramTree, edges: readonly DrawnEdge[], l: LayoutResult
   }
   for (const n of leaves) {
     const b = at(n.id);
-    if (b) out.push(leafSvg(n, b));
+    if (b) out.push(leafSvg(n, b, title(n)));
   }
   for (const id of [START, ...containers.map((n) => initialDot(n.id))]) {
     const b = at(id);
@@ -125,12 +129,14 @@ function stateAttrs(n: TreeNode): string {
   return attrs({ class: `state ${n.region ? 'region' : n.kind}`, 'data-state': n.id });
 }
 
-function containerSvg(n: TreeNode, b: Box): string {
-  const frame = rect(b, { fill: n.color ?? (n.region ? 'none' : '#fafafa'), stroke: INK, 'stroke-width': 1.2, 'stroke-dasharray': n.region ? '6 4' : undefined });
-  return `<g ${stateAttrs(n)}><title>${escapeXml(n.id)}</title>${frame}${caption(n, b.x + 10, b.y + 13, 'start', true)}</g>`;
+function containerSvg(n: TreeNode, b: Box, title: string): string {
+  // The chart root ('') is a frame, not a state: unfilled, dotted, so it never looks like a compound state.
+  const root = n.id === '';
+  const frame = rect(b, { fill: n.color ?? (n.region || root ? 'none' : '#fafafa'), stroke: INK, 'stroke-width': root ? 1 : 1.2, 'stroke-dasharray': root ? '2 3' : n.region ? '6 4' : undefined });
+  return `<g ${stateAttrs(n)}>${title}${frame}${caption(n, b.x + 10, b.y + 13, 'start', true)}</g>`;
 }
 
-function leafSvg(n: TreeNode, b: Box): string {
+function leafSvg(n: TreeNode, b: Box, title: string): string {
   const cx = b.x + b.width / 2;
   const cy = b.y + b.height / 2;
   const fill = n.color ?? '#ffffff';
@@ -138,5 +144,5 @@ function leafSvg(n: TreeNode, b: Box): string {
     ? `<circle ${attrs({ cx: round(cx), cy: round(cy), r: b.width / 2, fill, stroke: INK, 'stroke-width': 1.2 })}/>`
     : rect(b, { fill, stroke: INK, 'stroke-width': 1.2, 'stroke-dasharray': n.interruptHandler ? '5 3' : undefined }) +
       (n.kind === 'final' ? rect(b, { fill: 'none', stroke: INK, 'stroke-width': 1 }, 3) : '');
-  return `<g ${stateAttrs(n)}><title>${escapeXml(n.id)}</title>${shape}${caption(n, cx, cy, 'middle', false)}</g>`;
+  return `<g ${stateAttrs(n)}>${title}${shape}${caption(n, cx, cy, 'middle', false)}</g>`;
 }

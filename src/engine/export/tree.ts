@@ -49,7 +49,9 @@ function chartTree(wf: Workflow): DiagramTree {
   const meta = wf.chart?.root.meta;
   nodes.set(ROOT, {
     id: ROOT,
-    label: meta?.label || wf.name || wf.id,
+    // Not a state: the frame whose transitions apply in every state. Named as such unless the author named it,
+    // so a top-level state named like the chart (hotfix's `hotfix`) is not a second, equal "hotfix" box.
+    label: meta?.label || `${wf.name || wf.id} (whole chart)`,
     kind: 'compound',
     children: top,
     ...(initial ? { initial } : {}),
@@ -60,13 +62,25 @@ function chartTree(wf: Workflow): DiagramTree {
   return { id: wf.id, nodes, top: [ROOT], initial: ROOT, edges };
 }
 
+/**
+ * A state named like its parent (a compound `build` holding a `build`) is drawn
+ * as `build › build`: two nested boxes with one caption would look like one
+ * state twice.
+ */
+function captionOf(s: StateNode, wf: Workflow): string {
+  const own = s.chart?.meta?.label || s.key;
+  const parent = s.parent === undefined ? undefined : wf.states.get(s.parent);
+  const parentCaption = parent && (parent.chart?.meta?.label || parent.key);
+  return parentCaption === own ? `${parentCaption} › ${own}` : own;
+}
+
 function chartNode(s: StateNode, wf: Workflow): TreeNode {
   const meta = s.chart?.meta;
   const history = s.chart?.history;
   const initial = s.kind === 'compound' && s.initial ? s.children.find((c) => wf.states.get(c)?.key === s.initial!.name) : undefined;
   return {
     id: s.id,
-    label: history ? (history === 'deep' ? 'H*' : 'H') : meta?.label || s.key,
+    label: history ? (history === 'deep' ? 'H*' : 'H') : captionOf(s, wf),
     kind: s.kind,
     ...(s.parent !== undefined ? { parent: s.parent } : {}),
     children: s.children.filter((c) => wf.states.has(c)),

@@ -57,6 +57,20 @@ function clampNode(node: Node, end: number): void {
   if (children) for (const child of children) clampNode(child, end);
 }
 
+const PARSER_PREFIX = 'JSON syntax error: ';
+const TOO_DEEP = `${PARSER_PREFIX}the JSON is nested too deeply to read.`;
+
+/**
+ * Whether `d` is a syntax error of the JSON text itself (a missing comma, an
+ * unclosed string: what jsonc-parser finds, and what an editor's own JSON
+ * service reports too), not one of stategate's own findings about the text
+ * (nested too deeply, empty). The language server leaves these to an editor
+ * that reports them (src/lsp/diagnostics.ts), so one mistake is one diagnostic.
+ */
+export function isJsonParserError(d: Pick<Diagnostic, 'code' | 'message'>): boolean {
+  return d.code === 'json-syntax' && d.message.startsWith(PARSER_PREFIX) && d.message !== TOO_DEEP;
+}
+
 /** Parses JSON with comments and trailing commas; syntax errors become `json-syntax` diagnostics. */
 export function parseJsonc(text: string): ParsedJsonc {
   // Well-formed text (the common case) takes the fast path, which builds the same tree.
@@ -69,14 +83,14 @@ export function parseJsonc(text: string): ParsedJsonc {
   } catch (err) {
     // jsonc-parser recurses per nesting level: thousands of levels exhaust the stack (found by a statechart test).
     if (!(err instanceof RangeError)) throw err;
-    return { diagnostics: [{ severity: 'error', code: 'json-syntax', message: 'JSON syntax error: the JSON is nested too deeply to read.', loc: { pointer: '', start: 0, end: 0 } }] };
+    return { diagnostics: [{ severity: 'error', code: 'json-syntax', message: TOO_DEEP, loc: { pointer: '', start: 0, end: 0 } }] };
   }
   const diagnostics: Diagnostic[] = errors.map((e) => {
     const name = printParseErrorCode(e.error);
     return {
       severity: 'error',
       code: 'json-syntax',
-      message: `JSON syntax error: ${SYNTAX_MESSAGES[name] ?? name}`,
+      message: `${PARSER_PREFIX}${SYNTAX_MESSAGES[name] ?? name}`,
       // jsonc-parser reports an unterminated block comment one character past the
       // end of the text (`/*` -> 0..3): keep every range inside the text (found by
       // test/unit/fuzz-loader.test.ts).

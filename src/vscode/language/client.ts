@@ -8,7 +8,7 @@
  */
 import * as vscode from 'vscode';
 import { LanguageClient, RevealOutputChannelOn, TransportKind, type DocumentSelector, type LanguageClientOptions, type Middleware, type ServerOptions } from 'vscode-languageclient/node';
-import { LENS_COMMANDS, PROCESS_ID_REQUEST, RUN_FLOW_COMMAND, SHOW_PANEL_COMMAND, SHOW_REFERENCES_COMMAND, START_RUN_COMMAND, type ServerOptions as InitializationOptions } from '../../lsp/commands.js';
+import { JSON_SYNTAX_NOTIFICATION, LENS_COMMANDS, PROCESS_ID_REQUEST, RUN_FLOW_COMMAND, SHOW_PANEL_COMMAND, SHOW_REFERENCES_COMMAND, START_RUN_COMMAND, type ServerOptions as InitializationOptions } from '../../lsp/commands.js';
 
 export interface LanguageServerHandle {
   /** The server's process id, once it answers (undefined if it never started). */
@@ -18,7 +18,7 @@ export interface LanguageServerHandle {
 export function startLanguageClient(context: vscode.ExtensionContext, documentSelector: DocumentSelector): LanguageServerHandle {
   const module = context.asAbsolutePath('dist/lsp-server.js');
   const server: ServerOptions = { run: { module, transport: TransportKind.ipc }, debug: { module, transport: TransportKind.ipc } };
-  const initializationOptions: InitializationOptions = { commands: [...LENS_COMMANDS], schemaDir: context.asAbsolutePath('schemas') };
+  const initializationOptions: InitializationOptions = { commands: [...LENS_COMMANDS], schemaDir: context.asAbsolutePath('schemas'), editorReportsJsonSyntax: jsonServiceValidates() };
   let client: LanguageClient | undefined;
   const options: LanguageClientOptions = {
     documentSelector,
@@ -31,12 +31,23 @@ export function startLanguageClient(context: vscode.ExtensionContext, documentSe
   client = new LanguageClient('stategate', 'stategate language server', server, options);
   const started = client.start();
   context.subscriptions.push({ dispose: () => void client?.stop() });
+  // VS Code's JSON service reports a JSON document's syntax errors while json.validate.enable is on: the server leaves them to it.
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('json.validate.enable')) void started.then(() => client?.sendNotification(JSON_SYNTAX_NOTIFICATION, jsonServiceValidates()));
+    }),
+  );
   return {
     processId: async () => {
       await started;
       return client?.sendRequest<number>(PROCESS_ID_REQUEST);
     },
   };
+}
+
+/** Whether VS Code's JSON language service checks JSON documents (and so reports their syntax errors). */
+function jsonServiceValidates(): boolean {
+  return vscode.workspace.getConfiguration('json').get<boolean>('validate.enable', true);
 }
 
 /**

@@ -4,7 +4,7 @@
  * panel's nodes, each with its parent, so the webview lays compound states
  * and regions out as ELK compound nodes. Pure, unit-tested.
  */
-import { diagramTree, isContainer, NODE_HEIGHT_PX, nodeWidth, type TreeNode, type Workflow } from '../../engine/index.js';
+import { diagramTree, isContainer, readableNames, NODE_HEIGHT_PX, nodeWidth, type TreeNode, type Workflow } from '../../engine/index.js';
 import type { DiagramModel, DiagramNode } from '../../protocol.js';
 import { diagramEdges } from './diagram-model.js';
 
@@ -13,12 +13,14 @@ export const HISTORY_NODE_PX = 30;
 
 function containerKind(n: TreeNode): DiagramNode['container'] {
   if (!isContainer(n)) return undefined;
+  if (n.id === '') return 'chart';
   if (n.kind === 'parallel') return 'parallel';
   return n.region ? 'region' : 'compound';
 }
 
 export function chartDiagramModel(wf: Workflow): DiagramModel {
   const tree = diagramTree(wf);
+  const names = readableNames(tree);
   const initials = new Set<string>();
   if (tree.initial !== undefined) initials.add(tree.initial);
   for (const n of tree.nodes.values()) if (n.initial !== undefined) initials.add(n.initial);
@@ -28,6 +30,7 @@ export function chartDiagramModel(wf: Workflow): DiagramModel {
     const n = tree.nodes.get(id)!;
     const container = containerKind(n);
     const size = n.history ? HISTORY_NODE_PX : undefined;
+    const name = names.get(n.id);
     nodes.push({
       id: n.id,
       width: size ?? nodeWidth(n.label),
@@ -36,6 +39,7 @@ export function chartDiagramModel(wf: Workflow): DiagramModel {
       initial: initials.has(n.id),
       interruptHandler: n.interruptHandler,
       ...(n.label !== n.id ? { label: n.label } : {}),
+      ...(name !== undefined && name !== n.label ? { name } : {}),
       ...(n.parent !== undefined ? { parent: n.parent } : {}),
       ...(container ? { container } : {}),
       ...(n.history ? { history: n.history } : {}),

@@ -10,6 +10,7 @@ import type { RunSituation } from '../runtime/run-service.js';
 import { chartDiagramModel } from './chart-diagram-model.js';
 import { chartPanelModel } from './chart-panel-model.js';
 import { diagramModel } from './diagram-model.js';
+import { historyRows } from './history-rows.js';
 import { recordSummary } from './record-summary.js';
 
 /** The newest entries the history shows; older ones stay in journal.jsonl. */
@@ -49,7 +50,7 @@ export function renderModel(situation: RunSituation, journal: readonly StoredEnt
     diagram: !wf ? EMPTY_DIAGRAM : chart ? chartDiagramModel(wf) : diagramModel(wf),
     visited: run.visited,
     taken: run.taken,
-    history: historyOf(journal.slice(-HISTORY_LIMIT)),
+    history: historyRows(historyOf(journal.slice(-HISTORY_LIMIT))),
     definitionChanged: situation.definitionChanged,
     ...(situation.sandbox ? { sandbox: situation.sandbox } : {}),
     ...(chart ? { chart } : {}),

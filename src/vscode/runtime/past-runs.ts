@@ -1,10 +1,10 @@
 /**
  * "stategate: Past Runs…": every run of the workspace's store, newest first, the active one
- * marked, so a run replaced by another (its journal kept) is found where a person looks for it.
+ * marked, each status in the shared words (past-run-item.ts), so a run replaced by another (its journal kept) is found where a person looks for it.
  * Choosing one opens its journal, read-only, as JSON lines; `stategate run list` is the CLI's twin.
  */
 import * as vscode from 'vscode';
-import { plainAge } from '../../engine/index.js';
+import { pastRunItem } from './past-run-item.js';
 import type { RunService } from './run-service.js';
 
 export async function showPastRuns(service: RunService): Promise<string | undefined> {
@@ -17,12 +17,7 @@ export async function showPastRuns(service: RunService): Promise<string | undefi
     return undefined;
   }
   const now = Date.now();
-  const items = runs.map((r) => ({
-    label: r.workflow.id,
-    description: `${r.runId === activeId ? 'active · ' : ''}${r.status} in "${r.state}"`,
-    detail: `started ${plainAge(now - Date.parse(r.createdAt))} ago · last change ${plainAge(now - Date.parse(r.updatedAt))} ago · run ${r.runId}`,
-    runId: r.runId,
-  }));
+  const items = runs.map((r) => pastRunItem(r, activeId, now));
   const picked = await vscode.window.showQuickPick(items, { title: 'stategate: Past Runs', placeHolder: 'A run to open its journal', matchOnDescription: true, matchOnDetail: true });
   if (!picked) return undefined;
   const journal = await runner.store.readJournal(picked.runId);

@@ -15,7 +15,7 @@
 import * as path from 'node:path';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { chooseStorage, findSandbox, sandboxStatusHere, userStateDir, type SandboxStatus, writeStorePointer, FileRunStorage, readRecord, Runner, RunnerError, type AgentStateRecord, type StateView, type RunSnapshot, type StoredEntry, type StoreProblem, type Workflow } from '../../engine/index.js';
+import { chooseStorage, findSandbox, isLiveRun, sandboxStatusHere, userStateDir, type SandboxStatus, writeStorePointer, FileRunStorage, readRecord, Runner, RunnerError, type AgentStateRecord, type StateView, type RunSnapshot, type StoredEntry, type StoreProblem, type Workflow } from '../../engine/index.js';
 import { analyseShellLazily, rewriteShellLazily } from './lazy-shell.js';
 import { statStamp } from './stat-stamp.js';
 import { configuredStore } from './store-setting.js';
@@ -30,7 +30,11 @@ export type RunSituation =
       readonly run: RunSnapshot;
       readonly view: StateView;
       readonly workflow: Workflow | undefined;
-      /** The workflow file changed (or vanished) since the run started. */
+      /**
+       * The saved workflow file differs from (or vanished since) the definition the run uses, and the
+       * run can still take a reload (running or paused): what the "Reload definition" banner offers.
+       * Unsaved edits are not on disk, so they never count; a finished run has nothing to reload into.
+       */
       readonly definitionChanged: boolean;
       /** Whether the hooks put allowed shell commands in the kernel sandbox on this machine (src/engine/sandbox/). */
       readonly sandbox?: SandboxStatus;
@@ -204,7 +208,7 @@ export class RunService implements vscode.Disposable {
         run: active.run,
         view,
         workflow: this.runner.env.load(active.run.workflow.definitionText),
-        definitionChanged: view.definition_changed,
+        definitionChanged: view.definition_changed && isLiveRun(active.run),
         // A stat of bwrap and its kept probe (bwrap-probe.ts): cheap enough for every poll.
         sandbox: sandboxStatusHere(findSandbox({ stateDir: userStateDir() })),
       };

@@ -107,7 +107,7 @@ function tooltip(s: Extract<RunSituation, { kind: 'active' }>, configuration: re
   if (v.transitions.length) {
     md.appendMarkdown(`Events: ${v.transitions.map((t) => `${t.event} → ${t.target}${t.available ? '' : ' (blocked)'}`).join(', ')}\n\n`);
   }
-  if (s.definitionChanged) md.appendMarkdown('$(info) The workflow file changed since the run started.\n\n');
+  if (s.definitionChanged) md.appendMarkdown('$(info) The saved workflow file differs from the definition this run uses (Reload Workflow Definition applies it).\n\n');
   md.appendMarkdown('Click to send an event.');
   return md;
 }
