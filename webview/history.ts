@@ -14,9 +14,11 @@ export { summary };
 import './context-tree.js';
 
 export class SgHistory extends LitElement {
-  static override properties = { entries: { attribute: false }, point: { attribute: false } };
+  static override properties = { entries: { attribute: false }, point: { attribute: false }, names: { attribute: false } };
   declare entries: readonly HistoryEntry[];
   declare point: HistoryPoint | null;
+  /** The diagram's readable names by state id (diagramNames): lines say these, not dotted ids. */
+  declare names: ReadonlyMap<string, string>;
   static override styles = [
     sectionStyles,
     css`
@@ -35,6 +37,7 @@ export class SgHistory extends LitElement {
     super();
     this.entries = [];
     this.point = null;
+    this.names = new Map();
   }
 
   private select(seq: number): void {
@@ -48,13 +51,13 @@ export class SgHistory extends LitElement {
         ${[...this.entries].reverse().map((e) => html`<li tabindex="0" class="k-${e.kind} ${p?.seq === e.seq ? 'selected' : ''}"
             data-testid="history-entry" data-seq=${e.seq} data-kind=${e.kind}
             @click=${() => this.select(e.seq)} @keydown=${(ev: KeyboardEvent) => ev.key === 'Enter' && this.select(e.seq)}>
-          <span class="muted">${time(e.at)}</span><span>${summary(e)}</span>${e.origin
+          <span class="muted">${time(e.at)}</span><span>${summary(e, this.names)}</span>${e.origin
             ? html` <span class="muted origin" data-testid="history-origin" title="committed on ${e.origin.machine ?? '?'} by ${e.origin.client ?? '?'}">${e.origin.machine ?? '?'} · ${e.origin.client ?? '?'}</span>`
             : nothing}</li>`)}
       </ol>
       ${p
         ? html`<div class="point" data-testid="history-point">
-            <div class="row"><strong>after #${p.seq}</strong><span>state <code data-testid="history-point-state">${p.state}</code></span>
+            <div class="row"><strong>after #${p.seq}</strong><span>state <code data-testid="history-point-state">${this.names.get(p.state) ?? p.state}</code></span>
               <span class="muted">${p.status}, ${p.transitions} transitions (read-only)</span>
               <vscode-button secondary @click=${() => post({ type: 'selectHistory', seq: null })}>Back to live</vscode-button></div>
             <sg-context .context=${p.context}></sg-context></div>`

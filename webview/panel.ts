@@ -202,7 +202,7 @@ export class SgPanel extends LitElement {
       <vscode-collapsible title="Context" open><div class="body">
         <sg-context data-testid="context" .context=${v.context} ?editable=${m.workflow.debug}></sg-context></div></vscode-collapsible>
       <vscode-collapsible title="History" open><div class="body">
-        <sg-history .entries=${m.history} .point=${this.point}></sg-history></div></vscode-collapsible>
+        <sg-history .entries=${m.history} .point=${this.point} .names=${diagramNames(m.diagram)}></sg-history></div></vscode-collapsible>
     </div>`;
   }
 }

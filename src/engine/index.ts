@@ -86,6 +86,7 @@ export { chartEvents, type ChartEventView } from './machine/chart-events.js';
 export { isChartWorkflow } from './machine/chart-run.js';
 export { diagramTree, duration, isContainer, type TreeNode } from './export/tree.js';
 export { readableNames } from './export/state-names.js';
+export { stateNames } from './machine/state-display.js';
 export { configurationPaths, nextDue, ROOT_ID, type ChartInvocation, type ChartSnapshot, type ChartTimer } from './statechart/index.js';
 // Flows (FlowState): the runner, for `stategate flow ...` and the Flows view.
 export {

@@ -130,7 +130,7 @@ test('examples/: both statecharts open clean, a run of each starts, the panel hi
     // hotfix, started from the "▶ Start run" lens of the open chart: investigating, inside hotfix.
     await startLens.click();
     await waitForCurrent(vsc, ['hotfix.investigating'], 30_000);
-    await vsc.waitForStatusBar('stategate.run', (text) => text === 'hotfix › hotfix.investigating');
+    await vsc.waitForStatusBar('stategate.run', (text) => text === 'hotfix › investigating');
     assert.equal(await (await state('hotfix')).getAttribute('data-active'), 'true');
     assert.equal(await (await state('hotfix')).getAttribute('data-container'), 'compound');
     assert.equal(await (await state('hotfix.resume')).getAttribute('data-history'), 'deep');
@@ -146,7 +146,7 @@ test('examples/: both statecharts open clean, a run of each starts, the panel hi
     // CAUSE_FOUND from the panel's button: two levels down, writing the failing test.
     await click('CAUSE_FOUND');
     await waitForCurrent(vsc, ['hotfix.patching.writing_test']);
-    await vsc.waitForStatusBar('stategate.run', (text) => text === 'hotfix › hotfix.patching.writing_test');
+    await vsc.waitForStatusBar('stategate.run', (text) => text === 'hotfix › writing_test');
     for (const id of ['hotfix', 'hotfix.patching']) assert.equal(await (await state(id)).getAttribute('data-active'), 'true', `${id} active`);
     // The hotfix chart's chips say names, not ids: writing_test.
     assert.equal((await (await panel(vsc)).locator('[data-testid="chart-active"]').allInnerTexts()).join(' ').trim(), 'writing_test');
@@ -193,7 +193,7 @@ test('examples/: both statecharts open clean, a run of each starts, the panel hi
     await waitForCurrent(vsc, ['building.testing']);
     await click('TESTS_PASSED');
     await waitForCurrent(vsc, ['review.code_review.reviewing', 'review.security_scan.scanning']);
-    await vsc.waitForStatusBar('stategate.run', (text) => text === 'feature › code_review.reviewing | security_scan.scanning');
+    await vsc.waitForStatusBar('stategate.run', (text) => text === 'feature › reviewing | scanning');
     for (const id of ['review', 'review.code_review', 'review.security_scan']) assert.equal(await (await state(id)).getAttribute('data-active'), 'true', `${id} active`);
     assert.equal(await (await state('building')).getAttribute('data-active'), 'false');
     // The scan's 30-minute `after` is pending, with its countdown: m:ss left, going down as the panel ticks.

@@ -78,10 +78,12 @@ test('the state panel on a statechart run: nested diagram, an event from a butto
     assert.equal(await state('work.resume').locator('title').textContent(), 'work (where it was)', 'its tooltip says what it is, not work.resume');
     const [compile, lint] = [await state('work.build.compile').boundingBox(), await state('work.build.lint').boundingBox()];
     assert.ok(compile && lint && (compile.x + compile.width <= lint.x || lint.x + lint.width <= compile.x || compile.y + compile.height <= lint.y || lint.y + lint.height <= compile.y), 'the regions are drawn apart');
-    await vsc.waitForStatusBar('stategate.run', (text) => text === 'pipeline › compile.compiling | lint.linting');
+    await vsc.waitForStatusBar('stategate.run', (text) => text === 'pipeline › compiling | linting');
     // One history row per happening (issue 32, item 9): the start, not also "statechart started" for its first step.
     const rows = await f.locator('[data-testid="history-entry"]').allInnerTexts();
     assert.equal(rows.filter((r) => /started/.test(r)).length, 1, `the start once: ${JSON.stringify(rows)}`);
+    // States by the diagram's names everywhere a person reads (issue 32, item 6): no dotted id in the history.
+    assert.ok(!rows.some((r) => /\b(work|compile|lint)\.[a-z]/.test(r)), `no dotted id in the history: ${JSON.stringify(rows)}`);
 
     // The events of the configuration: LINTED's guard fails, with the reason on hover.
     const linted = f.locator('[data-testid="event-button"][data-event="LINTED"]');
@@ -135,12 +137,12 @@ test('the state panel on a statechart run: nested diagram, an event from a butto
     // From here nothing but VS Code touches the run (a CLI command would fire a due timer itself).
     await f.locator('[data-testid="event-button"][data-event="COMPILED"]').click();
     await waitForCurrent(vsc, [TESTING, LINTING]);
-    await vsc.waitForStatusBar('stategate.run', (text) => text === 'pipeline › compile.testing | lint.linting');
+    await vsc.waitForStatusBar('stategate.run', (text) => text === 'pipeline › testing | linting');
     const timer = (await panel(vsc)).locator('[data-testid="chart-timer"]');
     assert.match(await timer.innerText(), /after 2s → tested/);
 
     // The after transition fires by itself, from the extension host's timer.
-    await vsc.waitForStatusBar('stategate.run', (text) => text === 'pipeline › compile.tested | lint.linting', 20_000);
+    await vsc.waitForStatusBar('stategate.run', (text) => text === 'pipeline › tested | linting', 20_000);
     await waitForCurrent(vsc, [TESTED, LINTING]);
     await (await panel(vsc)).locator('[data-testid="chart-timer"]').waitFor({ state: 'detached', timeout: 5_000 });
     const journal = fs.readFileSync(path.join(vsc.workspaceDir, '.stategate', 'runs', String(JSON.parse(cli(vsc, 'run', 'state')).run_id), 'journal.jsonl'), 'utf8');

@@ -13,6 +13,8 @@ import './helpers/state-dir';
 import { chartDiagramModel, HISTORY_NODE_PX } from '../../src/vscode/panel/chart-diagram-model';
 import { renderModel } from '../../src/vscode/panel/render-model';
 import { configurationSummary, configurationText } from '../../src/vscode/runtime/chart-summary';
+import { stateNames } from '../../src/engine/machine/state-display';
+import { loadWorkflowText } from '../../src/engine/formats/index';
 import type { RunSituation } from '../../src/vscode/runtime/run-service';
 import { MAX_DELAY_MS, RETRY_MS, timerPlan } from '../../src/vscode/runtime/timer-plan';
 import { countdown } from '../../webview/format';
@@ -51,17 +53,20 @@ async function situation(runner: Runner): Promise<Extract<RunSituation, { kind: 
 const overlaps = (a: Box, b: Box): boolean => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 const inside = (a: Box, outer: Box): boolean => a.x >= outer.x && a.y >= outer.y && a.x + a.width <= outer.x + outer.width && a.y + a.height <= outer.y + outer.height;
 
-test('status bar text: regions separated by " | ", the shared ancestor left out', () => {
-  const config = ['work.build.compile.compiling', 'work.build.lint.linting'];
-  assert.equal(configurationSummary('pipeline', config), 'pipeline › compile.compiling | lint.linting');
-  assert.equal(configurationText(['build.compiling', 'lint.linting']), 'build.compiling | lint.linting');
-  // One active state: its whole path (nothing is shared with another).
-  assert.equal(configurationText(['work.review']), 'work.review');
-  // Paths that share only part of a segment name share nothing.
-  assert.equal(configurationText(['ab.x', 'abc.y']), 'ab.x | abc.y');
-  // A region nested deeper than the other keeps its extra levels.
-  assert.equal(configurationText(['p.a.b.c', 'p.d']), 'a.b.c | d');
-  assert.equal(configurationText([]), '(no active state)');
+test('status bar text: each active state by the name the diagram gives it, regions separated by " | "', () => {
+  const { runner, file } = workspace();
+  const wf = runner.env.load(fs.readFileSync(file, 'utf8'));
+  assert.ok(wf);
+  assert.equal(configurationSummary(wf, ['work.build.compile.compiling', 'work.build.lint.linting']), 'pipeline › compiling | linting');
+  assert.equal(configurationText(['work.done'], wf), 'done');
+  assert.equal(configurationText([], wf), '(no active state)');
+  // A name two states share is told apart by its parent's, as in the diagram: never a dotted id.
+  const twins = loadWorkflowText('statechart:\n  id: twins\n  initial: both\n  states:\n    both:\n      type: parallel\n      regions:\n        - id: a\n          initial: done\n          states:\n            done: {}\n        - id: b\n          initial: done\n          states:\n            done: {}\n', 'twins.statechart.yaml');
+  assert.ok(twins.workflow, twins.diagnostics.map((d) => d.message).join('; '));
+  assert.equal(configurationText(['both.a.done', 'both.b.done'], twins.workflow), 'a › done | b › done');
+  assert.equal(stateNames(twins.workflow)('both.a'), 'a');
+  // Without a readable definition the ids stand.
+  assert.equal(configurationText(['work.done'], undefined), 'work.done');
 });
 
 test('chart diagram: compound states, a parallel state and its regions as containers, history as H*', () => {
@@ -119,7 +124,7 @@ test('render model on a statechart run: every active state, the events with thei
   assert.deepEqual(c.configuration, ['work.build.compile.compiling', 'work.build.lint.linting']);
   for (const id of ['work', 'work.build', 'work.build.compile', 'work.build.lint', 'work.build.compile.compiling', 'work.build.lint.linting']) assert.ok(c.active.includes(id), id);
   assert.equal(c.active.includes('paused'), false);
-  assert.equal(c.summary, 'pipeline › compile.compiling | lint.linting');
+  assert.equal(c.summary, 'pipeline › compiling | linting');
   assert.equal(m.diagram.nodes.find((n) => n.id === 'work.build')?.container, 'parallel', 'the nested diagram');
   const ev = new Map(c.events.map((e) => [e.event, e]));
   assert.deepEqual([...ev.keys()].sort(), ['COMPILED', 'LINTED', 'PAUSE']);
@@ -137,7 +142,7 @@ test('render model on a statechart run: every active state, the events with thei
   const m2 = renderModel(await situation(runner), [], clock.ms);
   if (m2.kind !== 'active') return assert.fail('active');
   assert.deepEqual(m2.chart!.timers, [{ state: 'work.build.compile.testing', label: 'after 2s → tested', dueMs: T0 + 2000 }]);
-  assert.equal(m2.chart!.summary, 'pipeline › compile.testing | lint.linting');
+  assert.equal(m2.chart!.summary, 'pipeline › testing | linting');
 });
 
 test('render model of a flat workflow has no chart part (the panel draws it as before)', async () => {

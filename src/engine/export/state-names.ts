@@ -5,39 +5,45 @@
  * another node has the same caption; a history node is its parent's name
  * "(where it was)", since a transition into it resumes the parent there. The
  * panel's tooltips, screen-reader labels and event targets and the CLI's SVG
- * tooltips say these.
+ * tooltips say these, and so do the status bar, notifications and the chat
+ * (machine/state-display.ts), so a state has one name everywhere.
  */
 import type { DiagramTree } from './tree-types.js';
 
 const SEP = ' › ';
 
-export function readableNames(tree: DiagramTree): Map<string, string> {
+/** Names the nodes of one tree: each state's caption path is computed once, a name on demand. */
+export function stateNamer(tree: DiagramTree): (id: string) => string {
   const captions = (id: string): string[] => {
     const out: string[] = [];
     // The chart root ('') frames everything and names nobody's path.
     for (let n = tree.nodes.get(id); n && n.id !== ''; n = n.parent === undefined ? undefined : tree.nodes.get(n.parent)) out.unshift(n.label);
     return out;
   };
-  const states = [...tree.nodes.values()].filter((n) => n.id !== '' && !n.history);
-  const paths = new Map(states.map((n) => [n.id, captions(n.id)]));
-  const names = new Map<string, string>();
-  if (tree.nodes.has('')) names.set('', tree.nodes.get('')!.label);
-  for (const [id, path] of paths) {
-    let name = path.join(SEP);
+  const paths = new Map([...tree.nodes.values()].filter((n) => n.id !== '' && !n.history).map((n) => [n.id, captions(n.id)]));
+  const stateName = (id: string): string => {
+    const path = paths.get(id);
+    if (!path) return id;
+    const whole = path.join(SEP);
+    // Two states with one caption path (one meta.label on siblings): only the id tells them apart.
+    if ([...paths].some(([other, p]) => other !== id && p.join(SEP) === whole)) return id;
     for (let k = 1; k <= path.length; k++) {
       const tail = path.slice(-k).join(SEP);
-      if (![...paths].some(([other, p]) => other !== id && p.slice(-k).join(SEP) === tail)) {
-        name = tail;
-        break;
-      }
+      if (![...paths].some(([other, p]) => other !== id && p.slice(-k).join(SEP) === tail)) return tail;
     }
-    // Two states with one caption path (one meta.label on siblings): only the id tells them apart.
-    names.set(id, [...paths].some(([other, p]) => other !== id && p.join(SEP) === path.join(SEP)) ? id : name);
-  }
-  for (const n of tree.nodes.values()) {
-    if (!n.history) continue;
-    const parent = n.parent === undefined ? undefined : names.get(n.parent);
-    names.set(n.id, parent ? `${parent} (where it was)` : n.label);
-  }
-  return names;
+    return whole;
+  };
+  const name = (id: string): string => {
+    const n = tree.nodes.get(id);
+    if (!n) return id;
+    if (n.id === '') return n.label;
+    if (!n.history) return stateName(id);
+    return n.parent === undefined ? n.label : `${name(n.parent)} (where it was)`;
+  };
+  return name;
+}
+
+export function readableNames(tree: DiagramTree): Map<string, string> {
+  const name = stateNamer(tree);
+  return new Map([...tree.nodes.keys()].map((id) => [id, name(id)]));
 }

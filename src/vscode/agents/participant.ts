@@ -6,7 +6,7 @@
  * denials and interrupts in the chat stream, Approve/Reject buttons.
  */
 import * as vscode from 'vscode';
-import { AGENT_TOOLS, type AgentSession, type BriefedView, isOwnTool, specForView } from '../../engine/index.js';
+import { AGENT_TOOLS, type AgentSession, type BriefedView, isOwnTool, specForView, stateNames } from '../../engine/index.js';
 import { PARTICIPANT_ID } from '../contributions.js';
 import type { RunService } from '../runtime/run-service.js';
 import { currentView, modelCandidates, runLoop, type LoopEvent, type TranscriptEntry } from './participant-loop.js';
@@ -104,6 +104,7 @@ async function chooseModel(request: vscode.ChatRequest, service: RunService, ses
 }
 
 function show(stream: vscode.ChatResponseStream, service: RunService, event: LoopEvent): void {
+  const name = currentStateNames(service);
   switch (event.kind) {
     case 'text':
       stream.markdown(event.text);
@@ -112,14 +113,14 @@ function show(stream: vscode.ChatResponseStream, service: RunService, event: Loo
       stream.markdown(`\n\n> **stategate denied \`${event.tool}\`**: ${event.reason}\n\n`);
       return;
     case 'state':
-      stream.markdown(`\n\n**State:** ${event.from} → ${event.to}\n\n`);
+      stream.markdown(`\n\n**State:** ${name(event.from)} → ${name(event.to)}\n\n`);
       return;
     case 'interrupt':
       stream.markdown(`\n\n**${event.text}**\n\n`);
       return;
     case 'approval':
       // The buttons come at the end of the answer (askForApproval), where the chat does not fold them away.
-      stream.markdown(`\n\n**Waiting for approval:** ${event.event} → ${event.target}\n\n`);
+      stream.markdown(`\n\n**Waiting for approval:** ${event.event} → ${name(event.target)}\n\n`);
       return;
     case 'task':
       stream.markdown(`\n\n**Task \`${event.id}\`** for agent "${event.agent}": \`${JSON.stringify(event.input)}\`\n\n`);
@@ -131,18 +132,24 @@ function show(stream: vscode.ChatResponseStream, service: RunService, event: Loo
       stream.markdown(`\n\n**max_iterations reached** in "${event.state}" (${event.max} tool calls): the workflow needs a transition before any other tool runs.\n\n`);
       const situation = service.current;
       if (situation.kind === 'active') {
-        for (const t of situation.view.transitions.filter((x) => x.available)) stream.button({ command: 'stategate.sendEvent', title: `${t.event} → ${t.target}`, arguments: [t.event] });
+        for (const t of situation.view.transitions.filter((x) => x.available)) stream.button({ command: 'stategate.sendEvent', title: `${t.event} → ${name(t.target)}`, arguments: [t.event] });
       }
       return;
     }
   }
 }
 
+/** The names a person reads for the active run's states (the diagram's), or the ids without a run. */
+function currentStateNames(service: RunService): (id: string) => string {
+  const situation = service.current;
+  return stateNames(situation.kind === 'active' ? situation.workflow : undefined);
+}
+
 /** A transition still parked when the loop ends: ask the person, with buttons. */
-function askForApproval(stream: vscode.ChatResponseStream, view: BriefedView | undefined): void {
+function askForApproval(stream: vscode.ChatResponseStream, view: BriefedView | undefined, name: (id: string) => string): void {
   const pending = view?.pending_approval;
   if (!pending) return;
-  stream.markdown(`\n\n**${pending.event} → ${pending.target} needs your approval**${pending.message ? `: ${pending.message}` : ''}\n\n`);
+  stream.markdown(`\n\n**${pending.event} → ${name(pending.target)} needs your approval**${pending.message ? `: ${pending.message}` : ''}\n\n`);
   stream.button({ command: 'stategate.approve', title: 'Approve' });
   stream.button({ command: 'stategate.reject', title: 'Reject' });
 }
@@ -200,7 +207,7 @@ function turnHandler(service: RunService, waiters: GrantWaiters): vscode.ChatReq
       changed: () => service.refresh(true),
       cancelled: () => token.isCancellationRequested,
     });
-    askForApproval(stream, await currentView(runner, session));
+    askForApproval(stream, await currentView(runner, session), currentStateNames(service));
     const metadata: TurnMetadata = { ...(session.branch ? { branch: session.branch } : {}), ...(session.id ? { session: session.id } : {}) };
     return { metadata };
   };

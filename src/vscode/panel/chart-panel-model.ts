@@ -26,7 +26,7 @@ export function chartPanelModel(run: RunSnapshot, wf: Workflow, now: number): Ch
     configuration,
     // The root ('' in the diagram, drawn when it has transitions of its own) is always active.
     active: ['', ...s.configuration],
-    summary: configurationSummary(wf.id, configuration),
+    summary: configurationSummary(wf, configuration),
     timers: s.status === 'running' ? s.timers.map((t) => timerView(wf, t)).sort((a, b) => a.dueMs - b.dueMs) : [],
     invocations: s.invocations,
     events: chartEvents(wf, s, now, evidenceView(run.counters.evidence), run),

@@ -4,6 +4,7 @@
  * request is identified by its time stamp, event and target.
  */
 import * as vscode from 'vscode';
+import { stateNames } from '../../engine/index.js';
 import type { RunService } from './run-service.js';
 
 export function notifyApprovals(service: RunService): vscode.Disposable {
@@ -11,11 +12,12 @@ export function notifyApprovals(service: RunService): vscode.Disposable {
   return service.onDidChange(async (s) => {
     if (s.kind !== 'active' || !s.view.pending_approval) return;
     const p = s.view.pending_approval;
+    const name = stateNames(s.workflow);
     const key = `${s.run.runId}:${p.requestedAt}:${p.event}:${p.target}`;
     if (key === shown) return;
     shown = key;
     const choice = await vscode.window.showWarningMessage(
-      `stategate: approve ${p.event} (${p.from} → ${p.target})?${p.message ? ` ${p.message}` : ''}`,
+      `stategate: approve ${p.event} (${name(p.from)} → ${name(p.target)})?${p.message ? ` ${p.message}` : ''}`,
       'Approve',
       'Reject',
     );

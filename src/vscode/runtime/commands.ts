@@ -5,7 +5,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { exportWorkflow, TEXT_EXPORT_FORMATS, type TextExportFormat, RunnerError, activeFirst, findWorkflows, chartEvents, evidenceView, isChartWorkflow } from '../../engine/index.js';
+import { exportWorkflow, TEXT_EXPORT_FORMATS, type TextExportFormat, RunnerError, activeFirst, findWorkflows, chartEvents, evidenceView, isChartWorkflow, stateNames } from '../../engine/index.js';
 import type { RegisterCommand } from '../contributions.js';
 import { editorWorkflow } from './editor-workflow.js';
 import type { RunService } from './run-service.js';
@@ -99,6 +99,7 @@ export function registerRunCommands(service: RunService, register: RegisterComma
       const situation = await service.refresh();
       if (situation.kind !== 'active') throw new RunnerError('no_active_run', situation.kind === 'none' ? 'no active run: start one first' : situation.reason);
       let event = typeof arg === 'string' ? arg : undefined;
+      const name = stateNames(situation.workflow);
       if (!event) {
         const chart = situation.workflow && situation.run.chart && isChartWorkflow(situation.workflow)
           ? chartEvents(situation.workflow, situation.run.chart, Date.parse(service.runner.env.now()), evidenceView(situation.run.counters.evidence), situation.run)
@@ -107,17 +108,17 @@ export function registerRunCommands(service: RunService, register: RegisterComma
         // but a live stage's completion event, which only its completion tool sends (Runner.send refuses it).
         const ends = new Set(((situation.view as { completion_tools?: readonly { tool: string }[] }).completion_tools ?? []).map((c) => c.tool));
         const items = chart
-          ? chart.filter((e) => !ends.has(e.event)).map((e) => ({ label: e.event, description: `→ ${e.candidates.map((c) => c.targets.join(', ') || '(stays)').join(' / ')}`, detail: e.reason }))
+          ? chart.filter((e) => !ends.has(e.event)).map((e) => ({ label: e.event, description: `→ ${e.candidates.map((c) => c.targets.map(name).join(', ') || '(stays)').join(' / ')}`, detail: e.reason }))
           : situation.view.transitions.map((t) => ({
               label: t.event,
-              description: `→ ${t.target}${t.requires_approval ? ' (needs approval)' : ''}`,
+              description: `→ ${name(t.target)}${t.requires_approval ? ' (needs approval)' : ''}`,
               detail: t.guards.length ? t.guards.map((g) => `${g.passes ? '✓' : '✗'} ${g.name}`).join('  ') : undefined,
             }));
-        event = (await vscode.window.showQuickPick(items, { title: `stategate: Send Event (${situation.view.state})`, placeHolder: 'Event to send' }))?.label;
+        event = (await vscode.window.showQuickPick(items, { title: `stategate: Send Event (${name(situation.view.state)})`, placeHolder: 'Event to send' }))?.label;
       }
       if (!event) return undefined;
       const outcome = await service.act((r) => r.send(event!, data as never));
-      report(outcome, outcome.transitioned ? `${outcome.from} → ${outcome.to}` : undefined);
+      report(outcome, outcome.transitioned ? `${name(outcome.from)} → ${name(outcome.to)}` : undefined);
       return outcome;
     }),
     act('stategate.approve', 'Approving', async () => report(await service.act((r) => r.approve()), 'approved')),

@@ -6,6 +6,7 @@
  * listens to editor saves only.
  */
 import * as vscode from 'vscode';
+import { stateNames } from '../../engine/index.js';
 import type { RunService } from './run-service.js';
 
 export function watchSaves(service: RunService): vscode.Disposable {
@@ -17,8 +18,9 @@ export function watchSaves(service: RunService): vscode.Disposable {
     try {
       const outcome = await service.act((r) => r.fileChanged(doc.uri.fsPath));
       if (outcome.interrupted && outcome.interrupt) {
+        const name = stateNames(situation.workflow);
         void vscode.window.showInformationMessage(
-          `stategate: saving ${vscode.workspace.asRelativePath(doc.uri)} fired interrupt "${outcome.interrupt.name}": ${outcome.interrupt.from} → ${outcome.interrupt.to}`,
+          `stategate: saving ${vscode.workspace.asRelativePath(doc.uri)} fired interrupt "${outcome.interrupt.name}": ${name(outcome.interrupt.from)} → ${name(outcome.interrupt.to)}`,
         );
       }
     } catch (err) {

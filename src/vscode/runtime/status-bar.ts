@@ -7,7 +7,7 @@
  * vanished or changed behind stategate's back). Nothing when there is no run.
  */
 import * as vscode from 'vscode';
-import { shownRunStatus, STATUS_WORDS } from '../../engine/index.js';
+import { shownRunStatus, stateNames, STATUS_WORDS } from '../../engine/index.js';
 import { chartConfiguration, configurationText } from './chart-summary.js';
 import type { RunService, RunSituation } from './run-service.js';
 import { storeHealthDetails, storeHealthLabel } from './store-health.js';
@@ -67,7 +67,7 @@ export class RunStatusBar implements vscode.Disposable {
       return;
     }
     const configuration = chartConfiguration(s.run, s.workflow);
-    const state = configuration ? configurationText(configuration) : v.branch ? `${v.state} [${v.branch}]` : v.state;
+    const state = configuration ? configurationText(configuration, s.workflow) : v.branch ? `${v.state} [${v.branch}]` : v.state;
     const shown = shownRunStatus(s.run);
     const words = STATUS_WORDS[shown];
     // A running run is the usual case and reads plainly; any other status shows its icon (the shared words).
@@ -95,17 +95,18 @@ export class RunStatusBar implements vscode.Disposable {
 
 function tooltip(s: Extract<RunSituation, { kind: 'active' }>, configuration: readonly string[] | undefined): vscode.MarkdownString {
   const v = s.view;
+  const name = stateNames(s.workflow);
   const md = new vscode.MarkdownString(undefined, true);
   if (configuration) {
-    md.appendMarkdown(`**${v.workflow.id}** (${STATUS_WORDS[shownRunStatus(s.run)].label}), active states:\n\n${configuration.map((p) => `- ${p}`).join('\n')}\n\n`);
+    md.appendMarkdown(`**${v.workflow.id}** (${STATUS_WORDS[shownRunStatus(s.run)].label}), active states:\n\n${configuration.map((p) => `- ${name(p)}`).join('\n')}\n\n`);
   } else {
     md.appendMarkdown(`**${v.workflow.id}** › **${v.state}** (${STATUS_WORDS[shownRunStatus(s.run)].label})\n\n`);
   }
-  if (v.pending_approval) md.appendMarkdown(`$(warning) Waiting for approval: ${v.pending_approval.event} → ${v.pending_approval.target}\n\n`);
-  if (v.interrupt) md.appendMarkdown(`$(zap) Interrupt **${v.interrupt.name}** active; \`$return\` goes back to ${v.interrupt.returnTo}\n\n`);
+  if (v.pending_approval) md.appendMarkdown(`$(warning) Waiting for approval: ${v.pending_approval.event} → ${name(v.pending_approval.target)}\n\n`);
+  if (v.interrupt) md.appendMarkdown(`$(zap) Interrupt **${v.interrupt.name}** active; \`$return\` goes back to ${name(v.interrupt.returnTo)}\n\n`);
   md.appendMarkdown(`Allowed tools: ${v.allowed_tools === null ? 'all' : v.allowed_tools.length ? v.allowed_tools.join(', ') : 'none'}\n\n`);
   if (v.transitions.length) {
-    md.appendMarkdown(`Events: ${v.transitions.map((t) => `${t.event} → ${t.target}${t.available ? '' : ' (blocked)'}`).join(', ')}\n\n`);
+    md.appendMarkdown(`Events: ${v.transitions.map((t) => `${t.event} → ${name(t.target)}${t.available ? '' : ' (blocked)'}`).join(', ')}\n\n`);
   }
   if (s.definitionChanged) md.appendMarkdown('$(info) The saved workflow file differs from the definition this run uses (Reload Workflow Definition applies it).\n\n');
   md.appendMarkdown('Click to send an event.');
