@@ -166,7 +166,7 @@ test('examples/: both statecharts open clean, a run of each starts, the panel hi
     await vsc.page.keyboard.press('Control+S');
     await waitForCurrent(vsc, ['checking_in']);
     await vsc.waitForStatusBar('stategate.run', (text) => text === 'hotfix › checking_in');
-    await waitUntil('the interrupt to be told', async () => (await vsc.notifications()).some((n) => /saving INCIDENT\.md fired interrupt "incident_changed": hotfix\.patching\.writing_test → checking_in/.test(n)), 10_000);
+    await waitUntil('the interrupt to be told', async () => (await vsc.notifications()).some((n) => /saving INCIDENT\.md fired interrupt "incident_changed": writing_test → checking_in/.test(n)), 10_000);
     // RESUME goes back into hotfix where it was: said so, not as the history's id hotfix.resume.
     const resume = (await panel(vsc)).locator('.event', { has: (await panel(vsc)).locator('[data-testid="event-button"][data-event="RESUME"]') }).locator('.targets');
     assert.equal((await resume.innerText()).trim(), '→ hotfix (where it was)');
@@ -178,10 +178,10 @@ test('examples/: both statecharts open clean, a run of each starts, the panel hi
     await vsc.runCommand('stategate: Start Workflow Run…');
     await vsc.pickQuickItem('feature');
     // The hotfix run is still live: starting feature over it asks first (issue 32, item 3), and this test replaces it.
-    assert.match(await vsc.dialogText(), /"hotfix" is running in state "hotfix\.patching\.writing_test"/);
+    assert.match(await vsc.dialogText(), /"hotfix" is running in state "writing_test"/);
     await vsc.answerDialog('Replace Run');
     await waitForCurrent(vsc, ['planning'], 30_000);
-    await vsc.waitForStatusBar('stategate.run', (text) => text === 'feature › planning');
+    await vsc.waitForStatusBar('stategate.run', (text) => text === 'feature › Plan');
     assert.equal(await (await state('building')).getAttribute('data-container'), 'compound');
     assert.equal(await (await state('review')).getAttribute('data-container'), 'parallel');
     assert.equal(await (await state('review.security_scan')).getAttribute('data-container'), 'region');

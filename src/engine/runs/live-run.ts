@@ -23,9 +23,14 @@ export function plainAge(ms: number): string {
 }
 
 /** `"hotfix" is waiting for an approval in state "review", started 4 minutes ago`: what a live run is doing, for a person. */
-export function describeLiveRun(run: Pick<RunSnapshot, 'status' | 'state' | 'createdAt' | 'workflow' | 'pendingApproval'>, now: number): string {
+export function describeLiveRun(
+  run: Pick<RunSnapshot, 'status' | 'state' | 'createdAt' | 'workflow' | 'pendingApproval'>,
+  now: number,
+  /** The names a person reads (machine/state-display.ts); the ids by default (the CLI's words). */
+  name: (id: string) => string = (id) => id,
+): string {
   const doing = run.status === 'paused' ? 'is paused' : run.pendingApproval ? 'is waiting for an approval' : 'is running';
-  return `"${run.workflow.id}" ${doing} in state "${run.state}", started ${plainAge(now - Date.parse(run.createdAt))} ago`;
+  return `"${run.workflow.id}" ${doing} in state "${name(run.state)}", started ${plainAge(now - Date.parse(run.createdAt))} ago`;
 }
 
 /** Where a replaced run's journal stays listed, for the confirmation and the refusal. */

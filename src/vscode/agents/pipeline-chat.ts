@@ -5,7 +5,7 @@
  * (grant-buttons.ts), the run's end.
  */
 import * as vscode from 'vscode';
-import { describeLiveRun, findWorkflow, findWorkflows, isLiveRun, isOwnTool, REPLACED_RUN_LISTED } from '../../engine/index.js';
+import { describeLiveRun, findWorkflow, findWorkflows, isLiveRun, isOwnTool, REPLACED_RUN_LISTED, stateNames } from '../../engine/index.js';
 import type { RunService } from '../runtime/run-service.js';
 import { ANSWER_GRANT_COMMAND, type GrantWaiters } from './grant-buttons.js';
 import type { TranscriptEntry } from './participant-loop.js';
@@ -83,7 +83,7 @@ export async function runPipelineRequest(
   const active = await runner.active();
   if (!parsed.replace && active.kind === 'ok' && isLiveRun(active.run)) {
     // Never discard a live run from the chat: say what it is and how to replace it on purpose.
-    stream.markdown(`A run is active: ${describeLiveRun(active.run, Date.now())}. It was not replaced. To replace it, send \`@stategate /run --replace ${parsed.workflow} ${parsed.task}\`, or stop it first (stategate: Stop Workflow Run). ${REPLACED_RUN_LISTED}`);
+    stream.markdown(`A run is active: ${describeLiveRun(active.run, Date.now(), stateNames(runner.env.load(active.run.workflow.definitionText)))}. It was not replaced. To replace it, send \`@stategate /run --replace ${parsed.workflow} ${parsed.task}\`, or stop it first (stategate: Stop Workflow Run). ${REPLACED_RUN_LISTED}`);
     return {};
   }
   try {

@@ -5,7 +5,7 @@
  * script) passes `{ replace: true }` to the command and is not asked.
  */
 import * as vscode from 'vscode';
-import { describeLiveRun, isLiveRun, REPLACED_RUN_LISTED, type Runner } from '../../engine/index.js';
+import { describeLiveRun, isLiveRun, REPLACED_RUN_LISTED, stateNames, type Runner } from '../../engine/index.js';
 
 export const REPLACE_RUN = 'Replace Run';
 export const KEEP_RUN = 'Keep Current Run';
@@ -17,7 +17,7 @@ export async function mayReplaceActive(runner: Runner, next: string, replace: bo
   if (active.kind !== 'ok' || !isLiveRun(active.run)) return true;
   const choice = await vscode.window.showWarningMessage(
     `Replace the active run with "${next}"?`,
-    { modal: true, detail: `The run ${describeLiveRun(active.run, Date.now())}.\nReplacing stops it. ${REPLACED_RUN_LISTED}` },
+    { modal: true, detail: `The run ${describeLiveRun(active.run, Date.now(), stateNames(runner.env.load(active.run.workflow.definitionText)))}.\nReplacing stops it. ${REPLACED_RUN_LISTED}` },
     // Keep first: VS Code makes the first item the focused, primary button, so Enter keeps too. Not a close
     // affordance, since that would hand the primary place to Replace; VS Code adds Cancel, which keeps as well.
     { title: KEEP_RUN },
