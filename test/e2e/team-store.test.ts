@@ -42,10 +42,10 @@ type Owner = { after(fn: () => unknown): unknown };
 const OTHER_MACHINE = 'ana-laptop';
 
 /** Each history entry of the panel: its kind and the "machine · client" it shows, if any. */
-async function historyOrigins(vsc: VsCode): Promise<{ kind: string; origin: string | null }[]> {
+async function historyOrigins(vsc: VsCode): Promise<{ kind: string; text: string; origin: string | null }[]> {
   const f = await panel(vsc);
   return await f.locator('[data-testid="history-entry"]').evaluateAll((els) =>
-    els.map((e) => ({ kind: e.getAttribute('data-kind') ?? '', origin: e.querySelector('[data-testid="history-origin"]')?.textContent?.trim() ?? null })),
+    els.map((e) => ({ kind: e.getAttribute('data-kind') ?? '', text: e.textContent ?? '', origin: e.querySelector('[data-testid="history-origin"]')?.textContent?.trim() ?? null })),
   );
 }
 
@@ -151,12 +151,14 @@ test('a run shared through PostgreSQL: another clone moves it, VS Code follows, 
       SELECT machine, client FROM stategate_journal WHERE entry->>'kind' = 'approved' ORDER BY seq DESC LIMIT 1`;
     assert.equal(approvedBy?.client, 'vscode', 'the approval was committed by VS Code');
 
-    // The panel's history says which machine and client each entry came from.
+    // The panel's history says which machine and client each entry came from. The approval and the
+    // transition it let through are one row, the transition's, which says "(approved)".
+    const isApproved = (e: { kind: string; text: string }) => e.kind === 'transition' && e.text.includes('(approved)');
     const origins = await waitUntil('the history to show the approval', async () => {
       const list = await historyOrigins(vsc);
-      return list.some((e) => e.kind === 'approved') ? list : undefined;
+      return list.some(isApproved) ? list : undefined;
     }, 15_000);
-    const approved = origins.find((e) => e.kind === 'approved')!;
+    const approved = origins.find(isApproved)!;
     assert.equal(approved.origin, `${os.hostname()} · vscode`, 'approved here, in VS Code');
     const transitions = origins.filter((e) => e.kind === 'transition');
     assert.ok(transitions.length >= 2, `the other clone's transitions are listed: ${JSON.stringify(origins)}`);
