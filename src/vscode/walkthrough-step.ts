@@ -18,9 +18,15 @@ export type WalkthroughStep = 'openWorkflow' | 'startRun' | 'watchPanel' | 'enab
 export const WALKTHROUGH_ID = 'gettingStarted';
 /** VS Code's command (gettingStarted.contribution.ts in microsoft/vscode); not in the palette. */
 const MARK_STEP_COMPLETE = 'welcome.markStepComplete';
-/** The registration's own delay (up to 5 s) plus a margin: retried this often, this far apart. */
-const ATTEMPTS = 16;
+/** The registration's own delay (up to 5 s, more on a busy machine) plus a margin: retried this often, this far apart. */
+const ATTEMPTS = 60;
 const RETRY_MS = 500;
+/**
+ * A tick that succeeded is given again this long after: idempotent, and a tick given while the
+ * walkthrough service was still reading the profile's progress was seen lost once (one e2e run in
+ * three on a loaded machine: the step's tick missing, a later one's present).
+ */
+const CONFIRM_AFTER_MS = [5_000, 15_000, 30_000];
 
 const marked = new Set<string>();
 
@@ -28,13 +34,21 @@ export function markWalkthroughStep(extensionId: string, step: WalkthroughStep):
   const id = `${extensionId}#${WALKTHROUGH_ID}#${step}`;
   if (marked.has(id)) return;
   marked.add(id);
+  const give = (): Thenable<unknown> => vscode.commands.executeCommand(MARK_STEP_COMPLETE, id);
   const attempt = (n: number): void => {
-    vscode.commands.executeCommand(MARK_STEP_COMPLETE, id).then(undefined, (err: unknown) => {
-      // "does not exist in registry": the steps are not registered yet (the tick is stored already,
-      // but an open walkthrough redraws only on a tick of a registered step). Any other error (an
-      // editor without VS Code's walkthroughs) leaves the walkthrough as it is.
-      if (n + 1 < ATTEMPTS && /does not exist/.test(String(err))) setTimeout(() => attempt(n + 1), RETRY_MS);
-    });
+    give().then(
+      () => {
+        for (const ms of CONFIRM_AFTER_MS) setTimeout(() => give().then(undefined, () => undefined), ms).unref?.();
+      },
+      (err: unknown) => {
+        // "does not exist in registry": the steps are not registered yet (the tick is stored already,
+        // but an open walkthrough redraws only on a tick of a registered step). Any other error (an
+        // editor without VS Code's walkthroughs) leaves the walkthrough as it is. Given up, the step
+        // may be ticked again when it is seen again.
+        if (n + 1 < ATTEMPTS && /does not exist/.test(String(err))) setTimeout(() => attempt(n + 1), RETRY_MS);
+        else marked.delete(id);
+      },
+    );
   };
   attempt(0);
 }

@@ -97,7 +97,7 @@ test('a run started from the palette shows in the status bar, follows the CLI, s
     await waitUntil('the walkthrough to show the file opened and the run started as done', async () => {
       steps = await walkthroughSteps(vsc);
       return steps.openWorkflow === true && steps.startRun === true;
-    }, 10_000).catch((e: Error) => Promise.reject(Object.assign(e, { message: `${e.message}: ${JSON.stringify(steps)}` })));
+    }, 30_000).catch((e: Error) => Promise.reject(Object.assign(e, { message: `${e.message}: ${JSON.stringify(steps)}` })));
     assert.equal(steps.enableEnforcement, false, 'enforcement is not installed: its step is not done');
     await vsc.screenshot('runs-walkthrough');
     // With the walkthrough open: the hooks installed from a terminal (`stategate enable --client vscode`) and the

@@ -34,17 +34,19 @@ function hasEntries(dir: string): boolean {
 
 export function trackWalkthroughProgress(extensionId: string, folder: vscode.WorkspaceFolder, service: RunService): vscode.Disposable {
   const subscriptions: vscode.Disposable[] = [];
-  const seen = new Set<string>();
+  // Each document is read once; a workflow's is ticked whenever it is seen (markWalkthroughStep gives a
+  // tick once, and again after it gave up).
+  const workflows = new Map<string, boolean>();
   const seeEditors = (editors: readonly vscode.TextEditor[]) => {
     for (const e of editors) {
       const key = e.document.uri.toString();
-      if (seen.has(key)) continue;
-      seen.add(key);
-      if (isWorkflowDocument(e.document)) markWalkthroughStep(extensionId, 'openWorkflow');
+      let isWorkflow = workflows.get(key);
+      if (isWorkflow === undefined) workflows.set(key, (isWorkflow = isWorkflowDocument(e.document)));
+      if (isWorkflow) markWalkthroughStep(extensionId, 'openWorkflow');
     }
   };
   seeEditors(vscode.window.visibleTextEditors);
-  subscriptions.push(vscode.window.onDidChangeVisibleTextEditors(seeEditors));
+  subscriptions.push(vscode.window.onDidChangeVisibleTextEditors(seeEditors), vscode.window.onDidChangeActiveTextEditor((e) => e && seeEditors([e])));
 
   // A run now, or one kept from before (a finished run's journal stays under runs/).
   const runs = path.join(service.runner.dir, 'runs');
