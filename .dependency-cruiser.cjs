@@ -63,7 +63,7 @@ const ENGINE_LEVELS = [
 const LAZY_ENGINE_PARTS = ['src/engine/check/check-file.ts', 'src/engine/shell/gate.ts', 'src/engine/shell/parser.ts'];
 
 /** Engine files the webview imports by their own file (they import nothing at run time). */
-const BROWSER_ENGINE_PARTS = ['src/engine/export/layout.ts'];
+const BROWSER_ENGINE_PARTS = ['src/engine/export/layout.ts', 'src/engine/record/bounds.ts'];
 
 const SHELLS = '^(src/(cli|vscode|lsp)/|src/protocol\\.ts$|webview/)';
 const exact = (files) => `^(${files.map((f) => f.replace(/[.]/g, '\\.')).join('|')})$`;

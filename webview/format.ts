@@ -9,12 +9,6 @@ export function usage(used: number, limit: number | null, fmt: (n: number) => st
   return limit === null ? fmt(used) : `${fmt(used)}/${fmt(limit)}`;
 }
 
-/** "0h 34m 8s", as the run record writes elapsed time (so the ticking time reads as the record's). */
-export function elapsed(ms: number): string {
-  const total = Math.max(0, Math.floor(ms / 1000));
-  return `${Math.floor(total / 3600)}h ${Math.floor((total % 3600) / 60)}m ${total % 60}s`;
-}
-
 export function time(iso: string): string {
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? iso : d.toLocaleTimeString();

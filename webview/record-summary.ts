@@ -5,7 +5,9 @@
  */
 import { LitElement, css, html, nothing } from 'lit';
 import type { BoundView, RecordSummary } from '../src/protocol.js';
-import { elapsed, usage } from './format.js';
+import { usage } from './format.js';
+// The run record's own formatter, so the ticking time reads as the record writes it ("0h 34m 8s").
+import { formatElapsed } from '../src/engine/record/bounds.js';
 import { sectionStyles } from './styles.js';
 
 export class SgRecord extends LitElement {
@@ -40,7 +42,7 @@ export class SgRecord extends LitElement {
     if (!r.ticking) return r.time;
     const ms = Date.now() - r.ticking.startMs;
     const max = r.ticking.maxMs;
-    return { used: elapsed(ms), max: r.time.max, fraction: max === null ? null : max === 0 ? 1 : Math.min(1, ms / max) };
+    return { used: formatElapsed(ms), max: r.time.max, fraction: max === null ? null : max === 0 ? 1 : Math.min(1, ms / max) };
   }
 
   private bound(name: string, id: string, b: BoundView) {

@@ -14,6 +14,9 @@ export interface Command {
   answersInJson(args: readonly string[]): boolean;
 }
 
+/** The code-cache module, once the hook was loaded through it (afterCommand writes its caches). */
+let codeCache: typeof import('./code-cache.js') | undefined;
+
 export async function loadCommand(name: CommandName): Promise<Command> {
   // Computed paths, so the bundler leaves them to run time. The bundler defines
   // STATEGATE_BUNDLED as "1"; from source (tsx), the command modules load directly.
@@ -25,8 +28,6 @@ export async function loadCommand(name: CommandName): Promise<Command> {
   }
   return (require(file) as { command: Command }).command;
 }
-
-let codeCache: typeof import('./code-cache.js') | undefined;
 
 /** After a command has answered: the code caches of the bundles it compiled without one (only the hook's). */
 export function afterCommand(): void {

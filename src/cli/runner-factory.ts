@@ -22,7 +22,7 @@ function shellGate(): ShellGate {
     setV8Flags('--liftoff-only');
     const shell = shellBundle();
     // The .wasm files sit beside the bundle.
-    shell.configureShellParser({ liftoffOnly: true, wasmDir: __dirname });
+    shell.configureShellParser({ wasmDir: __dirname });
     gate = shell;
   }
   return gate;

@@ -90,7 +90,7 @@ export { stateNames } from './machine/state-display.js';
 export { configurationPaths, nextDue, ROOT_ID, type ChartInvocation, type ChartSnapshot, type ChartTimer } from './statechart/index.js';
 // Flows (FlowState): the runner, for `stategate flow ...` and the Flows view.
 export {
-  abortFlowRuns, asText, FlowError, flowsDir, flowStatus, instanceDir, instanceFile, listFlows, pauseFlow, renderKnown, resumeFlow, startFlow,
+  abortFlowRuns, declaredVariables, FlowError, flowsDir, flowStatus, instanceDir, instanceFile, listFlows, pauseFlow, renderKnown, resumeFlow, startFlow,
   stopFlow, type AskRequest, type FlowHost, type FlowSink, type FlowStatus, type FlowStatusName,
   type FlowSummary, type IssueRequest, type ModelVendor, type PromptRequest, type ToolOutcome
 } from './flow/index.js';

@@ -26,7 +26,7 @@ import {
 import { loadFlowFile, loadFlowTree } from './load.js';
 import type { Entry } from './entry.js';
 import { abortLocalRun, FlowRun, killGroup, runKey } from './runner.js';
-import { asText } from './template.js';
+import { declaredVariables } from './template.js';
 import { FlowError, type FlowStatus, type FlowSummary, type ResumeFlowOptions, type StartFlowOptions } from './types.js';
 import { processRunning } from '../util/lock.js';
 
@@ -39,9 +39,7 @@ export async function startFlow(host: FlowHost, opts: StartFlowOptions): Promise
   const top = loadFlowTree(opts.file, host.workspace, host.workspace, new Set(), opts.expectedText);
   const wf = top.workflow;
   const flow = wf.name ?? wf.id;
-  const variables: Record<string, string> = {};
-  for (const [k, v] of Object.entries(wf.flow?.variables ?? {})) variables[k] = asText(v);
-  Object.assign(variables, opts.vars ?? {});
+  const variables = { ...declaredVariables(wf), ...(opts.vars ?? {}) };
   const instance = opts.name ?? createNumberedInstance(host.workspace, flow);
   if (opts.name !== undefined) createInstanceDir(host.workspace, instance);
   const lock = lockRunner(host.workspace, instance);

@@ -9,6 +9,6 @@ export type * from './host.js';
 export * from './types.js';
 export { startFlow, resumeFlow, stopFlow, pauseFlow, flowStatus, listFlows, STOPPED_EXIT } from './control.js';
 export { abortFlowRuns } from './runner.js';
-export { asText, renderKnown } from './template.js';
+export { declaredVariables, renderKnown } from './template.js';
 export { FAILURE_EXIT } from './failure.js';
 export { flowsDir, instanceDir, instanceFile } from './instance-store.js';

@@ -9,7 +9,7 @@ import type { FlowStep } from '../model/index.js';
 import { StateFailure } from './failure.js';
 import { loadFlowTree, type LoadedFlow } from './load.js';
 import type { ChildStart } from './entry.js';
-import { asText, renderText, renderValue, type Variables } from './template.js';
+import { asText, declaredVariables, renderText, renderValue, type Variables } from './template.js';
 
 /** Sub-flows inside sub-flows stop here: a flow that names itself would otherwise recurse until memory runs out. */
 export const MAX_SUB_FLOW_DEPTH = 16;
@@ -28,8 +28,7 @@ export function enterSubFlow(step: FlowStep, vars: Variables, parent: LoadedFlow
 
 /** The child's `variables` defaults, then the state's arguments other than `workflow`. */
 function initialVariables(flow: LoadedFlow, step: FlowStep, vars: Variables): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(flow.workflow.flow?.variables ?? {})) out[k] = asText(v);
+  const out = declaredVariables(flow.workflow);
   for (const [k, v] of Object.entries(step.arguments)) if (k !== 'workflow') out[k] = asText(renderValue(v, vars));
   return out;
 }

@@ -5,7 +5,7 @@
  * (`{{ .Field }}` of a Go template in a command) is left as it is, the same
  * rule the `flow-undefined-variable` check uses.
  */
-import type { JsonValue } from '../model/index.js';
+import type { JsonValue, Workflow } from '../model/index.js';
 import { isVariableRef, TEMPLATE } from '../formats/flow-fields.js';
 import { StateFailure } from './failure.js';
 
@@ -50,4 +50,9 @@ export function renderValue(value: JsonValue, vars: Variables): JsonValue {
 export function asText(value: JsonValue | undefined): string {
   if (value === undefined) return '';
   return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** A flow's declared `variables` as text: what a run of it starts with before any variable given to it. */
+export function declaredVariables(wf: Workflow): Record<string, string> {
+  return Object.fromEntries(Object.entries(wf.flow?.variables ?? {}).map(([k, v]) => [k, asText(v)]));
 }

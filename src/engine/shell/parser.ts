@@ -6,13 +6,13 @@
  *
  * Measured (bench/shell-parsers.mjs, docs/enforcement.md): load + first parse
  * is ~25 ms, but V8's background tier-up of the WASM keeps a short-lived
- * process alive ~0.5-1 s at exit. `configureShellParser({liftoffOnly: true})`
- * (for the CLI/hook process only; never in the extension host, where it would
- * slow every other extension's WASM) makes the process exit at once.
+ * process alive ~0.5-1 s at exit. The CLI's hook sets V8's `--liftoff-only`
+ * before it loads this (src/cli/runner-factory.ts, as part of the shell bundle's
+ * code-cache key), so the process exits at once; never in the extension host,
+ * where it would slow every other extension's WASM.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import * as v8 from 'node:v8';
 import type { Node as TsNode, Parser as TsParser } from 'web-tree-sitter';
 
 export type SyntaxNode = TsNode;
@@ -27,8 +27,6 @@ export interface ShellParser {
 }
 
 interface ParserOptions {
-  /** Compile the WASM with Liftoff only: no background tier-up holding the process at exit. */
-  readonly liftoffOnly?: boolean;
   /** Where `tree-sitter.wasm` and `tree-sitter-bash.wasm` sit (e.g. next to a bundle). */
   readonly wasmDir?: string;
 }
@@ -56,7 +54,6 @@ function wasmPath(file: string, pkgSubpath: string): string {
 }
 
 async function load(): Promise<ShellParser> {
-  if (options.liftoffOnly) v8.setFlagsFromString('--liftoff-only');
   const { Parser, Language } = await import('web-tree-sitter');
   const core = wasmPath('tree-sitter.wasm', 'web-tree-sitter/tree-sitter.wasm');
   await Parser.init({ locateFile: () => core } as unknown as Parameters<typeof Parser.init>[0]);

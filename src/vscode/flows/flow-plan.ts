@@ -5,7 +5,7 @@
  * The answer is remembered by the file's hash, so an edit asks again.
  */
 import { createHash } from 'node:crypto';
-import { asText, renderKnown, type CustomFlowTool, type FlowStep, type JsonValue, type Workflow } from '../../engine/index.js';
+import { declaredVariables, renderKnown, type CustomFlowTool, type FlowStep, type JsonValue, type Workflow } from '../../engine/index.js';
 
 /** The argument that says what each tool does, as the confirmation shows it. */
 const WHAT: Readonly<Record<string, string>> = {
@@ -48,8 +48,8 @@ function lineOf(state: string, step: Pick<FlowStep, 'tool' | 'arguments'>, tools
 
 /** One line per state in file order; a `parallel` state's inline tasks follow it as `<state>[i]`. */
 export function flowPlan(wf: Workflow, tools?: ReadonlyMap<string, CustomFlowTool>): PlanLine[] {
-  // The values a run starts with (control.ts does the same), filled into what each state shows.
-  const vars: Vars = Object.fromEntries(Object.entries(wf.flow?.variables ?? {}).map(([k, v]) => [k, asText(v)]));
+  // The values a run starts with, filled into what each state shows.
+  const vars: Vars = declaredVariables(wf);
   const out: PlanLine[] = [];
   for (const s of wf.states.values()) {
     if (!s.flow) continue;
