@@ -49,27 +49,6 @@ export async function main(argv: readonly string[], out: Output = processOutput)
   }
 }
 
-if (require.main === module) {
-  // Node 22+: cache compiled code on disk, so a hook process (one per tool call) starts fast. In stategate's
-  // state folder, which the gate protects (an agent's writes denied, read-only in the sandbox): the default
-  // folder is under os.tmpdir(), where any process of the user may plant a cache entry the hook would run.
-  (require('node:module') as { enableCompileCache?: (dir?: string) => unknown }).enableCompileCache?.(path.join(userStateDir(), 'node-compile-cache'));
-  noteStdoutUse();
-  main(process.argv.slice(2)).then(
-    (code) => {
-      // The answer is written: the first hook under this runtime now keeps its code cache (code-cache.ts).
-      afterCommand();
-      // Exit at once: a lazily loaded WASM parser must not keep the process alive.
-      process.exitCode = code;
-      flushAndExit(code);
-    },
-    (err: unknown) => {
-      process.stderr.write(`stategate: ${(err as Error)?.message ?? String(err)}\n`);
-      flushAndExit(2);
-    },
-  );
-}
-
 /** Whether anything (a command, a library) has asked for process.stdout in this process. */
 let stdoutUsed = true;
 
@@ -96,4 +75,27 @@ function flushAndExit(code: number): void {
   // Wait for stdout to drain (a pipe may be slow), then exit without waiting for timers.
   if (!stdoutUsed || process.stdout.writableLength === 0) process.exit(code);
   process.stdout.once('drain', () => process.exit(code));
+}
+
+// Last: the entry runs after every module-level binding above it is set (a `let` declared below it
+// would be set again when the module body reaches it, after the entry had changed it).
+if (require.main === module) {
+  // Node 22+: cache compiled code on disk, so a hook process (one per tool call) starts fast. In stategate's
+  // state folder, which the gate protects (an agent's writes denied, read-only in the sandbox): the default
+  // folder is under os.tmpdir(), where any process of the user may plant a cache entry the hook would run.
+  (require('node:module') as { enableCompileCache?: (dir?: string) => unknown }).enableCompileCache?.(path.join(userStateDir(), 'node-compile-cache'));
+  noteStdoutUse();
+  main(process.argv.slice(2)).then(
+    (code) => {
+      // The answer is written: the first hook under this runtime now keeps its code cache (code-cache.ts).
+      afterCommand();
+      // Exit at once: a lazily loaded WASM parser must not keep the process alive.
+      process.exitCode = code;
+      flushAndExit(code);
+    },
+    (err: unknown) => {
+      process.stderr.write(`stategate: ${(err as Error)?.message ?? String(err)}\n`);
+      flushAndExit(2);
+    },
+  );
 }

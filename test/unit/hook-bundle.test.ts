@@ -170,6 +170,9 @@ test('deciding a call on a run of each format loads no format loader, YAML parse
     const loaded = record.files.map((f) => path.basename(f));
     // Built-ins only a shell call, a bwrap probe or nothing at all needs (docs/dev/hook-time.md).
     assert.deepEqual(record.builtins.filter((m) => NEVER_BUILTINS.includes(m)), [], `${run.name}: built-ins`);
+    // An allowed call answers with nothing, so process.stdout (a pipe here, as under every client) is never
+    // made, and with it no socket for the pipe (a few ms: src/cli/main.ts, noteStdoutUse).
+    if (read.stdout === '') assert.deepEqual(record.builtins.filter((m) => /^(NativeModule net|Internal Binding pipe_wrap)$/.test(m)), [], `${run.name}: process.stdout made with nothing written`);
     assert.ok(loaded.includes('cli.js'), `${run.name}: the record names what was loaded (${loaded.join(', ')})`);
     assert.deepEqual(loaded.filter((f) => NEVER.includes(f)), [], `${run.name}: loaded ${loaded.join(', ')}`);
     assert.deepEqual(loaded.filter((f) => f.startsWith('hook-') && !(run.may ?? []).includes(f)), [], `${run.name}: only ${(run.may ?? []).join(', ') || 'hook.js'}`);
