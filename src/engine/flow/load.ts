@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import type { CheckResult } from '../check/check-file.js';
 import { detectFormat } from '../formats/index.js';
 import { findFlowToolRegistry, type CustomFlowTool, type RegistryLookup } from '../formats/flow-tool-registry.js';
+import { flowTrustText } from '../formats/flow-trust-text.js';
 import type { FlowOutput, Workflow } from '../model/index.js';
 import { offsetToPosition } from '../formats/text-position.js';
 import { refusedOutputs } from './outputs.js';
@@ -31,7 +32,8 @@ export interface LoadedFlow {
 
 /**
  * `file` (absolute, or relative to `base`) read, validated, its outputs checked against `workspace`;
- * with `expectedText`, refused unless the text read is that one (what a person trusted).
+ * with `expectedText`, refused unless the text read, with the registry read, is that one (what a person
+ * trusted: formats/flow-trust-text.ts).
  */
 export function loadFlowFile(file: string, base: string, workspace: string, expectedText?: string): LoadedFlow {
   const abs = path.resolve(base, file);
@@ -42,14 +44,15 @@ export function loadFlowFile(file: string, base: string, workspace: string, expe
     const code = (err as NodeJS.ErrnoException).code;
     throw new FlowError(code === 'ENOENT' ? 'not_found' : 'io', `cannot read flow ${file}${abs === file ? '' : ` (${abs})`}: ${code === 'ENOENT' ? 'no such file' : (code ?? (err as Error).message)}`);
   }
-  if (expectedText !== undefined && text !== expectedText) {
-    throw new FlowError('changed', `${file} changed after it was trusted, so it was not run; a person reads it and trusts it again (\`stategate trust ${file}\`)`);
+  // Read once, so the tools that run are the ones the flow was validated against (and trusted with).
+  const registry = findFlowToolRegistry(abs);
+  if (expectedText !== undefined && flowTrustText(text, registry) !== expectedText) {
+    const what = registry.kind === 'none' ? file : `${file} or its custom tool registry (${registry.file})`;
+    throw new FlowError('changed', `${what} changed after it was trusted, so it was not run; a person reads it and trusts it again (\`stategate trust ${file}\`)`);
   }
   if (detectFormat(text, abs) !== 'flow') {
     throw new FlowError('not_a_flow', `${file} is not a flow: a flow has \`start-at\` and states with \`tool\` (in a *.yaml, *.yml or *.json file; *.flow.yaml names one), and workflows run with \`stategate run start\``);
   }
-  // Read once, so the tools that run are the ones the flow was validated against.
-  const registry = findFlowToolRegistry(abs);
   const check = checkWorkflowFile(text, abs, registry);
   const errors = check.diagnostics.filter((d) => d.severity === 'error');
   if (!check.workflow || errors.length) {

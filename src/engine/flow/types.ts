@@ -48,8 +48,9 @@ export interface StartFlowOptions {
   /** Answers to `ask-user` states, keyed by the state's name (or its path inside a sub-flow). */
   readonly answers?: Readonly<Record<string, string>>;
   /**
-   * The text a person trusted (a statechart handler's flow): the file read to run is refused with
-   * `changed` unless it is this text, so a file swapped after the trust check never runs.
+   * What a person trusted of the flow (handlers/flow-trust.ts: its text and its custom tool registry's,
+   * for a statechart handler's flow or VS Code's first run): the file and registry read to run are
+   * refused with `changed` unless they make this text, so a file swapped after the trust check never runs.
    */
   readonly expectedText?: string;
 }

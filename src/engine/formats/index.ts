@@ -16,6 +16,7 @@ import { yamlSizeError } from './yaml-size.js';
 
 export { isPlainDataFile, sniffFormat, typedSuffixFormat } from './format-sniff.js';
 export { findFlowToolRegistry, FLOW_TOOLS_FILE, isFlowToolRegistryFile, loadFlowToolRegistry, type CustomFlowTool, type FlowToolRegistry, type RegistryLookup } from './flow-tool-registry.js';
+export { flowTrustText } from './flow-trust-text.js';
 
 /** A workflow format, or a workflow registry manifest. */
 export type FileFormat = WorkflowFormat | 'registry';

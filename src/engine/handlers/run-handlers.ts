@@ -34,6 +34,8 @@ import { execCommand, HANDLER_TIMEOUT_MS, type ExecResult } from './exec-command
 import { callMcpTool } from './mcp-call.js';
 import { findMcpServer, type StdioServer } from './mcp-server-config.js';
 import { pendingHandlers, stillRunning, type HandlerWork, type PendingHandler } from './pending.js';
+import { findFlowToolRegistry } from '../formats/flow-tool-registry.js';
+import { flowTrustText } from '../formats/flow-trust-text.js';
 import { trustContent, trustState } from './trust-store.js';
 
 /** What the person is shown when asked to trust a file (VS Code's modal). */
@@ -84,6 +86,7 @@ interface Refusal {
  */
 type Cleared =
   | { readonly kind: 'command' }
+  /** `text`: what was trusted of the flow (formats/flow-trust-text.ts), the only thing startFlow may run. */
   | { readonly kind: 'flow'; readonly text: string }
   | { readonly kind: 'mcp'; readonly server: StdioServer };
 
@@ -278,9 +281,13 @@ async function refusalOf(runner: Runner, host: HandlerHost, run: RunSnapshot, p:
     } catch {
       return { reason: `${what} runs the flow ${work.file}, which cannot be read` };
     }
-    const flowTrust = await trusted(runner, host, work.file, text, [`the flow ${path.basename(work.file)}, every state as it leads`]);
+    // The flow with the custom tool registry it sees: what VS Code and `stategate trust` record for a flow.
+    const tools = findFlowToolRegistry(work.file);
+    const trustText = flowTrustText(text, tools);
+    const runs = [`the flow ${path.basename(work.file)}, every state as it leads${tools.kind === 'none' ? '' : `, with the custom tools of ${runner.relativePath(tools.file) ?? tools.file}`}`];
+    const flowTrust = await trusted(runner, host, work.file, trustText, runs);
     if (flowTrust) return { ...flowTrust, reason: `${what} is not run${flowTrust.waits ? ' yet' : ''}: ${flowTrust.reason}` };
-    flowText = text;
+    flowText = trustText;
   }
   if (server && !('problem' in server)) {
     const starts = [server.server.command, ...server.server.args].map(quoteWord).join(' ');

@@ -2,9 +2,8 @@
  * What a flow file will execute, for the first-run confirmation (docs/flows.md
  * "Flows": a flow runs commands on the machine, so its first run in VS Code
  * lists them and asks). Pure: no 'vscode', so the unit tests read it directly.
- * The answer is remembered by the file's hash, so an edit asks again.
+ * The answer is remembered in the engine's trust store (handlers/flow-trust.ts), so an edit asks again.
  */
-import { createHash } from 'node:crypto';
 import { declaredVariables, renderKnown, type CustomFlowTool, type FlowStep, type JsonValue, type Workflow } from '../../engine/index.js';
 
 /** The argument that says what each tool does, as the confirmation shows it. */
@@ -74,23 +73,4 @@ export function planText(lines: readonly PlanLine[]): string {
       return what ? `${l.state} (${l.tool}): ${what}` : `${l.state} (${l.tool})`;
     })
     .join('\n');
-}
-
-/**
- * The key the confirmation is remembered under: the file's content, so any
- * edit asks again, and the custom tool registry's content when there is one
- * (a changed `command` there changes what the flow runs).
- */
-export function flowHash(content: string, toolRegistry?: string): string {
-  return createHash('sha256').update(trustedText(content, toolRegistry)).digest('hex');
-}
-
-/**
- * What a person trusts when they allow a flow: its text, and the custom tool
- * registry's text when there is one (a changed registry changes what the flow
- * runs, so it asks again); with no registry, the flow's text alone, so a flow
- * allowed before is not asked about again.
- */
-export function trustedText(content: string, toolRegistry?: string): string {
-  return toolRegistry === undefined ? content : `${content}\0.stategate/flow-tools.yaml\0${toolRegistry}`;
 }

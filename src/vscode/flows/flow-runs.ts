@@ -31,12 +31,13 @@ export class FlowRuns implements vscode.Disposable {
   /** Runs the flow file: refused in Restricted Mode, asked on its first run. Resolves with the summary, or undefined when not run. */
   async run(file: string, name?: string): Promise<FlowSummary | undefined> {
     if (!flowsAllowed('Running a flow')) return undefined;
-    const wf = await this.approved(file);
-    if (!wf) return undefined;
-    const title = wf.name ?? wf.id;
+    const approved = await this.approved(file);
+    if (!approved) return undefined;
+    const title = approved.wf.name ?? approved.wf.id;
     const term = this.terminal(`Flow: ${title}`);
     term.show();
-    return this.follow(term, () => startFlow(this.host(term, title), { file, ...(name ? { name } : {}) }));
+    // Only what the person allowed runs: a file or registry changed since the question is refused.
+    return this.follow(term, () => startFlow(this.host(term, title), { file, expectedText: approved.trusted, ...(name ? { name } : {}) }));
   }
 
   /** Resumes a paused or interrupted instance (an interrupted state runs again only when the person says so). */
@@ -68,8 +69,11 @@ export class FlowRuns implements vscode.Disposable {
     return this.follow(term, () => resumeFlow(this.host(term, status.flow), instance, rerun ? { rerun } : {}));
   }
 
-  /** The flow file's workflow once the person has allowed this content of it (now or on an earlier run); undefined otherwise, with the reason shown. */
-  private async approved(file: string): Promise<Workflow | undefined> {
+  /**
+   * The flow file's workflow and what was trusted of it (the engine's flowTrust text) once the person
+   * has allowed this content of it (now or on an earlier run); undefined otherwise, with the reason shown.
+   */
+  private async approved(file: string): Promise<{ readonly wf: Workflow; readonly trusted: string } | undefined> {
     let content: string;
     try {
       content = fs.readFileSync(file, 'utf8');
@@ -82,7 +86,8 @@ export class FlowRuns implements vscode.Disposable {
       void vscode.window.showErrorMessage(`stategate: ${path.basename(file)} is not a flow (a flow has start-at and states with a tool); see the Problems panel.`);
       return undefined;
     }
-    return (await confirmFirstRun(this.workspace, file, content, wf)) ? wf : undefined;
+    const trusted = await confirmFirstRun(this.workspace, file, content, wf);
+    return trusted === undefined ? undefined : { wf, trusted };
   }
 
   pause(instance: string): void {

@@ -8,8 +8,8 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { findFlowToolRegistry, trustContent, trustState, type TrustQuestion, type Workflow } from '../../engine/index.js';
-import { flowPlan, planText, trustedText } from './flow-plan.js';
+import { flowTrust, trustContent, type TrustQuestion, type Workflow } from '../../engine/index.js';
+import { flowPlan, planText } from './flow-plan.js';
 
 /** A message saying why, and false, in Restricted Mode. */
 export function flowsAllowed(what: string): boolean {
@@ -25,22 +25,23 @@ function trustDir(workspace: string): string {
 }
 
 /**
- * True when this content of `file` was trusted before, or the person trusts it now.
- * `content` is the text the run will load (the hash covers exactly what runs).
+ * What runs when this content of `file` was trusted before, or the person trusts it now; undefined
+ * otherwise. `content` is the text the run will load. The answer is the engine's flowTrust text (the
+ * flow with its custom tool registry): the run is started with it as expectedText, so a file or
+ * registry changed while the question was open is refused, not run.
  */
-export async function confirmFirstRun(workspace: string, file: string, content: string, wf: Workflow): Promise<boolean> {
+export async function confirmFirstRun(workspace: string, file: string, content: string, wf: Workflow): Promise<string | undefined> {
   // The custom tools the flow may run are part of what is trusted: a changed registry asks again.
-  const tools = findFlowToolRegistry(file);
-  const trusted = trustedText(content, tools.kind === 'none' ? undefined : tools.text);
-  const state = trustState(trustDir(workspace), file, trusted);
-  if (state === 'trusted') return true;
+  const trust = flowTrust(trustDir(workspace), file, content);
+  if (trust.state === 'trusted') return trust.text;
   const rel = path.relative(workspace, file) || path.basename(file);
-  const detail = `${state === 'changed' ? 'The file changed since you last allowed it. ' : ''}It will run, as its states lead:\n\n${planText(flowPlan(wf, tools.kind === 'ok' ? tools.registry.tools : undefined))}\n\nCommands run in ${workspace} with your permissions. You are asked again when the file changes.`;
+  const tools = trust.tools.kind === 'ok' ? trust.tools.registry.tools : undefined;
+  const detail = `${trust.state === 'changed' ? `The file${trust.tools.kind === 'none' ? '' : ' or its custom tool registry'} changed since you last allowed it. ` : ''}It will run, as its states lead:\n\n${planText(flowPlan(wf, tools))}\n\nCommands run in ${workspace} with your permissions. You are asked again when the file changes.`;
   const run = 'Run Flow';
   const pick = await vscode.window.showWarningMessage(`Run the flow ${rel}?`, { modal: true, detail }, run);
-  if (pick !== run) return false;
-  trustContent(trustDir(workspace), file, trusted);
-  return true;
+  if (pick !== run) return undefined;
+  trustContent(trustDir(workspace), file, trust.text);
+  return trust.text;
 }
 
 /** The modal for a chart (or a flow handler's file) whose handlers became due: what they run, and a yes or no. */
