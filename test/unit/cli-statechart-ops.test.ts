@@ -118,6 +118,29 @@ test('run reload keeps the configuration, or refuses saying what the run would l
   assertReplays(cwd);
 });
 
+test('run reload: a paused run takes it; an ended run refuses, saying it has ended and to start a new run from the file', async (t) => {
+  const cwd = await started(t);
+  const file = path.join(cwd, 'limits.statechart.yaml');
+  fs.appendFileSync(file, '# edited\n');
+  await run(cwd, 'pause');
+  assert.equal((await run(cwd, 'reload')).reloaded, true, 'a paused run goes on when resumed: it takes the file');
+  await run(cwd, 'stop');
+  fs.appendFileSync(file, '# edited again\n');
+  const journal = fs.readFileSync(path.join(cwd, '.stategate', 'runs', fs.readFileSync(path.join(cwd, '.stategate', 'active'), 'utf8').trim(), 'journal.jsonl'), 'utf8');
+  const refused = await cliInProcess(['run', 'reload'], { cwd });
+  // The shape and exit code of the other refusals: one JSON object with `error`, a line on stderr, exit 1.
+  assert.equal(refused.code, 1);
+  assert.equal(refused.json.reloaded, false);
+  assert.equal(refused.json.error.code, 'not_running');
+  assert.match(refused.json.error.message, /^the run has ended \(stopped\), so a reload would change nothing: start a new run from the changed file with `stategate run start limits\.statechart\.yaml`/);
+  assert.match(refused.stderr, /^stategate: the run has ended \(stopped\)/);
+  const after = fs.readFileSync(path.join(cwd, '.stategate', 'runs', fs.readFileSync(path.join(cwd, '.stategate', 'active'), 'utf8').trim(), 'journal.jsonl'), 'utf8');
+  assert.equal(after, journal, 'nothing journaled');
+  // Refused before the file is read: a file gone since gets the same answer, not a read error.
+  fs.rmSync(file);
+  assert.match((await cliInProcess(['run', 'reload'], { cwd })).json.error.message, /the run has ended \(stopped\)/);
+});
+
 test('limits per declaring node through run tool: the count of phase survives a change between its children', async (t) => {
   const cwd = await started(t);
   const read = (): Promise<any> => run(cwd, 'tool', 'Read', '--input', JSON.stringify({ file_path: path.join(cwd, 'a.txt') }));

@@ -583,15 +583,33 @@ function statesInUse(run: RunSnapshot): string[] {
 }
 
 /**
- * Applies an edited definition to a running run. The caller validates the
- * text first; here it must load, and every state the run stands in or
- * refers to (the current state, a parked approval's target, an interrupt's
- * states, a fork's branches) must still exist.
+ * Why the run takes no reload: it has ended (completed, failed or stopped), so
+ * no state of it will read the new definition again; the way on is a new run
+ * from the changed file. A paused run takes one (it goes on when resumed).
+ * Every shell reaches it through Runner.reload, so the CLI, the MCP server and
+ * VS Code answer alike.
+ */
+export function reloadRefusal(run: Pick<RunSnapshot, 'status' | 'workflow'>): MachineError | undefined {
+  if (run.status === 'running' || run.status === 'paused') return undefined;
+  const file = run.workflow.workspaceFile ?? run.workflow.file ?? 'WORKFLOW_FILE';
+  return {
+    code: 'not_running',
+    message: `the run has ended (${run.status}), so a reload would change nothing: start a new run from the changed file with \`stategate run start ${file}\` (in VS Code: "stategate: Start Workflow Run…")`,
+  };
+}
+
+/**
+ * Applies an edited definition to a live (running or paused) run. The caller
+ * validates the text first; here it must load, and every state the run stands
+ * in or refers to (the current state, a parked approval's target, an
+ * interrupt's states, a fork's branches) must still exist.
  */
 export function reloadDefinition(run: RunSnapshot, newText: string, env: MachineEnv, hash?: string): MachineResult<ReloadOutcome> {
+  const fail = (error: MachineError): MachineResult<ReloadOutcome> => ({ run, journal: [], outcome: { reloaded: false, hash: run.workflow.hash, error } });
+  const ended = reloadRefusal(run);
+  if (ended) return fail(ended);
   const op = begin(run, fixedEnv(env, env.now()));
   const newHash = hash ?? hashText(newText);
-  const fail = (error: MachineError): MachineResult<ReloadOutcome> => ({ run, journal: [], outcome: { reloaded: false, hash: run.workflow.hash, error } });
   const wf = env.load(newText);
   if (!wf) return fail({ code: 'invalid_definition', message: 'the new definition does not load' });
   const refusal = run.chart ? chartReloadRefusal(run, wf) : isChartWorkflow(wf) ? { code: 'invalid_definition' as const, message: 'the new definition is a statechart and the run is not; stop the run and start the new one' } : undefined;

@@ -500,9 +500,12 @@ export class Runner {
     return this.apply((r) => machine.fileChanged(r, rel, this.env, branchOpt(branch)));
   }
 
-  /** Re-read the workflow file the run started from and apply it (validated; the state must still exist). */
+  /** Re-read the workflow file the run started from and apply it (validated; the state must still exist; an ended run refuses). */
   async reload(): Promise<machine.ReloadOutcome> {
     const run = await this.requireActive();
+    // Refused before the file is read: an ended run's file may be gone, and the answer is the same.
+    const ended = machine.reloadRefusal(run);
+    if (ended) return { reloaded: false, hash: run.workflow.hash, error: ended };
     const file = run.workflow.file;
     if (!file) throw new RunnerError('no_file', 'the run was not started from a file');
     const { text } = this.readWorkflowFile(file);
