@@ -162,5 +162,20 @@ test('a run started from the palette shows in the status bar, follows the CLI, s
     await vsc.closeQuickInput();
     await vsc.executeCommand('stategate.stopRun');
     await waitUntil('the run item to clear after Stop', async () => !(await vsc.statusBarItems()).some((i) => i.id.includes(RUN_ITEM)), 10_000);
+
+    // Past Runs names a statechart run's state as the status bar does: `writing_test`, not the dotted id.
+    fs.writeFileSync(
+      path.join(vsc.workspaceDir, 'nested.statechart.yaml'),
+      'statechart:\n  id: nested\n  initial: hotfix\n  states:\n    hotfix:\n      initial: patching\n      states:\n        patching:\n          initial: writing_test\n          states:\n            writing_test:\n              on: {TEST_WRITTEN: fixed}\n            fixed: {type: final}\n',
+    );
+    for (const args of [['run', 'start', 'nested.statechart.yaml'], ['run', 'stop']]) {
+      const r = spawnSync(process.execPath, [path.join(REPO_ROOT, 'dist', 'cli.js'), ...args], { cwd: vsc.workspaceDir, encoding: 'utf8' });
+      assert.equal(r.status, 0, r.stderr);
+    }
+    await vsc.runCommand('stategate: Past Runs…');
+    const named = await vsc.quickPickItems();
+    await vsc.closeQuickInput();
+    assert.ok(named.some((p) => /nested.*stopped in "writing_test"/.test(p)), `the chart's run by its state's name: ${named.join(' | ')}`);
+    assert.ok(!named.some((p) => p.includes('hotfix.patching')), `no dotted id: ${named.join(' | ')}`);
   });
 });

@@ -17,7 +17,8 @@ export async function showPastRuns(service: RunService): Promise<string | undefi
     return undefined;
   }
   const now = Date.now();
-  const items = runs.map((r) => pastRunItem(r, activeId, now));
+  // Each run's states by the names its own definition gives them (a run's kept text; loads are cached by text).
+  const items = runs.map((r) => pastRunItem(r, activeId, now, runner.env.load(r.workflow.definitionText)));
   const picked = await vscode.window.showQuickPick(items, { title: 'stategate: Past Runs', placeHolder: 'A run to open its journal', matchOnDescription: true, matchOnDetail: true });
   if (!picked) return undefined;
   const journal = await runner.store.readJournal(picked.runId);
