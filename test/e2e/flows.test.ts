@@ -6,6 +6,8 @@
 //   the input box and a claude state is answered by the scripted model, its
 //   answer streamed into the terminal (seen half-sent);
 // - a flow file allowed once runs again without asking, until its content changes;
+//   one trusted in a terminal (`stategate trust`, custom tool registry included)
+//   is not asked about, until the registry changes;
 // - a flow that pauses is resumed from the Flows view's inline Resume action,
 //   a running one paused by its Pause action (after its state), and a running
 //   one stopped by its Stop action;
@@ -244,6 +246,24 @@ test('flows: run from the lens with live output, ask-user in the input box, the 
       await dialog.waitFor({ state: 'hidden', timeout: 5_000 });
       await sleep(1500);
       assert.deepEqual(runs(), ['wait-1 completed', 'wait-2 paused'], 'the changed file, declined, did not run');
+
+      // Trusted in a terminal instead (`stategate trust`, with a custom tool registry beside it): not asked about here.
+      const registry = path.join(vsc.workspaceDir, '.stategate', 'flow-tools.yaml');
+      fs.writeFileSync(registry, 'tools:\n  stamp:\n    command: date +%s\n');
+      const trusted = spawnSync(process.execPath, [path.join(REPO_ROOT, 'dist', 'cli.js'), 'trust', 'wait.flow.yaml'], { cwd: vsc.workspaceDir, encoding: 'utf8' });
+      assert.equal(trusted.status, 0, trusted.stderr);
+      await vsc.openFile('wait.flow.yaml');
+      await runOpenFlow(vsc);
+      await until('a third instance of wait, trusted with `stategate trust`, to pause', () => runs().includes('wait-3 paused'));
+      assert.equal(await dialog.isVisible(), false, 'no confirmation for a flow trusted in a terminal');
+      // A changed registry changes what the flow may run: asked again, saying so.
+      fs.writeFileSync(registry, 'tools:\n  stamp:\n    command: date\n');
+      await vsc.openFile('wait.flow.yaml');
+      await runOpenFlow(vsc);
+      await dialog.waitFor({ state: 'visible', timeout: 15_000 });
+      assert.match(await dialog.innerText(), /The file or its custom tool registry changed since you last allowed it/);
+      await vsc.page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden', timeout: 5_000 });
     });
 
     await t.test('a running flow paused from the Flows view stops after its state, and resumes from there', async () => {
