@@ -86,5 +86,7 @@ export function anyCaseGlob(part: string): string {
 
 /** A glob for the files a format's typed suffixes name, anywhere, in any case: for a shell's file watcher or document selector. */
 export function kindGlob(format: WorkflowFormat): string {
-  return `**/*{${KIND_SUFFIXES[format].map(anyCaseGlob).join(',')}}`;
+  const parts = KIND_SUFFIXES[format].map(anyCaseGlob);
+  // A one-choice brace group is literal text to a glob, as in a shell.
+  return `**/*${parts.length === 1 ? parts[0] : `{${parts.join(',')}}`}`;
 }
