@@ -18,7 +18,7 @@ export {
   detectFormat, findFlowToolRegistry, isFlowToolRegistryFile, isRegistryManifestDocument,
   loadWorkflowText, sniffFormat, type CustomFlowTool
 } from './formats/index.js';
-// What a file's name says it holds, one case rule for every shell (docs/design/file-kinds.md).
+// What a file's name says it holds, one case rule for every shell (docs/design/files-by-content.md, "Names").
 export { anyCaseGlob, fileKind, isPlainDataFile, isWorkflowPath, KIND_SUFFIXES, kindGlob } from './formats/file-kinds.js';
 export { loadStatewright } from './formats/statewright.js';
 export { MANIFEST_FILE, WorkflowRegistry } from './formats/registry.js';

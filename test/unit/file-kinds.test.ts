@@ -4,7 +4,7 @@
  * folder ignore case; `.stategate/` is matched as written. Rows of name → kind, as
  * ajv's tests are written, then the things that must not drift from the module:
  * no other regex for these suffixes under src/, and package.json's globs and when
- * clauses naming the same suffixes (docs/design/file-kinds.md).
+ * clauses naming the same suffixes (docs/design/files-by-content.md, "Names").
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';

@@ -8,7 +8,7 @@
  * The rule: the typed suffixes (`.statechart.yaml|yml|json`, `.flow.yaml|yml|json`,
  * `.workflow.json`), the data extensions (`.yaml`, `.yml`, `.json`) and the
  * `statecharts/` folder convention are matched ignoring case:
- * `Deploy.Statechart.YAML` is a statechart everywhere. Why (docs/design/file-kinds.md):
+ * `Deploy.Statechart.YAML` is a statechart everywhere. Why (docs/design/files-by-content.md, "Names"):
  * on macOS and Windows the file system ignores case, and nothing else in a
  * name can make `.Statechart.yaml` mean anything but a statechart.
  * `.stategate/` is stategate's own folder, read and written by that exact name,
