@@ -76,7 +76,7 @@ async function serverErrors(file: string, languageId: string): Promise<string[] 
   const opened = client.open(ws, file, fs.readFileSync(path.join(ws, file), 'utf8'), languageId).catch(() => undefined);
   let timer: NodeJS.Timeout | undefined;
   // Not unref'd: the wait itself must keep the test alive until it ends.
-  const quiet = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, 3000)));
+  const quiet = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), 3000)));
   try {
     const got = await Promise.race([opened, quiet]);
     return got?.diagnostics.filter((d: Diagnostic) => d.severity === 1).map((d) => String(d.code));
