@@ -16,8 +16,7 @@
  * reason on stderr (every client blocks on 2), never a silent allow.
  */
 import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { bareNamesAreOurs, chosenStoreUrl, findStoreDir, briefing, completionToolCalled, INTERRUPT_MARKER, isOwnTool, noteSession, type Runner, stageBrief, userStateDir } from '../engine/index.js';
+import { bareNamesAreOurs, briefing, completionToolCalled, INTERRUPT_MARKER, isOwnTool, noteSession, type Runner, stageBrief } from '../engine/index.js';
 import { parse, stringOption } from './args.js';
 import { isCliError, type ExitCode, type Output } from './io.js';
 import type { Command } from './commands.js';
@@ -27,6 +26,7 @@ import { HookInputError, parseHookInput, parseHookObject, resultBytes, type Hook
 import { callOutcome, type CallOutcome } from './hook-outcome.js';
 import { DIALECTS, parseClientInput, type Dialect, type Reply } from './hook-dialects.js';
 import { createRunner } from './runner-factory.js';
+import { bindingSession, callOptions, hookTarget } from './hook-target.js';
 import { HOOK_CLIENTS, HOOK_TIMEOUT_S, hookBoundMs, isHookClient, setProcessDeadline, type HookClientName, type OutsideStage } from '../engine/index.js';
 import { decideInTime } from './hook-deadline.js';
 
@@ -132,21 +132,6 @@ function askedThePerson(reply: Reply): boolean {
   const o = reply.stdout as Record<string, unknown> | undefined;
   const specific = o?.['hookSpecificOutput'] as Record<string, unknown> | undefined;
   return specific?.['permissionDecision'] === 'ask' || o?.['decision'] === 'ask' || o?.['permission'] === 'ask';
-}
-
-/** Where the agent works, which client asks and its id of the call: one call is counted once, whatever number of hooks ask. */
-function callOptions(input: HookInput): { cwd?: string; client: string; callId?: string; session?: string } {
-  const session = bindingSession(input);
-  return { client: input.client, ...(input.cwd ? { cwd: input.cwd } : {}), ...(input.callId ? { callId: input.callId } : {}), ...(session ? { session } : {}) };
-}
-
-/**
- * The session a call binds to a fork branch as: a Claude Code sub-agent's
- * `agent_id` where present (sub-agents share their parent's session_id, and
- * each works its own branch), else the client's session id.
- */
-function bindingSession(input: HookInput): string | undefined {
-  return input.agentId ?? input.sessionId;
 }
 
 /** The briefing for this session: its branch's state when bound, and how to bind while a parallel fork waits for it. */
@@ -267,21 +252,15 @@ export const command: Command = {
       if (err instanceof HookInputError) return failClosed(out, dialect, `bad hook input, so the call is denied: ${err.message}`);
       throw err;
     }
-    // The run is the one the record outside the workspace names for the nearest folder at or above the
-    // hook's cwd (hooks may run in a subfolder), never merely the first `.stategate` above it, which an
-    // agent could have made; only where no record names one is a `.stategate` looked for (findStoreDir).
-    // With a shared store, a clone without `.stategate/` is still held to the team's run: the store decides.
-    // (Named by STATEGATE_STORE_URL, or by the pointer VS Code wrote for this workspace outside it: store-pointer.ts.)
-    const shared = chosenStoreUrl({ workspaceRoot: input.cwd ?? process.cwd() }) !== undefined;
-    const dir = stringOption(parsed, 'dir') ?? process.env.STATEGATE_DIR ?? findStoreDir(input.cwd ?? process.cwd(), userStateDir()) ?? (shared ? path.join(input.cwd ?? process.cwd(), '.stategate') : undefined);
-    if (!dir) return 0; // no .stategate anywhere above, no record of one, no shared store: nothing to enforce
-    const root = input.cwd && !stringOption(parsed, 'dir') ? path.dirname(path.resolve(dir)) : undefined;
+    const target = hookTarget(input, stringOption(parsed, 'dir'));
+    if (!target) return 0; // no .stategate anywhere above, no record of one, no shared store: nothing to enforce
+    const dir = target.dir;
     try {
       const outcome = input.event === 'PostToolUse' && input.toolName ? callOutcome(client, parseHookObject(text), input.toolName) : undefined;
       // The record's active_agents: the session this call comes from, noted before the call's commit writes the record.
-      noteSession(path.resolve(dir), input.sessionId, input.client);
-      const runner = createRunner(path.resolve(dir), root, `hook ${input.client}`);
-      return await decideInTime(() => handle(input, runner, path.resolve(dir), out, dialect, outcome), (reason) => {
+      noteSession(dir, input.sessionId, input.client);
+      const runner = createRunner(dir, target.workspaceRoot, `hook ${input.client}`);
+      return await decideInTime(() => handle(input, runner, dir, out, dialect, outcome), (reason) => {
         if (input.event === 'PreToolUse') return failClosed(out, dialect, `${reason}; so the call is denied. Try again; if it happens again, find what is slow (\`stategate store status\` checks a shared store).`);
         out.stderr(`stategate: ${reason}\n`);
         return 0;

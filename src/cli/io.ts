@@ -3,6 +3,8 @@
  * errors a JSON `{"error": {"code", "message"}}` (where JSON is expected) plus
  * a one-line message on stderr and a non-zero exit. Never a stack trace.
  */
+import { writeStd } from './std-output.js';
+
 /**
  * 0 ok, 1 the command ran and said no, 2 usage or I/O, 3 enforcement could
  * not read its state; `flow run|resume|stop` exit with the flow's own exit
@@ -32,9 +34,10 @@ export interface Output {
   stderr(text: string): void;
 }
 
+/** The process's own output (std-output.ts: straight to the descriptors while no stream has been made). */
 export const processOutput: Output = {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
+  stdout: (text) => writeStd('stdout', text),
+  stderr: (text) => writeStd('stderr', text),
 };
 
 export function printJson(out: Output, value: unknown): void {

@@ -6,6 +6,7 @@
 import { afterCommand, loadCommand } from './commands.js';
 import { COMMAND_SUMMARIES, isCommandName } from './command-table.js';
 import { CliError, isCliError, processOutput, reportError, type ExitCode, type Output } from './io.js';
+import { noteStdStreamUse, stdStreamMade, writeStd } from './std-output.js';
 
 import { VERSION } from './version.js';
 import * as path from 'node:path';
@@ -49,31 +50,10 @@ export async function main(argv: readonly string[], out: Output = processOutput)
   }
 }
 
-/** Whether anything (a command, a library) has asked for process.stdout in this process. */
-let stdoutUsed = true;
-
-/**
- * Node makes process.stdout on first use, and for a pipe that loads its stream modules: a few ms, which
- * a hook that answers with nothing (an allowed call) would pay only to find nothing to drain. So the
- * getter is wrapped to note its first use (every use: ours, and a library's such as the MCP SDK's).
- */
-function noteStdoutUse(): void {
-  const own = Object.getOwnPropertyDescriptor(process, 'stdout');
-  const get = own?.get;
-  if (!own?.configurable || !get) return;
-  stdoutUsed = false;
-  Object.defineProperty(process, 'stdout', {
-    ...own,
-    get() {
-      stdoutUsed = true;
-      return get.call(process);
-    },
-  });
-}
-
 function flushAndExit(code: number): void {
-  // Wait for stdout to drain (a pipe may be slow), then exit without waiting for timers.
-  if (!stdoutUsed || process.stdout.writableLength === 0) process.exit(code);
+  // Wait for stdout to drain (a pipe may be slow), then exit without waiting for timers. A process that
+  // never made process.stdout wrote its answer to the descriptor (std-output.ts) and has nothing queued.
+  if (!stdStreamMade('stdout') || process.stdout.writableLength === 0) process.exit(code);
   process.stdout.once('drain', () => process.exit(code));
 }
 
@@ -84,7 +64,7 @@ if (require.main === module) {
   // state folder, which the gate protects (an agent's writes denied, read-only in the sandbox): the default
   // folder is under os.tmpdir(), where any process of the user may plant a cache entry the hook would run.
   (require('node:module') as { enableCompileCache?: (dir?: string) => unknown }).enableCompileCache?.(path.join(userStateDir(), 'node-compile-cache'));
-  noteStdoutUse();
+  noteStdStreamUse();
   main(process.argv.slice(2)).then(
     (code) => {
       // The answer is written: the first hook under this runtime now keeps its code cache (code-cache.ts).
@@ -94,7 +74,7 @@ if (require.main === module) {
       flushAndExit(code);
     },
     (err: unknown) => {
-      process.stderr.write(`stategate: ${(err as Error)?.message ?? String(err)}\n`);
+      writeStd('stderr', `stategate: ${(err as Error)?.message ?? String(err)}\n`);
       flushAndExit(2);
     },
   );

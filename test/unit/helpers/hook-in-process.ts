@@ -11,11 +11,11 @@
  * JSON shape, exit codes) stays a process test (helpers/cli.ts), one per
  * client shape, since the hook's deadline and stdin belong to its process.
  */
-import * as path from 'node:path';
 import './state-dir';
 import { parseClientInput } from '../../../src/cli/hook-dialects';
+import { callOptions, hookTarget } from '../../../src/cli/hook-target';
 import { createRunner } from '../../../src/cli/runner-factory';
-import { chosenStoreUrl, findStoreDir, userStateDir, type HookClientName } from '../../../src/engine/index';
+import type { HookClientName } from '../../../src/engine/index';
 import { withEnv } from './cli-in-process';
 
 export interface InProcessDecision {
@@ -35,18 +35,13 @@ export async function hookDecision(client: HookClientName, cwd: string, payload:
 async function decide(client: HookClientName, cwd: string, payload: object): Promise<InProcessDecision> {
   const input = parseClientInput(client, JSON.stringify(payload));
   if (input.event !== 'PreToolUse' || !input.toolName) throw new Error(`hookDecision takes a PreToolUse, got ${input.event}`);
-  const where = input.cwd ?? cwd;
-  const shared = chosenStoreUrl({ workspaceRoot: where }) !== undefined;
-  const found = findStoreDir(where, userStateDir()) ?? (shared ? path.join(where, '.stategate') : undefined);
+  // The hook's own rules for which run and what the Runner is told (src/cli/hook-target.ts); a payload
+  // without a cwd is decided in `cwd`, as the hook decides in its process's folder.
+  const target = hookTarget({ ...input, cwd: input.cwd ?? cwd });
   // No run anywhere: the hook allows by answering nothing.
-  if (!found) return { denied: false, decision: 'allow', reason: 'nothing to enforce' };
-  const dir = path.resolve(found);
-  const runner = createRunner(dir, input.cwd ? path.dirname(dir) : undefined, `hook ${input.client}`);
-  const session = input.agentId ?? input.sessionId;
-  const answer = await runner.tool(
-    { tool: input.toolName, input: input.toolInput ?? {} },
-    { client: input.client, ...(input.cwd ? { cwd: input.cwd } : {}), ...(input.callId ? { callId: input.callId } : {}), ...(session ? { session } : {}) },
-  );
+  if (!target) return { denied: false, decision: 'allow', reason: 'nothing to enforce' };
+  const runner = createRunner(target.dir, input.cwd ? target.workspaceRoot : undefined, `hook ${input.client}`);
+  const answer = await runner.tool({ tool: input.toolName, input: input.toolInput ?? {} }, callOptions(input));
   const decision = answer.decision === 'deny' ? 'deny' : answer.rewrite !== undefined ? 'ask' : answer.decision;
   return { denied: decision === 'deny', decision, reason: answer.reason ?? '', ...(answer.updated_input !== undefined ? { updatedInput: answer.updated_input } : {}) };
 }
