@@ -15,12 +15,14 @@
 export type { ChartAgent, Diagnostic, FlowStep, JsonObject, JsonValue, RelatedInfo, SourceLoc, Workflow, WorkflowFormat } from './model/index.js';
 export { MAX_JSON_DEPTH, nestsDeeperThan } from './model/json-value.js';
 export {
-  detectFormat, findFlowToolRegistry, isFlowToolRegistryFile, isPlainDataFile, isRegistryManifestDocument,
+  detectFormat, findFlowToolRegistry, isFlowToolRegistryFile, isRegistryManifestDocument,
   loadWorkflowText, sniffFormat, type CustomFlowTool
 } from './formats/index.js';
+// What a file's name says it holds, one case rule for every shell (docs/design/files-by-content.md, "Names").
+export { anyCaseGlob, fileKind, isPlainDataFile, isWorkflowPath, KIND_SUFFIXES, kindGlob } from './formats/file-kinds.js';
 export { loadStatewright } from './formats/statewright.js';
 export { MANIFEST_FILE, WorkflowRegistry } from './formats/registry.js';
-export { activeFirst, declaresWorkflowSchema, findWorkflow, findWorkflows, isWorkflowPath } from './formats/workspace-workflows.js';
+export { activeFirst, declaresWorkflowSchema, findWorkflow, findWorkflows } from './formats/workspace-workflows.js';
 export { LineIndex } from './formats/text-position.js';
 export { isJsonParserError } from './formats/jsonc.js';
 export type { CheckOptions, CheckResult } from './check/check-file.js';

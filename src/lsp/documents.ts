@@ -7,11 +7,8 @@
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { declaresWorkflowSchema, isFlowToolRegistryFile, isPlainDataFile, isRegistryManifestDocument, isWorkflowPath, MANIFEST_FILE, sniffFormat, type CheckResult, type WorkflowFormat } from '../engine/index.js';
+import { declaresWorkflowSchema, fileKind, isFlowToolRegistryFile, isPlainDataFile, isRegistryManifestDocument, isWorkflowPath, MANIFEST_FILE, sniffFormat, type CheckResult, type WorkflowFormat } from '../engine/index.js';
 import { checkFile } from './check.js';
-
-const STATECHART_FILE = /\.statechart\.(ya?ml|json)$/i;
-const FLOW_FILE = /\.flow\.(ya?ml|json)$/i;
 
 /** The path the engine sees: the file system path, or the URI's path for untitled and remote documents. */
 export function documentPath(uri: string): string {
@@ -84,7 +81,7 @@ export class AnalysedDocuments {
     return format;
   }
 
-  /** `*.workflow.json`, `.stategate/workflows/*.json` (not the registry manifest), JSON naming the workflow schema, or a plain file with `initial` and `states`. */
+  /** `*.workflow.json` (in any case: file-kinds.ts), `.stategate/workflows/*.json` (not the registry manifest), JSON naming the workflow schema, or a plain file with `initial` and `states`. */
   private isWorkflow(doc: TextDocument): boolean {
     if (this.contentFormat(doc) === 'statewright') return true;
     if (!isJson(doc)) return false;
@@ -95,11 +92,11 @@ export class AnalysedDocuments {
   }
 
   private isStatechart(doc: TextDocument): boolean {
-    return STATECHART_FILE.test(pathOf(doc)) || this.contentFormat(doc) === 'statechart';
+    return fileKind(pathOf(doc)) === 'statechart' || this.contentFormat(doc) === 'statechart';
   }
 
   private isFlow(doc: TextDocument): boolean {
-    return FLOW_FILE.test(pathOf(doc)) || this.contentFormat(doc) === 'flow';
+    return fileKind(pathOf(doc)) === 'flow' || this.contentFormat(doc) === 'flow';
   }
 
   /** A `manifest.json` with a top-level `workflows` (other tools' manifest.json files are left alone). */

@@ -7,10 +7,10 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { isWorkflowPath, loadStatewright, MANIFEST_FILE, occurrences, type ResolveInvoke, type Target, type Workflow, WorkflowRegistry } from '../engine/index.js';
+import { anyCaseGlob, isWorkflowPath, KIND_SUFFIXES, loadStatewright, MANIFEST_FILE, occurrences, type ResolveInvoke, type Target, type Workflow, WorkflowRegistry } from '../engine/index.js';
 
-/** The files the index reads, as a glob for the client's file watcher. */
-export const WORKFLOW_GLOB = '**/{*.workflow.json,.stategate/workflows/*.json}';
+/** The files the index reads (isWorkflowPath), as a glob for the client's file watcher: `*.workflow.json` in any case, as the walk reads them. */
+export const WORKFLOW_GLOB = `**/{${[...KIND_SUFFIXES.statewright.map((s) => `*${anyCaseGlob(s)}`), `.stategate/workflows/*${anyCaseGlob('.json')}`].join(',')}}`;
 /** As many workflows as the editor's own workspace search gave before (findFiles' limit). */
 const MAX_FILES = 5000;
 /**

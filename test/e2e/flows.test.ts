@@ -13,6 +13,7 @@
 //   one stopped by its Stop action;
 // - a flow paused from the CLI puts Resume and Stop Flow in the palette before
 //   any flow code loads in the window;
+// - a flow file named in other case has the lens and the editor's Run Flow button;
 // - in Restricted Mode no flow runs, and a message says why.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -146,6 +147,14 @@ test('flows: run from the lens with live output, ask-user in the input box, the 
       } finally {
         fs.rmSync(path.join(vsc.workspaceDir, '.stategate', 'flows', 'cli-wait'), { recursive: true, force: true });
       }
+    });
+
+    await t.test('a flow named in other case (Greet.Flow.YAML) has the ▶ Run flow lens and the editor\'s Run Flow button, as a .flow.yaml has', async () => {
+      // Names are read in any case (src/engine/formats/file-kinds.ts); the button's `when` clause is package.json's regex.
+      fs.writeFileSync(path.join(vsc.workspaceDir, 'Greet.Flow.YAML'), 'start-at: greet\nstates:\n  greet:\n    tool: bash\n    arguments:\n      command: echo hi\n');
+      await vsc.openFile('Greet.Flow.YAML');
+      await vsc.page.locator('.editor-group-container.active .codelens-decoration a', { hasText: /Run flow/ }).first().waitFor({ state: 'visible', timeout: 20_000 });
+      await vsc.page.locator('.editor-group-container.active .title .editor-actions [aria-label*="Run Flow"]').first().waitFor({ state: 'visible', timeout: 10_000 });
     });
 
     await t.test('a run from the lens: confirmation, terminal output, input box, scripted model', async () => {

@@ -21,10 +21,9 @@ import type { ChartSrcResolver, InvokeProblem, MachineRegistryEntry, ResolvedSrc
 import { compareVersions } from './version-order.js';
 import { WorkflowRegistry } from './registry.js';
 import { LineIndex } from './text-position.js';
-import { isPlainDataFile, sniffFormat } from './format-sniff.js';
+import { sniffFormat } from './format-sniff.js';
+import { fileKind, isPlainDataFile } from './file-kinds.js';
 import { parseSrc } from '../model/src-ref.js';
-
-const CHART_FILE = /\.statechart\.(ya?ml|json)$/;
 
 interface Stamped<T> {
   readonly stamp: string;
@@ -118,7 +117,7 @@ export class ChartRegistry {
 
   private chart(file: string): Workflow | undefined {
     // A plain `code_review.yaml` is a chart when its content says so; other YAML and JSON beside it are not.
-    const read = this.read(file, (text) => (CHART_FILE.test(file) || sniffFormat(text, file) === 'statechart' ? loadStatechart(text, { file }).workflow : undefined));
+    const read = this.read(file, (text) => (fileKind(file) === 'statechart' || sniffFormat(text, file) === 'statechart' ? loadStatechart(text, { file }).workflow : undefined));
     return typeof read === 'string' ? undefined : read;
   }
 
@@ -167,7 +166,7 @@ function readChartFile(file: string, what: string): { file: string; text: string
 
 function listCharts(dir: string): string[] {
   try {
-    return fs.readdirSync(dir).filter((n) => CHART_FILE.test(n) || isPlainDataFile(n)).sort();
+    return fs.readdirSync(dir).filter((n) => fileKind(n) === 'statechart' || isPlainDataFile(n)).sort();
   } catch {
     return [];
   }

@@ -6,7 +6,7 @@
  * and an exact range. Bad input never throws: problems become diagnostics and
  * the malformed part is skipped. What the flow means is check/flow-rules.ts's.
  */
-import * as path from 'node:path';
+import { kindBaseName } from './file-kinds.js';
 import type { JsonValue, StateNode, Workflow } from '../model/index.js';
 import { FLOW_FIELDS } from './flow-fields.js';
 import { readFlowState } from './flow-state.js';
@@ -76,5 +76,5 @@ const EMPTY = 'The file is empty: a flow has `start-at` (the first state) and `s
 
 /** `deploy` for `deploy.flow.yaml` and for a plain `deploy.yaml`; `flow` without a file. */
 function flowId(file: string | undefined): string {
-  return file === undefined ? 'flow' : path.basename(file).replace(/(\.flow)?\.(ya?ml|json)$/i, '') || 'flow';
+  return file === undefined ? 'flow' : kindBaseName(file) || 'flow';
 }

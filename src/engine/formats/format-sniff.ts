@@ -8,33 +8,20 @@
  * - `initial:` with `states` (also inside a `definition:` wrapper) -> a Statewright workflow.
  *
  * Anything else is none of ours (undefined). Typed suffixes
- * (`.statechart.yaml`, `.flow.yml`, `.workflow.json`) stay hints: they are
- * honoured by detectFormat (formats/index.ts), which reports a suffix that
- * disagrees with the content.
+ * (`.statechart.yaml`, `.flow.yml`, `.workflow.json`; file-kinds.ts reads
+ * names) stay hints: they are honoured by detectFormat (formats/index.ts),
+ * which reports a suffix that disagrees with the content.
  */
 import type { WorkflowFormat } from '../model/index.js';
 import type { JsonNode } from './jsonc.js';
 import { parseJsonc } from './jsonc.js';
 import { parseYamlTree } from './yaml-tree.js';
-
-/** A file name that declares its format; undefined for a plain `.yaml`/`.yml`/`.json` (or any other) name. */
-export function typedSuffixFormat(file: string | undefined): WorkflowFormat | undefined {
-  const name = (file ?? '').toLowerCase();
-  if (/\.statechart\.(ya?ml|json)$/.test(name)) return 'statechart';
-  if (/\.flow\.(ya?ml|json)$/.test(name)) return 'flow';
-  if (name.endsWith('.workflow.json')) return 'statewright';
-  return undefined;
-}
-
-/** Whether a name is one whose format can only be read from its content. */
-export function isPlainDataFile(file: string): boolean {
-  return /\.(ya?ml|json)$/i.test(file) && typedSuffixFormat(file) === undefined;
-}
+import { isJsonName, isYamlName } from './file-kinds.js';
 
 /** Whether the text is JSON rather than YAML: by the file's suffix, else by its first character. */
 export function looksLikeJson(text: string, file: string | undefined): boolean {
-  if (file !== undefined && /\.ya?ml$/i.test(file)) return false;
-  if (file !== undefined && /\.json$/i.test(file)) return true;
+  if (file !== undefined && isYamlName(file)) return false;
+  if (file !== undefined && isJsonName(file)) return true;
   return /^\ufeff?\s*[{[/]/.test(text);
 }
 

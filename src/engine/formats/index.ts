@@ -11,10 +11,11 @@ import { MANIFEST_FILE, registryShape } from './registry-manifest.js';
 import { loadFlow } from './flow.js';
 import { loadStatechart } from './statechart.js';
 import { loadStatewright } from './statewright.js';
-import { looksLikeJson, sniffFormat, typedSuffixFormat } from './format-sniff.js';
+import { looksLikeJson, sniffFormat } from './format-sniff.js';
+import { fileKind } from './file-kinds.js';
 import { yamlSizeError } from './yaml-size.js';
 
-export { isPlainDataFile, sniffFormat, typedSuffixFormat } from './format-sniff.js';
+export { sniffFormat } from './format-sniff.js';
 export { findFlowToolRegistry, FLOW_TOOLS_FILE, isFlowToolRegistryFile, loadFlowToolRegistry, type CustomFlowTool, type FlowToolRegistry, type RegistryLookup } from './flow-tool-registry.js';
 export { flowTrustText } from './flow-trust-text.js';
 
@@ -38,7 +39,7 @@ export interface LoadedText {
  * YAML file that is none of ours, and a typed name whose content is another format.
  */
 export function detectFormat(text: string, file?: string): FileFormat {
-  const typed = typedSuffixFormat(file);
+  const typed = fileKind(file);
   if (typed === 'statechart' || typed === 'flow') return typed;
   // A JSON statechart names itself by its top key, whatever the file is called.
   if (/^\s*\{\s*"statechart"\s*:/.test(text)) return 'statechart';
@@ -109,7 +110,7 @@ const FORMAT_NAMES: Record<WorkflowFormat, string> = {
  */
 function formatProblem(format: WorkflowFormat, text: string, file: string | undefined): { code: string; message: string } | undefined {
   if (file === undefined) return undefined;
-  const typed = typedSuffixFormat(file);
+  const typed = fileKind(file);
   const content = typed !== undefined || !looksLikeJson(text, file) ? sniffFormat(text, file) : format;
   if (typed !== undefined && content !== undefined && content !== typed) {
     return {

@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { isInvokeRegistry } from './index.js';
 import { loadRegistryManifest, MANIFEST_FILE } from './registry-manifest.js';
 import { loadStatewright } from './statewright.js';
+import { isJsonName } from './file-kinds.js';
 import type { InvokeProblem, InvokeResolver, ResolvedWorkflow, Workflow } from '../model/index.js';
 import { isInvokeProblem } from '../model/index.js';
 import { LineIndex } from './text-position.js';
@@ -102,7 +103,7 @@ export class WorkflowRegistry {
   withId(dir: string, id: string): ResolvedWorkflow | undefined {
     let names: string[];
     try {
-      names = fs.readdirSync(dir).filter((n) => n.endsWith('.json') && n !== MANIFEST_FILE).sort();
+      names = fs.readdirSync(dir).filter((n) => isJsonName(n) && n !== MANIFEST_FILE).sort();
     } catch {
       return undefined;
     }

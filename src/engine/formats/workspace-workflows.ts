@@ -4,7 +4,8 @@
  * A workflow file is one of: `*.workflow.json` anywhere, any `.json` in
  * `.stategate/workflows/`, or a JSON file whose `$schema` ends in
  * `workflow-schema.json`; and a statechart, `*.statechart.yaml|yml|json`
- * (agents start those with statewright_load_workflow too). Names registered in a `manifest.json` beside
+ * (agents start those with statewright_load_workflow too). Names are read
+ * by file-kinds.ts, ignoring case. Names registered in a `manifest.json` beside
  * workflows are listed too (the reference's registration format).
  *
  * Plain `.yaml`/`.yml` files are read by their content (a `statechart:` root,
@@ -19,6 +20,7 @@ import { loadStatewright } from './statewright.js';
 import { loadStatechart } from './statechart.js';
 import { MANIFEST_FILE, WorkflowRegistry } from './registry.js';
 import { sniffFormat } from './format-sniff.js';
+import { fileKind, isChartFolder, isJsonName, isWorkflowPath, isYamlName } from './file-kinds.js';
 import { loadChartRegistry, REGISTRY_YAML } from './statechart-registry.js';
 
 export interface WorkflowEntry {
@@ -35,13 +37,11 @@ export interface WorkflowEntry {
 const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', 'out', '.vscode-test', 'test-artifacts']);
 const MAX_FILES = 5000;
 const MAX_DEPTH = 8;
-const STATECHART_FILE = /\.statechart\.(ya?ml|json)$/;
-const YAML_FILE = /\.ya?ml$/i;
 
 /** Where a plain YAML file may hold a workflow: the root, a `statecharts/` folder, `.stategate/workflows/`. */
 function yamlFolder(rel: string): boolean {
   const dir = path.dirname(rel).split(path.sep).join('/');
-  return dir === '.' || dir === 'statecharts' || dir.endsWith('/statecharts') || dir === '.stategate/workflows';
+  return dir === '.' || isChartFolder(dir) || dir === '.stategate/workflows';
 }
 
 /** The chart files the workspace's `.stategate/registry.yaml` registers (paths relative to that file). */
@@ -54,12 +54,6 @@ function registeredCharts(root: string): string[] {
     return [];
   }
   return loadChartRegistry(text).machineRegistry.map((e) => path.resolve(path.dirname(file), e.src)).filter((f) => f.startsWith(root + path.sep));
-}
-
-/** Whether a path names a workflow file by its location alone. */
-export function isWorkflowPath(file: string): boolean {
-  const norm = file.split(path.sep).join('/');
-  return norm.endsWith('.workflow.json') || /(^|\/)\.stategate\/workflows\/[^/]+\.json$/.test(norm);
 }
 
 /** Whether a JSON text declares the workflow schema. Cheap: looks only at the start of the text. */
@@ -81,7 +75,7 @@ function candidates(root: string): string[] {
       const full = path.join(dir, e.name);
       if (e.isDirectory()) {
         if (!SKIP_DIRS.has(e.name) && (e.name !== '.stategate' || depth === 0)) walk(full, depth + 1);
-      } else if (e.isFile() && ((e.name.endsWith('.json') && e.name !== MANIFEST_FILE) || STATECHART_FILE.test(e.name) || (YAML_FILE.test(e.name) && yamlFolder(path.relative(root, full))))) {
+      } else if (e.isFile() && ((isJsonName(e.name) && e.name !== MANIFEST_FILE) || fileKind(e.name) === 'statechart' || (isYamlName(e.name) && yamlFolder(path.relative(root, full))))) {
         found.push(full);
       }
     }
@@ -102,8 +96,8 @@ export function findWorkflows(root: string): WorkflowEntry[] {
     } catch {
       continue;
     }
-    const chart = STATECHART_FILE.test(file) || (!file.endsWith('.json') && sniffFormat(text, file) === 'statechart') || /^\s*\{\s*"statechart"\s*:/.test(text);
-    const yamlWorkflow = !chart && YAML_FILE.test(file) && sniffFormat(text, file) === 'statewright';
+    const chart = fileKind(file) === 'statechart' || (!isJsonName(file) && sniffFormat(text, file) === 'statechart') || /^\s*\{\s*"statechart"\s*:/.test(text);
+    const yamlWorkflow = !chart && isYamlName(file) && sniffFormat(text, file) === 'statewright';
     if (!chart && !yamlWorkflow && !isWorkflowPath(path.relative(root, file)) && !declaresWorkflowSchema(text) && !/"states"\s*:/.test(text)) continue;
     const wf = (chart ? loadStatechart(text, { file }) : loadStatewright(text, { file })).workflow;
     if (!wf || wf.states.size === 0 || !wf.id) continue;

@@ -7,7 +7,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { FlowSummary } from '../../engine/index.js';
-import { isPlainDataFile, sniffFormat } from '../../engine/index.js';
+import { fileKind, isPlainDataFile, sniffFormat } from '../../engine/index.js';
 import type { CommandHandler } from '../contributions.js';
 import { FLOW_COMMANDS, FLOW_PANEL_COMMAND } from './flow-ids.js';
 import { FlowRuns } from './flow-runs.js';
@@ -20,8 +20,6 @@ export interface FlowParts {
   readonly runs?: FlowRuns;
 }
 
-const FLOW_FILE = /\.flow\.(ya?ml|json)$/i;
-
 /** The flow file a command was given (the lens's Uri, the Explorer's), or the active editor's. */
 function flowFileArg(arg: unknown): string | undefined {
   if (arg instanceof vscode.Uri) return arg.fsPath;
@@ -29,7 +27,7 @@ function flowFileArg(arg: unknown): string | undefined {
   const doc = vscode.window.activeTextEditor?.document;
   if (doc?.uri.scheme !== 'file') return undefined;
   // A plain `deploy.yaml` is a flow when its content says so (`start-at`, states with `tool`).
-  const flow = FLOW_FILE.test(doc.uri.fsPath) || (isPlainDataFile(doc.uri.fsPath) && sniffFormat(doc.getText(), doc.uri.fsPath) === 'flow');
+  const flow = fileKind(doc.uri.fsPath) === 'flow' || (isPlainDataFile(doc.uri.fsPath) && sniffFormat(doc.getText(), doc.uri.fsPath) === 'flow');
   return flow ? doc.uri.fsPath : undefined;
 }
 

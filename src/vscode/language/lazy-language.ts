@@ -8,19 +8,21 @@
  */
 import * as vscode from 'vscode';
 import type { DocumentSelector } from 'vscode-languageclient';
+import { fileKind, kindGlob } from '../../engine/index.js';
 import type { LanguageServerHandle } from './client.js';
 
 /**
  * The documents the client shows the server. Every JSON document: a workflow may be named anything
- * and say so by its `$schema` or its content. Statecharts and flows in YAML by name (their editor
- * language is `yaml`, but a person may have set another), and every YAML document, whose content
- * may name one of our formats. The server decides by name and content which of them are ours.
+ * and say so by its `$schema` or its content. Statecharts and flows by name, in any case as the
+ * engine reads names (their editor language is `yaml` or `json`, but a person may have set another),
+ * and every YAML document, whose content may name one of our formats. The server decides by name and
+ * content which of them are ours.
  */
 const SELECTOR: DocumentSelector = [
   { language: 'json' },
   { language: 'jsonc' },
-  { pattern: '**/*.statechart.{yaml,yml}' },
-  { pattern: '**/*.flow.{yaml,yml}' },
+  { pattern: kindGlob('statechart') },
+  { pattern: kindGlob('flow') },
   { language: 'yaml' },
 ];
 /** A root key that names one of our formats: cheap enough to ask of every YAML document opened. */
@@ -41,7 +43,7 @@ export function registerLanguageFeatures(context: vscode.ExtensionContext): Lang
     server = (require('./client.js') as Client).startLanguageClient(context, SELECTOR);
   };
   const ours = (doc: vscode.TextDocument): boolean =>
-    doc.languageId === 'json' || doc.languageId === 'jsonc' || /\.(statechart|flow)\.ya?ml$/i.test(doc.uri.path) || /\/\.stategate\/flow-tools\.yaml$/.test(doc.uri.path) || (doc.languageId === 'yaml' && FORMAT_ROOT.test(doc.getText()));
+    doc.languageId === 'json' || doc.languageId === 'jsonc' || fileKind(doc.uri.path) === 'statechart' || fileKind(doc.uri.path) === 'flow' || /\/\.stategate\/flow-tools\.yaml$/.test(doc.uri.path) || (doc.languageId === 'yaml' && FORMAT_ROOT.test(doc.getText()));
   const triggers = [
     vscode.workspace.onDidOpenTextDocument((doc) => void (ours(doc) && start())),
     // A plain YAML file becomes ours when its root key is typed.
