@@ -15,7 +15,7 @@
 export type { ChartAgent, Diagnostic, FlowStep, JsonObject, JsonValue, RelatedInfo, SourceLoc, Workflow, WorkflowFormat } from './model/index.js';
 export { MAX_JSON_DEPTH, nestsDeeperThan } from './model/json-value.js';
 export {
-  detectFormat, findFlowToolRegistry, isFlowToolRegistryFile, isRegistryManifestDocument,
+  detectFormat, isFlowToolRegistryFile, isRegistryManifestDocument,
   loadWorkflowText, sniffFormat, type CustomFlowTool
 } from './formats/index.js';
 // What a file's name says it holds, one case rule for every shell (docs/design/files-by-content.md, "Names").

@@ -17,7 +17,6 @@ import { yamlSizeError } from './yaml-size.js';
 
 export { sniffFormat } from './format-sniff.js';
 export { findFlowToolRegistry, FLOW_TOOLS_FILE, isFlowToolRegistryFile, loadFlowToolRegistry, type CustomFlowTool, type FlowToolRegistry, type RegistryLookup } from './flow-tool-registry.js';
-export { flowTrustText } from './flow-trust-text.js';
 
 /** A workflow format, or a workflow registry manifest. */
 export type FileFormat = WorkflowFormat | 'registry';
