@@ -37,6 +37,15 @@ async function walkthroughSteps(vsc: VsCode): Promise<Record<string, boolean>> {
   return out;
 }
 
+/**
+ * The walkthrough opened (again) and its steps read: opening it draws the steps as VS Code's walkthrough
+ * service holds them now, so a poll never reads a page drawn before a tick it missed redrawing.
+ */
+async function openedWalkthroughSteps(vsc: VsCode): Promise<Record<string, boolean>> {
+  await vsc.executeCommand('workbench.action.openWalkthrough', 'stategate.stategate#gettingStarted');
+  return walkthroughSteps(vsc);
+}
+
 test('a run started from the palette shows in the status bar, follows the CLI, survives a reload', { timeout: 300_000 }, async (t) => {
   await withVsCode(t, { workspace: 'test/e2e/fixtures/runs' }, async (vsc) => {
     await vsc.hostReady();
@@ -92,12 +101,11 @@ test('a run started from the palette shows in the status bar, follows the CLI, s
     // opened, shows those steps done; enforcement, not installed here, is not. (VS Code's completion
     // events alone tick neither: src/vscode/walkthrough-step.ts.)
     await vsc.openFile('review.workflow.json');
-    await vsc.executeCommand('workbench.action.openWalkthrough', 'stategate.stategate#gettingStarted');
     let steps: Record<string, boolean> = {};
     await waitUntil('the walkthrough to show the file opened and the run started as done', async () => {
-      steps = await walkthroughSteps(vsc);
+      steps = await openedWalkthroughSteps(vsc);
       return steps.openWorkflow === true && steps.startRun === true;
-    }, 30_000).catch((e: Error) => Promise.reject(Object.assign(e, { message: `${e.message}: ${JSON.stringify(steps)}` })));
+    }, 30_000, 1000).catch((e: Error) => Promise.reject(Object.assign(e, { message: `${e.message}: ${JSON.stringify(steps)}` })));
     assert.equal(steps.enableEnforcement, false, 'enforcement is not installed: its step is not done');
     await vsc.screenshot('runs-walkthrough');
     // With the walkthrough open: the hooks installed from a terminal (`stategate enable --client vscode`) and the
@@ -105,8 +113,7 @@ test('a run started from the palette shows in the status bar, follows the CLI, s
     const enabled = spawnSync(process.execPath, [path.join(REPO_ROOT, 'dist', 'cli.js'), 'enable', '--client', 'vscode'], { cwd: vsc.workspaceDir, encoding: 'utf8' });
     assert.equal(enabled.status, 0, enabled.stderr);
     await vsc.executeCommand('stategate.showPanel');
-    await vsc.executeCommand('workbench.action.openWalkthrough', 'stategate.stategate#gettingStarted');
-    await waitUntil('every step of the walkthrough ticked', async () => Object.values(await walkthroughSteps(vsc)).every(Boolean), 15_000).catch(async (e: Error) => {
+    await waitUntil('every step of the walkthrough ticked', async () => Object.values(await openedWalkthroughSteps(vsc)).every(Boolean), 15_000, 1000).catch(async (e: Error) => {
       e.message += `: ${JSON.stringify(await walkthroughSteps(vsc))}`;
       throw e;
     });
