@@ -5,15 +5,16 @@
  * ./.stategate, the run's folder, which the agent may not write); a later
  * change to the file makes it untrusted again. Refused to the agent through
  * the hook, like `run approve` (shell/own-cli.ts). Prints one JSON object:
- * `{"trusted": [{"file", "hash", "format", "runs", "tools"?}], "record"}`, `runs`
+ * `{"trusted": [{"file", "hash", "format", "runs", "tools"?, "sub_flows"?}], "record"}`, `runs`
  * listing a chart's handlers. Any file may be trusted: a flow, or the MCP
  * configuration an MCP handler's server is started from. A flow is trusted
- * with the custom tool registry it sees (`tools`, the registry's path): the
- * engine's flowTrust, the same record VS Code's first run checks and writes.
+ * with the custom tool registry it sees (`tools`, the registry's path) and the
+ * sub-flows it names by a plain path (`sub_flows`), each recorded on its own:
+ * the engine's flowTrust, the same record VS Code's first run checks and writes.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { detectFormat, flowTrust, handlerLines, loadWorkflowText, SANDBOXED_ENV, trustContent, trustFilePath } from '../engine/index.js';
+import { detectFormat, flowTrust, handlerLines, trustFlow, loadWorkflowText, SANDBOXED_ENV, trustContent, trustFilePath } from '../engine/index.js';
 import { parse, stringOption } from './args.js';
 import { CliError, printJson, type ExitCode, type Output } from './io.js';
 import type { Command } from './commands.js';
@@ -25,7 +26,8 @@ Record that you trust the current content of each FILE (a statechart whose handl
 or a FlowState flow): its hash goes to DIR/trust.json (default ./.stategate). Read the file
 first: its handlers run commands on this machine. A changed file must be trusted again.
 A flow is trusted together with the custom tool registry it uses (.stategate/flow-tools.yaml,
-named as "tools" in the answer): read that too; a changed registry must be trusted again.
+named as "tools" in the answer) and the sub-flows it names ("sub_flows"): read those too; a
+changed registry or sub-flow must be trusted again.
 This is a person's command: the agent is refused it.
 `;
 
@@ -53,10 +55,14 @@ export const command: Command = {
       const format = loaded.workflow ? loaded.format : 'file';
       // Any file may be trusted (an MCP configuration too); `format` names a workflow's only when it loads as one.
       if (detectFormat(text, file) !== 'flow') return { file: path.resolve(file), hash: trustContent(dir, file, text), format, runs };
-      // A flow (as the flow loader tells one): with the custom tool registry it sees, as VS Code's first run records it.
+      // A flow (as the flow loader tells one): with the custom tool registry it sees and the sub-flows it
+      // names, each recorded on its own, as VS Code's first run records them (flow-trust.ts).
       const flow = flowTrust(dir, file, text);
+      const hash = trustContent(dir, file, flow.text);
+      trustFlow(dir, flow);
       const tools = flow.tools.kind === 'none' ? {} : { tools: flow.tools.file };
-      return { file: path.resolve(file), hash: trustContent(dir, file, flow.text), format, runs, ...tools };
+      const subFlows = flow.parts.length > 1 ? { sub_flows: flow.parts.slice(1).map((p) => p.file) } : {};
+      return { file: path.resolve(file), hash, format, runs, ...tools, ...subFlows };
     });
     printJson(out, { trusted, record: trustFilePath(dir) });
     return 0;

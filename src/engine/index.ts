@@ -97,7 +97,7 @@ export {
   type FlowSummary, type IssueRequest, type ModelVendor, type PromptRequest, type ToolOutcome
 } from './flow/index.js';
 export {
-  flowTrust, handlerLines, pendingOf, runPendingHandlers, trustContent, trustFilePath, trustState, type TrustQuestion
+  flowTrust, flowTrustCheck, trustFlow, untrustedParts, type FlowTrust, handlerLines, pendingOf, runPendingHandlers, trustContent, trustFilePath, trustState, type TrustQuestion
 } from './handlers/index.js';
 // The effects of a plain Node host (the CLI's, whose bash and claude-code the extension's host reuses).
 export { claudeHookCommandFor, nodeFlowHost } from './flow/effects/index.js';

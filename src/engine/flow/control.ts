@@ -27,7 +27,7 @@ import { loadFlowFile, loadFlowTree } from './load.js';
 import type { Entry } from './entry.js';
 import { abortLocalRun, FlowRun, killGroup, runKey } from './runner.js';
 import { declaredVariables } from './template.js';
-import { FlowError, type FlowStatus, type FlowSummary, type ResumeFlowOptions, type StartFlowOptions } from './types.js';
+import { FlowError, type FlowStatus, type FlowSummary, type ResumeFlowOptions, type StartFlowOptions, type TrustCheck } from './types.js';
 import { processRunning } from '../util/lock.js';
 
 /** Exit code of a stopped flow (128 + SIGINT, what a shell reports for a command interrupted by its user). */
@@ -36,7 +36,7 @@ export const STOPPED_EXIT = 130;
 /** Validate the flow (and its plainly named sub-flows), create the instance and run it to its end or a pause. */
 export async function startFlow(host: FlowHost, opts: StartFlowOptions): Promise<FlowSummary> {
   if (opts.name !== undefined) checkInstanceName(opts.name);
-  const top = loadFlowTree(opts.file, host.workspace, host.workspace, new Set(), opts.expectedText);
+  const top = loadFlowTree(opts.file, host.workspace, host.workspace, new Set(), opts.trust);
   const wf = top.workflow;
   const flow = wf.name ?? wf.id;
   const variables = { ...declaredVariables(wf), ...(opts.vars ?? {}) };
@@ -64,7 +64,7 @@ export async function startFlow(host: FlowHost, opts: StartFlowOptions): Promise
     throw err;
   }
   host.sink.progress(`flow ${flow}: instance ${instance}`);
-  return new FlowRun(host, rec, lock).run(top, { kind: 'start' });
+  return new FlowRun(host, rec, lock, childTrust(opts.trust)).run(top, { kind: 'start' });
 }
 
 /**
@@ -92,8 +92,8 @@ export async function resumeFlow(host: FlowHost, instance: string, opts: ResumeF
     } else if (rec.status !== 'paused') {
       throw new FlowError('not_resumable', `flow instance ${instance} is ${rec.status}: there is nothing to resume (start the flow again with \`flow run\`)`);
     }
-    const top = loadFlowFile(rec.frames[0]?.file as string, host.workspace, host.workspace);
-    const entry = entryFor(rec.frames, 0, host.workspace);
+    const top = loadFlowFile(rec.frames[0]?.file as string, host.workspace, host.workspace, opts.trust);
+    const entry = entryFor(rec.frames, 0, host.workspace, childTrust(opts.trust));
     const resumed: InstanceRecord = {
       ...rec,
       status: 'running',
@@ -107,20 +107,25 @@ export async function resumeFlow(host: FlowHost, instance: string, opts: ResumeF
     delete (resumed as { message?: string }).message;
     writeInstance(host.workspace, resumed);
     host.sink.progress(`flow ${rec.flow}: resuming ${instance} ${rec.status === 'paused' ? 'after' : 'at'} ${path}`);
-    return await new FlowRun(host, resumed, lock).run(top, entry);
+    return await new FlowRun(host, resumed, lock, childTrust(opts.trust)).run(top, entry);
   } catch (err) {
     lock.release();
     throw err;
   }
 }
 
+/** What a sub-flow is checked by in a trusted run: a person's trust of it on its own (never the top flow's exact text). */
+function childTrust(trust: TrustCheck | undefined): TrustCheck | undefined {
+  return trust && { trusts: trust.trusts };
+}
+
 /** Where frame `i` starts again: inside its sub-flow when a deeper frame is recorded, else at or after its state. */
-function entryFor(frames: readonly FrameRecord[], i: number, workspace: string): Entry {
+function entryFor(frames: readonly FrameRecord[], i: number, workspace: string, trust: TrustCheck | undefined): Entry {
   const f = frames[i] as FrameRecord;
   const child = frames[i + 1];
   if (child) {
-    const flow = loadFlowFile(child.file, workspace, workspace);
-    return { kind: 'into', state: f.state, child: { flow, variables: child.variables, entry: entryFor(frames, i + 1, workspace) } };
+    const flow = loadFlowFile(child.file, workspace, workspace, trust);
+    return { kind: 'into', state: f.state, child: { flow, variables: child.variables, entry: entryFor(frames, i + 1, workspace, trust) } };
   }
   return f.phase === 'done' ? { kind: 'after', next: f.next ?? null } : { kind: 'at', state: f.state };
 }

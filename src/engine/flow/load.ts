@@ -5,6 +5,14 @@
  * (symlinks included) are refused with a FlowError, nothing written. Sub-flows
  * whose `workflow` is a plain path (no `{{ }}`) are checked the same way up
  * front; a templated one is checked when its state runs.
+ *
+ * A run started from a person's trust (VS Code's Run Flow, a chart's flow
+ * handler: a TrustCheck) loads only what that person trusted: the top flow's
+ * text exactly as allowed, and every sub-flow as a person trusted it on its
+ * own (trusting a flow records its plainly named sub-flows too:
+ * handlers/flow-trust.ts). A sub-flow is a file of the workspace, which the
+ * gated agent may write; without this a flow allowed once would run whatever
+ * an agent later wrote into a file it names, with the person's permissions.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -15,7 +23,7 @@ import { flowTrustText } from '../formats/flow-trust-text.js';
 import type { FlowOutput, Workflow } from '../model/index.js';
 import { offsetToPosition } from '../formats/text-position.js';
 import { refusedOutputs } from './outputs.js';
-import { FlowError } from './types.js';
+import { FlowError, type TrustCheck } from './types.js';
 
 /** check-file.ts (ajv's compiled schema and the rules) loads only when a flow is started, as in runs/runner.ts. */
 function checkWorkflowFile(text: string, file: string, flowTools: RegistryLookup): CheckResult {
@@ -32,10 +40,10 @@ export interface LoadedFlow {
 
 /**
  * `file` (absolute, or relative to `base`) read, validated, its outputs checked against `workspace`;
- * with `expectedText`, refused unless the text read, with the registry read, is that one (what a person
- * trusted: formats/flow-trust-text.ts).
+ * with `trust`, refused unless the text read, with the registry read, is what a person trusted
+ * (formats/flow-trust-text.ts): exactly `trust.expectedText` when given, else a text `trust.trusts`.
  */
-export function loadFlowFile(file: string, base: string, workspace: string, expectedText?: string): LoadedFlow {
+export function loadFlowFile(file: string, base: string, workspace: string, trust?: TrustCheck): LoadedFlow {
   const abs = path.resolve(base, file);
   let text: string;
   try {
@@ -46,9 +54,18 @@ export function loadFlowFile(file: string, base: string, workspace: string, expe
   }
   // Read once, so the tools that run are the ones the flow was validated against (and trusted with).
   const registry = findFlowToolRegistry(abs);
-  if (expectedText !== undefined && flowTrustText(text, registry) !== expectedText) {
+  if (trust) {
     const what = registry.kind === 'none' ? file : `${file} or its custom tool registry (${registry.file})`;
-    throw new FlowError('changed', `${what} changed after it was trusted, so it was not run; a person reads it and trusts it again (\`stategate trust ${file}\`)`);
+    const trustText = flowTrustText(text, registry);
+    if (trust.expectedText !== undefined && trustText !== trust.expectedText) {
+      throw new FlowError('changed', `${what} changed after it was trusted, so it was not run; a person reads it and trusts it again (\`stategate trust ${file}\`)`);
+    }
+    if (trust.expectedText === undefined && !trust.trusts(abs, trustText)) {
+      throw new FlowError(
+        'untrusted',
+        `${what} is not trusted as it is now (it changed since a person trusted the flow that runs it, or was never trusted), so it was not run; a person reads it and trusts it (\`stategate trust ${file}\`, or Run Flow in VS Code)`,
+      );
+    }
   }
   if (detectFormat(text, abs) !== 'flow') {
     throw new FlowError('not_a_flow', `${file} is not a flow: a flow has \`start-at\` and states with \`tool\` (in a *.yaml, *.yml or *.json file; *.flow.yaml names one), and workflows run with \`stategate run start\``);
@@ -71,17 +88,30 @@ export function loadFlowFile(file: string, base: string, workspace: string, expe
   return registry.kind === 'ok' ? { workflow: check.workflow, file: abs, tools: registry.registry.tools } : { workflow: check.workflow, file: abs };
 }
 
-/** The flow and every sub-flow it names by a plain path, recursively (each file once). */
-export function loadFlowTree(file: string, base: string, workspace: string, seen = new Set<string>(), expectedText?: string): LoadedFlow {
-  const loaded = loadFlowFile(file, base, workspace, expectedText);
+/**
+ * The flow and every sub-flow it names by a plain path, recursively (each file once). With `trust`, the
+ * top flow is checked by it as given, each sub-flow by what a person trusted of it on its own.
+ */
+export function loadFlowTree(file: string, base: string, workspace: string, seen = new Set<string>(), trust?: TrustCheck): LoadedFlow {
+  const loaded = loadFlowFile(file, base, workspace, trust);
   seen.add(loaded.file);
-  for (const s of loaded.workflow.states.values()) {
-    const child = s.flow?.tool === 'sub-flow' ? s.flow.arguments.workflow : undefined;
-    if (typeof child !== 'string' || child.includes('{{')) continue;
-    const childAbs = path.resolve(path.dirname(loaded.file), child);
-    if (!seen.has(childAbs)) loadFlowTree(childAbs, path.dirname(loaded.file), workspace, seen);
+  const childTrust = trust && { trusts: trust.trusts };
+  for (const childAbs of staticSubFlowFiles(loaded.workflow, loaded.file)) {
+    if (!seen.has(childAbs)) loadFlowTree(childAbs, path.dirname(loaded.file), workspace, seen, childTrust);
   }
   return loaded;
+}
+
+/** The sub-flows `workflow` (the flow in `file`) names by a plain path (no `{{ }}`), as absolute paths, in state order. */
+export function staticSubFlowFiles(workflow: Workflow, file: string): string[] {
+  const out: string[] = [];
+  for (const s of workflow.states.values()) {
+    const child = s.flow?.tool === 'sub-flow' ? s.flow.arguments.workflow : undefined;
+    if (typeof child !== 'string' || child.includes('{{')) continue;
+    const abs = path.resolve(path.dirname(file), child);
+    if (!out.includes(abs)) out.push(abs);
+  }
+  return out;
 }
 
 /** Every `output` of the flow, its states' and its inline parallel tasks'. */

@@ -22,7 +22,7 @@ import { FAILURE_EXIT, StateFailure } from './failure.js';
 import type { ChildStart, Entry } from './entry.js';
 import { enterSubFlow, namespaced } from './sub-flow.js';
 import { asText, renderText, renderValue, type Variables } from './template.js';
-import type { FlowSummary } from './types.js';
+import type { FlowSummary, TrustCheck } from './types.js';
 
 /** How a frame ended (a pause or a stop does not end it: they unwind with Halt). */
 export interface FrameEnd {
@@ -70,6 +70,8 @@ export class FlowRun {
     private readonly host: FlowHost,
     rec: InstanceRecord,
     private readonly lock: FileLock,
+    /** In a run started from a person's trust: what each sub-flow entered is checked by (load.ts). */
+    private readonly trust?: TrustCheck,
   ) {
     this.rec = rec;
     this.key = runKey(host.workspace, rec.instance);
@@ -215,7 +217,7 @@ export class FlowRun {
         return { kind: 'outcome', outcome };
       }
       case 'sub-flow': {
-        const start = child ?? enterSubFlow(step, vars, flow, this.host.workspace, depth);
+        const start = child ?? enterSubFlow(step, vars, flow, this.host.workspace, depth, this.trust);
         const end = await this.frame(depth + 1, start.flow, start.variables, start.entry);
         this.setFrame(depth, { file: flow.file, state: node.key, phase: 'running', variables: { ...vars } }, false);
         Object.assign(vars, namespaced(node.key, end.variables));

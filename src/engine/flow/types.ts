@@ -5,6 +5,7 @@
  */
 
 /** `interrupted` is never stored: it is a `running` instance whose runner process is gone. */
+
 export type FlowStatusName = 'running' | 'completed' | 'failed' | 'paused' | 'stopped' | 'interrupted';
 
 export interface FlowSummary {
@@ -38,6 +39,14 @@ export interface FlowStatus extends FlowSummary {
   readonly log: readonly FlowLogEntry[];
 }
 
+/** How a run started from a person's trust checks each flow file it loads, on the text it read. */
+export interface TrustCheck {
+  /** Whether a person trusts `file` (absolute) with this text (formats/flow-trust-text.ts: the flow and its registry). */
+  readonly trusts: (file: string, trustText: string) => boolean;
+  /** The top flow's text as the person allowed it a moment ago: compared exactly instead of asking `trusts`. */
+  readonly expectedText?: string;
+}
+
 export interface StartFlowOptions {
   /** The flow file, absolute or relative to the host's workspace. */
   readonly file: string;
@@ -48,16 +57,20 @@ export interface StartFlowOptions {
   /** Answers to `ask-user` states, keyed by the state's name (or its path inside a sub-flow). */
   readonly answers?: Readonly<Record<string, string>>;
   /**
-   * What a person trusted of the flow (handlers/flow-trust.ts: its text and its custom tool registry's,
-   * for a statechart handler's flow or VS Code's first run): the file and registry read to run are
-   * refused with `changed` unless they make this text, so a file swapped after the trust check never runs.
+   * A run started from a person's trust (VS Code's Run Flow, a chart's flow handler; handlers/flow-trust.ts):
+   * the top flow must be the text the person allowed (`expectedText`, the flow with its custom tool
+   * registry), and every sub-flow one a person trusted, each checked on the text read (load.ts), so a
+   * file swapped or rewritten after the question never runs. Without it (`stategate flow run`, where the
+   * person starts it from a terminal), nothing is checked.
    */
-  readonly expectedText?: string;
+  readonly trust?: TrustCheck;
 }
 
 export interface ResumeFlowOptions {
   /** Run again the state that was running when the runner died (an interrupted instance). */
   readonly rerun?: boolean;
+  /** As StartFlowOptions.trust: the top flow, and every sub-flow entered from now on, checked. */
+  readonly trust?: TrustCheck;
   /** More answers to `ask-user` states (on top of those given at the start). */
   readonly answers?: Readonly<Record<string, string>>;
 }
@@ -74,6 +87,7 @@ export class FlowError extends Error {
       | 'not_a_flow'
       | 'invalid_flow'
       | 'changed'
+      | 'untrusted'
       | 'invalid_name'
       | 'exists'
       | 'no_instance'

@@ -34,9 +34,9 @@ import { execCommand, HANDLER_TIMEOUT_MS, type ExecResult } from './exec-command
 import { callMcpTool } from './mcp-call.js';
 import { findMcpServer, type StdioServer } from './mcp-server-config.js';
 import { pendingHandlers, stillRunning, type HandlerWork, type PendingHandler } from './pending.js';
-import { findFlowToolRegistry } from '../formats/flow-tool-registry.js';
-import { flowTrustText } from '../formats/flow-trust-text.js';
 import { trustContent, trustState } from './trust-store.js';
+import { flowTrust, flowTrustCheck, trustFlow, untrustedParts, type FlowTrust } from './flow-trust.js';
+import type { TrustCheck } from '../flow/types.js';
 
 /** What the person is shown when asked to trust a file (VS Code's modal). */
 export interface TrustQuestion {
@@ -87,7 +87,7 @@ interface Refusal {
 type Cleared =
   | { readonly kind: 'command' }
   /** `text`: what was trusted of the flow (formats/flow-trust-text.ts), the only thing startFlow may run. */
-  | { readonly kind: 'flow'; readonly text: string }
+  | { readonly kind: 'flow'; readonly trust: TrustCheck }
   | { readonly kind: 'mcp'; readonly server: StdioServer };
 
 /** At most this many handlers in one call: handlers whose results invoke handlers again, without end, stop here. */
@@ -179,7 +179,7 @@ async function runOne(runner: Runner, host: HandlerHost, run: RunSnapshot, p: Pe
   };
   await runner.apply((r) => ({ run: r, journal: r.runId === run.runId ? [start] : [], outcome: undefined }));
   if (work.kind === 'command') return end(runner, run.runId, p, await runCommand(runner, host, work.argv, p.params));
-  if (work.kind === 'flow' && cleared.kind === 'flow') return end(runner, run.runId, p, await runFlow(runner, host, work.file, cleared.text, p.params));
+  if (work.kind === 'flow' && cleared.kind === 'flow') return end(runner, run.runId, p, await runFlow(runner, host, work.file, cleared.trust, p.params));
   if (work.kind === 'mcp' && cleared.kind === 'mcp') return end(runner, run.runId, p, await runMcp(runner, cleared.server, work.tool, p.params));
   const reason = `handler \`${p.handler}\` was cleared for another kind of work than it declares`;
   return end(runner, run.runId, p, { ok: false, exitCode: null, bytes: 0, data: { error: reason, message: reason }, reason });
@@ -199,12 +199,12 @@ async function runCommand(runner: Runner, host: HandlerHost, argv: readonly stri
   return { ok: false, exitCode: r.exitCode, bytes: r.bytes, data: { error: reason, message: reason, exit_code: r.exitCode, output: parsedOutput(r.stdout) }, reason };
 }
 
-async function runFlow(runner: Runner, host: HandlerHost, file: string, trustedText: string, params: JsonObject | undefined): Promise<Ended> {
+async function runFlow(runner: Runner, host: HandlerHost, file: string, trust: TrustCheck, params: JsonObject | undefined): Promise<Ended> {
   const vars: Record<string, string> = {};
   for (const [k, v] of Object.entries(params ?? {})) vars[k] = typeof v === 'string' ? v : JSON.stringify(v);
   let s: FlowSummary;
   try {
-    s = await startFlow(gatedFlowHost(host.flowHost, (command) => gate(runner, command)), { file, vars, expectedText: trustedText });
+    s = await startFlow(gatedFlowHost(host.flowHost, (command) => gate(runner, command)), { file, vars, trust });
   } catch (err) {
     const reason = `the flow ${path.basename(file)} could not run: ${(err as Error).message}`;
     return { ok: false, exitCode: null, bytes: 0, data: { error: reason, message: reason }, reason };
@@ -273,7 +273,7 @@ async function refusalOf(runner: Runner, host: HandlerHost, run: RunSnapshot, p:
   if (chartFile === undefined) return { reason: `${what} is not run: its chart has no file for a person to trust` };
   const chartTrust = await trusted(runner, host, chartFile, p.chart.text, handlerLines(p.chart.workflow));
   if (chartTrust) return { ...chartTrust, reason: `${what} is not run${chartTrust.waits ? ' yet' : ''}: ${chartTrust.reason}` };
-  let flowText: string | undefined;
+  let flowCheck: TrustCheck | undefined;
   if (work.kind === 'flow') {
     let text: string;
     try {
@@ -281,13 +281,17 @@ async function refusalOf(runner: Runner, host: HandlerHost, run: RunSnapshot, p:
     } catch {
       return { reason: `${what} runs the flow ${work.file}, which cannot be read` };
     }
-    // The flow with the custom tool registry it sees: what VS Code and `stategate trust` record for a flow.
-    const tools = findFlowToolRegistry(work.file);
-    const trustText = flowTrustText(text, tools);
-    const runs = [`the flow ${path.basename(work.file)}, every state as it leads${tools.kind === 'none' ? '' : `, with the custom tools of ${runner.relativePath(tools.file) ?? tools.file}`}`];
-    const flowTrust = await trusted(runner, host, work.file, trustText, runs);
-    if (flowTrust) return { ...flowTrust, reason: `${what} is not run${flowTrust.waits ? ' yet' : ''}: ${flowTrust.reason}` };
-    flowText = trustText;
+    // The flow with the custom tool registry it sees and the sub-flows it names: what VS Code and
+    // `stategate trust` record for a flow (flow-trust.ts).
+    const trust = flowTrust(runner.dir, work.file, text);
+    const rel = (f: string): string => runner.relativePath(f) ?? f;
+    const runs = [
+      `the flow ${path.basename(work.file)}, every state as it leads${trust.tools.kind === 'none' ? '' : `, with the custom tools of ${rel(trust.tools.file)}`}`,
+      ...trust.parts.slice(1).map((part) => `its sub-flow ${rel(part.file)}`),
+    ];
+    const refused = await trustedFlow(runner, host, trust, runs);
+    if (refused) return { ...refused, reason: `${what} is not run${refused.waits ? ' yet' : ''}: ${refused.reason}` };
+    flowCheck = flowTrustCheck(runner.dir, trust);
   }
   if (server && !('problem' in server)) {
     const starts = [server.server.command, ...server.server.args].map(quoteWord).join(' ');
@@ -301,7 +305,7 @@ async function refusalOf(runner: Runner, host: HandlerHost, run: RunSnapshot, p:
     return { reason: `${what} is not run: the rules of state ${answer.state ?? run.state} do not allow the tool mcp__${work.server}__${work.tool}${answer.reason ? ` (${answer.reason})` : ''}` };
   }
   // A flow's commands are gated one by one as it runs them.
-  if (work.kind === 'flow') return flowText === undefined ? { reason: `${what} runs a flow that was not read` } : { kind: 'flow', text: flowText };
+  if (work.kind === 'flow') return flowCheck === undefined ? { reason: `${what} runs a flow that was not read` } : { kind: 'flow', trust: flowCheck };
   const denied = await gate(runner, work.argv.map(quoteWord).join(' '));
   return denied === undefined ? { kind: 'command' } : { reason: `${what} is not run: ${denied}` };
 }
@@ -334,6 +338,25 @@ async function trusted(runner: Runner, host: HandlerHost, file: string, content:
     return { reason: `the person did not trust ${rel}${state === 'changed' ? ' as it is now' : ''}` };
   }
   return { reason: state === 'changed' ? `${rel} changed since a person trusted it; ${how}` : `no person has trusted ${rel}; ${how}`, waits: true };
+}
+
+/** As trusted(), for a flow: the flow and the sub-flows it names, asked about and recorded together (flow-trust.ts). */
+async function trustedFlow(runner: Runner, host: HandlerHost, trust: FlowTrust, runs: readonly string[]): Promise<Refusal | undefined> {
+  if (trust.state === 'trusted') return undefined;
+  const file = trust.parts[0]!.file;
+  const rel = runner.relativePath(file) ?? file;
+  const subs = trust.parts.slice(1).some((part) => part.state !== 'trusted');
+  const untrusted = untrustedParts(trust, runner.workspaceRoot).join(', ');
+  const what = trust.parts[0]!.state !== 'trusted' && !subs ? `${rel} changed since a person trusted it` : `${untrusted} changed since a person trusted ${rel}`;
+  const how = `a person runs \`stategate trust ${rel}\` after reading it${trust.parts.length > 1 ? ' and its sub-flows' : ''}`;
+  if (host.confirm) {
+    if (await host.confirm({ file, changed: trust.state === 'changed', runs })) {
+      trustFlow(runner.dir, trust);
+      return undefined;
+    }
+    return { reason: `the person did not trust ${rel}${trust.state === 'changed' ? ' as it is now' : ''}` };
+  }
+  return { reason: trust.state === 'changed' ? `${what}; ${how}` : `no person has trusted ${rel}; ${how}`, waits: true };
 }
 
 /** What the chart's handlers run, one line each (the trust question shows them). */

@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { abortFlowRuns, flowStatus, loadWorkflowText, nodeFlowHost, pauseFlow, resumeFlow, startFlow, stopFlow, type FlowSink, type FlowSummary, type Workflow } from '../../engine/index.js';
+import { abortFlowRuns, flowStatus, flowTrustCheck, loadWorkflowText, nodeFlowHost, pauseFlow, resumeFlow, startFlow, stopFlow, type FlowSink, type FlowSummary, type FlowTrust, type Workflow } from '../../engine/index.js';
 import { flowFileOf } from './flow-file.js';
 import { confirmFirstRun, flowsAllowed } from './flow-trust.js';
 import { FlowTerminal } from './flow-terminal.js';
@@ -37,7 +37,7 @@ export class FlowRuns implements vscode.Disposable {
     const term = this.terminal(`Flow: ${title}`);
     term.show();
     // Only what the person allowed runs: a file or registry changed since the question is refused.
-    return this.follow(term, () => startFlow(this.host(term, title), { file, expectedText: approved.trusted, ...(name ? { name } : {}) }));
+    return this.follow(term, () => startFlow(this.host(term, title), { file, trust: flowTrustCheck(this.trustDir(), approved.trust), ...(name ? { name } : {}) }));
   }
 
   /** Resumes a paused or interrupted instance (an interrupted state runs again only when the person says so). */
@@ -58,22 +58,25 @@ export class FlowRuns implements vscode.Disposable {
       void vscode.window.showInformationMessage(`stategate: ${instance} is ${status.status}; only a paused or interrupted flow resumes.`);
       return undefined;
     }
-    // The flow file is read again on resume: a changed file is confirmed again.
+    // The flow file is read again on resume: a changed file (or registry, or sub-flow) is confirmed again,
+    // and the resumed run loads only what was allowed.
     const file = flowFileOf(this.workspace, instance);
-    if (file && !(await this.approved(file))) return undefined;
+    const approved = file ? await this.approved(file) : undefined;
+    if (file && !approved) return undefined;
+    const trust = approved ? { trust: flowTrustCheck(this.trustDir(), approved.trust) } : {};
     const term = this.terminals.get(instance) ?? this.terminal(`Flow: ${instance}`);
     term.reopen();
     term.note(`▶ resuming ${instance}${rerun ? ` (running ${status.state} again)` : ''}`);
     term.show();
     this.terminals.set(instance, term);
-    return this.follow(term, () => resumeFlow(this.host(term, status.flow), instance, rerun ? { rerun } : {}));
+    return this.follow(term, () => resumeFlow(this.host(term, status.flow), instance, { ...(rerun ? { rerun } : {}), ...trust }));
   }
 
   /**
    * The flow file's workflow and what was trusted of it (the engine's flowTrust text) once the person
    * has allowed this content of it (now or on an earlier run); undefined otherwise, with the reason shown.
    */
-  private async approved(file: string): Promise<{ readonly wf: Workflow; readonly trusted: string } | undefined> {
+  private async approved(file: string): Promise<{ readonly wf: Workflow; readonly trust: FlowTrust } | undefined> {
     let content: string;
     try {
       content = fs.readFileSync(file, 'utf8');
@@ -86,8 +89,13 @@ export class FlowRuns implements vscode.Disposable {
       void vscode.window.showErrorMessage(`stategate: ${path.basename(file)} is not a flow (a flow has start-at and states with a tool); see the Problems panel.`);
       return undefined;
     }
-    const trusted = await confirmFirstRun(this.workspace, file, content, wf);
-    return trusted === undefined ? undefined : { wf, trusted };
+    const trust = await confirmFirstRun(this.workspace, file, content, wf);
+    return trust === undefined ? undefined : { wf, trust };
+  }
+
+  /** The trust record's folder (the engine's one trust store, flow-trust.ts). */
+  private trustDir(): string {
+    return path.join(this.workspace, '.stategate');
   }
 
   pause(instance: string): void {

@@ -8,7 +8,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { flowTrust, trustContent, type TrustQuestion, type Workflow } from '../../engine/index.js';
+import { flowTrust, trustFlow, untrustedParts, type FlowTrust, type TrustQuestion, type Workflow } from '../../engine/index.js';
 import { flowPlan, planText } from './flow-plan.js';
 
 /** A message saying why, and false, in Restricted Mode. */
@@ -25,23 +25,35 @@ function trustDir(workspace: string): string {
 }
 
 /**
- * What runs when this content of `file` was trusted before, or the person trusts it now; undefined
- * otherwise. `content` is the text the run will load. The answer is the engine's flowTrust text (the
- * flow with its custom tool registry): the run is started with it as expectedText, so a file or
- * registry changed while the question was open is refused, not run.
+ * What was trusted of the flow when this content of `file` (with its custom tool registry and the
+ * sub-flows it names) was trusted before, or the person trusts it now; undefined otherwise. `content`
+ * is the text the run will load. The run is started with what this returns (flowTrustCheck), so a file,
+ * registry or sub-flow changed while the question was open is refused, not run.
  */
-export async function confirmFirstRun(workspace: string, file: string, content: string, wf: Workflow): Promise<string | undefined> {
-  // The custom tools the flow may run are part of what is trusted: a changed registry asks again.
+export async function confirmFirstRun(workspace: string, file: string, content: string, wf: Workflow): Promise<FlowTrust | undefined> {
   const trust = flowTrust(trustDir(workspace), file, content);
-  if (trust.state === 'trusted') return trust.text;
+  if (trust.state === 'trusted') return trust;
   const rel = path.relative(workspace, file) || path.basename(file);
   const tools = trust.tools.kind === 'ok' ? trust.tools.registry.tools : undefined;
-  const detail = `${trust.state === 'changed' ? `The file${trust.tools.kind === 'none' ? '' : ' or its custom tool registry'} changed since you last allowed it. ` : ''}It will run, as its states lead:\n\n${planText(flowPlan(wf, tools))}\n\nCommands run in ${workspace} with your permissions. You are asked again when the file changes.`;
+  const subFlows = trust.parts.slice(1).map((p) => path.relative(workspace, p.file) || path.basename(p.file));
+  const changed = trust.state === 'changed' ? `${changedWords(trust, workspace)} ` : '';
+  const detail =
+    `${changed}It will run, as its states lead:\n\n${planText(flowPlan(wf, tools))}` +
+    `${subFlows.length ? `\n\nand the sub-flows it names, as they are now: ${subFlows.join(', ')}` : ''}` +
+    `\n\nCommands run in ${workspace} with your permissions. You are asked again when the file${subFlows.length ? ' or a sub-flow' : ''} changes.`;
   const run = 'Run Flow';
   const pick = await vscode.window.showWarningMessage(`Run the flow ${rel}?`, { modal: true, detail }, run);
   if (pick !== run) return undefined;
-  trustContent(trustDir(workspace), file, trust.text);
-  return trust.text;
+  trustFlow(trustDir(workspace), trust);
+  return trust;
+}
+
+/** What changed since the person allowed the flow: the file (or its registry), and which sub-flows. */
+function changedWords(trust: FlowTrust, workspace: string): string {
+  const subs = untrustedParts({ ...trust, parts: trust.parts.slice(1) }, workspace);
+  const file = trust.parts[0]!.state !== 'trusted' ? `The file${trust.tools.kind === 'none' ? '' : ' or its custom tool registry'} changed since you last allowed it.` : '';
+  const sub = subs.length ? `${subs.length === 1 ? 'Its sub-flow' : 'Its sub-flows'} ${subs.join(', ')} changed since you last allowed the flow.` : '';
+  return [file, sub].filter(Boolean).join(' ');
 }
 
 /** The modal for a chart (or a flow handler's file) whose handlers became due: what they run, and a yes or no. */
