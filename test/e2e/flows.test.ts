@@ -7,8 +7,7 @@
 //   answer streamed into the terminal (seen half-sent);
 // - a flow file allowed once runs again without asking, until its content changes;
 //   one trusted in a terminal (`stategate trust`, custom tool registry included)
-//   is not asked about, until the registry changes; a sub-flow is listed and,
-//   rewritten, asked about again;
+//   is not asked about, until the registry changes;
 // - a flow that pauses is resumed from the Flows view's inline Resume action,
 //   a running one paused by its Pause action (after its state), and a running
 //   one stopped by its Stop action;
@@ -275,28 +274,6 @@ test('flows: run from the lens with live output, ask-user in the input box, the 
       await vsc.page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'hidden', timeout: 5_000 });
 
-      // A sub-flow is part of what is allowed: listed in the question; rewritten afterwards (as an agent may
-      // write any workspace file), the question comes back naming it, and declined, nothing runs.
-      fs.writeFileSync(path.join(vsc.workspaceDir, 'outer.flow.yaml'), 'start-at: deploy\nstates:\n  deploy:\n    tool: sub-flow\n    arguments:\n      workflow: steps/inner.flow.yaml\n');
-      fs.mkdirSync(path.join(vsc.workspaceDir, 'steps'), { recursive: true });
-      const inner = path.join(vsc.workspaceDir, 'steps', 'inner.flow.yaml');
-      fs.writeFileSync(inner, 'start-at: ship\nstates:\n  ship:\n    tool: bash\n    arguments:\n      command: echo shipped > shipped.txt\n');
-      const outerRuns = () => listFlows(vsc.workspaceDir).filter((f) => f.flow === 'outer').map((f) => `${f.instance} ${f.status}`);
-      await vsc.openFile('outer.flow.yaml');
-      await runOpenFlow(vsc);
-      assert.match(await confirmRun(vsc), /and the sub-flows it names, as they are now: steps\/inner\.flow\.yaml/);
-      await until('outer-1 to complete', () => outerRuns().includes('outer-1 completed'));
-      assert.ok(fs.existsSync(path.join(vsc.workspaceDir, 'shipped.txt')), 'the allowed sub-flow ran');
-      fs.writeFileSync(inner, 'start-at: ship\nstates:\n  ship:\n    tool: bash\n    arguments:\n      command: echo agent > agent.txt\n');
-      await vsc.openFile('outer.flow.yaml');
-      await runOpenFlow(vsc);
-      await dialog.waitFor({ state: 'visible', timeout: 15_000 });
-      assert.match(await dialog.innerText(), /Its sub-flow steps\/inner\.flow\.yaml changed since you last allowed the flow/);
-      await vsc.page.keyboard.press('Escape');
-      await dialog.waitFor({ state: 'hidden', timeout: 5_000 });
-      await sleep(1000);
-      assert.deepEqual(outerRuns(), ['outer-1 completed'], 'declined: nothing ran');
-      assert.equal(fs.existsSync(path.join(vsc.workspaceDir, 'agent.txt')), false);
     });
 
     await t.test('a running flow paused from the Flows view stops after its state, and resumes from there', async () => {
