@@ -58,8 +58,7 @@ export const command: Command = {
       // A flow (as the flow loader tells one): with the custom tool registry it sees and the sub-flows it
       // names, each recorded on its own, as VS Code's first run records them (flow-trust.ts).
       const flow = flowTrust(dir, file, text);
-      const hash = trustContent(dir, file, flow.text);
-      trustFlow(dir, flow);
+      const hash = trustFlow(dir, flow);
       const tools = flow.tools.kind === 'none' ? {} : { tools: flow.tools.file };
       const subFlows = flow.parts.length > 1 ? { sub_flows: flow.parts.slice(1).map((p) => p.file) } : {};
       return { file: path.resolve(file), hash, format, runs, ...tools, ...subFlows };

@@ -23,7 +23,7 @@ import {
   type FrameRecord,
   type InstanceRecord,
 } from './instance-store.js';
-import { loadFlowFile, loadFlowTree } from './load.js';
+import { loadFlowFile, loadFlowTree, subFlowTrust } from './load.js';
 import type { Entry } from './entry.js';
 import { abortLocalRun, FlowRun, killGroup, runKey } from './runner.js';
 import { declaredVariables } from './template.js';
@@ -64,7 +64,7 @@ export async function startFlow(host: FlowHost, opts: StartFlowOptions): Promise
     throw err;
   }
   host.sink.progress(`flow ${flow}: instance ${instance}`);
-  return new FlowRun(host, rec, lock, childTrust(opts.trust)).run(top, { kind: 'start' });
+  return new FlowRun(host, rec, lock, subFlowTrust(opts.trust)).run(top, { kind: 'start' });
 }
 
 /**
@@ -93,7 +93,7 @@ export async function resumeFlow(host: FlowHost, instance: string, opts: ResumeF
       throw new FlowError('not_resumable', `flow instance ${instance} is ${rec.status}: there is nothing to resume (start the flow again with \`flow run\`)`);
     }
     const top = loadFlowFile(rec.frames[0]?.file as string, host.workspace, host.workspace, opts.trust);
-    const entry = entryFor(rec.frames, 0, host.workspace, childTrust(opts.trust));
+    const entry = entryFor(rec.frames, 0, host.workspace, subFlowTrust(opts.trust));
     const resumed: InstanceRecord = {
       ...rec,
       status: 'running',
@@ -107,16 +107,11 @@ export async function resumeFlow(host: FlowHost, instance: string, opts: ResumeF
     delete (resumed as { message?: string }).message;
     writeInstance(host.workspace, resumed);
     host.sink.progress(`flow ${rec.flow}: resuming ${instance} ${rec.status === 'paused' ? 'after' : 'at'} ${path}`);
-    return await new FlowRun(host, resumed, lock, childTrust(opts.trust)).run(top, entry);
+    return await new FlowRun(host, resumed, lock, subFlowTrust(opts.trust)).run(top, entry);
   } catch (err) {
     lock.release();
     throw err;
   }
-}
-
-/** What a sub-flow is checked by in a trusted run: a person's trust of it on its own (never the top flow's exact text). */
-function childTrust(trust: TrustCheck | undefined): TrustCheck | undefined {
-  return trust && { trusts: trust.trusts };
 }
 
 /** Where frame `i` starts again: inside its sub-flow when a deeper frame is recorded, else at or after its state. */

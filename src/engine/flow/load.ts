@@ -95,11 +95,16 @@ export function loadFlowFile(file: string, base: string, workspace: string, trus
 export function loadFlowTree(file: string, base: string, workspace: string, seen = new Set<string>(), trust?: TrustCheck): LoadedFlow {
   const loaded = loadFlowFile(file, base, workspace, trust);
   seen.add(loaded.file);
-  const childTrust = trust && { trusts: trust.trusts };
+  const childTrust = subFlowTrust(trust);
   for (const childAbs of staticSubFlowFiles(loaded.workflow, loaded.file)) {
     if (!seen.has(childAbs)) loadFlowTree(childAbs, path.dirname(loaded.file), workspace, seen, childTrust);
   }
   return loaded;
+}
+
+/** What a sub-flow is checked by in a trusted run: a person's trust of it on its own (never the top flow's exact text). */
+export function subFlowTrust(trust: TrustCheck | undefined): TrustCheck | undefined {
+  return trust && { trusts: trust.trusts };
 }
 
 /** The sub-flows `workflow` (the flow in `file`) names by a plain path (no `{{ }}`), as absolute paths, in state order. */

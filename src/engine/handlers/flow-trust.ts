@@ -73,9 +73,10 @@ function addSubFlows(dir: string, file: string, content: string, parts: FlowTrus
   }
 }
 
-/** Records that a person trusts the flow as `trust` read it: the flow and each sub-flow, each by its own text. */
-export function trustFlow(dir: string, trust: FlowTrust): void {
-  for (const p of trust.parts) if (p.state !== 'trusted') trustContent(dir, p.file, p.text);
+/** Records that a person trusts the flow as `trust` read it: the flow and each sub-flow, each by its own text; returns the flow's hash. */
+export function trustFlow(dir: string, trust: FlowTrust): string {
+  const hashes = trust.parts.map((p) => trustContent(dir, p.file, p.text));
+  return hashes[0]!;
 }
 
 /** The files of `trust` a person has not trusted as they are now (relative to `base` when inside it). */
